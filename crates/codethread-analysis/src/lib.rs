@@ -1,0 +1,1 @@
+//! codethread-analysis (work in progress).

@@ -1,0 +1,1 @@
+//! codethread-chain (work in progress).

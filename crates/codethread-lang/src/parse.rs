@@ -1,0 +1,109 @@
+//! Parsing bytes into a tree-sitter tree. Parsing never fails on syntax
+//! errors: the recovered tree is returned with a count of ERROR/MISSING nodes.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use tree_sitter::{Node, Parser, Tree};
+
+use crate::{Lang, LangError};
+
+/// A parsed source file: its bytes, language, tree and error count.
+#[derive(Debug, Clone)]
+pub struct ParsedFile {
+    /// The language the file was parsed as.
+    pub lang: Lang,
+    /// The exact bytes that were parsed (any encoding; never assumed UTF-8).
+    pub source: Vec<u8>,
+    /// The concrete syntax tree.
+    pub tree: Tree,
+    /// Number of ERROR and MISSING nodes in the tree (0 for a clean parse).
+    pub parse_errors: usize,
+}
+
+impl ParsedFile {
+    /// The root node.
+    pub fn root(&self) -> Node<'_> {
+        self.tree.root_node()
+    }
+
+    /// The bytes a node covers.
+    pub fn text(&self, node: Node<'_>) -> &[u8] {
+        self.source.get(node.byte_range()).unwrap_or(&[])
+    }
+
+    /// The text of a node as a string (lossy for non-UTF-8 bytes).
+    pub fn text_lossy(&self, node: Node<'_>) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(self.text(node))
+    }
+}
+
+thread_local! {
+    static PARSERS: RefCell<HashMap<Lang, Parser>> = RefCell::new(HashMap::new());
+}
+
+/// Parse `source` as `lang`.
+///
+/// Uses one cached parser per language per thread, so it is cheap to call from
+/// rayon workers. Syntax errors are not errors: see [`ParsedFile::parse_errors`].
+///
+/// # Errors
+/// [`LangError::Grammar`] if the grammar cannot be loaded (ABI mismatch) and
+/// [`LangError::ParseAborted`] if tree-sitter returns no tree.
+pub fn parse(lang: Lang, source: impl Into<Vec<u8>>) -> Result<ParsedFile, LangError> {
+    let source = source.into();
+    let tree = PARSERS.with(|cell| -> Result<Tree, LangError> {
+        let mut map = cell.borrow_mut();
+        let parser = match map.entry(lang) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                let mut p = Parser::new();
+                p.set_language(&lang.ts_language())
+                    .map_err(|e| LangError::Grammar { lang, message: e.to_string() })?;
+                v.insert(p)
+            }
+        };
+        parser.reset();
+        parser.parse(&source, None).ok_or(LangError::ParseAborted { lang })
+    })?;
+    let parse_errors = count_errors(tree.root_node());
+    Ok(ParsedFile { lang, source, tree, parse_errors })
+}
+
+/// Parse a file's bytes choosing the language from its path.
+///
+/// # Errors
+/// [`LangError::Unsupported`] when the extension is not a supported language,
+/// otherwise as [`parse`].
+pub fn parse_path(path: &std::path::Path, source: impl Into<Vec<u8>>) -> Result<ParsedFile, LangError> {
+    let lang = Lang::from_path(path)
+        .ok_or_else(|| LangError::Unsupported { path: path.to_path_buf() })?;
+    parse(lang, source)
+}
+
+/// Count ERROR and MISSING nodes below (and including) `root`, iteratively.
+pub fn count_errors(root: Node<'_>) -> usize {
+    if !root.has_error() {
+        return 0;
+    }
+    let mut count = 0;
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        if node.is_error() || node.is_missing() {
+            count += 1;
+        }
+        // Only descend into subtrees that contain errors.
+        if node.has_error() && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return count;
+            }
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! codethread-metrics (work in progress).

@@ -1,0 +1,1 @@
+//! codethread-patch (work in progress).

@@ -1,0 +1,1 @@
+//! codethread-skeleton (work in progress).

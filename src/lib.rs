@@ -1,0 +1,16 @@
+//! # codethread
+//!
+//! Facade over the codethread library crates. Each crate can also be used on
+//! its own (`cargo add codethread-metrics`); this crate re-exports them under
+//! short names and owns the command-line examples in `examples/`.
+//!
+//! ```
+//! assert_eq!(codethread::lang::Lang::from_path("a/b.py"), Some(codethread::lang::Lang::Python));
+//! ```
+
+pub use codethread_analysis as analysis;
+pub use codethread_chain as chain;
+pub use codethread_lang as lang;
+pub use codethread_metrics as metrics;
+pub use codethread_patch as patch;
+pub use codethread_skeleton as skeleton;
