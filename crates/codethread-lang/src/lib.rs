@@ -1,18 +1,68 @@
-//! codethread-lang (being written).
+//! # codethread-lang
+//!
+//! The one crate of codethread that knows tree-sitter grammars. It answers one
+//! question well: *where is every function, and what are its parts?*
+//!
+//! - [`Lang`]: Python, Go, Rust, JavaScript, TypeScript and TSX, detected from
+//!   a file's extension.
+//! - [`parse`]: bytes (any encoding, CRLF, tabs) to a tree-sitter tree. Parsing
+//!   never fails on syntax errors: the recovered tree comes back with
+//!   [`ParsedFile::parse_errors`], the number of ERROR/MISSING nodes.
+//! - [`index_functions`]: every function, method, closure, lambda, arrow and
+//!   func literal, with its qualified name (`Class.method`, `outer.inner`, Go
+//!   `Type.method` from the receiver, Rust `Type.method` from the impl, JS names
+//!   from classes, variables, object keys and assignment targets), kind, parent
+//!   and the spans of its whole definition, own node, header and body.
+//!
+//! Per-language knowledge lives in data tables (`spec.rs`) read by one generic,
+//! iterative walker: deeply nested code cannot overflow the stack.
+//!
+//! ```
+//! use codethread_lang::{index_functions, parse, FunctionKind, Lang};
+//!
+//! let src = b"class A:\n    @staticmethod\n    def f(x):\n        return x\n";
+//! let file = parse(Lang::Python, &src[..]).unwrap();
+//! assert_eq!(file.parse_errors, 0);
+//! let funcs = index_functions(&file);
+//! assert_eq!(funcs[0].qualname, "A.f");
+//! assert_eq!(funcs[0].kind, FunctionKind::Method);
+//! assert_eq!((funcs[0].span.start_line, funcs[0].node.start_line), (2, 3));
+//! ```
+
+mod index;
 mod lang;
 mod parse;
+mod spec;
+
+use std::path::PathBuf;
+
+pub use index::{index_functions, Function, FunctionKind, Span};
 pub use lang::Lang;
-pub use parse::{count_errors, parse, parse_path, ParsedFile};
-/// Errors.
+pub use parse::{count_errors, parse, parse_path, parse_path_best, ParsedFile};
+pub use tree_sitter;
+
+/// Errors of this crate. Syntax errors are not errors (see
+/// [`ParsedFile::parse_errors`]).
 #[derive(Debug, thiserror::Error)]
 pub enum LangError {
-    /// Grammar.
+    /// The grammar could not be loaded into the parser (ABI mismatch).
     #[error("cannot load the {lang} grammar: {message}")]
-    Grammar { lang: Lang, message: String },
-    /// Aborted.
+    Grammar {
+        /// The language.
+        lang: Lang,
+        /// tree-sitter's message.
+        message: String,
+    },
+    /// tree-sitter returned no tree (cancelled or timed out).
     #[error("tree-sitter returned no tree for {lang} source")]
-    ParseAborted { lang: Lang },
-    /// Unsupported.
+    ParseAborted {
+        /// The language.
+        lang: Lang,
+    },
+    /// The file's extension is not a supported language.
     #[error("{}: unsupported file type", path.display())]
-    Unsupported { path: std::path::PathBuf },
+    Unsupported {
+        /// The file.
+        path: PathBuf,
+    },
 }

@@ -59,15 +59,25 @@ pub fn parse(lang: Lang, source: impl Into<Vec<u8>>) -> Result<ParsedFile, LangE
             std::collections::hash_map::Entry::Vacant(v) => {
                 let mut p = Parser::new();
                 p.set_language(&lang.ts_language())
-                    .map_err(|e| LangError::Grammar { lang, message: e.to_string() })?;
+                    .map_err(|e| LangError::Grammar {
+                        lang,
+                        message: e.to_string(),
+                    })?;
                 v.insert(p)
             }
         };
         parser.reset();
-        parser.parse(&source, None).ok_or(LangError::ParseAborted { lang })
+        parser
+            .parse(&source, None)
+            .ok_or(LangError::ParseAborted { lang })
     })?;
     let parse_errors = count_errors(tree.root_node());
-    Ok(ParsedFile { lang, source, tree, parse_errors })
+    Ok(ParsedFile {
+        lang,
+        source,
+        tree,
+        parse_errors,
+    })
 }
 
 /// Parse a file's bytes choosing the language from its path.
@@ -75,9 +85,13 @@ pub fn parse(lang: Lang, source: impl Into<Vec<u8>>) -> Result<ParsedFile, LangE
 /// # Errors
 /// [`LangError::Unsupported`] when the extension is not a supported language,
 /// otherwise as [`parse`].
-pub fn parse_path(path: &std::path::Path, source: impl Into<Vec<u8>>) -> Result<ParsedFile, LangError> {
-    let lang = Lang::from_path(path)
-        .ok_or_else(|| LangError::Unsupported { path: path.to_path_buf() })?;
+pub fn parse_path(
+    path: &std::path::Path,
+    source: impl Into<Vec<u8>>,
+) -> Result<ParsedFile, LangError> {
+    let lang = Lang::from_path(path).ok_or_else(|| LangError::Unsupported {
+        path: path.to_path_buf(),
+    })?;
     parse(lang, source)
 }
 
@@ -106,4 +120,29 @@ pub fn count_errors(root: Node<'_>) -> usize {
             }
         }
     }
+}
+
+/// Parse a file choosing the grammar from its path; for JavaScript files
+/// (`.js`, `.mjs`, `.cjs`, `.jsx`) also try the TypeScript and TSX grammars
+/// and keep the parse with the fewest ERROR/MISSING nodes (Flow-typed sources
+/// parse cleanly only as TypeScript). Ties keep the JavaScript parse.
+///
+/// # Errors
+/// As [`parse_path`].
+pub fn parse_path_best(
+    path: &std::path::Path,
+    source: impl Into<Vec<u8>>,
+) -> Result<ParsedFile, LangError> {
+    let first = parse_path(path, source)?;
+    if first.lang != Lang::JavaScript || first.parse_errors == 0 {
+        return Ok(first);
+    }
+    let mut best = first;
+    for lang in [Lang::TypeScript, Lang::Tsx] {
+        let alt = parse(lang, best.source.clone())?;
+        if alt.parse_errors < best.parse_errors {
+            best = alt;
+        }
+    }
+    Ok(best)
 }

@@ -1,0 +1,663 @@
+//! The function index: every function, method, closure, lambda, arrow and func
+//! literal of a parsed file, with qualified names and spans.
+//!
+//! One generic, iterative walker (a `TreeCursor` plus an explicit stack of
+//! scope frames) reads the per-language tables of `spec.rs`.
+
+use serde::{Deserialize, Serialize};
+use tree_sitter::Node;
+
+use crate::spec::{spec, FnRule, LangSpec, ScopeRule};
+use crate::ParsedFile;
+
+/// A byte and line range of the source. Lines are 1-based and inclusive;
+/// `end_byte` is exclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Span {
+    /// First byte.
+    pub start_byte: usize,
+    /// One past the last byte.
+    pub end_byte: usize,
+    /// 1-based line of `start_byte`.
+    pub start_line: usize,
+    /// 1-based line of the last byte of the span.
+    pub end_line: usize,
+}
+
+impl Span {
+    /// The span of a node.
+    pub fn of(node: Node<'_>) -> Span {
+        Span::between(node, node)
+    }
+
+    /// From the start of `a` to the end of `b`.
+    pub fn between(a: Node<'_>, b: Node<'_>) -> Span {
+        let end_pos = b.end_position();
+        // A node ending at column 0 ends on the previous line (its last byte
+        // is a newline).
+        let end_line = if end_pos.column == 0 && b.end_byte() > a.start_byte() {
+            end_pos.row
+        } else {
+            end_pos.row + 1
+        };
+        Span {
+            start_byte: a.start_byte(),
+            end_byte: b.end_byte(),
+            start_line: a.start_position().row + 1,
+            end_line: end_line.max(a.start_position().row + 1),
+        }
+    }
+
+    /// True when `line` (1-based) lies in the span.
+    pub fn contains_line(&self, line: usize) -> bool {
+        self.start_line <= line && line <= self.end_line
+    }
+
+    /// True when the byte range of `other` lies inside this one.
+    pub fn contains(&self, other: &Span) -> bool {
+        self.start_byte <= other.start_byte && other.end_byte <= self.end_byte
+    }
+}
+
+/// Where a function sits, following `TARGET_RULES.md`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FunctionKind {
+    /// A top-level (or module-level) function.
+    Function,
+    /// Directly inside a class, impl, trait, Go receiver, object literal or
+    /// `X.prototype.m = ...` assignment.
+    Method,
+    /// Inside another function (also methods of classes defined in functions).
+    Nested,
+}
+
+impl FunctionKind {
+    /// `function`, `method` or `nested`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FunctionKind::Function => "function",
+            FunctionKind::Method => "method",
+            FunctionKind::Nested => "nested",
+        }
+    }
+}
+
+/// One function of a file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Function {
+    /// Bare name (`<anonymous>` for unnamed closures, arrows, lambdas, func
+    /// literals; the assignment target text for `a.b = function`).
+    pub name: String,
+    /// The name written in the function itself, if any (`function foo() {}`
+    /// assigned to `x` has name `x` and own name `foo`).
+    pub own_name: Option<String>,
+    /// Dot-joined enclosing scopes and name (`Class.method`, `outer.inner`,
+    /// Go `Type.method`, Rust `Type.method`, JS `obj.key`).
+    pub qualname: String,
+    /// Function, method or nested.
+    pub kind: FunctionKind,
+    /// tree-sitter kind of the function node.
+    pub node_kind: &'static str,
+    /// True for functions that get no name (callbacks, IIFEs, lambdas,
+    /// closures, func literals). These are not "functions" under
+    /// `TARGET_RULES.md`, but metric tools report some of them.
+    pub anonymous: bool,
+    /// Index of the innermost enclosing function in the same list.
+    pub parent: Option<usize>,
+    /// The whole definition: decorators, attributes, `export`, the whole
+    /// `const x = ...;` / `a.b = ...;` statement or `key: ...` pair.
+    pub span: Span,
+    /// The function's own syntax node, without leading decorators inside it.
+    pub node: Span,
+    /// From `node` start through the body opener (`:`, `{`, `=>`).
+    pub header: Span,
+    /// The body (block or expression); `None` when there is none.
+    pub body: Option<Span>,
+    /// `async` function.
+    pub is_async: bool,
+    /// Generator (Python `yield` in the own body; JS `function*`).
+    pub is_generator: bool,
+    /// Go receiver text, e.g. `(st *ServerType)`.
+    pub receiver: Option<String>,
+    /// Rust impl self type or trait name (cleaned), JS/Python class name.
+    pub impl_type: Option<String>,
+    /// Rust trait of a trait impl, e.g. `Service<Request<B>>`.
+    pub impl_trait: Option<String>,
+    /// JS/TS accessor keyword (`get` or `set`).
+    pub accessor: Option<String>,
+    /// Texts of decorators / attributes in the span, in order.
+    pub decorators: Vec<String>,
+    /// 1-based rank among functions of the file with the same qualname, in
+    /// source order (the `#n` of target ids).
+    pub occurrence: usize,
+    /// How many functions of the file share the qualname.
+    pub dup_count: usize,
+    /// 1-based rank among functions with the same matching key
+    /// (qualname, impl_trait, accessor): pairs a function before and after
+    /// a patch.
+    pub key_occurrence: usize,
+}
+
+impl Function {
+    /// The function's node in `file`'s tree again.
+    pub fn find_node<'t>(&self, file: &'t ParsedFile) -> Option<Node<'t>> {
+        let mut node = file
+            .root()
+            .descendant_for_byte_range(self.node.start_byte, self.node.end_byte)?;
+        loop {
+            if node.kind() == self.node_kind && node.end_byte() == self.node.end_byte {
+                return Some(node);
+            }
+            node = node.parent()?;
+        }
+    }
+
+    /// The target id used by `expected_targets.jsonl`: `path::qualname`, with
+    /// `#occurrence` appended when the qualname is not unique in the file.
+    pub fn target_id(&self, path: &str) -> String {
+        if self.dup_count > 1 {
+            format!("{path}::{}#{}", self.qualname, self.occurrence)
+        } else {
+            format!("{path}::{}", self.qualname)
+        }
+    }
+
+    /// True when the function has a body to stub.
+    pub fn has_body(&self) -> bool {
+        self.body.is_some()
+    }
+}
+
+/// Name contribution of an open scope.
+#[derive(Debug)]
+struct Frame {
+    node_id: usize,
+    /// Name this scope adds to qualified names (`None`: adds nothing).
+    name: Option<String>,
+    class_like: bool,
+    type_name: Option<String>,
+    trait_name: Option<String>,
+    /// Index of the function, when the scope is a function.
+    function: Option<usize>,
+}
+
+/// Index every function of a parsed file, in source (pre-)order; parents come
+/// before their nested functions.
+pub fn index_functions(file: &ParsedFile) -> Vec<Function> {
+    let spec = spec(file.lang);
+    let src = &file.source;
+    let mut out: Vec<Function> = Vec::new();
+    let mut frames: Vec<Frame> = Vec::new();
+    let mut cursor = file.root().walk();
+    loop {
+        let node = cursor.node();
+        enter(spec, src, node, &mut frames, &mut out);
+        if cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            let id = cursor.node().id();
+            while frames.last().is_some_and(|f| f.node_id == id) {
+                frames.pop();
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                assign_occurrences(&mut out);
+                return out;
+            }
+        }
+    }
+}
+
+fn text(src: &[u8], node: Node<'_>) -> String {
+    String::from_utf8_lossy(src.get(node.byte_range()).unwrap_or(&[])).into_owned()
+}
+
+fn enter(
+    spec: &LangSpec,
+    src: &[u8],
+    node: Node<'_>,
+    frames: &mut Vec<Frame>,
+    out: &mut Vec<Function>,
+) {
+    if !node.is_named() {
+        return;
+    }
+    let kind = node.kind();
+    if let Some(rule) = spec.functions.iter().find(|r| r.kind == kind) {
+        if let Some(func) = make_function(spec, src, node, rule, frames, out.len()) {
+            let name = if func.anonymous {
+                "<anonymous>".to_string()
+            } else {
+                func.name.clone()
+            };
+            frames.push(Frame {
+                node_id: node.id(),
+                name: Some(name),
+                class_like: false,
+                type_name: None,
+                trait_name: None,
+                function: Some(out.len()),
+            });
+            out.push(func);
+        }
+    } else if let Some(rule) = spec.scopes.iter().find(|r| r.kind == kind) {
+        frames.push(make_scope(spec, src, node, rule));
+    }
+}
+
+fn make_scope(spec: &LangSpec, src: &[u8], node: Node<'_>, rule: &ScopeRule) -> Frame {
+    let own = rule
+        .name_field
+        .and_then(|f| node.child_by_field_name(f))
+        .map(|n| clean_name(spec, src, n, rule.type_name));
+    let name = own.or_else(|| parent_name(spec, src, node).map(|(n, _, _)| n));
+    let trait_name = rule
+        .trait_field
+        .and_then(|f| node.child_by_field_name(f))
+        .map(|n| collapse_ws(&text(src, n)));
+    Frame {
+        node_id: node.id(),
+        type_name: name.clone(),
+        name,
+        class_like: rule.class_like,
+        trait_name,
+        function: None,
+    }
+}
+
+/// Collapse runs of whitespace to one space.
+fn collapse_ws(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The name text of a node, cleaned: string keys unquoted; type names
+/// without generics, references, pointers and lifetimes.
+fn clean_name(spec: &LangSpec, src: &[u8], node: Node<'_>, type_name: bool) -> String {
+    let raw = text(src, node);
+    if spec.string_kinds.contains(&node.kind()) {
+        return raw
+            .trim_matches(|c| c == '"' || c == '\'' || c == '`')
+            .to_string();
+    }
+    if type_name {
+        return clean_type(&raw);
+    }
+    collapse_ws(&raw)
+}
+
+/// `&'a mut Foo<T>` → `Foo`; `*ServerType` → `ServerType`; `List[T]` → `List`.
+pub(crate) fn clean_type(raw: &str) -> String {
+    let mut s = raw.trim();
+    loop {
+        let before = s;
+        s = s
+            .trim_start_matches('&')
+            .trim_start_matches('*')
+            .trim_start();
+        if let Some(rest) = s.strip_prefix('\'') {
+            // lifetime
+            s = rest
+                .trim_start_matches(|c: char| c.is_alphanumeric() || c == '_')
+                .trim_start();
+        }
+        for kw in ["mut ", "dyn ", "const "] {
+            if let Some(rest) = s.strip_prefix(kw) {
+                s = rest.trim_start();
+            }
+        }
+        if s == before {
+            break;
+        }
+    }
+    let end = s.find(['<', '[', '(', ' ', '\n', '\t']).unwrap_or(s.len());
+    s[..end].to_string()
+}
+
+/// A name given by the parent of an anonymous node, with whether it makes a
+/// method and the statement-level node that widens the span.
+fn parent_name<'t>(
+    spec: &LangSpec,
+    src: &[u8],
+    node: Node<'t>,
+) -> Option<(String, bool, Node<'t>)> {
+    let parent = node.parent()?;
+    let rule = spec
+        .parent_names
+        .iter()
+        .find(|r| r.parent == parent.kind())?;
+    let value = parent.child_by_field_name(rule.value_field)?;
+    if value.id() != node.id() {
+        return None;
+    }
+    let name_node = parent.child_by_field_name(rule.field)?;
+    let name = clean_name(spec, src, name_node, false);
+    let method = rule.member || rule.method_if_contains.is_some_and(|m| name.contains(m));
+    Some((name, method, parent))
+}
+
+fn make_function(
+    spec: &LangSpec,
+    src: &[u8],
+    node: Node<'_>,
+    rule: &FnRule,
+    frames: &[Frame],
+    _index: usize,
+) -> Option<Function> {
+    let body = node.child_by_field_name(rule.body_field);
+    let own_name = rule
+        .name_field
+        .and_then(|f| node.child_by_field_name(f))
+        .map(|n| clean_name(spec, src, n, false));
+    // Name: own name for declarations; for expressions, the parent's.
+    let mut method_by_parent = false;
+    let mut wrapper: Option<Node<'_>> = None;
+    let name = if rule.expression {
+        match parent_name(spec, src, node) {
+            Some((n, m, p)) => {
+                method_by_parent = m;
+                wrapper = Some(p);
+                Some(n)
+            }
+            None => None,
+        }
+    } else {
+        own_name.clone()
+    };
+    let anonymous = name.is_none();
+    let name = name.unwrap_or_else(|| "<anonymous>".to_string());
+
+    // Enclosing scopes.
+    let parent_fn = frames.iter().rev().find_map(|f| f.function);
+    let innermost = frames.last();
+    let kind = if parent_fn.is_some() {
+        FunctionKind::Nested
+    } else if rule.method || method_by_parent || innermost.is_some_and(|f| f.class_like) {
+        FunctionKind::Method
+    } else {
+        FunctionKind::Function
+    };
+    let receiver = spec
+        .receiver_field
+        .and_then(|f| node.child_by_field_name(f))
+        .map(|n| collapse_ws(&text(src, n)));
+    let receiver_type = receiver.as_deref().map(receiver_type);
+    let mut parts: Vec<&str> = frames.iter().filter_map(|f| f.name.as_deref()).collect();
+    if let Some(t) = receiver_type.as_deref() {
+        parts.push(t);
+    }
+    parts.push(&name);
+    let qualname = parts.join(".");
+    let class_frame = frames.iter().rev().find(|f| f.class_like);
+    let impl_type = receiver_type
+        .clone()
+        .or_else(|| class_frame.and_then(|f| f.type_name.clone()));
+    let impl_trait = class_frame.and_then(|f| f.trait_name.clone());
+
+    // Spans.
+    let own_start = node_start(spec, node);
+    let node_span = Span::between(own_start, node);
+    let (span_start, span_end, decorators) = definition_span(spec, src, node, wrapper);
+    let span = Span::between(span_start, span_end);
+    let header = match body {
+        Some(b) => header_span(src, own_start, node, b),
+        None => node_span,
+    };
+    let body_span = body.map(Span::of);
+
+    let is_async = has_token(node, spec.async_tokens, body);
+    let is_generator = rule.generator
+        || (!spec.generator_tokens.is_empty() && has_token(node, spec.generator_tokens, body))
+        || body.is_some_and(|b| contains_yield(spec, b));
+    let accessor = if spec.accessor_tokens.is_empty() {
+        None
+    } else {
+        first_token(node, spec.accessor_tokens, body).map(str::to_string)
+    };
+    Some(Function {
+        name,
+        own_name,
+        qualname,
+        kind,
+        node_kind: rule.kind,
+        anonymous,
+        parent: parent_fn,
+        span,
+        node: node_span,
+        header,
+        body: body_span,
+        is_async,
+        is_generator,
+        receiver,
+        impl_type,
+        impl_trait,
+        accessor,
+        decorators,
+        occurrence: 1,
+        dup_count: 1,
+        key_occurrence: 1,
+    })
+}
+
+/// `(st *ServerType)` → `ServerType`; `(l *List[T])` → `List`.
+fn receiver_type(recv: &str) -> String {
+    let inner = recv
+        .trim()
+        .trim_start_matches('(')
+        .trim_end_matches(')')
+        .trim();
+    // The type is the last whitespace-separated part (after the optional name),
+    // but generics may contain spaces: cut at '[' first.
+    let head = match inner.find('[') {
+        Some(i) => &inner[..i],
+        None => inner,
+    };
+    let ty = head.split_whitespace().last().unwrap_or(head);
+    clean_type(ty)
+}
+
+/// First child of `node` that is not a leading decorator/comment.
+fn node_start<'t>(spec: &LangSpec, node: Node<'t>) -> Node<'t> {
+    if spec.leading_children.is_empty() {
+        return node;
+    }
+    let mut c = node.walk();
+    for child in node.children(&mut c) {
+        if !spec.leading_children.contains(&child.kind()) {
+            return child;
+        }
+    }
+    node
+}
+
+/// Definition span start/end nodes and the decorator texts.
+fn definition_span<'t>(
+    spec: &LangSpec,
+    src: &[u8],
+    node: Node<'t>,
+    named_by: Option<Node<'t>>,
+) -> (Node<'t>, Node<'t>, Vec<String>) {
+    let mut top = node;
+    let mut decorators = Vec::new();
+    // Leading decorator children (JS method_definition).
+    let mut c = node.walk();
+    for child in node.children(&mut c) {
+        if spec.leading_siblings.contains(&child.kind()) {
+            decorators.push(text(src, child));
+        } else if !spec.leading_children.contains(&child.kind()) {
+            break;
+        }
+    }
+    // Named by a parent: widen to the pair / declarator and its statement.
+    if let Some(p) = named_by {
+        top = p;
+        let mut up = p;
+        while let Some(pp) = up.parent() {
+            if spec.statement_wrappers.contains(&pp.kind()) || pp.kind() == "variable_declarator" {
+                top = pp;
+                up = pp;
+            } else {
+                break;
+            }
+        }
+    }
+    // Wrappers (decorated_definition, export_statement).
+    while let Some(pp) = top.parent() {
+        if spec.span_wrappers.contains(&pp.kind()) {
+            let mut c = pp.walk();
+            for child in pp.children(&mut c) {
+                if child.kind() == "decorator" {
+                    decorators.push(text(src, child));
+                }
+            }
+            top = pp;
+        } else {
+            break;
+        }
+    }
+    // Leading sibling attributes / decorators.
+    let mut start = top;
+    let mut sib = top.prev_sibling();
+    let mut pending: Vec<String> = Vec::new();
+    while let Some(s) = sib {
+        if spec.leading_siblings.contains(&s.kind()) {
+            start = s;
+            pending.push(text(src, s));
+        } else if !spec.between_siblings.contains(&s.kind()) {
+            break;
+        }
+        sib = s.prev_sibling();
+    }
+    pending.reverse();
+    pending.extend(decorators);
+    (start, top, pending)
+}
+
+/// Header: from the node's own start through the opener of the body.
+fn header_span(src: &[u8], start: Node<'_>, node: Node<'_>, body: Node<'_>) -> Span {
+    // Brace bodies: the header ends at the `{` (first byte of the body).
+    if src.get(body.start_byte()) == Some(&b'{') {
+        let end = body.start_byte() + 1;
+        return Span {
+            start_byte: start.start_byte(),
+            end_byte: end,
+            start_line: start.start_position().row + 1,
+            end_line: body.start_position().row + 1,
+        };
+    }
+    // Otherwise the last anonymous token before the body (`:`, `=>`).
+    let mut opener: Option<Node<'_>> = None;
+    let mut c = node.walk();
+    for child in node.children(&mut c) {
+        if child.start_byte() >= body.start_byte() {
+            break;
+        }
+        if !child.is_named() {
+            opener = Some(child);
+        }
+    }
+    match opener {
+        Some(o) => Span::between(start, o),
+        None => Span {
+            start_byte: start.start_byte(),
+            end_byte: body.start_byte(),
+            start_line: start.start_position().row + 1,
+            end_line: body.start_position().row + 1,
+        },
+    }
+}
+
+/// Whether an anonymous token of `kinds` appears among `node`'s direct
+/// children before the body (or within a `function_modifiers` child).
+fn has_token(node: Node<'_>, kinds: &[&'static str], body: Option<Node<'_>>) -> bool {
+    first_token(node, kinds, body).is_some()
+}
+
+fn first_token(
+    node: Node<'_>,
+    kinds: &[&'static str],
+    body: Option<Node<'_>>,
+) -> Option<&'static str> {
+    if kinds.is_empty() {
+        return None;
+    }
+    let limit = body.map_or(node.end_byte(), |b| b.start_byte());
+    let mut c = node.walk();
+    for child in node.children(&mut c) {
+        if child.start_byte() >= limit {
+            break;
+        }
+        if let Some(k) = kinds.iter().find(|k| **k == child.kind()) {
+            // A `get` / `set` that is the method's name is not an accessor.
+            if child.is_named() {
+                continue;
+            }
+            return Some(k);
+        }
+        if child.kind() == "function_modifiers" {
+            let mut c2 = child.walk();
+            for m in child.children(&mut c2) {
+                if let Some(k) = kinds.iter().find(|k| **k == m.kind()) {
+                    return Some(k);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// A yield in `body` that is not inside a nested barrier (function, class).
+fn contains_yield(spec: &LangSpec, body: Node<'_>) -> bool {
+    if spec.yield_kinds.is_empty() {
+        return false;
+    }
+    let mut stack = vec![body];
+    while let Some(n) = stack.pop() {
+        if spec.yield_kinds.contains(&n.kind()) {
+            return true;
+        }
+        if n.id() != body.id() && spec.yield_barriers.contains(&n.kind()) {
+            continue;
+        }
+        let mut c = n.walk();
+        for child in n.named_children(&mut c) {
+            stack.push(child);
+        }
+    }
+    false
+}
+
+fn assign_occurrences(out: &mut [Function]) {
+    use std::collections::HashMap;
+    let mut by_name: HashMap<String, usize> = HashMap::new();
+    let mut by_key: HashMap<(String, Option<String>, Option<String>), usize> = HashMap::new();
+    for f in out.iter_mut() {
+        let c = by_name.entry(f.qualname.clone()).or_insert(0);
+        *c += 1;
+        f.occurrence = *c;
+        let k = by_key
+            .entry((f.qualname.clone(), f.impl_trait.clone(), f.accessor.clone()))
+            .or_insert(0);
+        *k += 1;
+        f.key_occurrence = *k;
+    }
+    for f in out.iter_mut() {
+        f.dup_count = by_name.get(&f.qualname).copied().unwrap_or(1);
+    }
+}
+
+impl Function {
+    /// The before/after matching key of `TARGET_RULES.md`:
+    /// (qualname, impl trait, accessor, n-th occurrence of that triple).
+    pub fn match_key(&self) -> (String, Option<String>, Option<String>, usize) {
+        (
+            self.qualname.clone(),
+            self.impl_trait.clone(),
+            self.accessor.clone(),
+            self.key_occurrence,
+        )
+    }
+}
