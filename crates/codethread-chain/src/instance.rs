@@ -1,0 +1,536 @@
+//! Benchmark instances: one normalized [`Instance`] from every dataset
+//! format this crate reads. See `docs/chain.md` for every quirk handled.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::error::ChainError;
+use crate::pyliteral::parse_py_literal;
+use crate::records::{read_text, split_records};
+
+/// The dataset format a row was read from (detected per row).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DatasetFormat {
+    /// SWE-bench / Verified / Lite: `FAIL_TO_PASS` / `PASS_TO_PASS` are
+    /// strings holding a JSON-encoded list.
+    SweBench,
+    /// SWE-bench Multilingual (and this project's normalized files):
+    /// `FAIL_TO_PASS` / `PASS_TO_PASS` are JSON lists.
+    SweBenchLists,
+    /// SWE-bench Pro (HF dataset): lowercase `fail_to_pass` / `pass_to_pass`
+    /// holding Python-literal lists; `repo_language`, `requirements`, `interface`.
+    SweBenchPro,
+    /// SWE-bench Pro `run_scripts/<id>/instance_info.txt` as JSON:
+    /// `Instance ID`, `Repository`, `Base Commit`, no gold patch.
+    SweBenchProInfo,
+    /// FeatBench: `patch` (or `patch_files`) as a list of per-file objects,
+    /// test lists possibly comma-separated strings.
+    FeatBench,
+    /// Multi-SWE-bench (e.g. the Java set): `org` + `repo`, `base.sha`,
+    /// `fix_patch`, tests as dicts `f2p_tests` / `p2p_tests` / `s2p_tests` / `n2p_tests`.
+    MultiSweBench,
+}
+
+/// One benchmark instance, normalized.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Instance {
+    /// e.g. `psf__requests-1142`.
+    pub instance_id: String,
+    /// `owner/name`.
+    pub repo: String,
+    /// The commit the task starts from.
+    pub base_commit: String,
+    /// The gold patch (unified diff). Empty when the source has none
+    /// ([`DatasetFormat::SweBenchProInfo`]).
+    pub patch: String,
+    /// The test patch (unified diff), empty when absent.
+    pub test_patch: String,
+    /// The issue text.
+    pub problem_statement: String,
+    /// Hints (SWE-bench `hints_text`), empty when absent.
+    pub hints_text: String,
+    /// Creation time as given.
+    pub created_at: Option<String>,
+    /// Version string as given (numbers are rendered as text).
+    pub version: Option<String>,
+    /// SWE-bench `environment_setup_commit`.
+    pub environment_setup_commit: Option<String>,
+    /// Tests the gold patch makes pass.
+    pub fail_to_pass: Vec<String>,
+    /// Tests that pass before and after.
+    pub pass_to_pass: Vec<String>,
+    /// Language as given (`language` or Pro's `repo_language`).
+    pub language: Option<String>,
+    /// SWE-bench Pro `requirements`.
+    pub requirements: Option<String>,
+    /// SWE-bench Pro `interface`.
+    pub interface: Option<String>,
+    /// The format the row was read from.
+    pub source_format: DatasetFormat,
+    /// Every field not mapped above, verbatim.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub extra: BTreeMap<String, Value>,
+}
+
+/// The outcome of loading a file: every good row, and one error per bad row.
+#[derive(Debug)]
+pub struct Loaded<T> {
+    /// Rows read.
+    pub items: Vec<T>,
+    /// Rows that could not be read, each naming file, line and field.
+    pub errors: Vec<ChainError>,
+}
+
+impl<T> Default for Loaded<T> {
+    fn default() -> Self {
+        Loaded {
+            items: Vec::new(),
+            errors: Vec::new(),
+        }
+    }
+}
+
+/// Load instances from a `.json` (array, `{id: row}`, or `{"instances": ...}`)
+/// or `.jsonl` file (`.parquet` too when built with the `parquet` feature).
+///
+/// A file that cannot be read at all is an `Err`; a bad row is reported in
+/// [`Loaded::errors`] and the other rows are still returned.
+pub fn load_instances(path: &Path) -> Result<Loaded<Instance>, ChainError> {
+    let text = read_text(path)?;
+    parse_instances(path, &text)
+}
+
+/// Like [`load_instances`], for text already in memory (`path` names it in errors).
+pub fn parse_instances(path: &Path, text: &str) -> Result<Loaded<Instance>, ChainError> {
+    let records = split_records(path, text, &["instances", "data", "rows"])?;
+    let mut out = Loaded::default();
+    for r in records {
+        let value = match r.value {
+            Ok(v) => v,
+            Err(e) => {
+                out.errors.push(e);
+                continue;
+            }
+        };
+        match value {
+            Value::Object(map) => match instance_from_map(map, r.key.as_deref(), path, r.line) {
+                Ok(i) => out.items.push(i),
+                Err(e) => out.errors.push(e),
+            },
+            _ => out.errors.push(ChainError::BadField {
+                path: path.to_path_buf(),
+                line: r.line,
+                instance_id: r.key.unwrap_or_else(|| "<unknown>".into()),
+                field: "<row>".into(),
+                message: "a row must be a JSON object".into(),
+            }),
+        }
+    }
+    Ok(out)
+}
+
+/// Detect the format of one row from its keys and value types.
+pub fn detect_format(row: &Map<String, Value>) -> DatasetFormat {
+    if row.contains_key("Instance ID") || row.contains_key("Base Commit") {
+        DatasetFormat::SweBenchProInfo
+    } else if row.contains_key("fix_patch") || row.contains_key("f2p_tests") {
+        DatasetFormat::MultiSweBench
+    } else if row.contains_key("fail_to_pass") || row.contains_key("repo_language") {
+        DatasetFormat::SweBenchPro
+    } else if row.get("patch").is_some_and(Value::is_array) || row.contains_key("patch_files") {
+        DatasetFormat::FeatBench
+    } else if row.get("FAIL_TO_PASS").is_some_and(Value::is_array) {
+        DatasetFormat::SweBenchLists
+    } else {
+        DatasetFormat::SweBench
+    }
+}
+
+struct Row<'a> {
+    map: Map<String, Value>,
+    path: &'a Path,
+    line: usize,
+    id: String,
+}
+
+impl Row<'_> {
+    fn missing(&self, field: &str) -> ChainError {
+        ChainError::MissingField {
+            path: self.path.to_path_buf(),
+            line: self.line,
+            instance_id: self.id.clone(),
+            field: field.to_string(),
+        }
+    }
+
+    fn bad(&self, field: &str, message: impl Into<String>) -> ChainError {
+        ChainError::BadField {
+            path: self.path.to_path_buf(),
+            line: self.line,
+            instance_id: self.id.clone(),
+            field: field.to_string(),
+            message: message.into(),
+        }
+    }
+
+    /// Take the first present (non-null) field among `names`.
+    fn take(&mut self, names: &[&str]) -> Option<(String, Value)> {
+        for n in names {
+            if let Some(v) = self.map.remove(*n) {
+                if !v.is_null() {
+                    return Some((n.to_string(), v));
+                }
+            }
+        }
+        None
+    }
+
+    fn opt_str(&mut self, names: &[&str]) -> Result<Option<String>, ChainError> {
+        match self.take(names) {
+            None => Ok(None),
+            Some((_, Value::String(s))) => Ok(Some(s)),
+            Some((_, Value::Number(n))) => Ok(Some(n.to_string())),
+            Some((_, Value::Bool(b))) => Ok(Some(b.to_string())),
+            Some((f, v)) => Err(self.bad(&f, format!("expected a string, found {}", kind(&v)))),
+        }
+    }
+
+    fn req_str(&mut self, names: &[&str]) -> Result<String, ChainError> {
+        self.opt_str(names)?.ok_or_else(|| self.missing(names[0]))
+    }
+
+    fn tests(&mut self, names: &[&str], required: bool) -> Result<Vec<String>, ChainError> {
+        match self.take(names) {
+            None if required => Err(self.missing(names[0])),
+            None => Ok(Vec::new()),
+            Some((f, v)) => decode_tests(&v).map_err(|m| self.bad(&f, m)),
+        }
+    }
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Decode a test list in any of the shapes found in the wild: a JSON list;
+/// a string holding a JSON list (SWE-bench Verified); a string holding a
+/// Python-literal list (SWE-bench Pro); a comma-separated string (FeatBench;
+/// commas inside `[...]` / `(...)` parameter ids do not split); an object
+/// whose keys are the tests (Multi-SWE-bench).
+pub fn decode_tests(v: &Value) -> Result<Vec<String>, String> {
+    match v {
+        Value::Null => Ok(Vec::new()),
+        Value::Array(items) => items
+            .iter()
+            .map(|x| match x {
+                Value::String(s) => Ok(s.clone()),
+                Value::Number(n) => Ok(n.to_string()),
+                other => Err(format!("test list element is {}", kind(other))),
+            })
+            .collect(),
+        Value::Object(m) => Ok(m.keys().cloned().collect()),
+        Value::String(s) => {
+            let t = s.trim();
+            if t.is_empty() {
+                return Ok(Vec::new());
+            }
+            if t.starts_with('[') || t.starts_with('(') {
+                let parsed = serde_json::from_str::<Value>(t)
+                    .or_else(|_| parse_py_literal(t))
+                    .map_err(|e| format!("string is neither a JSON nor a Python list: {e}"))?;
+                if !parsed.is_array() {
+                    return Err("string does not hold a list".into());
+                }
+                return decode_tests(&parsed);
+            }
+            Ok(split_top_level_commas(t))
+        }
+        other => Err(format!("expected a list of tests, found {}", kind(other))),
+    }
+}
+
+/// Split on commas outside brackets, trimming whitespace, dropping empties.
+fn split_top_level_commas(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut cur = String::new();
+    for ch in s.chars() {
+        match ch {
+            '[' | '(' | '{' => depth += 1,
+            ']' | ')' | '}' => depth -= 1,
+            ',' if depth <= 0 => {
+                let t = cur.trim();
+                if !t.is_empty() {
+                    out.push(t.to_string());
+                }
+                cur.clear();
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(ch);
+    }
+    let t = cur.trim();
+    if !t.is_empty() {
+        out.push(t.to_string());
+    }
+    out
+}
+
+/// Turn FeatBench per-file patch objects (GitHub "files" API shape:
+/// `filename`, `status`, `patch` = hunks only, optional `previous_filename`)
+/// into one unified diff that `git apply` accepts.
+pub fn per_file_patches_to_diff(files: &[Value]) -> Result<String, String> {
+    let mut out = String::new();
+    for (i, f) in files.iter().enumerate() {
+        let Value::Object(m) = f else {
+            return Err(format!("element {i} is {}, expected an object", kind(f)));
+        };
+        let name = m
+            .get("filename")
+            .or_else(|| m.get("path"))
+            .or_else(|| m.get("file"))
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("element {i} has no `filename`"))?;
+        let body = m
+            .get("patch")
+            .or_else(|| m.get("diff"))
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        // Already a full diff for this file: keep it.
+        if body.starts_with("diff --git ") || body.starts_with("--- ") {
+            out.push_str(body);
+            if !body.ends_with('\n') {
+                out.push('\n');
+            }
+            continue;
+        }
+        if body.is_empty() {
+            // Binary or pure rename/mode change: nothing textual to apply.
+            continue;
+        }
+        let status = m
+            .get("status")
+            .and_then(Value::as_str)
+            .unwrap_or("modified");
+        let old = m
+            .get("previous_filename")
+            .and_then(Value::as_str)
+            .unwrap_or(name);
+        out.push_str(&format!("diff --git a/{old} b/{name}\n"));
+        match status {
+            "added" => out.push_str(&format!(
+                "new file mode 100644\n--- /dev/null\n+++ b/{name}\n"
+            )),
+            "removed" | "deleted" => out.push_str(&format!(
+                "deleted file mode 100644\n--- a/{old}\n+++ /dev/null\n"
+            )),
+            _ => {
+                if old != name {
+                    out.push_str(&format!("rename from {old}\nrename to {name}\n"));
+                }
+                out.push_str(&format!("--- a/{old}\n+++ b/{name}\n"));
+            }
+        }
+        out.push_str(body);
+        if !body.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    Ok(out)
+}
+
+/// Build an [`Instance`] from one row. `key` is the row's key when the file
+/// maps ids to rows; `line` is where the row starts (for errors).
+pub fn instance_from_map(
+    map: Map<String, Value>,
+    key: Option<&str>,
+    path: &Path,
+    line: usize,
+) -> Result<Instance, ChainError> {
+    let format = detect_format(&map);
+    let id = ["instance_id", "Instance ID"]
+        .iter()
+        .find_map(|k| map.get(*k).and_then(Value::as_str))
+        .or(key)
+        .unwrap_or("<unknown>")
+        .to_string();
+    let mut row = Row {
+        map,
+        path,
+        line,
+        id,
+    };
+    let instance_id = match row.take(&["instance_id", "Instance ID"]) {
+        Some((_, Value::String(s))) => s,
+        Some((f, v)) => return Err(row.bad(&f, format!("expected a string, found {}", kind(&v)))),
+        None => key
+            .map(str::to_string)
+            .ok_or_else(|| row.missing("instance_id"))?,
+    };
+    let mut inst = match format {
+        DatasetFormat::MultiSweBench => {
+            let org = row.req_str(&["org"])?;
+            let name = row.req_str(&["repo"])?;
+            let base_commit = match row.take(&["base"]) {
+                Some((_, Value::Object(b))) => b
+                    .get("sha")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+                    .ok_or_else(|| row.missing("base.sha"))?,
+                Some((f, v)) => {
+                    return Err(row.bad(&f, format!("expected an object, found {}", kind(&v))))
+                }
+                None => row
+                    .req_str(&["base_commit"])
+                    .map_err(|_| row.missing("base.sha"))?,
+            };
+            let patch = row.req_str(&["fix_patch", "patch"])?;
+            let test_patch = row.opt_str(&["test_patch"])?.unwrap_or_default();
+            let mut f2p = row.tests(&["f2p_tests"], true)?;
+            for extra in ["s2p_tests", "n2p_tests"] {
+                for t in row.tests(&[extra], false)? {
+                    if !f2p.contains(&t) {
+                        f2p.push(t);
+                    }
+                }
+            }
+            let p2p = row.tests(&["p2p_tests"], false)?;
+            let title = row.opt_str(&["title"])?.unwrap_or_default();
+            let body = row.opt_str(&["body"])?.unwrap_or_default();
+            let issues = match row.map.get("resolved_issues") {
+                Some(Value::Array(a)) => a
+                    .iter()
+                    .filter_map(|i| {
+                        let t = i.get("title").and_then(Value::as_str).unwrap_or("");
+                        let b = i.get("body").and_then(Value::as_str).unwrap_or("");
+                        (!t.is_empty() || !b.is_empty()).then(|| format!("{t}\n{b}"))
+                    })
+                    .collect::<Vec<_>>(),
+                _ => Vec::new(),
+            };
+            let problem_statement = if issues.is_empty() {
+                format!("{title}\n{body}")
+            } else {
+                issues.join("\n")
+            };
+            Instance {
+                instance_id,
+                repo: format!("{org}/{name}"),
+                base_commit,
+                patch,
+                test_patch,
+                problem_statement,
+                hints_text: String::new(),
+                created_at: None,
+                version: None,
+                environment_setup_commit: None,
+                fail_to_pass: f2p,
+                pass_to_pass: p2p,
+                language: None,
+                requirements: None,
+                interface: None,
+                source_format: format,
+                extra: BTreeMap::new(),
+            }
+        }
+        _ => {
+            let repo = row.req_str(&["repo", "Repository"])?;
+            let base_commit = row.req_str(&["base_commit", "Base Commit"])?;
+            let patch = if format == DatasetFormat::SweBenchProInfo {
+                row.opt_str(&["patch"])?.unwrap_or_default()
+            } else {
+                match row.take(&["patch", "patch_files"]) {
+                    Some((_, Value::String(s))) => s,
+                    Some((f, Value::Array(files))) => {
+                        per_file_patches_to_diff(&files).map_err(|m| row.bad(&f, m))?
+                    }
+                    Some((f, v)) => {
+                        return Err(row.bad(&f, format!("expected a diff, found {}", kind(&v))))
+                    }
+                    None => return Err(row.missing("patch")),
+                }
+            };
+            let test_patch = match row.take(&["test_patch", "test_patch_files"]) {
+                Some((_, Value::String(s))) => s,
+                Some((f, Value::Array(files))) => {
+                    per_file_patches_to_diff(&files).map_err(|m| row.bad(&f, m))?
+                }
+                Some((f, v)) => {
+                    return Err(row.bad(&f, format!("expected a diff, found {}", kind(&v))))
+                }
+                None => String::new(),
+            };
+            let fail_to_pass = row.tests(&["FAIL_TO_PASS", "fail_to_pass"], true)?;
+            let pass_to_pass = row.tests(&["PASS_TO_PASS", "pass_to_pass"], true)?;
+            Instance {
+                instance_id,
+                repo,
+                base_commit,
+                patch,
+                test_patch,
+                problem_statement: row.opt_str(&["problem_statement"])?.unwrap_or_default(),
+                hints_text: row.opt_str(&["hints_text"])?.unwrap_or_default(),
+                created_at: row.opt_str(&["created_at"])?,
+                version: row.opt_str(&["version"])?,
+                environment_setup_commit: row.opt_str(&["environment_setup_commit"])?,
+                fail_to_pass,
+                pass_to_pass,
+                language: row.opt_str(&["language", "repo_language"])?,
+                requirements: row.opt_str(&["requirements"])?,
+                interface: row.opt_str(&["interface"])?,
+                source_format: format,
+                extra: BTreeMap::new(),
+            }
+        }
+    };
+    inst.extra = row.map.into_iter().collect();
+    Ok(inst)
+}
+
+impl Instance {
+    /// Serialize as a SWE-bench row (the classic columns, lists as JSON
+    /// lists as in Multilingual; `language` etc. only when set).
+    pub fn to_swebench_row(&self) -> Map<String, Value> {
+        let mut m = Map::new();
+        let s = |x: &str| Value::String(x.to_string());
+        m.insert("repo".into(), s(&self.repo));
+        m.insert("instance_id".into(), s(&self.instance_id));
+        m.insert("base_commit".into(), s(&self.base_commit));
+        m.insert("patch".into(), s(&self.patch));
+        m.insert("test_patch".into(), s(&self.test_patch));
+        m.insert("problem_statement".into(), s(&self.problem_statement));
+        m.insert("hints_text".into(), s(&self.hints_text));
+        m.insert(
+            "created_at".into(),
+            s(self.created_at.as_deref().unwrap_or("")),
+        );
+        m.insert("version".into(), s(self.version.as_deref().unwrap_or("")));
+        m.insert(
+            "FAIL_TO_PASS".into(),
+            Value::from(self.fail_to_pass.clone()),
+        );
+        m.insert(
+            "PASS_TO_PASS".into(),
+            Value::from(self.pass_to_pass.clone()),
+        );
+        if let Some(e) = &self.environment_setup_commit {
+            m.insert("environment_setup_commit".into(), s(e));
+        }
+        if let Some(l) = &self.language {
+            m.insert("language".into(), s(l));
+        }
+        m
+    }
+}
