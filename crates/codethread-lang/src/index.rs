@@ -229,10 +229,13 @@ fn enter(
     let kind = node.kind();
     if let Some(rule) = spec.functions.iter().find(|r| r.kind == kind) {
         if let Some(func) = make_function(spec, src, node, rule, frames, out.len()) {
-            let name = if func.anonymous {
-                "<anonymous>".to_string()
-            } else {
-                func.name.clone()
+            let name = match (&func.receiver, func.anonymous) {
+                (_, true) => "<anonymous>".to_string(),
+                (Some(_), false) => match &func.impl_type {
+                    Some(t) => format!("{t}.{}", func.name),
+                    None => func.name.clone(),
+                },
+                (None, false) => func.name.clone(),
             };
             frames.push(Frame {
                 node_id: node.id(),
@@ -362,7 +365,7 @@ fn make_function(
                 wrapper = Some(p);
                 Some(n)
             }
-            None => None,
+            None => own_name.clone(),
         }
     } else {
         own_name.clone()
@@ -399,14 +402,20 @@ fn make_function(
 
     // Spans.
     let own_start = node_start(spec, node);
-    let node_span = Span::between(own_start, node);
+    let node_end = last_content(spec, node);
+    let node_span = Span::between(own_start, node_end);
     let (span_start, span_end, decorators) = definition_span(spec, src, node, wrapper);
+    let span_end = if span_end.id() == node.id() {
+        node_end
+    } else {
+        last_content(spec, span_end)
+    };
     let span = Span::between(span_start, span_end);
     let header = match body {
         Some(b) => header_span(src, own_start, node, b),
         None => node_span,
     };
-    let body_span = body.map(Span::of);
+    let body_span = body.map(|b| Span::between(b, last_content(spec, b)));
 
     let is_async = has_token(node, spec.async_tokens, body);
     let is_generator = rule.generator
@@ -457,6 +466,34 @@ fn receiver_type(recv: &str) -> String {
     };
     let ty = head.split_whitespace().last().unwrap_or(head);
     clean_type(ty)
+}
+
+/// The last descendant of `node` that is not trailing trivia (comments after
+/// the last statement of a Python block), found iteratively.
+fn last_content<'t>(spec: &LangSpec, node: Node<'t>) -> Node<'t> {
+    if spec.trailing_trim.is_empty() {
+        return node;
+    }
+    let mut cur = node;
+    loop {
+        let mut child = cur.child(cur.child_count().saturating_sub(1));
+        while let Some(c) = child {
+            if spec.trailing_trim.contains(&c.kind()) {
+                child = c.prev_sibling();
+            } else {
+                break;
+            }
+        }
+        match child {
+            // The last child already ends where `cur` ends: nothing to trim.
+            Some(c) if c.end_byte() == cur.end_byte() && c.child_count() == 0 => return cur,
+            Some(c) => cur = c,
+            None => return cur,
+        }
+        if cur.child_count() == 0 {
+            return cur;
+        }
+    }
 }
 
 /// First child of `node` that is not a leading decorator/comment.

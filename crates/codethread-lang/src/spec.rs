@@ -89,6 +89,9 @@ pub(crate) struct LangSpec {
     pub accessor_tokens: &'static [&'static str],
     /// Node kind of a string literal used as a key (quotes are stripped).
     pub string_kinds: &'static [&'static str],
+    /// Trailing children that do not end a definition (Python blocks swallow
+    /// the comments after their last statement; `ast` does not).
+    pub trailing_trim: &'static [&'static str],
 }
 
 const fn f(
@@ -141,6 +144,7 @@ static PYTHON: LangSpec = LangSpec {
     receiver_field: None,
     accessor_tokens: &[],
     string_kinds: &["string"],
+    trailing_trim: &["comment"],
 };
 
 static GO: LangSpec = LangSpec {
@@ -170,6 +174,7 @@ static GO: LangSpec = LangSpec {
     receiver_field: Some("receiver"),
     accessor_tokens: &[],
     string_kinds: &[],
+    trailing_trim: &[],
 };
 
 static RUST: LangSpec = LangSpec {
@@ -213,6 +218,7 @@ static RUST: LangSpec = LangSpec {
     receiver_field: None,
     accessor_tokens: &[],
     string_kinds: &[],
+    trailing_trim: &[],
 };
 
 const JS_FUNCTIONS: &[FnRule] = &[
@@ -227,7 +233,7 @@ const JS_FUNCTIONS: &[FnRule] = &[
     },
     FnRule {
         kind: "function_expression",
-        name_field: None,
+        name_field: Some("name"),
         body_field: "body",
         expression: true,
         method: false,
@@ -235,7 +241,7 @@ const JS_FUNCTIONS: &[FnRule] = &[
     },
     FnRule {
         kind: "function",
-        name_field: None,
+        name_field: Some("name"),
         body_field: "body",
         expression: true,
         method: false,
@@ -243,7 +249,7 @@ const JS_FUNCTIONS: &[FnRule] = &[
     },
     FnRule {
         kind: "generator_function",
-        name_field: None,
+        name_field: Some("name"),
         body_field: "body",
         expression: true,
         method: false,
@@ -351,6 +357,7 @@ macro_rules! js_spec {
             receiver_field: None,
             accessor_tokens: &["get", "set"],
             string_kinds: &["string"],
+            trailing_trim: &[],
         }
     };
 }
