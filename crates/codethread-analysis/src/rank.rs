@@ -1,0 +1,218 @@
+//! Rank checks for design matrices: all-zero columns and exact linear dependencies, found
+//! column by column in model order so that the *later* column of a dependent set is the one
+//! reported (`x3 = 1·x1 + 1·x2`).
+//!
+//! Small designs (`n·k ≤ 4 194 304`) use Householder QR on a column-scaled copy (no squaring of
+//! the condition number; a column is dependent when its residual norm is below
+//! `max(n, k)·ε·16` of its own norm). Larger designs use a streamed Gram matrix `XᵀX`
+//! and a pivot-free Cholesky in model order with relative residual threshold `1e-11`
+//! (so no `n × k` copy is made).
+
+use crate::error::{AnalysisError, Dependency, Result};
+use rayon::prelude::*;
+
+const QR_LIMIT: usize = 1 << 22;
+
+/// Checks that the `n × k` row-major matrix has full column rank; the error names the columns.
+pub fn check_full_rank(names: &[String], x: &[f64], n: usize) -> Result<()> {
+    let k = names.len();
+    if n < k {
+        return Err(AnalysisError::TooFewRows { nobs: n, params: k });
+    }
+    let norms = column_norms(x, n, k);
+    let zero_columns: Vec<String> = (0..k)
+        .filter(|&j| norms[j] == 0.0)
+        .map(|j| names[j].clone())
+        .collect();
+    let deps = if n * k <= QR_LIMIT {
+        qr_dependencies(names, x, n, &norms)
+    } else {
+        gram_dependencies(names, x, n, &norms)
+    };
+    if zero_columns.is_empty() && deps.is_empty() {
+        return Ok(());
+    }
+    let rank = k - zero_columns.len() - deps.len();
+    let mut parts = Vec::new();
+    if !zero_columns.is_empty() {
+        parts.push(format!("all-zero column(s): {}", zero_columns.join(", ")));
+    }
+    for d in &deps {
+        parts.push(format!("exact collinearity: {d}"));
+    }
+    Err(AnalysisError::RankDeficient {
+        rank,
+        columns: k,
+        zero_columns,
+        dependencies: deps,
+        detail: parts.join("; "),
+    })
+}
+
+fn column_norms(x: &[f64], n: usize, k: usize) -> Vec<f64> {
+    let mut s = vec![0.0; k];
+    for i in 0..n {
+        let row = &x[i * k..(i + 1) * k];
+        for j in 0..k {
+            s[j] += row[j] * row[j];
+        }
+    }
+    s.iter().map(|v| v.sqrt()).collect()
+}
+
+/// Householder QR in model order, skipping dependent columns.
+fn qr_dependencies(names: &[String], x: &[f64], n: usize, norms: &[f64]) -> Vec<Dependency> {
+    let k = names.len();
+    // column-major scaled copy
+    let mut a = vec![0.0; n * k];
+    for j in 0..k {
+        let s = if norms[j] > 0.0 { 1.0 / norms[j] } else { 0.0 };
+        for i in 0..n {
+            a[j * n + i] = x[i * k + j] * s;
+        }
+    }
+    let tol = (n.max(k) as f64) * f64::EPSILON * 16.0;
+    let mut reflectors: Vec<(usize, Vec<f64>)> = Vec::new(); // (start row, v) with v[0] at row start
+    let mut basis: Vec<usize> = Vec::new(); // columns in the basis, in order
+    let mut r_cols: Vec<Vec<f64>> = Vec::new(); // R columns (first r entries) for basis columns
+    let mut deps = Vec::new();
+    for j in 0..k {
+        if norms[j] == 0.0 {
+            continue;
+        }
+        let mut col: Vec<f64> = a[j * n..(j + 1) * n].to_vec();
+        for (start, v) in &reflectors {
+            let dot: f64 = v.iter().zip(&col[*start..]).map(|(a, b)| a * b).sum();
+            for (ci, vi) in col[*start..].iter_mut().zip(v) {
+                *ci -= 2.0 * dot * vi;
+            }
+        }
+        let r = basis.len();
+        let resid: f64 = col[r..].iter().map(|v| v * v).sum::<f64>().sqrt();
+        if resid <= tol {
+            // dependent: solve R c = col[..r]
+            let mut c = vec![0.0; r];
+            for i in (0..r).rev() {
+                let mut s = col[i];
+                for (m, cm) in c.iter().enumerate().skip(i + 1) {
+                    s -= r_cols[m][i] * cm;
+                }
+                c[i] = s / r_cols[i][i];
+            }
+            deps.push(make_dependency(names, j, &basis, &c, norms));
+            continue;
+        }
+        // new reflector for rows r..n
+        let alpha = if col[r] >= 0.0 { -resid } else { resid };
+        let mut v: Vec<f64> = col[r..].to_vec();
+        v[0] -= alpha;
+        let vn: f64 = v.iter().map(|t| t * t).sum::<f64>().sqrt();
+        if vn > 0.0 {
+            for t in v.iter_mut() {
+                *t /= vn;
+            }
+        }
+        let mut rc = col[..r].to_vec();
+        rc.push(alpha);
+        r_cols.push(rc);
+        reflectors.push((r, v));
+        basis.push(j);
+    }
+    deps
+}
+
+fn make_dependency(
+    names: &[String],
+    j: usize,
+    basis: &[usize],
+    c_scaled: &[f64],
+    norms: &[f64],
+) -> Dependency {
+    // x_j / s_j = Σ c_m x_{b_m} / s_{b_m}  =>  x_j = Σ c_m (s_j / s_{b_m}) x_{b_m}
+    let coefs: Vec<(String, f64)> = basis
+        .iter()
+        .zip(c_scaled)
+        .map(|(&b, &c)| (names[b].clone(), c * norms[j] / norms[b]))
+        .collect();
+    let maxc = coefs.iter().map(|c| c.1.abs()).fold(0.0, f64::max);
+    let on = coefs
+        .into_iter()
+        .filter(|c| c.1.abs() > 1e-8 * maxc.max(1e-300))
+        .collect();
+    Dependency {
+        column: names[j].clone(),
+        on,
+    }
+}
+
+/// Streamed Gram matrix and in-order Cholesky with skipping.
+fn gram_dependencies(names: &[String], x: &[f64], n: usize, norms: &[f64]) -> Vec<Dependency> {
+    let k = names.len();
+    let chunk = 4096 * k;
+    let parts: Vec<Vec<f64>> = x
+        .par_chunks(chunk)
+        .map(|c| {
+            let mut g = vec![0.0; k * k];
+            for row in c.chunks_exact(k) {
+                for a in 0..k {
+                    let xa = row[a];
+                    for b in a..k {
+                        g[a * k + b] += xa * row[b];
+                    }
+                }
+            }
+            g
+        })
+        .collect();
+    let mut g = vec![0.0; k * k];
+    for p in parts {
+        for (t, v) in g.iter_mut().zip(p) {
+            *t += v;
+        }
+    }
+    let _ = n;
+    // scale to correlation-like matrix
+    let s: Vec<f64> = norms
+        .iter()
+        .map(|v| if *v > 0.0 { 1.0 / v } else { 0.0 })
+        .collect();
+    let at = |a: usize, b: usize| {
+        let (a, b) = if a <= b { (a, b) } else { (b, a) };
+        g[a * k + b] * s[a] * s[b]
+    };
+    let mut basis: Vec<usize> = Vec::new();
+    let mut l: Vec<Vec<f64>> = Vec::new(); // rows of L for basis columns
+    let mut deps = Vec::new();
+    for j in 0..k {
+        if norms[j] == 0.0 {
+            continue;
+        }
+        let r = basis.len();
+        let mut lj = vec![0.0; r];
+        for m in 0..r {
+            let mut v = at(basis[m], j);
+            for t in 0..m {
+                v -= l[m][t] * lj[t];
+            }
+            lj[m] = v / l[m][m];
+        }
+        let d = at(j, j) - lj.iter().map(|v| v * v).sum::<f64>();
+        if d <= 1e-11 {
+            // solve Lᵀ c = lj
+            let mut c = vec![0.0; r];
+            for i in (0..r).rev() {
+                let mut v = lj[i];
+                for (m, cm) in c.iter().enumerate().skip(i + 1) {
+                    v -= l[m][i] * cm;
+                }
+                c[i] = v / l[i][i];
+            }
+            deps.push(make_dependency(names, j, &basis, &c, norms));
+            continue;
+        }
+        lj.push(d.sqrt());
+        l.push(lj);
+        basis.push(j);
+    }
+    deps
+}
