@@ -1,0 +1,537 @@
+//! The engine: files in, one record per function out (plus file totals).
+
+use std::path::{Path, PathBuf};
+
+use codethread_lang::{count_errors, index_functions, Function, Lang, LangError, ParsedFile};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use tree_sitter::Node;
+
+#[path = "rules/functions.rs"]
+mod functions;
+
+use functions::{function_set, FunctionSet, Kinds, Naming};
+
+use crate::{cognitive, cyclomatic, halstead, lloc, FnCtx, Halstead, Profile};
+
+/// Errors of the metrics engine; each names the file it is about.
+#[derive(Debug, thiserror::Error)]
+pub enum MetricsError {
+    /// The file (or directory) could not be read.
+    #[error("{}: cannot read: {source}", path.display())]
+    Read {
+        /// The file or directory.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file's extension is not a supported language.
+    #[error("{}: unsupported file type (no metrics language for this extension)", path.display())]
+    Unsupported {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The parser failed (grammar load or aborted parse; syntax errors are
+    /// not errors, see [`FunctionMetrics::parse_errors`]).
+    #[error("{}: cannot parse: {source}", path.display())]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// The parser's error.
+        #[source]
+        source: LangError,
+    },
+}
+
+impl MetricsError {
+    /// The file or directory the error is about.
+    pub fn path(&self) -> &Path {
+        match self {
+            MetricsError::Read { path, .. }
+            | MetricsError::Unsupported { path }
+            | MetricsError::Parse { path, .. } => path,
+        }
+    }
+}
+
+/// Halstead values of one function, as serialized (`n1`, `n2`, `N1`, `N2`,
+/// `vocabulary`, `length`, `volume`, `difficulty`, `effort`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct HalsteadValues {
+    /// Distinct operators.
+    pub n1: u64,
+    /// Distinct operands.
+    pub n2: u64,
+    /// Total operators.
+    #[serde(rename = "N1")]
+    pub big_n1: u64,
+    /// Total operands.
+    #[serde(rename = "N2")]
+    pub big_n2: u64,
+    /// n1 + n2.
+    pub vocabulary: u64,
+    /// N1 + N2.
+    pub length: u64,
+    /// length · log2(vocabulary).
+    pub volume: f64,
+    /// (n1 / 2) · (N2 / n2).
+    pub difficulty: f64,
+    /// difficulty · volume.
+    pub effort: f64,
+}
+
+impl From<Halstead> for HalsteadValues {
+    fn from(h: Halstead) -> Self {
+        HalsteadValues {
+            n1: h.n1,
+            n2: h.n2,
+            big_n1: h.big_n1,
+            big_n2: h.big_n2,
+            vocabulary: h.vocabulary(),
+            length: h.length(),
+            volume: h.volume(),
+            difficulty: h.difficulty(),
+            effort: h.effort(),
+        }
+    }
+}
+
+/// The metrics of one function. A metric is `None` when the profile's tool
+/// does not report it for that kind of function.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FunctionMetrics {
+    /// The file, relative to the directory argument (or as given).
+    pub path: String,
+    /// The language.
+    pub language: Lang,
+    /// The name, as the profile's tool names it (Python `f`, Go `(*T).M`,
+    /// `anonymous__0`, rust-code-analysis `<anonymous>`).
+    pub name: String,
+    /// The kind, as the profile's reference names it (Python
+    /// `function|method|closure`, Go `function|method|func_literal`,
+    /// rust-code-analysis `function`).
+    pub kind: String,
+    /// 1-based first line of the function's own node (decorators, attributes
+    /// and doc comments excluded).
+    pub line: usize,
+    /// 1-based last line of the function's own node.
+    pub end_line: usize,
+    /// Cyclomatic complexity.
+    pub cyclomatic: Option<u32>,
+    /// Cognitive complexity.
+    pub cognitive: Option<u32>,
+    /// Halstead counts and derived values.
+    pub halstead: Option<HalsteadValues>,
+    /// Logical lines of code.
+    pub lloc: Option<u32>,
+    /// ERROR / MISSING nodes inside the function (0 for a clean parse).
+    pub parse_errors: usize,
+    /// Index of the enclosing reported function in [`FileMetrics::functions`].
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub parent: Option<usize>,
+    /// 0-based rank among the file's records with the same
+    /// `(line, end_line, name)`, in source pre-order.
+    pub occurrence: usize,
+}
+
+/// Per-file totals. Sums skip `None` values; a metric whose per-function
+/// value already includes nested functions (see docs/metrics.md) is summed
+/// over outermost records only, so nothing is counted twice.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct FileTotals {
+    /// Number of function records.
+    pub functions: usize,
+    /// Sum of cyclomatic complexity.
+    pub cyclomatic: u64,
+    /// Sum of cognitive complexity.
+    pub cognitive: u64,
+    /// Sum of Halstead volume.
+    pub halstead_volume: f64,
+    /// Sum of LLOC.
+    pub lloc: u64,
+}
+
+/// The metrics of one file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileMetrics {
+    /// The file, relative to the directory argument (or as given).
+    pub path: String,
+    /// The language.
+    pub language: Lang,
+    /// The profile used.
+    pub profile: Profile,
+    /// ERROR / MISSING nodes in the whole file.
+    pub parse_errors: usize,
+    /// One record per reported function, in source pre-order.
+    pub functions: Vec<FunctionMetrics>,
+    /// File totals.
+    pub totals: FileTotals,
+}
+
+/// Metrics of an already parsed file. `path` is only copied into the records.
+pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMetrics {
+    let set = function_set(profile, file.lang);
+    let index = index_functions(file);
+    let mut records: Vec<FunctionMetrics> = Vec::new();
+    // Position of each index entry among the records (None: not reported).
+    let mut record_of: Vec<Option<usize>> = vec![None; index.len()];
+    let mut anonymous_counter = 0usize;
+    for (i, func) in index.iter().enumerate() {
+        if !set.node_kinds.contains(&func.node_kind) {
+            continue;
+        }
+        let Some(node) = func.find_node(file) else {
+            continue;
+        };
+        let ctx = FnCtx {
+            file,
+            func,
+            node,
+            index: &index,
+            profile,
+        };
+        let parent = enclosing_record(&index, &record_of, func);
+        let name = record_name(set, file, node, &mut anonymous_counter);
+        let kind = record_kind(set, func, node, parent.is_some());
+        let line = func.node.start_line;
+        let end_line = func.node.end_line;
+        record_of[i] = Some(records.len());
+        records.push(FunctionMetrics {
+            path: path.to_string(),
+            language: file.lang,
+            name,
+            kind: kind.to_string(),
+            line,
+            end_line,
+            cyclomatic: cyclomatic(&ctx),
+            cognitive: cognitive(&ctx),
+            halstead: halstead(&ctx).map(HalsteadValues::from),
+            lloc: lloc(&ctx),
+            parse_errors: if node.has_error() { count_errors(node) } else { 0 },
+            parent,
+            occurrence: 0,
+        });
+    }
+    assign_occurrences(&mut records);
+    let totals = totals(set, &records);
+    FileMetrics {
+        path: path.to_string(),
+        language: file.lang,
+        profile,
+        parse_errors: file.parse_errors,
+        functions: records,
+        totals,
+    }
+}
+
+/// Parse `source` as `lang` and compute its metrics.
+///
+/// # Errors
+/// [`MetricsError::Parse`] when the parser fails (never for syntax errors).
+pub fn analyze_source(
+    path: &str,
+    lang: Lang,
+    source: impl Into<Vec<u8>>,
+    profile: Profile,
+) -> Result<FileMetrics, MetricsError> {
+    let file = codethread_lang::parse(lang, source).map_err(|source| MetricsError::Parse {
+        path: PathBuf::from(path),
+        source,
+    })?;
+    Ok(analyze_parsed(path, &file, profile))
+}
+
+/// Read, parse and measure one file; `label` is the path written into the
+/// records.
+///
+/// # Errors
+/// [`MetricsError::Unsupported`] for an extension with no language,
+/// [`MetricsError::Read`] when the file cannot be read, and
+/// [`MetricsError::Parse`] when the parser fails.
+pub fn analyze_file(path: &Path, label: &str, profile: Profile) -> Result<FileMetrics, MetricsError> {
+    let lang = Lang::from_path(path).ok_or_else(|| MetricsError::Unsupported {
+        path: path.to_path_buf(),
+    })?;
+    let bytes = std::fs::read(path).map_err(|source| MetricsError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let file = codethread_lang::parse(lang, bytes).map_err(|source| MetricsError::Parse {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(analyze_parsed(label, &file, profile))
+}
+
+/// A file to measure and the path to write into its records.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Input {
+    /// The file on disk.
+    pub path: PathBuf,
+    /// The label: relative to the directory argument (no leading `./`), or
+    /// the file argument as given.
+    pub label: String,
+}
+
+/// Expand files and directories into the supported source files below them.
+///
+/// Directories are walked recursively (iteratively; symbolic links to
+/// directories are not followed; dot-files are included) and keep only files
+/// of a supported language; a file named explicitly is always kept (an
+/// unsupported one fails later, with its path). Inputs come back sorted by
+/// label within each argument, arguments in the order given.
+pub fn collect_inputs(roots: &[PathBuf]) -> (Vec<Input>, Vec<MetricsError>) {
+    let mut inputs = Vec::new();
+    let mut errors = Vec::new();
+    for root in roots {
+        let meta = match std::fs::metadata(root) {
+            Ok(m) => m,
+            Err(source) => {
+                errors.push(MetricsError::Read {
+                    path: root.clone(),
+                    source,
+                });
+                continue;
+            }
+        };
+        if !meta.is_dir() {
+            inputs.push(Input {
+                path: root.clone(),
+                label: clean_label(&root.to_string_lossy()),
+            });
+            continue;
+        }
+        let mut found = Vec::new();
+        let mut stack = vec![root.clone()];
+        while let Some(dir) = stack.pop() {
+            let entries = match std::fs::read_dir(&dir) {
+                Ok(e) => e,
+                Err(source) => {
+                    errors.push(MetricsError::Read { path: dir, source });
+                    continue;
+                }
+            };
+            for entry in entries {
+                let entry = match entry {
+                    Ok(e) => e,
+                    Err(source) => {
+                        errors.push(MetricsError::Read {
+                            path: dir.clone(),
+                            source,
+                        });
+                        continue;
+                    }
+                };
+                let path = entry.path();
+                let Ok(ft) = entry.file_type() else {
+                    continue;
+                };
+                if ft.is_dir() {
+                    stack.push(path);
+                } else if Lang::from_path(&path).is_some() {
+                    let rel = path.strip_prefix(root).unwrap_or(&path);
+                    let label = rel
+                        .components()
+                        .map(|c| c.as_os_str().to_string_lossy())
+                        .collect::<Vec<_>>()
+                        .join("/");
+                    found.push(Input { path, label });
+                }
+            }
+        }
+        found.sort();
+        inputs.extend(found);
+    }
+    (inputs, errors)
+}
+
+fn clean_label(s: &str) -> String {
+    let mut s = s;
+    while let Some(rest) = s.strip_prefix("./") {
+        s = rest;
+    }
+    s.to_string()
+}
+
+/// Measure every input in parallel (rayon); results come back in input
+/// order, one per input, errors included (one bad file never hides the rest).
+pub fn analyze_inputs(inputs: &[Input], profile: Profile) -> Vec<Result<FileMetrics, MetricsError>> {
+    inputs
+        .par_iter()
+        .map(|i| analyze_file(&i.path, &i.label, profile))
+        .collect()
+}
+
+/// [`collect_inputs`] then [`analyze_inputs`]: walk errors first, then one
+/// result per file in deterministic order.
+pub fn analyze_paths(roots: &[PathBuf], profile: Profile) -> Vec<Result<FileMetrics, MetricsError>> {
+    let (inputs, errors) = collect_inputs(roots);
+    let mut out: Vec<Result<FileMetrics, MetricsError>> = errors.into_iter().map(Err).collect();
+    out.extend(analyze_inputs(&inputs, profile));
+    out
+}
+
+/// The nearest enclosing function that is itself reported.
+fn enclosing_record(index: &[Function], record_of: &[Option<usize>], func: &Function) -> Option<usize> {
+    let mut p = func.parent;
+    while let Some(i) = p {
+        if let Some(r) = record_of.get(i).copied().flatten() {
+            return Some(r);
+        }
+        p = index.get(i).and_then(|f| f.parent);
+    }
+    None
+}
+
+fn node_text<'a>(file: &'a ParsedFile, node: Node<'_>) -> std::borrow::Cow<'a, str> {
+    String::from_utf8_lossy(file.source.get(node.byte_range()).unwrap_or(&[]))
+}
+
+fn record_name(set: &FunctionSet, file: &ParsedFile, node: Node<'_>, anon: &mut usize) -> String {
+    match set.naming {
+        Naming::Bare => node
+            .child_by_field_name("name")
+            .map(|n| node_text(file, n).into_owned())
+            .unwrap_or_else(|| "<anonymous>".to_string()),
+        Naming::Rca => rca_name(file, node),
+        Naming::GoTools => go_name(file, node, anon),
+    }
+}
+
+fn rca_name(file: &ParsedFile, node: Node<'_>) -> String {
+    if let Some(n) = node.child_by_field_name("name") {
+        return node_text(file, n).into_owned();
+    }
+    if let Some(p) = node.parent() {
+        let field = match p.kind() {
+            "pair" => Some("key"),
+            "variable_declarator" => Some("name"),
+            _ => None,
+        };
+        if let Some(n) = field.and_then(|f| p.child_by_field_name(f)) {
+            return node_text(file, n).into_owned();
+        }
+    }
+    "<anonymous>".to_string()
+}
+
+fn go_name(file: &ParsedFile, node: Node<'_>, anon: &mut usize) -> String {
+    match node.kind() {
+        "func_literal" => {
+            // lizard names `var x [T] = func...` after the variable.
+            let var = node
+                .parent()
+                .filter(|p| p.kind() == "expression_list")
+                .and_then(|p| p.parent())
+                .filter(|p| p.kind() == "var_spec")
+                .and_then(|p| p.child_by_field_name("name"));
+            match var {
+                Some(n) => node_text(file, n).into_owned(),
+                None => {
+                    let name = format!("anonymous__{anon}");
+                    *anon += 1;
+                    name
+                }
+            }
+        }
+        _ => {
+            let name = node
+                .child_by_field_name("name")
+                .map(|n| node_text(file, n).into_owned())
+                .unwrap_or_default();
+            let recv_type = node
+                .child_by_field_name("receiver")
+                .and_then(|r| {
+                    let mut c = r.walk();
+                    let first = r.named_children(&mut c).find(|n| n.kind() == "parameter_declaration");
+                    first
+                })
+                .and_then(|p| p.child_by_field_name("type"));
+            match recv_type {
+                Some(t) => format!("({}).{name}", go_recv(file, t)),
+                None => name,
+            }
+        }
+    }
+}
+
+/// gocognit's receiver string: `*` for pointers, the bare type name (type
+/// arguments dropped), `BADRECV` for anything else.
+fn go_recv(file: &ParsedFile, t: Node<'_>) -> String {
+    let mut prefix = String::new();
+    let mut t = t;
+    loop {
+        match t.kind() {
+            "pointer_type" => {
+                prefix.push('*');
+                let mut c = t.walk();
+                let inner = t.named_children(&mut c).next();
+                match inner {
+                    Some(i) => t = i,
+                    None => return format!("{prefix}BADRECV"),
+                }
+            }
+            "generic_type" => match t.child_by_field_name("type") {
+                Some(i) => t = i,
+                None => return format!("{prefix}BADRECV"),
+            },
+            "type_identifier" => return format!("{prefix}{}", node_text(file, t)),
+            _ => return format!("{prefix}BADRECV"),
+        }
+    }
+}
+
+fn record_kind(set: &FunctionSet, func: &Function, node: Node<'_>, nested: bool) -> &'static str {
+    match set.kinds {
+        Kinds::Function => "function",
+        Kinds::Go => match node.kind() {
+            "func_literal" => "func_literal",
+            "method_declaration" => "method",
+            _ => "function",
+        },
+        Kinds::PythonAst => {
+            if nested {
+                "closure"
+            } else if func.kind == codethread_lang::FunctionKind::Method {
+                "method"
+            } else {
+                "function"
+            }
+        }
+    }
+}
+
+fn assign_occurrences(records: &mut [FunctionMetrics]) {
+    let mut seen: std::collections::HashMap<(usize, usize, String), usize> =
+        std::collections::HashMap::new();
+    for r in records.iter_mut() {
+        let n = seen.entry((r.line, r.end_line, r.name.clone())).or_insert(0);
+        r.occurrence = *n;
+        *n += 1;
+    }
+}
+
+fn totals(set: &FunctionSet, records: &[FunctionMetrics]) -> FileTotals {
+    let mut t = FileTotals {
+        functions: records.len(),
+        ..FileTotals::default()
+    };
+    let nest = set.nesting;
+    for r in records {
+        let outer = r.parent.is_none();
+        if outer || !nest.cyclomatic {
+            t.cyclomatic += u64::from(r.cyclomatic.unwrap_or(0));
+        }
+        if outer || !nest.cognitive {
+            t.cognitive += u64::from(r.cognitive.unwrap_or(0));
+        }
+        if outer || !nest.halstead {
+            t.halstead_volume += r.halstead.map_or(0.0, |h| h.volume);
+        }
+        if outer || !nest.lloc {
+            t.lloc += u64::from(r.lloc.unwrap_or(0));
+        }
+    }
+    t
+}

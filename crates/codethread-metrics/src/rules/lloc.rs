@@ -1,0 +1,196 @@
+//! LLOC rule tables, per (profile, language).
+//!
+//! Each table parameterizes one of three generic counters in `lloc.rs`:
+//! - [`LlocRule::LogicalLines`]: radon's token-based logical lines (Python).
+//! - [`LlocRule::CodeLines`]: lizard's NLOC, lines holding code (Go).
+//! - [`LlocRule::Statements`]: rust-code-analysis's statement count by node
+//!   kind (JavaScript, TypeScript, Rust).
+//!
+//! A new profile adds tables here and one arm in [`lloc_rule`]; no walker
+//! changes.
+
+use codethread_lang::Lang;
+
+use crate::Profile;
+
+/// radon `raw.analyze` logical lines, reproduced from tree-sitter leaves.
+#[derive(Debug)]
+pub(crate) struct LogicalLines {
+    /// Node kinds read as one token (the tokenizer's STRING).
+    pub atomic: &'static [&'static str],
+    /// Comment kinds (ignored, as radon drops COMMENT tokens).
+    pub comments: &'static [&'static str],
+    /// Backslash line-continuation kinds (join the next line).
+    pub continuations: &'static [&'static str],
+    /// Bracket openers and closers (a logical line ends at depth 0).
+    pub open: &'static [&'static str],
+    /// Bracket closers.
+    pub close: &'static [&'static str],
+    /// The token splitting a logical line into pieces (`;`).
+    pub split: &'static str,
+    /// The token making a piece count 2 unless it ends the piece (`:`).
+    pub colon: &'static str,
+}
+
+/// lizard NLOC: lines of the function that hold a token, signature included;
+/// lines of nested functions belong to them.
+#[derive(Debug)]
+pub(crate) struct CodeLines {
+    /// Node kinds read as one token (strings, runes).
+    pub atomic: &'static [&'static str],
+    /// Comment kinds (not code).
+    pub comments: &'static [&'static str],
+    /// Nested function kinds lizard reports separately (their lines are theirs).
+    pub nested: &'static [&'static str],
+}
+
+/// A node kind counted only when no ancestor of `ancestors` lies between it
+/// and the nearest `stop` ancestor (rust-code-analysis's
+/// `count_specific_ancestors`).
+#[derive(Debug)]
+pub(crate) struct Conditional {
+    /// The counted kinds.
+    pub kinds: &'static [&'static str],
+    /// Ancestors that suppress the count.
+    pub ancestors: &'static [&'static str],
+    /// Where the ancestor search stops.
+    pub stop: &'static [&'static str],
+}
+
+/// A field of a node that counts 1 unless it holds one of `unless` (the old
+/// grammar wrapped it in a statement node, today's grammar does not).
+#[derive(Debug)]
+pub(crate) struct FieldStatement {
+    /// Parent node kind.
+    pub parent: &'static str,
+    /// Field names.
+    pub fields: &'static [&'static str],
+    /// Kinds that are counted by themselves (or not at all).
+    pub unless: &'static [&'static str],
+}
+
+/// rust-code-analysis `loc.lloc`: statements by node kind, nested functions
+/// included.
+#[derive(Debug)]
+pub(crate) struct Statements {
+    /// Kinds that count 1 each.
+    pub kinds: &'static [&'static str],
+    /// Kinds that count 1 under an ancestor condition.
+    pub conditional: Option<Conditional>,
+    /// Fields that count as statements (grammar-version differences).
+    pub fields: &'static [FieldStatement],
+}
+
+/// How a profile counts LLOC for a language.
+#[derive(Debug)]
+pub(crate) enum LlocRule {
+    /// Token-based logical lines (radon raw).
+    LogicalLines(&'static LogicalLines),
+    /// Lines holding code (lizard NLOC).
+    CodeLines(&'static CodeLines),
+    /// Statement count (rust-code-analysis).
+    Statements(&'static Statements),
+}
+
+static PYTHON_RADON: LogicalLines = LogicalLines {
+    atomic: &["string"],
+    comments: &["comment"],
+    continuations: &["line_continuation"],
+    open: &["(", "[", "{"],
+    close: &[")", "]", "}"],
+    split: ";",
+    colon: ":",
+};
+
+static GO_LIZARD: CodeLines = CodeLines {
+    atomic: &[
+        "interpreted_string_literal",
+        "raw_string_literal",
+        "rune_literal",
+    ],
+    comments: &["comment"],
+    nested: &["func_literal"],
+};
+
+static JS_RCA: Statements = Statements {
+    kinds: &[
+        "expression_statement",
+        "export_statement",
+        "import_statement",
+        "statement_block",
+        "if_statement",
+        "switch_statement",
+        "for_statement",
+        "for_in_statement",
+        "while_statement",
+        "do_statement",
+        "try_statement",
+        "with_statement",
+        "break_statement",
+        "continue_statement",
+        "debugger_statement",
+        "return_statement",
+        "throw_statement",
+        "empty_statement",
+        "statement_identifier",
+    ],
+    conditional: None,
+    // rust-code-analysis 0.0.25's grammar wrapped a `for (init; cond; ...)`
+    // expression initializer and condition in `expression_statement`.
+    fields: &[FieldStatement {
+        parent: "for_statement",
+        fields: &["initializer", "condition"],
+        unless: &[
+            "lexical_declaration",
+            "variable_declaration",
+            "empty_statement",
+            "expression_statement",
+        ],
+    }],
+};
+
+static RUST_RCA: Statements = Statements {
+    kinds: &[
+        "expression_statement",
+        "empty_statement",
+        "let_declaration",
+        "assignment_expression",
+        "compound_assignment_expr",
+        "return_expression",
+        "if_expression",
+        "while_expression",
+        "loop_expression",
+        "for_expression",
+        "break_expression",
+        "continue_expression",
+        "await_expression",
+    ],
+    conditional: Some(Conditional {
+        kinds: &["call_expression", "macro_invocation", "closure_expression"],
+        ancestors: &[
+            "call_expression",
+            "macro_invocation",
+            "closure_expression",
+            "let_declaration",
+            "while_expression",
+            "for_expression",
+            "if_expression",
+            "return_expression",
+            "await_expression",
+        ],
+        stop: &["block"],
+    }),
+    fields: &[],
+};
+
+/// The LLOC rule of `profile` for `lang`.
+pub(crate) fn lloc_rule(profile: Profile, lang: Lang) -> LlocRule {
+    match (profile, lang) {
+        (Profile::Paper, Lang::Python) => LlocRule::LogicalLines(&PYTHON_RADON),
+        (Profile::Paper, Lang::Go) => LlocRule::CodeLines(&GO_LIZARD),
+        (Profile::Paper, Lang::Rust) => LlocRule::Statements(&RUST_RCA),
+        (Profile::Paper, Lang::JavaScript | Lang::TypeScript | Lang::Tsx) => {
+            LlocRule::Statements(&JS_RCA)
+        }
+    }
+}
