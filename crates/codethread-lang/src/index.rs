@@ -128,6 +128,11 @@ pub struct Function {
     pub accessor: Option<String>,
     /// Texts of decorators / attributes in the span, in order.
     pub decorators: Vec<String>,
+    /// Found by re-parsing the body of an item-level macro invocation
+    /// (Rust `cfg_rt! { ... }`): spans are in the file's coordinates, but the
+    /// function has no node in the file's tree ([`Function::find_node`] is
+    /// `None`).
+    pub in_macro: bool,
     /// 1-based rank among functions of the file with the same qualname, in
     /// source order (the `#n` of target ids).
     pub occurrence: usize,
@@ -142,6 +147,9 @@ pub struct Function {
 impl Function {
     /// The function's node in `file`'s tree again.
     pub fn find_node<'t>(&self, file: &'t ParsedFile) -> Option<Node<'t>> {
+        if self.in_macro {
+            return None;
+        }
         let mut node = file
             .root()
             .descendant_for_byte_range(self.node.start_byte, self.node.end_byte)?;
@@ -185,6 +193,15 @@ struct Frame {
 /// Index every function of a parsed file, in source (pre-)order; parents come
 /// before their nested functions.
 pub fn index_functions(file: &ParsedFile) -> Vec<Function> {
+    let mut out = index_tree(file, 0);
+    assign_occurrences(&mut out);
+    out
+}
+
+/// How deeply item macros are re-parsed inside each other.
+const MAX_MACRO_DEPTH: usize = 4;
+
+fn index_tree(file: &ParsedFile, macro_depth: usize) -> Vec<Function> {
     let spec = spec(file.lang);
     let src = &file.source;
     let mut out: Vec<Function> = Vec::new();
@@ -193,6 +210,9 @@ pub fn index_functions(file: &ParsedFile) -> Vec<Function> {
     loop {
         let node = cursor.node();
         enter(spec, src, node, &mut frames, &mut out);
+        if macro_depth < MAX_MACRO_DEPTH {
+            reparse_macro(file, spec, node, &frames, &mut out, macro_depth);
+        }
         if cursor.goto_first_child() {
             continue;
         }
@@ -205,10 +225,84 @@ pub fn index_functions(file: &ParsedFile) -> Vec<Function> {
                 break;
             }
             if !cursor.goto_parent() {
-                assign_occurrences(&mut out);
                 return out;
             }
         }
+    }
+}
+
+/// Index the functions inside an item-level macro body, re-parsed as items,
+/// and add them with spans shifted into the file's coordinates. Bodies that
+/// do not parse cleanly are skipped.
+fn reparse_macro(
+    file: &ParsedFile,
+    spec: &LangSpec,
+    node: Node<'_>,
+    frames: &[Frame],
+    out: &mut Vec<Function>,
+    depth: usize,
+) {
+    let Some((kind, body_kind, parents)) = spec.reparse_macros else {
+        return;
+    };
+    if node.kind() != kind || !node.parent().is_some_and(|p| parents.contains(&p.kind())) {
+        return;
+    }
+    let mut c = node.walk();
+    let Some(body) = node.children(&mut c).find(|n| n.kind() == body_kind) else {
+        return;
+    };
+    if file.source.get(body.start_byte()) != Some(&b'{') || body.end_byte() < body.start_byte() + 2
+    {
+        return;
+    }
+    let inner_start = body.start_byte() + 1;
+    let Some(inner) = file.source.get(inner_start..body.end_byte() - 1) else {
+        return;
+    };
+    let Ok(parsed) = crate::parse(file.lang, inner.to_vec()) else {
+        return;
+    };
+    if parsed.parse_errors > 0 {
+        return;
+    }
+    let inner_funcs = index_tree(&parsed, depth + 1);
+    if inner_funcs.is_empty() {
+        return;
+    }
+    // Line of the first inner byte; the re-parsed text starts at row 0 there.
+    let line0 = body.start_position().row;
+    let shift = |s: Span| Span {
+        start_byte: s.start_byte + inner_start,
+        end_byte: s.end_byte + inner_start,
+        start_line: s.start_line + line0,
+        end_line: s.end_line + line0,
+    };
+    let base = out.len();
+    let prefix: Vec<&str> = frames.iter().filter_map(|f| f.name.as_deref()).collect();
+    let outer_fn = frames.iter().rev().find_map(|f| f.function);
+    let class_frame = frames.iter().rev().find(|f| f.class_like);
+    for mut f in inner_funcs {
+        f.span = shift(f.span);
+        f.node = shift(f.node);
+        f.header = shift(f.header);
+        f.body = f.body.map(shift);
+        f.parent = f.parent.map(|p| p + base).or(outer_fn);
+        if !prefix.is_empty() {
+            f.qualname = format!("{}.{}", prefix.join("."), f.qualname);
+        }
+        if outer_fn.is_some() {
+            f.kind = FunctionKind::Nested;
+        } else if f.kind == FunctionKind::Function && frames.last().is_some_and(|fr| fr.class_like)
+        {
+            f.kind = FunctionKind::Method;
+        }
+        if f.impl_type.is_none() {
+            f.impl_type = class_frame.and_then(|fr| fr.type_name.clone());
+            f.impl_trait = class_frame.and_then(|fr| fr.trait_name.clone());
+        }
+        f.in_macro = true;
+        out.push(f);
     }
 }
 
@@ -448,6 +542,7 @@ fn make_function(
         occurrence: 1,
         dup_count: 1,
         key_occurrence: 1,
+        in_macro: false,
     })
 }
 

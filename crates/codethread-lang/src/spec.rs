@@ -92,6 +92,10 @@ pub(crate) struct LangSpec {
     /// Trailing children that do not end a definition (Python blocks swallow
     /// the comments after their last statement; `ast` does not).
     pub trailing_trim: &'static [&'static str],
+    /// Item-level macro invocations whose `{ ... }` body is re-parsed in place
+    /// as items (Rust `cfg_rt! { pub fn ... }`): (invocation kind, body kind,
+    /// parent kinds where the invocation stands as an item).
+    pub reparse_macros: Option<(&'static str, &'static str, &'static [&'static str])>,
 }
 
 const fn f(
@@ -145,6 +149,7 @@ static PYTHON: LangSpec = LangSpec {
     accessor_tokens: &[],
     string_kinds: &["string"],
     trailing_trim: &["comment"],
+    reparse_macros: None,
 };
 
 static GO: LangSpec = LangSpec {
@@ -175,6 +180,7 @@ static GO: LangSpec = LangSpec {
     accessor_tokens: &[],
     string_kinds: &[],
     trailing_trim: &[],
+    reparse_macros: None,
 };
 
 static RUST: LangSpec = LangSpec {
@@ -219,6 +225,11 @@ static RUST: LangSpec = LangSpec {
     accessor_tokens: &[],
     string_kinds: &[],
     trailing_trim: &[],
+    reparse_macros: Some((
+        "macro_invocation",
+        "token_tree",
+        &["source_file", "declaration_list"],
+    )),
 };
 
 const JS_FUNCTIONS: &[FnRule] = &[
@@ -358,6 +369,7 @@ macro_rules! js_spec {
             accessor_tokens: &["get", "set"],
             string_kinds: &["string"],
             trailing_trim: &[],
+            reparse_macros: None,
         }
     };
 }

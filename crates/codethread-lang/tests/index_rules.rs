@@ -203,3 +203,31 @@ fn languages_from_paths() {
         assert_eq!(Lang::from_name(l.name()), Some(l));
     }
 }
+
+#[test]
+fn rust_item_macro_bodies_are_reparsed() {
+    let src = "cfg_rt! {\n    /// doc\n    #[inline]\n    pub fn spawn() {\n        go();\n    }\n}\nimpl Rt {\n    cfg_fs! {\n        fn open(&self) {}\n    }\n}\nfn f() { vec![1]; }\nbroken! { fn ( }\n";
+    let f = idx(Lang::Rust, src);
+    assert_eq!(
+        names(&f),
+        vec![
+            ("spawn".into(), "function"),
+            ("Rt.open".into(), "method"),
+            ("f".into(), "function")
+        ]
+    );
+    assert!(f[0].in_macro);
+    assert_eq!(
+        (
+            f[0].span.start_line,
+            f[0].node.start_line,
+            f[0].span.end_line
+        ),
+        (3, 4, 6)
+    );
+    assert_eq!(&src[f[0].body.map_or(0, |b| b.start_byte)..][..1], "{");
+    assert_eq!(f[1].impl_type.as_deref(), Some("Rt"));
+    let file = parse(Lang::Rust, src.as_bytes().to_vec()).expect("parse");
+    assert!(f[0].find_node(&file).is_none());
+    assert!(f[2].find_node(&file).is_some());
+}
