@@ -1,8 +1,40 @@
-//! Halstead metrics (placeholder; owned by the Halstead engineer).
+//! Halstead metrics: one generic walker per counting mode, driven by the
+//! per-(profile, language) tables of [`rules`].
+//!
+//! Three counting modes cover the paper's tools:
+//! - token stream (go-halstead): the function body's tokens as Go's scanner
+//!   yields them, automatic semicolons included;
+//! - node kinds (rust-code-analysis): every syntax node of the function's
+//!   subtree classified by its kind;
+//! - AST operators (radon): only operator expressions count, with their direct
+//!   children as operands keyed by name, attribute or constant value.
+//!
+//! Every walk is iterative (an explicit stack or a tree cursor), so deeply
+//! nested code cannot overflow the stack.
 
-use crate::FnCtx;
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use codethread_lang::Lang;
+use tree_sitter::Node;
+
+#[path = "rules/halstead/mod.rs"]
+pub(crate) mod rules;
+
+use rules::{AstOpRules, KeywordConst, Mode, NodeClass, NodeRules, TokenRules};
+
+use crate::{FnCtx, Profile};
 
 /// Halstead base counts of one function.
+///
+/// ```
+/// use codethread_metrics::Halstead;
+/// let h = Halstead { n1: 2, n2: 3, big_n1: 4, big_n2: 6 };
+/// assert_eq!(h.vocabulary(), 5);
+/// assert_eq!(h.length(), 10);
+/// assert!((h.volume() - 10.0 * 5f64.log2()).abs() < 1e-12);
+/// assert!((h.difficulty() - 2.0).abs() < 1e-12);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub struct Halstead {
     /// Distinct operators.
@@ -49,7 +81,645 @@ impl Halstead {
     }
 }
 
-/// Halstead counts of one function; `None` when the profile's tool does not report them.
-pub fn halstead(_ctx: &FnCtx<'_>) -> Option<Halstead> {
-    None
+/// Halstead counts of one function; `None` when the profile's tool does not
+/// report them for this kind of function (go-halstead: function literals).
+pub fn halstead(ctx: &FnCtx<'_>) -> Option<Halstead> {
+    halstead_node(ctx.profile, ctx.file.lang, &ctx.file.source, ctx.node)
+}
+
+/// Halstead counts of the function whose own syntax node is `node`, in a file
+/// of language `lang` with bytes `source` (the bytes the tree was parsed from).
+///
+/// ```
+/// use codethread_lang::{parse, Lang};
+/// use codethread_metrics::{halstead_node, Profile};
+///
+/// let file = parse(Lang::Python, &b"def f(a, b):\n    return a + b\n"[..]).unwrap();
+/// let func = file.root().named_child(0).unwrap();
+/// let h = halstead_node(Profile::Paper, Lang::Python, &file.source, func).unwrap();
+/// // radon: one operator (Add), two operands (a, b)
+/// assert_eq!((h.n1, h.n2, h.big_n1, h.big_n2), (1, 2, 1, 2));
+/// ```
+pub fn halstead_node(profile: Profile, lang: Lang, source: &[u8], node: Node<'_>) -> Option<Halstead> {
+    let r = rules::rules(profile, lang);
+    if r.null_for.contains(&node.kind()) {
+        return None;
+    }
+    match r.mode {
+        Mode::Tokens(t) => count_tokens(t, source, node),
+        Mode::Nodes(n) => Some(count_nodes(n, lang, source, node)),
+        Mode::AstOps(a) => Some(count_ast_ops(a, source, node)),
+    }
+}
+
+/// Distinct/total counters.
+struct Counter<O, D> {
+    operators: HashSet<O>,
+    operands: HashSet<D>,
+    big_n1: u64,
+    big_n2: u64,
+}
+
+impl<O: std::hash::Hash + Eq, D: std::hash::Hash + Eq> Counter<O, D> {
+    fn new() -> Self {
+        Counter {
+            operators: HashSet::new(),
+            operands: HashSet::new(),
+            big_n1: 0,
+            big_n2: 0,
+        }
+    }
+    fn operator(&mut self, key: O) {
+        self.big_n1 += 1;
+        self.operators.insert(key);
+    }
+    fn operand(&mut self, key: D) {
+        self.big_n2 += 1;
+        self.operands.insert(key);
+    }
+    fn finish(self) -> Halstead {
+        Halstead {
+            n1: self.operators.len() as u64,
+            n2: self.operands.len() as u64,
+            big_n1: self.big_n1,
+            big_n2: self.big_n2,
+        }
+    }
+}
+
+fn text<'s>(source: &'s [u8], node: Node<'_>) -> &'s [u8] {
+    source.get(node.start_byte()..node.end_byte()).unwrap_or(&[])
+}
+
+// ---------------------------------------------------------------------------
+// Token-stream mode (go-halstead)
+// ---------------------------------------------------------------------------
+
+fn count_tokens(t: &TokenRules, source: &[u8], node: Node<'_>) -> Option<Halstead> {
+    let body = node.child_by_field_name(t.body_field)?;
+    // The range: from the body's opening token up to (excluding) its closing token.
+    let mut end = body.end_byte();
+    if let Some(last) = body.child(body.child_count().saturating_sub(1)) {
+        if last.kind() == t.close_kind && !last.is_missing() {
+            end = last.start_byte();
+        }
+    }
+    let mut c: Counter<&'static str, Vec<u8>> = Counter::new();
+    let mut prev_end: Option<usize> = None;
+    let mut prev_triggers = false;
+    let semi = t.auto_semicolon.as_ref();
+
+    let mut cursor = body.walk();
+    'walk: loop {
+        let n = cursor.node();
+        let mut descend = true;
+        if n.start_byte() >= end && n.id() != body.id() {
+            break 'walk;
+        }
+        let kind = n.kind();
+        if t.ignored_kinds.contains(&kind) {
+            descend = false;
+        } else if t.atomic_kinds.contains(&kind) || n.child_count() == 0 {
+            descend = false;
+            let (s, e) = (n.start_byte(), n.end_byte().min(end));
+            let tok = source.get(s..e).unwrap_or(&[]);
+            if e > s && !tok.iter().all(|b| b.is_ascii_whitespace()) {
+                if let (Some(semi), Some(pe)) = (semi, prev_end) {
+                    let gap = source.get(pe..s).unwrap_or(&[]);
+                    if prev_triggers && gap.contains(&b'\n') {
+                        c.operator(semi.key);
+                    }
+                }
+                if t.operand_kinds.contains(&kind) {
+                    let key = if t.strip_cr_kinds.contains(&kind) {
+                        tok.iter().copied().filter(|&b| b != b'\r').collect()
+                    } else {
+                        tok.to_vec()
+                    };
+                    c.operand(key);
+                    prev_triggers = true;
+                } else {
+                    c.operator(kind);
+                    prev_triggers = semi.is_some_and(|s| s.after_texts.contains(&kind));
+                }
+                prev_end = Some(e);
+            }
+        }
+        if descend && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                continue 'walk;
+            }
+            if !cursor.goto_parent() || cursor.node().id() == body.id() {
+                break 'walk;
+            }
+        }
+    }
+    // Go's scanner inserts a final semicolon at the end of the range.
+    if let Some(semi) = semi {
+        if prev_triggers {
+            c.operator(semi.key);
+        }
+    }
+    Some(c.finish())
+}
+
+// ---------------------------------------------------------------------------
+// Node-kind mode (rust-code-analysis)
+// ---------------------------------------------------------------------------
+
+/// A node-kind table resolved against one grammar's kind ids.
+struct Resolved {
+    classes: Vec<NodeClass>,
+    /// parent kind id → child kind ids not counted there.
+    hidden: HashMap<u16, HashSet<u16>>,
+}
+
+fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
+    type Cache = Mutex<Vec<(usize, Lang, Arc<Resolved>)>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let key = rules as *const NodeRules as usize;
+    let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
+    if let Ok(guard) = cache.lock() {
+        if let Some((_, _, r)) = guard.iter().find(|(k, l, _)| *k == key && *l == lang) {
+            return Arc::clone(r);
+        }
+    }
+    let language = lang.ts_language();
+    let count = language.node_kind_count();
+    let mut classes = vec![NodeClass::Unknown; count];
+    let mut hidden: HashMap<u16, HashSet<u16>> = HashMap::new();
+    let mut by_name: HashMap<(&str, bool), Vec<u16>> = HashMap::new();
+    for id in 0..count {
+        let Ok(id16) = u16::try_from(id) else { break };
+        let Some(name) = language.node_kind_for_id(id16) else {
+            continue;
+        };
+        let named = language.node_kind_is_named(id16);
+        by_name.entry((name, named)).or_default().push(id16);
+        if let Some((_, _, op)) = rules.operators.iter().find(|(k, n, _)| *k == name && *n == named) {
+            classes[id] = NodeClass::Operator(op);
+        } else if rules.operands.iter().any(|(k, n)| *k == name && *n == named) {
+            classes[id] = NodeClass::Operand;
+        } else if rules.opaque.iter().any(|(k, n)| *k == name && *n == named) {
+            classes[id] = NodeClass::Opaque;
+        }
+    }
+    for h in rules.hidden_in {
+        let children: HashSet<u16> = h
+            .texts
+            .iter()
+            .filter_map(|t| by_name.get(&(*t, false)))
+            .flatten()
+            .copied()
+            .collect();
+        for pid in by_name.get(&(h.parent, true)).into_iter().flatten() {
+            hidden.entry(*pid).or_default().extend(children.iter().copied());
+        }
+    }
+    let resolved = Arc::new(Resolved { classes, hidden });
+    if let Ok(mut guard) = cache.lock() {
+        guard.push((key, lang, Arc::clone(&resolved)));
+    }
+    resolved
+}
+
+fn count_nodes(rules: &'static NodeRules, lang: Lang, source: &[u8], node: Node<'_>) -> Halstead {
+    let resolved = resolve(rules, lang);
+    let mut c: Counter<&'static str, &[u8]> = Counter::new();
+    let mut cursor = node.walk();
+    'walk: loop {
+        let n = cursor.node();
+        let class = resolved
+            .classes
+            .get(usize::from(n.kind_id()))
+            .copied()
+            .unwrap_or(NodeClass::Unknown);
+        let hidden = !n.is_named()
+            && n.parent()
+                .and_then(|p| resolved.hidden.get(&p.kind_id()))
+                .is_some_and(|set| set.contains(&n.kind_id()));
+        let mut descend = true;
+        if !hidden && !n.is_missing() {
+            match class {
+                NodeClass::Operator(key) => c.operator(key),
+                NodeClass::Operand => c.operand(text(source, n)),
+                NodeClass::Unknown => {}
+                NodeClass::Opaque => descend = false,
+            }
+        }
+        if descend && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node().id() == node.id() {
+                break 'walk;
+            }
+            if cursor.goto_next_sibling() {
+                continue 'walk;
+            }
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    c.finish()
+}
+
+// ---------------------------------------------------------------------------
+// AST-operator mode (radon)
+// ---------------------------------------------------------------------------
+
+/// A radon operand: the value Python's set membership compares.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum PyValue {
+    /// A `str` constant, a name's identifier or an attribute's name.
+    Str(Vec<u8>),
+    /// A `bytes` constant.
+    Bytes(Vec<u8>),
+    /// An integral number (ints, bools, integral floats, complex with zero imaginary part).
+    Int(i128),
+    /// An integer too large for `i128`, by its canonical digits.
+    BigInt(Vec<u8>),
+    /// A non-integral float, by its bits.
+    Float(u64),
+    /// A complex number `(real bits, imaginary bits)`.
+    Complex(u64, u64),
+    /// `None`.
+    None,
+    /// `...`.
+    Ellipsis,
+    /// Any other expression: distinct each time (node id).
+    Node(usize),
+}
+
+fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
+    let mut c: Counter<&'static str, (u32, PyValue)> = Counter::new();
+    // context ids: index into `names` (same name → same id, as radon keys by name)
+    let mut names: Vec<Vec<u8>> = Vec::new();
+    let mut ctx_of = |name: &[u8]| -> u32 {
+        if let Some(i) = names.iter().position(|n| n == name) {
+            i as u32
+        } else {
+            names.push(name.to_vec());
+            (names.len() - 1) as u32
+        }
+    };
+
+    let mut stack: Vec<(Node<'_>, u32)> = Vec::new();
+    if a.function_kinds.contains(&root.kind()) {
+        let name = root.child_by_field_name("name").map(|n| text(source, n)).unwrap_or(b"");
+        let ctx = ctx_of(name);
+        if let Some(body) = root.child_by_field_name("body") {
+            stack.push((body, ctx));
+        }
+    } else {
+        let ctx = ctx_of(b"");
+        stack.push((root, ctx));
+    }
+
+    while let Some((n, ctx)) = stack.pop() {
+        let kind = n.kind();
+        if a.function_kinds.contains(&kind) {
+            // A nested def: only its body, under its own name.
+            let name = n.child_by_field_name("name").map(|x| text(source, x)).unwrap_or(b"");
+            let inner = ctx_of(name);
+            if let Some(body) = n.child_by_field_name("body") {
+                stack.push((body, inner));
+            }
+            continue;
+        }
+        if kind == a.decorated_kind {
+            let def_is_function = n
+                .child_by_field_name("definition")
+                .is_some_and(|d| a.function_kinds.contains(&d.kind()));
+            let mut cur = n.walk();
+            for child in n.children(&mut cur) {
+                if def_is_function && child.kind() == a.decorator_kind {
+                    continue;
+                }
+                stack.push((child, ctx));
+            }
+            continue;
+        }
+        if a.binary_kinds.contains(&kind) || kind == a.augassign_kind {
+            let op_text = n.child_by_field_name("operator").map(|o| text(source, o)).unwrap_or(b"");
+            let op_text = if kind == a.augassign_kind {
+                op_text.strip_suffix(b"=").unwrap_or(op_text)
+            } else {
+                op_text
+            };
+            if let Some(name) = lookup(a.binary_ops, op_text) {
+                c.operator(name);
+                for field in ["left", "right"] {
+                    if let Some(x) = n.child_by_field_name(field) {
+                        c.operand((ctx, py_value(a, source, x)));
+                    }
+                }
+            }
+        } else if a.unary_kinds.contains(&kind) {
+            let op_text = n.child_by_field_name("operator").map(|o| text(source, o)).unwrap_or(b"");
+            if let Some(name) = lookup(a.unary_ops, op_text) {
+                c.operator(name);
+                if let Some(x) = n.child_by_field_name("argument") {
+                    c.operand((ctx, py_value(a, source, x)));
+                }
+            }
+        } else if kind == a.not_kind {
+            c.operator(a.not_name);
+            if let Some(x) = n.child_by_field_name("argument") {
+                c.operand((ctx, py_value(a, source, x)));
+            }
+        } else if kind == a.bool_kind {
+            let op = bool_op(a, source, n);
+            let merged = n.parent().is_some_and(|p| {
+                p.kind() == a.bool_kind
+                    && p.child_by_field_name("left").is_some_and(|l| l.id() == n.id())
+                    && bool_op(a, source, p) == op
+            });
+            if let (Some(name), false) = (op, merged) {
+                c.operator(name);
+                // Flatten the left-nested chain of the same operator.
+                let mut rights = Vec::new();
+                let mut cur = n;
+                loop {
+                    if let Some(r) = cur.child_by_field_name("right") {
+                        rights.push(r);
+                    }
+                    match cur.child_by_field_name("left") {
+                        Some(l) if l.kind() == a.bool_kind && bool_op(a, source, l) == op => cur = l,
+                        Some(l) => {
+                            c.operand((ctx, py_value(a, source, l)));
+                            break;
+                        }
+                        None => break,
+                    }
+                }
+                for r in rights.into_iter().rev() {
+                    c.operand((ctx, py_value(a, source, r)));
+                }
+            }
+        } else if kind == a.compare_kind {
+            let mut cur = n.walk();
+            if cur.goto_first_child() {
+                loop {
+                    let child = cur.node();
+                    if cur.field_name() == Some("operators") {
+                        let norm = normalize_ws(text(source, child));
+                        if let Some(name) = lookup(a.compare_ops, &norm) {
+                            c.operator(name);
+                        }
+                    } else if child.is_named() && !child.is_extra() {
+                        c.operand((ctx, py_value(a, source, child)));
+                    }
+                    if !cur.goto_next_sibling() {
+                        break;
+                    }
+                }
+            }
+        }
+        // Generic visit of every child.
+        let mut cur = n.walk();
+        for child in n.children(&mut cur) {
+            stack.push((child, ctx));
+        }
+    }
+    c.finish()
+}
+
+fn lookup(table: &[(&'static str, &'static str)], key: &[u8]) -> Option<&'static str> {
+    table.iter().find(|(k, _)| k.as_bytes() == key).map(|(_, v)| *v)
+}
+
+fn bool_op(a: &AstOpRules, source: &[u8], n: Node<'_>) -> Option<&'static str> {
+    let op = n.child_by_field_name("operator").map(|o| text(source, o)).unwrap_or(b"");
+    lookup(a.bool_ops, op)
+}
+
+/// Collapse runs of whitespace to one space (`not   in` → `not in`).
+fn normalize_ws(t: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(t.len());
+    for w in t.split(|b| b.is_ascii_whitespace() || *b == b'\\').filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(b' ');
+        }
+        out.extend_from_slice(w);
+    }
+    out
+}
+
+/// The operand radon records for an expression node.
+fn py_value(a: &AstOpRules, source: &[u8], node: Node<'_>) -> PyValue {
+    let mut n = node;
+    // Look through grouping parentheses.
+    while n.kind() == a.paren_kind {
+        let mut cur = n.walk();
+        let inner: Vec<Node<'_>> = n.named_children(&mut cur).filter(|c| !c.is_extra()).collect();
+        match inner.as_slice() {
+            [one] => n = *one,
+            _ => return PyValue::Node(n.id()),
+        }
+    }
+    let kind = n.kind();
+    if a.name_kinds.contains(&kind) {
+        return PyValue::Str(text(source, n).to_vec());
+    }
+    if kind == a.attribute.0 {
+        return match n.child_by_field_name(a.attribute.1) {
+            Some(attr) => PyValue::Str(text(source, attr).to_vec()),
+            None => PyValue::Node(n.id()),
+        };
+    }
+    if let Some((_, k)) = a.keyword_constants.iter().find(|(k, _)| *k == kind) {
+        return match k {
+            KeywordConst::True => PyValue::Int(1),
+            KeywordConst::False => PyValue::Int(0),
+            KeywordConst::None => PyValue::None,
+            KeywordConst::Ellipsis => PyValue::Ellipsis,
+        };
+    }
+    if a.int_kinds.contains(&kind) || a.float_kinds.contains(&kind) {
+        return py_number(text(source, n)).unwrap_or(PyValue::Node(n.id()));
+    }
+    if a.string_kinds.contains(&kind) || a.concat_string_kinds.contains(&kind) {
+        let parts: Vec<Node<'_>> = if a.concat_string_kinds.contains(&kind) {
+            let mut cur = n.walk();
+            n.named_children(&mut cur)
+                .filter(|c| a.string_kinds.contains(&c.kind()))
+                .collect()
+        } else {
+            vec![n]
+        };
+        let mut value = Vec::new();
+        let mut bytes_kind = None;
+        for p in parts {
+            match py_string(text(source, p)) {
+                Some((is_bytes, v)) => {
+                    if bytes_kind.is_some_and(|b| b != is_bytes) {
+                        return PyValue::Node(n.id());
+                    }
+                    bytes_kind = Some(is_bytes);
+                    value.extend_from_slice(&v);
+                }
+                None => return PyValue::Node(n.id()),
+            }
+        }
+        return match bytes_kind {
+            Some(true) => PyValue::Bytes(value),
+            _ => PyValue::Str(value),
+        };
+    }
+    PyValue::Node(n.id())
+}
+
+/// A Python number literal's value, normalised so that equal numbers compare equal.
+fn py_number(t: &[u8]) -> Option<PyValue> {
+    let s: String = t.iter().filter(|&&b| b != b'_').map(|&b| b as char).collect::<String>().to_ascii_lowercase();
+    let s = s.trim_end_matches('l');
+    if let Some(imag) = s.strip_suffix('j') {
+        let v: f64 = imag.parse().ok()?;
+        return Some(if v == 0.0 { PyValue::Int(0) } else { PyValue::Complex(0f64.to_bits(), v.to_bits()) });
+    }
+    let radix = |p: &str, r: u32| -> Option<PyValue> {
+        match i128::from_str_radix(p, r) {
+            Ok(v) => Some(PyValue::Int(v)),
+            Err(_) => Some(PyValue::BigInt(format!("{r}:{p}").into_bytes())),
+        }
+    };
+    if let Some(h) = s.strip_prefix("0x") {
+        return radix(h, 16);
+    }
+    if let Some(o) = s.strip_prefix("0o") {
+        return radix(o, 8);
+    }
+    if let Some(b) = s.strip_prefix("0b") {
+        return radix(b, 2);
+    }
+    if s.bytes().all(|b| b.is_ascii_digit()) {
+        return match s.parse::<i128>() {
+            Ok(v) => Some(PyValue::Int(v)),
+            Err(_) => Some(PyValue::BigInt(s.trim_start_matches('0').as_bytes().to_vec())),
+        };
+    }
+    let v: f64 = s.parse().ok()?;
+    Some(float_value(v))
+}
+
+fn float_value(v: f64) -> PyValue {
+    if v.is_finite() && v.fract() == 0.0 && v.abs() < 1.0e38 {
+        PyValue::Int(v as i128)
+    } else {
+        PyValue::Float(v.to_bits())
+    }
+}
+
+/// Decode one Python string literal (with prefix and quotes) to
+/// `(is_bytes, value bytes)`; `None` for f-strings (a `JoinedStr`, not a constant).
+fn py_string(t: &[u8]) -> Option<(bool, Vec<u8>)> {
+    let quote_at = t.iter().position(|&b| b == b'\'' || b == b'"')?;
+    let prefix: Vec<u8> = t[..quote_at].iter().map(|b| b.to_ascii_lowercase()).collect();
+    if prefix.contains(&b'f') || prefix.contains(&b't') {
+        return None;
+    }
+    let raw = prefix.contains(&b'r');
+    let is_bytes = prefix.contains(&b'b');
+    let body = &t[quote_at..];
+    let q = body[0];
+    let triple = body.len() >= 6 && body[1] == q && body[2] == q;
+    let ql = if triple { 3 } else { 1 };
+    if body.len() < 2 * ql {
+        return None;
+    }
+    let inner = &body[ql..body.len() - ql];
+    // Source newlines are normalised to \n before tokenizing.
+    let mut norm = Vec::with_capacity(inner.len());
+    let mut i = 0;
+    while i < inner.len() {
+        if inner[i] == b'\r' {
+            norm.push(b'\n');
+            if inner.get(i + 1) == Some(&b'\n') {
+                i += 1;
+            }
+        } else {
+            norm.push(inner[i]);
+        }
+        i += 1;
+    }
+    if raw {
+        return Some((is_bytes, norm));
+    }
+    Some((is_bytes, unescape(&norm, is_bytes)))
+}
+
+fn push_char(out: &mut Vec<u8>, cp: u32, is_bytes: bool) {
+    if is_bytes {
+        out.push((cp & 0xff) as u8);
+    } else {
+        let ch = char::from_u32(cp).unwrap_or('\u{fffd}');
+        let mut buf = [0u8; 4];
+        out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+    }
+}
+
+fn unescape(s: &[u8], is_bytes: bool) -> Vec<u8> {
+    let mut out = Vec::with_capacity(s.len());
+    let mut i = 0;
+    while i < s.len() {
+        let b = s[i];
+        if b != b'\\' || i + 1 >= s.len() {
+            out.push(b);
+            i += 1;
+            continue;
+        }
+        let e = s[i + 1];
+        i += 2;
+        match e {
+            b'\n' => {}
+            b'\\' => out.push(b'\\'),
+            b'\'' => out.push(b'\''),
+            b'"' => out.push(b'"'),
+            b'a' => out.push(7),
+            b'b' => out.push(8),
+            b'f' => out.push(12),
+            b'n' => out.push(b'\n'),
+            b'r' => out.push(b'\r'),
+            b't' => out.push(b'\t'),
+            b'v' => out.push(11),
+            b'0'..=b'7' => {
+                let mut v = u32::from(e - b'0');
+                let mut k = 0;
+                while k < 2 && i < s.len() && (b'0'..=b'7').contains(&s[i]) {
+                    v = v * 8 + u32::from(s[i] - b'0');
+                    i += 1;
+                    k += 1;
+                }
+                push_char(&mut out, v, is_bytes);
+            }
+            b'x' | b'u' | b'U' if !(is_bytes && e != b'x') => {
+                let len = match e {
+                    b'x' => 2,
+                    b'u' => 4,
+                    _ => 8,
+                };
+                let hex = s.get(i..i + len).and_then(|h| std::str::from_utf8(h).ok());
+                match hex.and_then(|h| u32::from_str_radix(h, 16).ok()) {
+                    Some(v) => {
+                        push_char(&mut out, v, is_bytes);
+                        i += len;
+                    }
+                    None => {
+                        out.push(b'\\');
+                        out.push(e);
+                    }
+                }
+            }
+            _ => {
+                out.push(b'\\');
+                out.push(e);
+            }
+        }
+    }
+    out
 }

@@ -1,0 +1,175 @@
+//! Halstead rule tables: which syntax counts as an operator or an operand,
+//! per (profile, language). The walkers in `crate::halstead` read only these
+//! tables; a new profile is a new set of tables.
+
+use codethread_lang::Lang;
+
+use crate::Profile;
+
+pub(crate) mod go;
+pub(crate) mod python;
+pub(crate) mod rca_js;
+pub(crate) mod rca_rust;
+
+/// The rules of one (profile, language).
+#[derive(Debug)]
+pub(crate) struct HalsteadRules {
+    /// Function node kinds for which the tool reports no Halstead value (`None`).
+    pub null_for: &'static [&'static str],
+    /// How tokens are found and classified.
+    pub mode: Mode,
+}
+
+/// The counting mode of a tool.
+#[derive(Debug)]
+pub(crate) enum Mode {
+    /// A scanner-like token stream over the function body (go-halstead).
+    Tokens(&'static TokenRules),
+    /// Every syntax node of the function subtree classified by kind
+    /// (rust-code-analysis).
+    Nodes(&'static NodeRules),
+    /// Operators are expression nodes of an abstract syntax tree (radon).
+    AstOps(&'static AstOpRules),
+}
+
+/// Token-stream rules (go-halstead): every token in the body range is an
+/// operator (keyed by its text) unless it is an operand or ignored.
+#[derive(Debug)]
+pub(crate) struct TokenRules {
+    /// Field of the function node holding the body block.
+    pub body_field: &'static str,
+    /// Kind of the body's closing token, excluded from the range.
+    pub close_kind: &'static str,
+    /// Node kinds that are one token (not split into their leaves).
+    pub atomic_kinds: &'static [&'static str],
+    /// Kinds whose text is an operand (identifiers and literals).
+    pub operand_kinds: &'static [&'static str],
+    /// Kinds skipped entirely (comments).
+    pub ignored_kinds: &'static [&'static str],
+    /// Atomic kinds whose operand text drops carriage returns (Go raw strings).
+    pub strip_cr_kinds: &'static [&'static str],
+    /// Automatic semicolon insertion.
+    pub auto_semicolon: Option<AutoSemicolon>,
+}
+
+/// Go's rule: after a line's final token of certain classes a `;` is inserted
+/// at the newline (or at the end of the scanned range).
+#[derive(Debug)]
+pub(crate) struct AutoSemicolon {
+    /// The operator key of the inserted token.
+    pub key: &'static str,
+    /// Operator token texts that trigger insertion (operands always trigger).
+    pub after_texts: &'static [&'static str],
+}
+
+/// How a node kind counts for rust-code-analysis-style counting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NodeClass {
+    /// An operator, keyed by the given name (one key per tool node kind).
+    Operator(&'static str),
+    /// An operand keyed by its exact source text.
+    Operand,
+    /// Not counted, but children are visited.
+    Unknown,
+    /// Not counted and children are not visited (comments that older grammars
+    /// kept as one token).
+    Opaque,
+}
+
+/// Node-kind rules (rust-code-analysis).
+#[derive(Debug)]
+pub(crate) struct NodeRules {
+    /// `(kind, named)` → operator key.
+    pub operators: &'static [(&'static str, bool, &'static str)],
+    /// `(kind, named)` counted as operands.
+    pub operands: &'static [(&'static str, bool)],
+    /// `(kind, named)` neither counted nor descended into.
+    pub opaque: &'static [(&'static str, bool)],
+    /// Anonymous tokens that are not counted when their parent has one of
+    /// these kinds (tokens the tool's older grammar did not expose).
+    pub hidden_in: &'static [HiddenIn],
+}
+
+/// Anonymous tokens that the reference grammar folded into an invisible token.
+#[derive(Debug)]
+pub(crate) struct HiddenIn {
+    /// Parent kind.
+    pub parent: &'static str,
+    /// Token texts hidden there.
+    pub texts: &'static [&'static str],
+}
+
+/// AST-operator rules (radon's `h_visit`).
+#[derive(Debug)]
+pub(crate) struct AstOpRules {
+    /// Function-definition kinds: only their body is visited, under a new
+    /// operand context named after the function.
+    pub function_kinds: &'static [&'static str],
+    /// Wrapper kind holding decorators; decorators of a wrapped function are skipped.
+    pub decorated_kind: &'static str,
+    /// Decorator kind.
+    pub decorator_kind: &'static str,
+    /// Binary operator nodes (`left`, `operator`, `right` fields).
+    pub binary_kinds: &'static [&'static str],
+    /// Unary operator nodes (`operator`, `argument` fields).
+    pub unary_kinds: &'static [&'static str],
+    /// `not x` nodes (`argument` field); operator named by `not_name`.
+    pub not_kind: &'static str,
+    /// Operator name of `not`.
+    pub not_name: &'static str,
+    /// Boolean operator nodes (left-nested chains of one operator are one operator).
+    pub bool_kind: &'static str,
+    /// Comparison chains (`operators` field children).
+    pub compare_kind: &'static str,
+    /// Augmented assignments (`left`, `operator`, `right`).
+    pub augassign_kind: &'static str,
+    /// Grouping parentheses, looked through for operands.
+    pub paren_kind: &'static str,
+    /// Token text → AST operator name, for binary operators and augmented
+    /// assignments (with the trailing `=` removed).
+    pub binary_ops: &'static [(&'static str, &'static str)],
+    /// Token text → AST operator name, unary.
+    pub unary_ops: &'static [(&'static str, &'static str)],
+    /// Token text → AST operator name, boolean.
+    pub bool_ops: &'static [(&'static str, &'static str)],
+    /// Token text (whitespace-normalised) → AST operator name, comparisons.
+    pub compare_ops: &'static [(&'static str, &'static str)],
+    /// Names: operands keyed by their text.
+    pub name_kinds: &'static [&'static str],
+    /// Attribute access: operand keyed by the text of this field.
+    pub attribute: (&'static str, &'static str),
+    /// Integer literal kinds.
+    pub int_kinds: &'static [&'static str],
+    /// Float literal kinds.
+    pub float_kinds: &'static [&'static str],
+    /// String literal kinds (and concatenations of them).
+    pub string_kinds: &'static [&'static str],
+    /// Concatenated-string kinds.
+    pub concat_string_kinds: &'static [&'static str],
+    /// `(kind, constant)` for keyword constants.
+    pub keyword_constants: &'static [(&'static str, KeywordConst)],
+}
+
+/// Keyword constants of the AST mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum KeywordConst {
+    /// `True` (equal to 1).
+    True,
+    /// `False` (equal to 0).
+    False,
+    /// `None`.
+    None,
+    /// `...`.
+    Ellipsis,
+}
+
+/// The rules for a (profile, language).
+pub(crate) fn rules(profile: Profile, lang: Lang) -> &'static HalsteadRules {
+    match (profile, lang) {
+        (Profile::Paper, Lang::Python) => &python::PAPER,
+        (Profile::Paper, Lang::Go) => &go::PAPER,
+        (Profile::Paper, Lang::Rust) => &rca_rust::PAPER,
+        (Profile::Paper, Lang::JavaScript) => &rca_js::PAPER_JS,
+        (Profile::Paper, Lang::TypeScript | Lang::Tsx) => &rca_js::PAPER_TS,
+    }
+}
