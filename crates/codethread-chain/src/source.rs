@@ -1,0 +1,245 @@
+//! Reading the files of an instance at its base commit, without touching any
+//! working tree: from a local git repository (`git cat-file --batch`), or
+//! from a snapshot directory `<dir>/<instance_id>/before/<path>` (as in
+//! `shared/chains/dev/files`).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use crate::error::ChainError;
+
+/// Where the pre-images of an instance's files come from.
+pub trait SourceReader {
+    /// The bytes of `path` at `commit` for `instance_id`; `Ok(None)` when the
+    /// file does not exist there (e.g. the gold patch creates it).
+    fn read(
+        &mut self,
+        instance_id: &str,
+        commit: &str,
+        path: &str,
+    ) -> Result<Option<Vec<u8>>, ChainError>;
+
+    /// A short description for error messages.
+    fn describe(&self) -> String;
+}
+
+/// Pre-images stored as `<dir>/<instance_id>/before/<path>`.
+#[derive(Debug, Clone)]
+pub struct SnapshotSource {
+    dir: PathBuf,
+}
+
+impl SnapshotSource {
+    /// A snapshot directory.
+    pub fn new(dir: impl Into<PathBuf>) -> Self {
+        SnapshotSource { dir: dir.into() }
+    }
+
+    /// Directory of one instance.
+    pub fn instance_dir(&self, instance_id: &str) -> PathBuf {
+        self.dir.join(instance_id)
+    }
+}
+
+/// Reject paths that would escape the snapshot (`..`, absolute).
+fn safe_rel(path: &str) -> Option<&Path> {
+    let p = Path::new(path);
+    let ok = p
+        .components()
+        .all(|c| matches!(c, std::path::Component::Normal(_)));
+    ok.then_some(p)
+}
+
+impl SourceReader for SnapshotSource {
+    fn read(
+        &mut self,
+        instance_id: &str,
+        _commit: &str,
+        path: &str,
+    ) -> Result<Option<Vec<u8>>, ChainError> {
+        let Some(rel) = safe_rel(path) else {
+            return Err(ChainError::Instance {
+                instance_id: instance_id.to_string(),
+                message: format!("refusing unsafe repository path {path:?}"),
+            });
+        };
+        let full = self.dir.join(instance_id).join("before").join(rel);
+        match std::fs::read(&full) {
+            Ok(b) => Ok(Some(b)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(ChainError::io(full, e)),
+        }
+    }
+
+    fn describe(&self) -> String {
+        format!("snapshots {}", self.dir.display())
+    }
+}
+
+/// A local git repository read through one long-lived `git cat-file --batch`.
+pub struct GitSource {
+    repo: PathBuf,
+    batch: Option<(Child, ChildStdin, BufReader<ChildStdout>)>,
+}
+
+impl std::fmt::Debug for GitSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GitSource")
+            .field("repo", &self.repo)
+            .finish()
+    }
+}
+
+impl GitSource {
+    /// A repository (its work tree or `.git` directory; a bare repository works too).
+    pub fn new(repo: impl Into<PathBuf>) -> Self {
+        GitSource {
+            repo: repo.into(),
+            batch: None,
+        }
+    }
+
+    fn git_err(&self, args: &str, message: impl Into<String>) -> ChainError {
+        ChainError::Git {
+            repo: self.repo.clone(),
+            args: args.to_string(),
+            message: message.into(),
+        }
+    }
+
+    fn start(&mut self) -> Result<(), ChainError> {
+        if self.batch.is_some() {
+            return Ok(());
+        }
+        let mut child = Command::new("git")
+            .arg("-C")
+            .arg(&self.repo)
+            .args(["cat-file", "--batch"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| self.git_err("cat-file --batch", e.to_string()))?;
+        let stdin = child
+            .stdin
+            .take()
+            .ok_or_else(|| self.git_err("cat-file --batch", "no stdin"))?;
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| self.git_err("cat-file --batch", "no stdout"))?;
+        self.batch = Some((child, stdin, BufReader::new(stdout)));
+        Ok(())
+    }
+
+    /// `git show <commit>:<path>`-style read of one object by name, through
+    /// the batch process; `Ok(None)` when missing.
+    pub fn read_object(&mut self, spec: &str) -> Result<Option<(String, Vec<u8>)>, ChainError> {
+        if spec.contains('\n') {
+            return self.read_object_once(spec);
+        }
+        self.start()?;
+        let res = (|| -> std::io::Result<Option<(String, Vec<u8>)>> {
+            let Some((_, stdin, stdout)) = self.batch.as_mut() else {
+                return Ok(None);
+            };
+            stdin.write_all(spec.as_bytes())?;
+            stdin.write_all(b"\n")?;
+            stdin.flush()?;
+            let mut header = Vec::new();
+            stdout.read_until(b'\n', &mut header)?;
+            let h = String::from_utf8_lossy(&header).trim_end().to_string();
+            if h.is_empty() {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::UnexpectedEof,
+                    "git cat-file ended",
+                ));
+            }
+            if h.ends_with(" missing") || h.ends_with(" ambiguous") {
+                return Ok(None);
+            }
+            let mut parts = h.split(' ');
+            let (_sha, kind, size) = (
+                parts.next(),
+                parts.next().unwrap_or(""),
+                parts.next().unwrap_or(""),
+            );
+            let size: usize = size
+                .parse()
+                .map_err(|_| std::io::Error::other(format!("bad header {h:?}")))?;
+            let mut buf = vec![0u8; size + 1];
+            stdout.read_exact(&mut buf)?;
+            buf.pop();
+            Ok(Some((kind.to_string(), buf)))
+        })();
+        match res {
+            Ok(v) => Ok(v),
+            Err(e) => {
+                self.stop();
+                Err(self.git_err(&format!("cat-file --batch ({spec})"), e.to_string()))
+            }
+        }
+    }
+
+    fn read_object_once(&self, spec: &str) -> Result<Option<(String, Vec<u8>)>, ChainError> {
+        let out = Command::new("git")
+            .arg("-C")
+            .arg(&self.repo)
+            .args(["cat-file", "blob", spec])
+            .output()
+            .map_err(|e| self.git_err("cat-file blob", e.to_string()))?;
+        Ok(out
+            .status
+            .success()
+            .then(|| ("blob".to_string(), out.stdout)))
+    }
+
+    /// Whether `commit` names a commit in the repository.
+    pub fn has_commit(&mut self, commit: &str) -> Result<bool, ChainError> {
+        Ok(
+            matches!(self.read_object(&format!("{commit}^{{commit}}"))?, Some((k, _)) if k == "commit"),
+        )
+    }
+
+    fn stop(&mut self) {
+        if let Some((mut child, stdin, _)) = self.batch.take() {
+            drop(stdin);
+            let _ = child.wait();
+        }
+    }
+}
+
+impl Drop for GitSource {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+impl SourceReader for GitSource {
+    fn read(
+        &mut self,
+        instance_id: &str,
+        commit: &str,
+        path: &str,
+    ) -> Result<Option<Vec<u8>>, ChainError> {
+        if !self.has_commit(commit)? {
+            return Err(ChainError::Instance {
+                instance_id: instance_id.to_string(),
+                message: format!("commit {commit} is not in {}", self.repo.display()),
+            });
+        }
+        match self.read_object(&format!("{commit}:{path}"))? {
+            Some((kind, bytes)) if kind == "blob" => Ok(Some(bytes)),
+            Some((kind, _)) => Err(ChainError::Instance {
+                instance_id: instance_id.to_string(),
+                message: format!("{commit}:{path} is a {kind}, not a file"),
+            }),
+            None => Ok(None),
+        }
+    }
+
+    fn describe(&self) -> String {
+        format!("git repository {}", self.repo.display())
+    }
+}
