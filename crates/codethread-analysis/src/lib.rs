@@ -21,7 +21,8 @@ pub mod design;
 pub mod error;
 pub mod logit;
 pub mod rank;
+pub mod synth;
 
 pub use design::{ColumnKind, Design, DesignSpec, Frame};
 pub use error::{AnalysisError, Dependency, Result};
-pub use logit::{fit_logit, LogitFit, LogitOptions, Method, Separation, SeparationKind};
+pub use logit::{fit_csv, fit_logit, LogitFit, LogitOptions, Method, Separation, SeparationKind};

@@ -145,15 +145,18 @@ struct Stats {
     ll: f64,
     g: Vec<f64>,
     h: Vec<f64>,
+    /// rows with |y − p| < 1e-8
+    perfect: usize,
 }
 
-#[inline]
-fn softplus(t: f64) -> f64 {
-    // ln(1 + e^t), stable
-    if t > 0.0 {
-        t + (-t).exp().ln_1p()
-    } else {
-        t.exp().ln_1p()
+impl Stats {
+    fn zero(k: usize) -> Stats {
+        Stats {
+            ll: 0.0,
+            g: vec![0.0; k],
+            h: vec![0.0; k * k],
+            perfect: 0,
+        }
     }
 }
 
@@ -162,53 +165,99 @@ fn expit(t: f64) -> f64 {
     1.0 / (1.0 + (-t).exp())
 }
 
+/// (p, log-likelihood contribution) for one row from a single `exp`.
+#[inline]
+fn row_terms(eta: f64, y: f64) -> (f64, f64) {
+    let e = (-eta.abs()).exp(); // in (0, 1]
+    let l1p = e.ln_1p();
+    let p = if eta >= 0.0 {
+        1.0 / (1.0 + e)
+    } else {
+        e / (1.0 + e)
+    };
+    // ln p = -softplus(-eta), ln(1-p) = -softplus(eta); softplus(t) = max(t,0) + ln1p(e^-|t|)
+    let ll = if y > 0.5 {
+        -((-eta).max(0.0) + l1p)
+    } else {
+        -(eta.max(0.0) + l1p)
+    };
+    (p, ll)
+}
+
+#[inline]
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let mut s = 0.0;
+    for (x, y) in a.iter().zip(b) {
+        s += x * y;
+    }
+    s
+}
+
+fn accumulate_chunk(xc: &[f64], yc: &[f64], beta: &[f64], k: usize) -> Stats {
+    let mut s = Stats::zero(k);
+    let mut rows = xc.chunks_exact(4 * k);
+    let mut ys = yc.chunks_exact(4);
+    for (blk, yb) in (&mut rows).zip(&mut ys) {
+        let (x0, rest) = blk.split_at(k);
+        let (x1, rest) = rest.split_at(k);
+        let (x2, x3) = rest.split_at(k);
+        let mut w = [0.0; 4];
+        let mut r = [0.0; 4];
+        for (t, (xr, &y)) in [x0, x1, x2, x3].iter().zip(yb).enumerate() {
+            let eta = dot(xr, beta);
+            let (p, ll) = row_terms(eta, y);
+            s.ll += ll;
+            if (y - p).abs() < 1e-8 {
+                s.perfect += 1;
+            }
+            w[t] = p * (1.0 - p);
+            r[t] = y - p;
+        }
+        for a in 0..k {
+            s.g[a] += r[0] * x0[a] + r[1] * x1[a] + r[2] * x2[a] + r[3] * x3[a];
+            let c0 = w[0] * x0[a];
+            let c1 = w[1] * x1[a];
+            let c2 = w[2] * x2[a];
+            let c3 = w[3] * x3[a];
+            let ha = &mut s.h[a * k + a..(a + 1) * k];
+            let (y0, y1, y2, y3) = (&x0[a..], &x1[a..], &x2[a..], &x3[a..]);
+            for (b, hb) in ha.iter_mut().enumerate() {
+                *hb += c0 * y0[b] + c1 * y1[b] + c2 * y2[b] + c3 * y3[b];
+            }
+        }
+    }
+    for (row, &y) in rows.remainder().chunks_exact(k).zip(ys.remainder()) {
+        let eta = dot(row, beta);
+        let (p, ll) = row_terms(eta, y);
+        s.ll += ll;
+        if (y - p).abs() < 1e-8 {
+            s.perfect += 1;
+        }
+        let w = p * (1.0 - p);
+        let r = y - p;
+        for a in 0..k {
+            s.g[a] += r * row[a];
+            let c = w * row[a];
+            let ha = &mut s.h[a * k + a..(a + 1) * k];
+            for (hb, xb) in ha.iter_mut().zip(&row[a..]) {
+                *hb += c * xb;
+            }
+        }
+    }
+    s
+}
+
 fn accumulate(d: &Design, beta: &[f64], chunk_rows: usize) -> Stats {
     let k = d.k();
     let parts: Vec<Stats> =
         d.x.par_chunks(chunk_rows * k)
             .zip(d.y.par_chunks(chunk_rows))
-            .map(|(xc, yc)| {
-                let mut s = Stats {
-                    ll: 0.0,
-                    g: vec![0.0; k],
-                    h: vec![0.0; k * k],
-                };
-                let mut wx = vec![0.0; k];
-                for (row, &y) in xc.chunks_exact(k).zip(yc) {
-                    let mut eta = 0.0;
-                    for (a, b) in row.iter().zip(beta) {
-                        eta += a * b;
-                    }
-                    let p = expit(eta);
-                    s.ll -= if y > 0.5 {
-                        softplus(-eta)
-                    } else {
-                        softplus(eta)
-                    };
-                    let w = p * (1.0 - p);
-                    let r = y - p;
-                    for a in 0..k {
-                        s.g[a] += r * row[a];
-                        wx[a] = w * row[a];
-                    }
-                    for a in 0..k {
-                        let wa = wx[a];
-                        let ha = &mut s.h[a * k..(a + 1) * k];
-                        for b in a..k {
-                            ha[b] += wa * row[b];
-                        }
-                    }
-                }
-                s
-            })
+            .map(|(xc, yc)| accumulate_chunk(xc, yc, beta, k))
             .collect();
-    let mut tot = Stats {
-        ll: 0.0,
-        g: vec![0.0; k],
-        h: vec![0.0; k * k],
-    };
+    let mut tot = Stats::zero(k);
     for p in parts {
         tot.ll += p.ll;
+        tot.perfect += p.perfect;
         for (t, v) in tot.g.iter_mut().zip(&p.g) {
             *t += v;
         }
@@ -293,9 +342,20 @@ pub fn chi2_sf(x: f64, df: f64) -> f64 {
 pub fn fit_logit(d: &Design, opts: &LogitOptions) -> Result<LogitFit> {
     let n = d.nobs();
     let k = d.k();
-    check_full_rank(&d.names, &d.x, n)?;
     let chunk = opts.chunk_rows.max(1);
-    let single = single_regressor_separation(d);
+    let pre = prepass(d);
+    let single = single_regressor_separation(d, &pre);
+    // at β = 0 every weight is exactly ¼, so 4·XᵀWX is the Gram matrix XᵀX: large designs get
+    // their rank check from the first Newton pass instead of an extra pass over the data
+    let first = if opts.firth || !crate::rank::uses_gram(n, k) {
+        check_full_rank(&d.names, &d.x, n)?;
+        None
+    } else {
+        let s0 = accumulate(d, &vec![0.0; k], chunk);
+        let gram: Vec<f64> = s0.h.iter().map(|v| 4.0 * v).collect();
+        crate::rank::check_full_rank_with_gram(&d.names, &d.x, n, Some(&gram))?;
+        Some(s0)
+    };
 
     let (params, iterations, converged, last_step, stats, penalized_llf, lrt) = if opts.firth {
         let f = firth_fit(d, None, chunk)?;
@@ -332,8 +392,12 @@ pub fn fit_logit(d: &Design, opts: &LogitOptions) -> Result<LogitFit> {
         let mut step = vec![f64::INFINITY; k];
         let mut iterations = 0;
         let ridge = opts.ridge * n as f64;
+        let mut first = first;
         while iterations < opts.max_iter && step.iter().any(|s| s.abs() > opts.tol) {
-            let s = accumulate(d, &beta, chunk);
+            let s = match first.take() {
+                Some(s0) => s0,
+                None => accumulate(d, &beta, chunk),
+            };
             let mut h = s.h;
             for a in 0..k {
                 h[a * k + a] += ridge;
@@ -388,14 +452,14 @@ pub fn fit_logit(d: &Design, opts: &LogitOptions) -> Result<LogitFit> {
     let nf = n as f64;
 
     // separation
-    let perfectly = perfectly_predicted(d, &params);
-    let scaled_max = max_scaled_coef(d, &params);
+    let perfectly = stats.perfect;
+    let scaled_max = max_scaled_coef(d, &pre, &params);
     let diverging = (!converged && !opts.firth) || scaled_max > 10.0;
     let mut separation = None;
     if !single.is_empty() || (diverging && perfectly > 0 && !opts.firth) {
         let mut regressors: Vec<String> = single.iter().map(|s| s.0.clone()).collect();
         if diverging && !opts.firth {
-            for name in diverging_regressors(d, &last_step) {
+            for name in diverging_regressors(d, &pre, &last_step) {
                 if !regressors.contains(&name) {
                     regressors.push(name);
                 }
@@ -489,17 +553,9 @@ pub fn fit_logit(d: &Design, opts: &LogitOptions) -> Result<LogitFit> {
 
 /// Regressors that on their own split y: `max(x | y=0) ≤ min(x | y=1)` or the reverse
 /// (strict inequality: complete separation; equality: quasi-complete).
-fn single_regressor_separation(d: &Design) -> Vec<(String, SeparationKind, String)> {
+fn single_regressor_separation(d: &Design, pre: &Prepass) -> Vec<(String, SeparationKind, String)> {
     let k = d.k();
-    let mut lo = [vec![f64::INFINITY; k], vec![f64::INFINITY; k]];
-    let mut hi = [vec![f64::NEG_INFINITY; k], vec![f64::NEG_INFINITY; k]];
-    for (row, &y) in d.x.chunks_exact(k).zip(&d.y) {
-        let c = usize::from(y > 0.5);
-        for j in 0..k {
-            lo[c][j] = lo[c][j].min(row[j]);
-            hi[c][j] = hi[c][j].max(row[j]);
-        }
-    }
+    let (lo, hi) = (&pre.lo, &pre.hi);
     let mut out = Vec::new();
     for j in 0..k {
         let constant = lo[0][j].min(lo[1][j]) == hi[0][j].max(hi[1][j]);
@@ -541,39 +597,69 @@ fn single_regressor_separation(d: &Design) -> Vec<(String, SeparationKind, Strin
     out
 }
 
-fn perfectly_predicted(d: &Design, beta: &[f64]) -> usize {
-    let k = d.k();
-    d.x.par_chunks(k)
-        .zip(d.y.par_iter())
-        .filter(|(row, &y)| {
-            let eta: f64 = row.iter().zip(beta).map(|(a, b)| a * b).sum();
-            let p = expit(eta);
-            (y - p).abs() < 1e-8
-        })
-        .count()
+/// One light pass: per-class min / max of every column and the column moments.
+struct Prepass {
+    lo: [Vec<f64>; 2],
+    hi: [Vec<f64>; 2],
+    sd: Vec<f64>,
 }
 
-fn column_sd(d: &Design) -> Vec<f64> {
+fn prepass(d: &Design) -> Prepass {
     let k = d.k();
     let n = d.nobs() as f64;
+    let parts: Vec<(Prepass, Vec<f64>, Vec<f64>)> =
+        d.x.par_chunks(65536 * k)
+            .zip(d.y.par_chunks(65536))
+            .map(|(xc, yc)| {
+                let mut p = Prepass {
+                    lo: [vec![f64::INFINITY; k], vec![f64::INFINITY; k]],
+                    hi: [vec![f64::NEG_INFINITY; k], vec![f64::NEG_INFINITY; k]],
+                    sd: Vec::new(),
+                };
+                let mut s = vec![0.0; k];
+                let mut s2 = vec![0.0; k];
+                for (row, &y) in xc.chunks_exact(k).zip(yc) {
+                    let c = usize::from(y > 0.5);
+                    let (lo, hi) = (&mut p.lo[c], &mut p.hi[c]);
+                    for j in 0..k {
+                        let v = row[j];
+                        lo[j] = lo[j].min(v);
+                        hi[j] = hi[j].max(v);
+                        s[j] += v;
+                        s2[j] += v * v;
+                    }
+                }
+                (p, s, s2)
+            })
+            .collect();
+    let mut out = Prepass {
+        lo: [vec![f64::INFINITY; k], vec![f64::INFINITY; k]],
+        hi: [vec![f64::NEG_INFINITY; k], vec![f64::NEG_INFINITY; k]],
+        sd: vec![0.0; k],
+    };
     let mut s = vec![0.0; k];
     let mut s2 = vec![0.0; k];
-    for row in d.x.chunks_exact(k) {
+    for (p, ps, ps2) in parts {
+        for c in 0..2 {
+            for j in 0..k {
+                out.lo[c][j] = out.lo[c][j].min(p.lo[c][j]);
+                out.hi[c][j] = out.hi[c][j].max(p.hi[c][j]);
+            }
+        }
         for j in 0..k {
-            s[j] += row[j];
-            s2[j] += row[j] * row[j];
+            s[j] += ps[j];
+            s2[j] += ps2[j];
         }
     }
-    (0..k)
-        .map(|j| {
-            let m = s[j] / n;
-            (s2[j] / n - m * m).max(0.0).sqrt()
-        })
-        .collect()
+    for j in 0..k {
+        let m = s[j] / n;
+        out.sd[j] = (s2[j] / n - m * m).max(0.0).sqrt();
+    }
+    out
 }
 
-fn max_scaled_coef(d: &Design, beta: &[f64]) -> f64 {
-    column_sd(d)
+fn max_scaled_coef(d: &Design, pre: &Prepass, beta: &[f64]) -> f64 {
+    pre.sd
         .iter()
         .zip(beta)
         .zip(&d.kinds)
@@ -583,8 +669,8 @@ fn max_scaled_coef(d: &Design, beta: &[f64]) -> f64 {
 }
 
 /// Regressors whose share of the last Newton step (in sd units) is at least 10 % of the largest.
-fn diverging_regressors(d: &Design, step: &[f64]) -> Vec<String> {
-    let sd = column_sd(d);
+fn diverging_regressors(d: &Design, pre: &Prepass, step: &[f64]) -> Vec<String> {
+    let sd = &pre.sd;
     let comp: Vec<f64> = (0..d.k())
         .map(|j| {
             if d.kinds[j] == crate::design::ColumnKind::Constant || !step[j].is_finite() {
@@ -744,4 +830,93 @@ fn firth_augmented_information(d: &Design, beta: &[f64], info: &[f64]) -> Option
         }
     }
     Some(out)
+}
+
+impl LogitFit {
+    /// The fit as one JSON object in statsmodels' vocabulary: `nobs, df_model, llf, llnull,
+    /// prsquared, llr, llr_pvalue, aic, bic, converged, iterations`, and per-parameter maps
+    /// `params, bse, zvalues, pvalues, conf_int ([lo, hi]), odds_ratios, odds_ratio_conf_int`,
+    /// plus `separation` (regressor names) and `warnings`. Non-finite numbers become `null`.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::{json, Map, Value};
+        let num = |v: f64| {
+            if v.is_finite() {
+                json!(v)
+            } else {
+                Value::Null
+            }
+        };
+        let map = |vals: &[f64]| {
+            let mut m = Map::new();
+            for (n, v) in self.names.iter().zip(vals) {
+                m.insert(n.clone(), num(*v));
+            }
+            Value::Object(m)
+        };
+        let map2 = |vals: &[[f64; 2]]| {
+            let mut m = Map::new();
+            for (n, v) in self.names.iter().zip(vals) {
+                m.insert(n.clone(), json!([num(v[0]), num(v[1])]));
+            }
+            Value::Object(m)
+        };
+        let mut o = json!({
+            "method": match self.method { Method::Mle => "mle", Method::Firth => "firth" },
+            "nobs": self.nobs,
+            "df_model": self.df_model,
+            "df_resid": self.df_resid,
+            "llf": num(self.llf),
+            "llnull": num(self.llnull),
+            "prsquared": num(self.prsquared),
+            "llr": num(self.llr),
+            "llr_pvalue": num(self.llr_pvalue),
+            "aic": num(self.aic),
+            "bic": num(self.bic),
+            "converged": self.converged,
+            "iterations": self.iterations,
+            "params": map(&self.params),
+            "bse": map(&self.bse),
+            "zvalues": map(&self.zvalues),
+            "pvalues": map(&self.pvalues),
+            "conf_int": map2(&self.conf_int),
+            "odds_ratios": map(&self.odds_ratios),
+            "odds_ratio_conf_int": map2(&self.odds_ratio_conf_int),
+            "separation": self.separation.as_ref().map(|s| s.regressors.clone()).unwrap_or_default(),
+            "warnings": self.warnings,
+        });
+        if let (Some(pll), Some(obj)) = (self.penalized_llf, o.as_object_mut()) {
+            obj.insert("penalized_llf".into(), num(pll));
+            if let Some(p) = &self.pvalues_penalized_lrt {
+                obj.insert("pvalues_penalized_lrt".into(), map(p));
+            }
+        }
+        if let (Some(s), Some(obj)) = (&self.separation, o.as_object_mut()) {
+            obj.insert(
+                "separation_kind".into(),
+                json!(match s.kind {
+                    SeparationKind::Complete => "complete",
+                    SeparationKind::Quasi => "quasi",
+                }),
+            );
+        }
+        o
+    }
+}
+
+/// Reads a CSV, builds the design (`outcome`, `categorical`, `standardize`) and fits it.
+pub fn fit_csv(
+    path: &std::path::Path,
+    outcome: &str,
+    categorical: &[String],
+    standardize: bool,
+    opts: &LogitOptions,
+) -> Result<LogitFit> {
+    let frame = crate::design::Frame::from_csv_path(path)?;
+    let d = frame.design(&crate::design::DesignSpec {
+        outcome: outcome.to_string(),
+        columns: None,
+        categorical: categorical.to_vec(),
+        standardize,
+    })?;
+    fit_logit(&d, opts)
 }

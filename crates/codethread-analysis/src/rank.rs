@@ -15,11 +15,30 @@ const QR_LIMIT: usize = 1 << 22;
 
 /// Checks that the `n × k` row-major matrix has full column rank; the error names the columns.
 pub fn check_full_rank(names: &[String], x: &[f64], n: usize) -> Result<()> {
+    check_full_rank_with_gram(names, x, n, None)
+}
+
+/// Whether [`check_full_rank`] would use the streamed Gram matrix for this size.
+pub fn uses_gram(n: usize, k: usize) -> bool {
+    n * k > QR_LIMIT
+}
+
+/// [`check_full_rank`] with an already accumulated Gram matrix `XᵀX` (row-major `k × k`, full)
+/// for large designs, saving a pass over the data.
+pub fn check_full_rank_with_gram(
+    names: &[String],
+    x: &[f64],
+    n: usize,
+    gram: Option<&[f64]>,
+) -> Result<()> {
     let k = names.len();
     if n < k {
         return Err(AnalysisError::TooFewRows { nobs: n, params: k });
     }
-    let norms = column_norms(x, n, k);
+    let norms: Vec<f64> = match gram {
+        Some(g) if uses_gram(n, k) => (0..k).map(|j| g[j * k + j].max(0.0).sqrt()).collect(),
+        _ => column_norms(x, n, k),
+    };
     let zero_columns: Vec<String> = (0..k)
         .filter(|&j| norms[j] == 0.0)
         .map(|j| names[j].clone())
@@ -27,7 +46,7 @@ pub fn check_full_rank(names: &[String], x: &[f64], n: usize) -> Result<()> {
     let deps = if n * k <= QR_LIMIT {
         qr_dependencies(names, x, n, &norms)
     } else {
-        gram_dependencies(names, x, n, &norms)
+        gram_dependencies(names, x, gram, &norms)
     };
     if zero_columns.is_empty() && deps.is_empty() {
         return Ok(());
@@ -146,8 +165,27 @@ fn make_dependency(
 }
 
 /// Streamed Gram matrix and in-order Cholesky with skipping.
-fn gram_dependencies(names: &[String], x: &[f64], n: usize, norms: &[f64]) -> Vec<Dependency> {
+fn gram_dependencies(
+    names: &[String],
+    x: &[f64],
+    gram: Option<&[f64]>,
+    norms: &[f64],
+) -> Vec<Dependency> {
     let k = names.len();
+    let g = match gram {
+        Some(g) => g.to_vec(),
+        None => gram_matrix(x, k),
+    };
+    // scale to correlation-like matrix
+    let s: Vec<f64> = norms
+        .iter()
+        .map(|v| if *v > 0.0 { 1.0 / v } else { 0.0 })
+        .collect();
+    let at = |a: usize, b: usize| g[a * k + b] * s[a] * s[b];
+    in_order_cholesky(names, k, norms, at)
+}
+
+fn gram_matrix(x: &[f64], k: usize) -> Vec<f64> {
     let chunk = 4096 * k;
     let parts: Vec<Vec<f64>> = x
         .par_chunks(chunk)
@@ -170,16 +208,20 @@ fn gram_dependencies(names: &[String], x: &[f64], n: usize, norms: &[f64]) -> Ve
             *t += v;
         }
     }
-    let _ = n;
-    // scale to correlation-like matrix
-    let s: Vec<f64> = norms
-        .iter()
-        .map(|v| if *v > 0.0 { 1.0 / v } else { 0.0 })
-        .collect();
-    let at = |a: usize, b: usize| {
-        let (a, b) = if a <= b { (a, b) } else { (b, a) };
-        g[a * k + b] * s[a] * s[b]
-    };
+    for a in 0..k {
+        for b in 0..a {
+            g[a * k + b] = g[b * k + a];
+        }
+    }
+    g
+}
+
+fn in_order_cholesky(
+    names: &[String],
+    k: usize,
+    norms: &[f64],
+    at: impl Fn(usize, usize) -> f64,
+) -> Vec<Dependency> {
     let mut basis: Vec<usize> = Vec::new();
     let mut l: Vec<Vec<f64>> = Vec::new(); // rows of L for basis columns
     let mut deps = Vec::new();

@@ -1,0 +1,193 @@
+//! Bad input: typed errors naming the column / row, never a panic.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use codethread_analysis::{fit_logit, AnalysisError, DesignSpec, Frame, LogitOptions};
+
+fn fit_bytes(csv: &str, outcome: &str) -> Result<codethread_analysis::LogitFit, AnalysisError> {
+    let f = Frame::from_csv_bytes("t.csv", csv.as_bytes())?;
+    let d = f.design(&DesignSpec {
+        outcome: outcome.into(),
+        ..Default::default()
+    })?;
+    fit_logit(&d, &LogitOptions::default())
+}
+
+#[test]
+fn non_numeric_cell_names_column_and_row() {
+    let e = fit_bytes("y,x\n0,1\n1,abc\n0,3\n", "y").unwrap_err();
+    match e {
+        AnalysisError::NonNumeric {
+            column, row, value, ..
+        } => {
+            assert_eq!((column.as_str(), row, value.as_str()), ("x", 2, "abc"));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn empty_cell_is_non_numeric() {
+    let e = fit_bytes("y,x\n0,1\n1,\n", "y").unwrap_err();
+    assert!(
+        matches!(e, AnalysisError::NonNumeric { row: 2, .. }),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn missing_outcome_column() {
+    let e = fit_bytes("y,x\n0,1\n1,2\n", "resolved").unwrap_err();
+    match e {
+        AnalysisError::MissingColumn {
+            column, available, ..
+        } => {
+            assert_eq!(column, "resolved");
+            assert_eq!(available, "y, x");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn constant_outcome() {
+    let e = fit_bytes("y,x\n1,1\n1,2\n1,3\n", "y").unwrap_err();
+    assert!(
+        matches!(e, AnalysisError::ConstantOutcome { ref column, value: 1 } if column == "y"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn non_binary_outcome() {
+    let e = fit_bytes("y,x\n0,1\n2,2\n1,3\n", "y").unwrap_err();
+    assert!(
+        matches!(e, AnalysisError::NonBinaryOutcome { row: 2, .. }),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn nan_and_inf() {
+    for cell in ["NaN", "nan", "inf", "-inf", "Infinity"] {
+        let e = fit_bytes(&format!("y,x\n0,1\n1,{cell}\n0,3\n"), "y").unwrap_err();
+        match e {
+            AnalysisError::NonFinite { column, row, .. } => {
+                assert_eq!((column.as_str(), row), ("x", 2))
+            }
+            other => panic!("{cell}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn empty_file_and_header_only() {
+    assert!(matches!(
+        fit_bytes("", "y").unwrap_err(),
+        AnalysisError::Empty { .. }
+    ));
+    assert!(matches!(
+        fit_bytes("y,x\n", "y").unwrap_err(),
+        AnalysisError::Empty { .. }
+    ));
+}
+
+#[test]
+fn ragged_row_is_csv_error() {
+    let e = fit_bytes("y,x\n0,1\n1,2,3\n", "y").unwrap_err();
+    assert!(matches!(e, AnalysisError::Csv { row: 2, .. }), "{e:?}");
+}
+
+#[test]
+fn too_few_rows() {
+    let e = fit_bytes("y,a,b,c\n0,1,2,3\n1,2,1,0\n", "y").unwrap_err();
+    assert!(matches!(e, AnalysisError::TooFewRows { .. }), "{e:?}");
+}
+
+#[test]
+fn crlf_bom_and_quotes_are_fine() {
+    let csv = "\u{feff}y,\"x\"\r\n0,1\r\n0,2\r\n1,3\r\n0,4\r\n1,5\r\n1,6\r\n";
+    let fit = fit_bytes(csv, "y").unwrap();
+    assert!(fit.converged);
+    assert_eq!(fit.names, vec!["const", "x"]);
+}
+
+#[test]
+fn categorical_dummies_sorted_drop_first() {
+    let csv = "y,m,x\n0,b,1\n1,a,2\n0,c,3\n1,b,4\n1,c,5\n0,a,6\n1,a,7\n0,c,8\n1,b,2\n0,b,9\n";
+    let f = Frame::from_csv_bytes("t.csv", csv.as_bytes()).unwrap();
+    let d = f
+        .design(&DesignSpec {
+            outcome: "y".into(),
+            categorical: vec!["m".into()],
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(d.names, vec!["const", "m[b]", "m[c]", "x"]);
+    // numeric levels sort numerically: 2 < 10
+    let csv = "y,g\n0,10\n1,2\n0,2\n1,10\n0,3\n1,3\n";
+    let f = Frame::from_csv_bytes("t.csv", csv.as_bytes()).unwrap();
+    let d = f
+        .design(&DesignSpec {
+            outcome: "y".into(),
+            categorical: vec!["g".into()],
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(d.names, vec!["const", "g[3]", "g[10]"]);
+}
+
+#[test]
+fn standardize_changes_slopes_not_fit() {
+    let csv = "y,x\n0,1\n0,2\n0,3\n1,4\n0,5\n1,6\n0,7\n1,8\n1,9\n1,10\n";
+    let f = Frame::from_csv_bytes("t.csv", csv.as_bytes()).unwrap();
+    let raw = fit_logit(
+        &f.design(&DesignSpec {
+            outcome: "y".into(),
+            ..Default::default()
+        })
+        .unwrap(),
+        &LogitOptions::default(),
+    )
+    .unwrap();
+    let d = f
+        .design(&DesignSpec {
+            outcome: "y".into(),
+            standardize: true,
+            ..Default::default()
+        })
+        .unwrap();
+    let sd = d.scaling[0].sd;
+    let st = fit_logit(&d, &LogitOptions::default()).unwrap();
+    assert!((st.params[1] - raw.params[1] * sd).abs() < 1e-9);
+    assert!((st.llf - raw.llf).abs() < 1e-9);
+    assert!((st.pvalues[1] - raw.pvalues[1]).abs() < 1e-9);
+}
+
+#[test]
+fn reference_level_separation_is_detected() {
+    // level "a" (the dropped reference) has only y = 0: separation along −(m[b] + m[c])
+    let mut csv = String::from("y,m,x\n");
+    let xs = [
+        0.3, -1.2, 0.8, 1.5, -0.4, 0.1, 2.0, -0.9, 0.6, -1.7, 1.1, 0.2,
+    ];
+    for (i, x) in xs.iter().enumerate() {
+        let (m, y) = match i % 3 {
+            0 => ("a", 0),
+            1 => ("b", i32::from(i % 2 == 0)),
+            _ => ("c", i32::from(i % 4 != 0)),
+        };
+        csv.push_str(&format!("{y},{m},{x}\n"));
+    }
+    let f = Frame::from_csv_bytes("t.csv", csv.as_bytes()).unwrap();
+    let d = f
+        .design(&DesignSpec {
+            outcome: "y".into(),
+            categorical: vec!["m".into()],
+            ..Default::default()
+        })
+        .unwrap();
+    let fit = fit_logit(&d, &LogitOptions::default()).unwrap();
+    let sep = fit.separation.expect("separation");
+    assert!(sep.regressors.contains(&"m[b]".to_string()), "{sep:?}");
+    assert!(sep.regressors.contains(&"m[c]".to_string()), "{sep:?}");
+}
