@@ -1,0 +1,185 @@
+//! Every diff this crate writes is accepted by the real `git apply` and gives
+//! the same bytes as our own applier.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod common;
+
+use codethread_patch::{diff_files, diff_trees, parse, ApplyOptions, DiffOptions, FileChange, MemTree, TreeFile};
+use common::*;
+use proptest::prelude::*;
+
+/// Writes `before` into a fresh git repo, runs `git apply --check` and
+/// `git apply` on `patch`, and returns the resulting tree.
+fn git_apply(before: &MemTree, patch: &[u8]) -> Result<MemTree, String> {
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("w");
+    std::fs::create_dir(&work).unwrap();
+    write_tree(before, &work);
+    let (ok, err) = git(&work, &["init", "-q", "."]);
+    assert!(ok, "{err}");
+    let pfile = tmp.path().join("p.diff");
+    std::fs::write(&pfile, patch).unwrap();
+    let p = pfile.to_str().unwrap();
+    let (ok, err) = git(&work, &["apply", "--check", p]);
+    if !ok {
+        return Err(format!("git apply --check: {err}"));
+    }
+    let (ok, err) = git(&work, &["apply", p]);
+    if !ok {
+        return Err(format!("git apply: {err}"));
+    }
+    std::fs::remove_dir_all(work.join(".git")).unwrap();
+    Ok(load_tree(&work))
+}
+
+fn tree(files: &[(&[u8], &[u8])]) -> MemTree {
+    let mut t = MemTree::new();
+    for (p, c) in files {
+        t.insert(*p, *c);
+    }
+    t
+}
+
+fn check_with_git(before: &MemTree, after: &MemTree) {
+    let patch = diff_trees(before, after, &DiffOptions::default()).expect("diff");
+    let bytes = patch.to_bytes();
+    assert_eq!(parse(&bytes).map(|p| p.to_bytes()).unwrap_or_default(), bytes);
+    let mut ours = before.clone();
+    ours.apply(&patch, &ApplyOptions::default()).expect("our apply");
+    assert_eq!(&ours, after, "our apply\n{}", String::from_utf8_lossy(&bytes));
+    let theirs = git_apply(before, &bytes).unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&bytes)));
+    assert_eq!(&theirs, after, "git apply\n{}", String::from_utf8_lossy(&bytes));
+}
+
+#[test]
+fn edge_cases_accepted_by_git() {
+    let before = tree(&[
+        (b"plain.txt", b"a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n"),
+        (b"no eol.txt", b"one\ntwo"),
+        (b"crlf.txt", b"x\r\ny\r\nz\r\n"),
+        ("caf\u{e9}/\u{fc}ber.py".as_bytes(), b"def f():\n    return 1\n"),
+        (b"tab\there", b"t\n"),
+        (b"quote\"name", b"q\n"),
+        (b"deleted.txt", b"bye\n"),
+        (b"emptied.txt", b"content\n"),
+        (b"bin.dat", b"\0\x01\x02binary\xff"),
+        (b"latin1.txt", b"caf\xe9\n"),
+    ]);
+    let after = tree(&[
+        (b"plain.txt", b"a\nB\nc\nd\ne\nf\ng\nh\nI\nj\n"),
+        (b"no eol.txt", b"one\ntwo\nthree"),
+        (b"crlf.txt", b"x\r\nY\r\nz\n"),
+        ("caf\u{e9}/\u{fc}ber.py".as_bytes(), b"def f():\n    return 2\n"),
+        (b"tab\there", b"t\nu\n"),
+        (b"quote\"name", b"Q"),
+        (b"new dir/new file.txt", b"hello\n"),
+        (b"new-empty", b""),
+        (b"emptied.txt", b""),
+        (b"bin.dat", b"\0\x01\x02binary\xfe\x00more"),
+        (b"latin1.txt", b"caf\xe9 cr\xe8me\n"),
+        (b"newbin.dat", b"\0\0\0"),
+    ]);
+    check_with_git(&before, &after);
+}
+
+#[test]
+fn mode_changes_accepted_by_git() {
+    let mut before = tree(&[(b"s.sh", b"echo\n")]);
+    let mut after = before.clone();
+    after.files.insert(b"s.sh".to_vec(), TreeFile { content: b"echo hi\n".to_vec(), mode: 0o100755 });
+    let p = diff_trees(&before, &after, &DiffOptions::default()).unwrap();
+    let text = String::from_utf8(p.to_bytes()).unwrap();
+    assert!(text.contains("old mode 100644\nnew mode 100755\n"), "{text}");
+    let (ok, _) = {
+        let tmp = tempfile::tempdir().unwrap();
+        write_tree(&before, tmp.path());
+        git(tmp.path(), &["init", "-q", "."]);
+        std::fs::write(tmp.path().join("p"), text.as_bytes()).unwrap();
+        let r = git(tmp.path(), &["apply", "p"]);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let m = std::fs::metadata(tmp.path().join("s.sh")).unwrap().permissions().mode();
+            assert_eq!(m & 0o111, 0o111, "git made it executable");
+        }
+        r
+    };
+    assert!(ok);
+    before.apply(&p, &ApplyOptions::default()).unwrap();
+    assert_eq!(before, after);
+}
+
+/// Re-diffing every dev instance's before/ and after/ gives a patch that
+/// git applies to the same after/ bytes.
+#[test]
+fn dev_rediffs_accepted_by_git() {
+    let Some(dev) = codethread_testkit::shared_path("chains/dev") else { return };
+    for (row, files) in dev_instances(&dev) {
+        let id = row["instance_id"].as_str().unwrap();
+        let before = load_tree(&files.join("before"));
+        let after = load_tree(&files.join("after"));
+        let patch = diff_trees(&before, &after, &DiffOptions::default()).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let theirs = git_apply(&before, &patch.to_bytes()).unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert_eq!(theirs, after, "{id}");
+        let mut ours = before.clone();
+        ours.apply(&patch, &ApplyOptions::default()).unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert_eq!(ours, after, "{id}");
+    }
+}
+
+fn content() -> impl Strategy<Value = Vec<u8>> {
+    // Few distinct lines so diffs have repeats, moves and close changes.
+    let line = prop_oneof![
+        Just(b"a\n".to_vec()),
+        Just(b"b\n".to_vec()),
+        Just(b"c\r\n".to_vec()),
+        Just(b"\n".to_vec()),
+        Just(b"  indented\n".to_vec()),
+        Just(b"\xff\xfe bytes\n".to_vec()),
+        "[a-z ]{0,6}\n".prop_map(|s| s.into_bytes()),
+    ];
+    (prop::collection::vec(line, 0..40), prop::option::of("[a-z]{1,4}")).prop_map(|(lines, tail)| {
+        let mut v: Vec<u8> = lines.concat();
+        if let Some(t) = tail {
+            v.extend_from_slice(t.as_bytes()); // last line without newline
+        }
+        v
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// create → parse → write gives the same bytes; create → apply gives after;
+    /// reverse apply gives before.
+    #[test]
+    fn create_parse_apply_round_trip(before in content(), after in content(), ctx in 0usize..5) {
+        let opts = DiffOptions { context: ctx, ..DiffOptions::default() };
+        let p = diff_files(&[FileChange::new(b"f", Some(&before), Some(&after))], &opts).unwrap();
+        let bytes = p.to_bytes();
+        if before == after {
+            prop_assert!(bytes.is_empty());
+        } else {
+            prop_assert_eq!(parse(&bytes).unwrap().to_bytes(), bytes.clone());
+            let mut t = tree(&[(b"f", &before)]);
+            // -U0 patches need git's --unidiff-zero, as in git.
+            let aopts = ApplyOptions { unidiff_zero: ctx == 0, ..ApplyOptions::default() };
+            t.apply(&p, &aopts).unwrap();
+            prop_assert_eq!(t.get(b"f"), Some(after.as_slice()));
+            t.apply(&p, &ApplyOptions { reverse: true, ..aopts }).unwrap();
+            prop_assert_eq!(t.get(b"f"), Some(before.as_slice()));
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    /// The real git accepts random diffs we write (fewer cases: each runs git).
+    #[test]
+    fn git_accepts_random_diffs(before in content(), after in content()) {
+        let b = tree(&[(b"f", &before)]);
+        let a = tree(&[(b"f", &after)]);
+        check_with_git(&b, &a);
+    }
+}
