@@ -1,0 +1,294 @@
+//! Cyclomatic-complexity rule tables, one per (profile, language).
+//!
+//! The walker in [`crate::cyclomatic`] knows nothing about any language: it
+//! reads one [`CcRules`] value. Each table below reproduces one tool's counting
+//! rules as documented in `RULES.md` of the shared reference set.
+
+use codethread_lang::Lang;
+
+use crate::Profile;
+
+/// How the walker visits the function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CcMode {
+    /// Count syntax nodes (named or anonymous) by kind ([`CcRules::decisions`]).
+    Nodes,
+    /// Count leaf tokens by their exact text ([`CcRules::token_texts`]), the way a
+    /// token-based tool (lizard) does; [`CcRules::atomic`] subtrees are one token.
+    Tokens,
+}
+
+/// A condition on a node's surroundings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum When {
+    /// Always.
+    Always,
+    /// The parent's kind is one of these.
+    ParentIn(&'static [&'static str]),
+    /// The parent's kind is none of these.
+    ParentNotIn(&'static [&'static str]),
+}
+
+/// One decision point: every node of `kind` (when `when` holds) adds 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decision {
+    /// tree-sitter node kind (keyword tokens are anonymous nodes named by their text).
+    pub kind: &'static str,
+    /// Extra condition.
+    pub when: When,
+}
+
+/// radon's `match` rule: `cases − [some case is irrefutable]`, never below 0.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MatchCases {
+    /// The match statement's kind.
+    pub match_kind: &'static str,
+    /// A case's kind (counted among the match's descendants up to nested matches).
+    pub case_kind: &'static str,
+    /// The kind of a case's pattern node.
+    pub pattern_kind: &'static str,
+    /// A pattern whose only child is one of these leaves is irrefutable (`_`).
+    pub wildcard_leaves: &'static [&'static str],
+    /// A pattern whose only child is this kind holding exactly one identifier
+    /// is an irrefutable capture (`case x:`).
+    pub capture_kind: &'static str,
+}
+
+/// The cyclomatic rules of one tool for one language.
+#[derive(Debug, Clone, Copy)]
+pub struct CcRules {
+    /// The tool these rules reproduce (for documentation and reports).
+    pub tool: &'static str,
+    /// Node or token counting.
+    pub mode: CcMode,
+    /// The value of a function with no decision point.
+    pub base: u32,
+    /// Count only inside this field of the function node (radon walks `body` only).
+    pub scope_field: Option<&'static str>,
+    /// Decision points (node mode).
+    pub decisions: &'static [Decision],
+    /// Decision tokens by exact text (token mode).
+    pub token_texts: &'static [&'static str],
+    /// Token mode: subtrees that are a single token (strings, comments).
+    pub atomic: &'static [&'static str],
+    /// Nested nodes whose subtree is not part of this function (reported alone).
+    pub excluded: &'static [&'static str],
+    /// Nested nodes that each add `base` (rust-code-analysis sums nested spaces).
+    pub nested_spaces: &'static [&'static str],
+    /// radon's `match` handling.
+    pub match_cases: Option<MatchCases>,
+}
+
+/// radon 6.0.1 `cc_visit` for Python.
+pub static PYTHON_RADON: CcRules = CcRules {
+    tool: "radon 6.0.1 cc_visit",
+    mode: CcMode::Nodes,
+    base: 1,
+    scope_field: Some("body"),
+    decisions: &[
+        Decision {
+            kind: "if_statement",
+            when: When::Always,
+        },
+        Decision {
+            kind: "elif_clause",
+            when: When::Always,
+        },
+        Decision {
+            kind: "conditional_expression",
+            when: When::Always,
+        },
+        Decision {
+            kind: "boolean_operator",
+            when: When::Always,
+        },
+        Decision {
+            kind: "for_statement",
+            when: When::Always,
+        },
+        Decision {
+            kind: "while_statement",
+            when: When::Always,
+        },
+        Decision {
+            kind: "else_clause",
+            when: When::ParentIn(&["for_statement", "while_statement", "try_statement"]),
+        },
+        Decision {
+            kind: "except_clause",
+            when: When::Always,
+        },
+        Decision {
+            kind: "except_group_clause",
+            when: When::Always,
+        },
+        Decision {
+            kind: "for_in_clause",
+            when: When::Always,
+        },
+        Decision {
+            kind: "if_clause",
+            when: When::ParentNotIn(&["case_clause"]),
+        },
+        Decision {
+            kind: "assert_statement",
+            when: When::Always,
+        },
+    ],
+    token_texts: &[],
+    atomic: &[],
+    excluded: &[
+        "function_definition",
+        "class_definition",
+        "decorated_definition",
+    ],
+    nested_spaces: &[],
+    match_cases: Some(MatchCases {
+        match_kind: "match_statement",
+        case_kind: "case_clause",
+        pattern_kind: "case_pattern",
+        wildcard_leaves: &["_"],
+        capture_kind: "dotted_name",
+    }),
+};
+
+/// lizard 1.24.3 CCN for Go (token based; function literals are separate functions).
+pub static GO_LIZARD: CcRules = CcRules {
+    tool: "lizard 1.24.3 CCN",
+    mode: CcMode::Tokens,
+    base: 1,
+    scope_field: None,
+    decisions: &[],
+    token_texts: &["if", "for", "while", "catch", "&&", "||", "case", "?"],
+    atomic: &[
+        "interpreted_string_literal",
+        "raw_string_literal",
+        "rune_literal",
+        "comment",
+    ],
+    excluded: &["func_literal"],
+    nested_spaces: &[],
+    match_cases: None,
+};
+
+/// rust-code-analysis 0.0.25 `cyclomatic.sum` for Rust.
+pub static RUST_RCA: CcRules = CcRules {
+    tool: "rust-code-analysis 0.0.25 cyclomatic.sum",
+    mode: CcMode::Nodes,
+    base: 1,
+    scope_field: None,
+    decisions: &[
+        Decision {
+            kind: "if",
+            when: When::Always,
+        },
+        Decision {
+            kind: "for",
+            when: When::Always,
+        },
+        Decision {
+            kind: "while",
+            when: When::Always,
+        },
+        Decision {
+            kind: "loop",
+            when: When::Always,
+        },
+        Decision {
+            kind: "match_arm",
+            when: When::Always,
+        },
+        Decision {
+            kind: "?",
+            when: When::Always,
+        },
+        Decision {
+            kind: "&&",
+            when: When::Always,
+        },
+        Decision {
+            kind: "||",
+            when: When::Always,
+        },
+    ],
+    token_texts: &[],
+    atomic: &[],
+    excluded: &[],
+    nested_spaces: &[
+        "function_item",
+        "closure_expression",
+        "impl_item",
+        "trait_item",
+    ],
+    match_cases: None,
+};
+
+const JS_RCA_DECISIONS: &[Decision] = &[
+    Decision {
+        kind: "if",
+        when: When::Always,
+    },
+    Decision {
+        kind: "for",
+        when: When::Always,
+    },
+    Decision {
+        kind: "while",
+        when: When::Always,
+    },
+    Decision {
+        kind: "case",
+        when: When::Always,
+    },
+    Decision {
+        kind: "catch",
+        when: When::Always,
+    },
+    Decision {
+        kind: "ternary_expression",
+        when: When::Always,
+    },
+    Decision {
+        kind: "&&",
+        when: When::Always,
+    },
+    Decision {
+        kind: "||",
+        when: When::Always,
+    },
+];
+
+const JS_RCA_SPACES: &[&str] = &[
+    "function_declaration",
+    "function_expression",
+    "generator_function_declaration",
+    "generator_function",
+    "arrow_function",
+    "method_definition",
+    "class_declaration",
+    "abstract_class_declaration",
+];
+
+/// rust-code-analysis 0.0.25 `cyclomatic.sum` for JavaScript, TypeScript and TSX.
+pub static JS_RCA: CcRules = CcRules {
+    tool: "rust-code-analysis 0.0.25 cyclomatic.sum",
+    mode: CcMode::Nodes,
+    base: 1,
+    scope_field: None,
+    decisions: JS_RCA_DECISIONS,
+    token_texts: &[],
+    atomic: &[],
+    excluded: &[],
+    nested_spaces: JS_RCA_SPACES,
+    match_cases: None,
+};
+
+/// The cyclomatic rules of `profile` for `lang`.
+pub fn rules(profile: Profile, lang: Lang) -> &'static CcRules {
+    match (profile, lang) {
+        (Profile::Paper, Lang::Python) => &PYTHON_RADON,
+        (Profile::Paper, Lang::Go) => &GO_LIZARD,
+        (Profile::Paper, Lang::Rust) => &RUST_RCA,
+        (Profile::Paper, Lang::JavaScript | Lang::TypeScript | Lang::Tsx) => &JS_RCA,
+    }
+}
