@@ -13,3 +13,4 @@ pub mod report;
 pub mod source;
 pub mod stack;
 pub mod statement;
+pub mod targets;

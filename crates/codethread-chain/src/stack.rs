@@ -5,6 +5,8 @@
 
 use std::collections::BTreeMap;
 
+use codethread_patch::{diff_trees, ApplyOptions, DiffOptions, MemTree};
+
 use crate::error::ChainError;
 use crate::gitcli::ScratchRepo;
 use crate::source::SourceReader;
@@ -46,10 +48,9 @@ pub fn base_files(
     Ok(files)
 }
 
-/// Apply `layers` in order to `base` and return the combined diff against
-/// base (empty when the layers cancel out, e.g. PR0 followed by the human
-/// PR1). `names` label the layers in errors (`PR0`, `PR1`, ...).
-pub fn compose_on(
+/// [`compose_on`] done with the real git instead (scratch repository,
+/// `git apply` per layer, `git diff` against base): a cross-check.
+pub fn compose_with_git(
     instance_id: &str,
     base: &BTreeMap<String, Vec<u8>>,
     layers: &[&[u8]],
@@ -83,9 +84,8 @@ pub fn compose(
     compose_on(instance_id, &base, layers, names)
 }
 
-/// The reverse of `patch` relative to base + `patch` (what `git apply -R`
-/// does), as a diff: the human PR1 is the reverse of PR0.
-pub fn reverse_on(
+/// [`reverse_on`] done with the real git (a cross-check).
+pub fn reverse_with_git(
     instance_id: &str,
     base: &BTreeMap<String, Vec<u8>>,
     patch: &[u8],
@@ -141,4 +141,68 @@ pub fn check_roundtrip(
         }
     }
     Ok(())
+}
+
+fn mem_tree(base: &BTreeMap<String, Vec<u8>>) -> MemTree {
+    let mut t = MemTree::new();
+    for (p, b) in base {
+        t.insert(p.as_bytes().to_vec(), b.clone());
+    }
+    t
+}
+
+/// Apply `layers` in order to `base` in memory (codethread-patch, git's
+/// rules) and return the combined diff against base, re-diffed with
+/// codethread-patch (empty when the layers cancel out, e.g. PR0 followed by
+/// the human PR1). `names` label the layers in errors (`PR0`, `PR1`, ...).
+pub fn compose_on(
+    instance_id: &str,
+    base: &BTreeMap<String, Vec<u8>>,
+    layers: &[&[u8]],
+    names: &[&str],
+) -> Result<Vec<u8>, ChainError> {
+    let err = |m: String| ChainError::Patch {
+        instance_id: instance_id.to_string(),
+        message: m,
+    };
+    let before = mem_tree(base);
+    let mut after = before.clone();
+    for (i, l) in layers.iter().enumerate() {
+        if l.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let name = names.get(i).copied().unwrap_or("layer");
+        let patch =
+            codethread_patch::parse(l).map_err(|e| err(format!("{name} cannot be parsed: {e}")))?;
+        after
+            .apply(&patch, &ApplyOptions::default())
+            .map_err(|e| err(format!("{name} does not apply: {e}")))?;
+    }
+    let combined = diff_trees(&before, &after, &DiffOptions::default())
+        .map_err(|e| err(format!("cannot write the combined diff: {e}")))?;
+    Ok(combined.to_bytes())
+}
+
+/// The reverse of `patch` relative to base + `patch` (what `git apply -R`
+/// does), as a diff written by codethread-patch: the human PR1 is the
+/// reverse of PR0.
+pub fn reverse_on(
+    instance_id: &str,
+    base: &BTreeMap<String, Vec<u8>>,
+    patch: &[u8],
+) -> Result<Vec<u8>, ChainError> {
+    let err = |m: String| ChainError::Patch {
+        instance_id: instance_id.to_string(),
+        message: m,
+    };
+    let before = mem_tree(base);
+    let mut after = before.clone();
+    let parsed =
+        codethread_patch::parse(patch).map_err(|e| err(format!("PR0 cannot be parsed: {e}")))?;
+    after
+        .apply(&parsed, &ApplyOptions::default())
+        .map_err(|e| err(format!("PR0 does not apply: {e}")))?;
+    let rev = diff_trees(&after, &before, &DiffOptions::default())
+        .map_err(|e| err(format!("cannot write the reverse diff: {e}")))?;
+    Ok(rev.to_bytes())
 }
