@@ -1,0 +1,115 @@
+//! Skeletonizing files and directory trees.
+
+use std::path::{Path, PathBuf};
+
+use codethread_lang::{parse_path_best, Lang};
+use rayon::prelude::*;
+
+use crate::{skeletonize, Options, Selector, Skeleton, SkeletonError};
+
+/// The outcome for one file of [`skeletonize_dir`].
+#[derive(Debug)]
+pub struct FileOutcome {
+    /// Path relative to the root given to [`skeletonize_dir`] (the file name
+    /// itself when the root is a file).
+    pub rel_path: PathBuf,
+    /// The file's bytes as read.
+    pub source: Vec<u8>,
+    /// The skeleton, or why there is none (errors name the file).
+    pub result: Result<Skeleton, SkeletonError>,
+}
+
+/// Skeletonize one file's bytes, choosing the grammar from `path` (for
+/// `.js`-family files the JavaScript, TypeScript or TSX grammar with the
+/// fewest errors, as the target rules do).
+///
+/// # Errors
+/// [`SkeletonError::File`] naming `path`, wrapping the parse or skeleton
+/// error.
+pub fn skeletonize_path(
+    path: &Path,
+    source: impl Into<Vec<u8>>,
+    selectors: &[Selector],
+    options: &Options,
+) -> Result<Skeleton, SkeletonError> {
+    let wrap = |e: SkeletonError| SkeletonError::File {
+        path: path.to_path_buf(),
+        source: Box::new(e),
+    };
+    let file = parse_path_best(path, source).map_err(|e| wrap(e.into()))?;
+    skeletonize(&file, selectors, options).map_err(wrap)
+}
+
+/// Every supported source file under `root` (a file or a directory, walked
+/// recursively without following directory symlinks), sorted.
+fn source_files(root: &Path) -> Result<Vec<PathBuf>, SkeletonError> {
+    let io = |path: &Path, source| SkeletonError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let meta = std::fs::metadata(root).map_err(|e| io(root, e))?;
+    if meta.is_file() {
+        return Ok(vec![root.to_path_buf()]);
+    }
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let entries = std::fs::read_dir(&dir).map_err(|e| io(&dir, e))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| io(&dir, e))?;
+            let path = entry.path();
+            let ft = entry.file_type().map_err(|e| io(&path, e))?;
+            if ft.is_dir() {
+                stack.push(path);
+            } else if Lang::from_path(&path).is_some() && (ft.is_file() || path.is_file()) {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Skeletonize every supported source file under `root` in parallel. One
+/// outcome per file, in path order; a bad file never loses the others.
+///
+/// # Errors
+/// [`SkeletonError::Io`] when `root` or a directory below it cannot be read.
+pub fn skeletonize_dir(
+    root: &Path,
+    selectors: &[Selector],
+    options: &Options,
+) -> Result<Vec<FileOutcome>, SkeletonError> {
+    let files = source_files(root)?;
+    let is_file = root.is_file();
+    Ok(files
+        .par_iter()
+        .map(|path| {
+            let rel_path = if is_file {
+                path.file_name()
+                    .map(PathBuf::from)
+                    .unwrap_or_else(|| path.clone())
+            } else {
+                path.strip_prefix(root).unwrap_or(path).to_path_buf()
+            };
+            match std::fs::read(path) {
+                Ok(source) => {
+                    let result = skeletonize_path(&rel_path, source.clone(), selectors, options);
+                    FileOutcome {
+                        rel_path,
+                        source,
+                        result,
+                    }
+                }
+                Err(e) => FileOutcome {
+                    result: Err(SkeletonError::Io {
+                        path: path.clone(),
+                        source: e,
+                    }),
+                    rel_path,
+                    source: Vec::new(),
+                },
+            }
+        })
+        .collect())
+}

@@ -1,0 +1,568 @@
+//! Skeletonizing one parsed file; applying and undoing edits.
+
+use std::fmt;
+
+use codethread_lang::tree_sitter::Node;
+use codethread_lang::{index_functions, parse, Function, Lang, ParsedFile};
+use serde::{Deserialize, Serialize};
+
+use crate::plan::{plan, PlanError, PlanInput, Planned, UnitCache};
+use crate::select::{is_overload_stub, Selector};
+use crate::SkeletonError;
+
+/// What to do with a file that has ERROR/MISSING nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ParseErrorPolicy {
+    /// Return [`SkeletonError::ParseErrors`]; nothing is skeletonized.
+    #[default]
+    Refuse,
+    /// Skeletonize the selected functions whose subtree holds no error and
+    /// that are not inside an ERROR node; report the others in
+    /// [`Skeleton::skipped`].
+    SkipAffected,
+}
+
+/// Options of [`skeletonize`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Options {
+    /// Keep a Python docstring (the first statement of the body) above the
+    /// stub. Default `false`: the docstring goes with the body, as in the
+    /// CodeThread paper. Comments before a function are always kept.
+    pub keep_docs: bool,
+    /// Files with syntax errors.
+    pub on_parse_errors: ParseErrorPolicy,
+    /// Re-parse the skeleton and fail with [`SkeletonError::Verification`]
+    /// when it has more ERROR/MISSING nodes than the original. Default `true`.
+    pub verify: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            keep_docs: false,
+            on_parse_errors: ParseErrorPolicy::Refuse,
+            verify: true,
+        }
+    }
+}
+
+/// A stub that parses but will not type-check as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Warning {
+    /// Rust `-> impl Trait`: `todo!()` gives the opaque type no concrete type
+    /// (E0277 / E0720-style errors).
+    ImplTraitReturn,
+    /// TypeScript constructor of a derived class: TS2377 requires a `super()`
+    /// call, which the stub removes.
+    DerivedConstructor,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Warning::ImplTraitReturn => {
+                "returns `impl Trait`: `todo!()` leaves the opaque type without a concrete type, so the stub does not type-check"
+            }
+            Warning::DerivedConstructor => {
+                "constructor of a derived class: TypeScript requires a super() call (TS2377), which the stub removes"
+            }
+        })
+    }
+}
+
+/// One body replacement, in the coordinates of the original text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Edit {
+    /// The function: its qualname, with `#occurrence` when the qualname is not
+    /// unique in the file (the target-id convention).
+    pub function: String,
+    /// 1-based line of the function's own node (the `def` / `fn` / `func`
+    /// line, after decorators).
+    pub line: usize,
+    /// First replaced byte of the original.
+    pub start_byte: usize,
+    /// One past the last replaced byte of the original.
+    pub end_byte: usize,
+    /// The text that replaces `start_byte..end_byte`.
+    pub replacement: String,
+    /// Reasons the stub may not type-check.
+    pub warnings: Vec<Warning>,
+}
+
+/// Why a selected function was not edited.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "reason", content = "detail")]
+pub enum SkipReason {
+    /// No body: Rust trait signature, TS overload / abstract method, Go
+    /// assembly stub.
+    NoBody,
+    /// A Python `@overload` stub.
+    Overload,
+    /// The body already is exactly the stub.
+    AlreadyStub,
+    /// A body form no stub can replace (Python lambdas).
+    Unsupported(String),
+    /// The function touches a syntax error (with
+    /// [`ParseErrorPolicy::SkipAffected`]), or its body is not in the
+    /// expected shape.
+    ParseError(String),
+}
+
+/// A selected function that was left as it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Skipped {
+    /// Qualname (with `#occurrence` when not unique).
+    pub function: String,
+    /// 1-based line of the function's own node.
+    pub line: usize,
+    /// Why.
+    pub reason: SkipReason,
+}
+
+/// The result of [`skeletonize`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skeleton {
+    /// The language the file was parsed as.
+    pub lang: Lang,
+    /// The skeleton text.
+    pub text: Vec<u8>,
+    /// The edits, sorted and non-overlapping, in the original's coordinates.
+    pub edits: Vec<Edit>,
+    /// Selected functions left unchanged, with the reason.
+    pub skipped: Vec<Skipped>,
+    /// Name and span selectors that selected no function (displayed).
+    pub unmatched: Vec<String>,
+    /// ERROR/MISSING nodes of the original.
+    pub parse_errors: usize,
+}
+
+impl Skeleton {
+    /// True when nothing was replaced.
+    pub fn is_unchanged(&self) -> bool {
+        self.edits.is_empty()
+    }
+}
+
+fn display_id(f: &Function) -> String {
+    if f.dup_count > 1 {
+        format!("{}#{}", f.qualname, f.occurrence)
+    } else {
+        f.qualname.clone()
+    }
+}
+
+/// The first ERROR or MISSING node (iterative), as 1-based (line, column).
+pub(crate) fn first_error(root: Node<'_>) -> Option<(usize, usize)> {
+    if !root.has_error() {
+        return None;
+    }
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        if node.is_error() || node.is_missing() {
+            let p = node.start_position();
+            return Some((p.row + 1, p.column + 1));
+        }
+        if node.has_error() && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return None;
+            }
+        }
+    }
+}
+
+/// Skeletonize a parsed file: replace the bodies of the selected functions
+/// by stubs.
+///
+/// # Errors
+/// [`SkeletonError::ParseErrors`] for a file with syntax errors under
+/// [`ParseErrorPolicy::Refuse`]; [`SkeletonError::Verification`] if the
+/// skeleton would parse worse than the original (with `verify`).
+pub fn skeletonize(
+    file: &ParsedFile,
+    selectors: &[Selector],
+    options: &Options,
+) -> Result<Skeleton, SkeletonError> {
+    if file.parse_errors > 0 && options.on_parse_errors == ParseErrorPolicy::Refuse {
+        let (line, column) = first_error(file.root()).unwrap_or((1, 1));
+        return Err(SkeletonError::ParseErrors {
+            lang: file.lang,
+            errors: file.parse_errors,
+            line,
+            column,
+        });
+    }
+    let funcs = index_functions(file);
+    let src = &file.source[..];
+
+    // Which selectors match which functions.
+    let mut selected = vec![false; funcs.len()];
+    let mut unmatched = Vec::new();
+    for sel in selectors {
+        let mut any = false;
+        for (i, f) in funcs.iter().enumerate() {
+            if sel.matches(f) {
+                selected[i] = true;
+                any = true;
+            }
+        }
+        if !any && !matches!(sel, Selector::All | Selector::Predicate(_)) {
+            unmatched.push(sel.to_string());
+        }
+    }
+
+    let mut skipped = Vec::new();
+    // A target covers its nested functions.
+    let mut covering = vec![false; funcs.len()];
+    let mut planned: Vec<(usize, Planned)> = Vec::new();
+    let mut units = UnitCache::new();
+    for (i, f) in funcs.iter().enumerate() {
+        let covered = f
+            .parent
+            .is_some_and(|p| covering.get(p).copied().unwrap_or(false));
+        if covered {
+            covering[i] = true;
+            continue;
+        }
+        if !selected[i] {
+            continue;
+        }
+        let skip = |reason| Skipped {
+            function: display_id(f),
+            line: f.node.start_line,
+            reason,
+        };
+        if f.body.is_none() {
+            skipped.push(skip(SkipReason::NoBody));
+            continue;
+        }
+        if file.lang == Lang::Python && is_overload_stub(f) {
+            skipped.push(skip(SkipReason::Overload));
+            continue;
+        }
+        match plan_function(file, f, options, &mut units) {
+            Ok(p) => {
+                covering[i] = true;
+                if src.get(p.start..p.end) == Some(p.replacement.as_bytes()) {
+                    skipped.push(skip(SkipReason::AlreadyStub));
+                } else {
+                    planned.push((i, p));
+                }
+            }
+            Err(e) => {
+                let reason = match e {
+                    PlanError::NoBody => SkipReason::NoBody,
+                    PlanError::Unsupported(m) => SkipReason::Unsupported(m.to_string()),
+                    PlanError::Malformed(m) => SkipReason::ParseError(m.to_string()),
+                    PlanError::Affected(m) => SkipReason::ParseError(m),
+                };
+                skipped.push(skip(reason));
+            }
+        }
+    }
+
+    planned.sort_by_key(|(_, p)| (p.start, p.end));
+    let mut edits: Vec<Edit> = Vec::with_capacity(planned.len());
+    let mut last_end = 0usize;
+    for (i, p) in planned {
+        let f = &funcs[i];
+        if (!edits.is_empty() && p.start < last_end) || p.end > src.len() || p.start > p.end {
+            skipped.push(Skipped {
+                function: display_id(f),
+                line: f.node.start_line,
+                reason: SkipReason::ParseError("body range overlaps another edit".into()),
+            });
+            continue;
+        }
+        last_end = p.end;
+        edits.push(Edit {
+            function: display_id(f),
+            line: f.node.start_line,
+            start_byte: p.start,
+            end_byte: p.end,
+            replacement: p.replacement,
+            warnings: p.warnings,
+        });
+    }
+    let text = apply_edits(src, &edits)?;
+    if options.verify && !edits.is_empty() {
+        let re = parse(file.lang, text.clone())?;
+        if re.parse_errors > file.parse_errors {
+            let (line, column) = first_error(re.root()).unwrap_or((1, 1));
+            return Err(SkeletonError::Verification {
+                before: file.parse_errors,
+                after: re.parse_errors,
+                line,
+                column,
+            });
+        }
+    }
+    Ok(Skeleton {
+        lang: file.lang,
+        text,
+        edits,
+        skipped,
+        unmatched,
+        parse_errors: file.parse_errors,
+    })
+}
+
+/// Parse `source` as `lang` and skeletonize it.
+///
+/// # Errors
+/// As [`parse`] and [`skeletonize`].
+pub fn skeletonize_source(
+    lang: Lang,
+    source: impl Into<Vec<u8>>,
+    selectors: &[Selector],
+    options: &Options,
+) -> Result<Skeleton, SkeletonError> {
+    let file = parse(lang, source)?;
+    skeletonize(&file, selectors, options)
+}
+
+/// True when `node` has an error inside or lies inside an ERROR node.
+fn touches_error(node: Node<'_>) -> bool {
+    if node.has_error() {
+        return true;
+    }
+    let mut cur = node.parent();
+    while let Some(p) = cur {
+        if p.is_error() {
+            return true;
+        }
+        cur = p.parent();
+    }
+    false
+}
+
+/// Find the function's node (re-parsing macro bodies for functions found
+/// inside item macros) and plan its edit.
+fn plan_function(
+    file: &ParsedFile,
+    f: &Function,
+    options: &Options,
+    units: &mut UnitCache,
+) -> Result<Planned, PlanError> {
+    if !f.in_macro {
+        let node = find_node(file, f).ok_or(PlanError::Malformed("function node not found"))?;
+        if file.parse_errors > 0 && touches_error(node) {
+            return Err(PlanError::Affected(
+                "the function touches an ERROR/MISSING node".into(),
+            ));
+        }
+        let inp = PlanInput {
+            lang: file.lang,
+            src: &file.source,
+            off: 0,
+            node,
+            is_generator: f.is_generator,
+            keep_docs: options.keep_docs,
+        };
+        return plan(&inp, units);
+    }
+    plan_in_macro(file, &file.source, 0, f, options, units, 0)
+}
+
+/// The function's node: the innermost node of its kind starting where the
+/// index says (`Function::node` may end before the node's trailing comments).
+fn find_node<'t>(file: &'t ParsedFile, f: &Function) -> Option<Node<'t>> {
+    let mut n = file
+        .root()
+        .descendant_for_byte_range(f.node.start_byte, f.node.end_byte)?;
+    loop {
+        if n.kind() == f.node_kind && n.start_byte() == f.node.start_byte {
+            return Some(n);
+        }
+        match n.parent() {
+            Some(p) => n = p,
+            None => return f.find_node(file),
+        }
+    }
+}
+
+/// How deeply macro bodies are re-parsed to find a function's node.
+const MAX_MACRO_DEPTH: usize = 4;
+
+/// Functions of Rust item macros (`cfg_rt! { fn ... }`) have no node in the
+/// file's tree: re-parse the innermost macro body holding the function and
+/// look again, with positions shifted by `off`.
+fn plan_in_macro(
+    sub: &ParsedFile,
+    whole: &[u8],
+    off: usize,
+    f: &Function,
+    options: &Options,
+    units: &mut UnitCache,
+    depth: usize,
+) -> Result<Planned, PlanError> {
+    if depth > MAX_MACRO_DEPTH || f.node.start_byte < off {
+        return Err(PlanError::Malformed("macro body not found"));
+    }
+    let (s, e) = (f.node.start_byte - off, f.node.end_byte.saturating_sub(off));
+    let root = sub.root();
+    // The node itself, when this tree has it.
+    if let Some(mut n) = root.descendant_for_byte_range(s, e) {
+        loop {
+            if n.kind() == f.node_kind && n.start_byte() == s {
+                if touches_error(n) {
+                    return Err(PlanError::Affected(
+                        "the function touches an ERROR/MISSING node".into(),
+                    ));
+                }
+                let inp = PlanInput {
+                    lang: sub.lang,
+                    src: whole,
+                    off,
+                    node: n,
+                    is_generator: f.is_generator,
+                    keep_docs: options.keep_docs,
+                };
+                return plan(&inp, units);
+            }
+            match n.parent() {
+                Some(p) => n = p,
+                None => break,
+            }
+        }
+    }
+    // Otherwise: the innermost token tree around it, re-parsed as items.
+    let mut tt = root
+        .descendant_for_byte_range(s, e)
+        .ok_or(PlanError::Malformed("macro body not found"))?;
+    while tt.kind() != "token_tree" || tt.start_byte() >= s || tt.end_byte() < e {
+        tt = tt
+            .parent()
+            .ok_or(PlanError::Malformed("macro body not found"))?;
+    }
+    if touches_error(tt) {
+        return Err(PlanError::Affected(
+            "the macro holding the function touches an ERROR/MISSING node".into(),
+        ));
+    }
+    let inner_start = tt.start_byte() + 1;
+    let inner_end = tt.end_byte().saturating_sub(1).max(inner_start);
+    let inner = sub
+        .source
+        .get(inner_start..inner_end)
+        .ok_or(PlanError::Malformed("macro body not found"))?;
+    let reparsed = parse(sub.lang, inner.to_vec())
+        .map_err(|_| PlanError::Malformed("macro body does not parse"))?;
+    plan_in_macro(
+        &reparsed,
+        whole,
+        off + inner_start,
+        f,
+        options,
+        units,
+        depth + 1,
+    )
+}
+
+/// Apply edits (sorted, non-overlapping, in `original`'s coordinates) to
+/// `original`: the skeleton.
+///
+/// # Errors
+/// [`SkeletonError::EditOutOfBounds`] and [`SkeletonError::EditsOverlap`].
+pub fn apply_edits(original: &[u8], edits: &[Edit]) -> Result<Vec<u8>, SkeletonError> {
+    check_edits(original.len(), edits)?;
+    let mut out = Vec::with_capacity(original.len());
+    let mut at = 0;
+    for e in edits {
+        out.extend_from_slice(&original[at..e.start_byte]);
+        out.extend_from_slice(e.replacement.as_bytes());
+        at = e.end_byte;
+    }
+    out.extend_from_slice(&original[at..]);
+    Ok(out)
+}
+
+fn check_edits(len: usize, edits: &[Edit]) -> Result<(), SkeletonError> {
+    let mut prev_end = 0;
+    for (index, e) in edits.iter().enumerate() {
+        if e.start_byte > e.end_byte || e.end_byte > len {
+            return Err(SkeletonError::EditOutOfBounds {
+                index,
+                function: e.function.clone(),
+                start: e.start_byte,
+                end: e.end_byte,
+                len,
+            });
+        }
+        if e.start_byte < prev_end {
+            return Err(SkeletonError::EditsOverlap {
+                index,
+                function: e.function.clone(),
+                start: e.start_byte,
+                previous_end: prev_end,
+            });
+        }
+        prev_end = e.end_byte;
+    }
+    Ok(())
+}
+
+/// Undo every edit: splice the original bytes back into the skeleton. The
+/// result equals `original` whenever the skeleton is unchanged outside the
+/// stubs.
+///
+/// # Errors
+/// As [`restore_selected`].
+pub fn restore(skeleton: &[u8], edits: &[Edit], original: &[u8]) -> Result<Vec<u8>, SkeletonError> {
+    restore_selected(skeleton, edits, original, |_| true)
+}
+
+/// Undo the edits for which `which` is true (e.g. restore some targets' human
+/// bodies and leave the other stubs), splicing the original bytes back.
+///
+/// # Errors
+/// [`SkeletonError::EditOutOfBounds`] / [`SkeletonError::EditsOverlap`] for
+/// edits that do not fit `original`, [`SkeletonError::StubNotFound`] when the
+/// skeleton does not hold an edit's replacement where the edits place it.
+pub fn restore_selected(
+    skeleton: &[u8],
+    edits: &[Edit],
+    original: &[u8],
+    which: impl Fn(&Edit) -> bool,
+) -> Result<Vec<u8>, SkeletonError> {
+    check_edits(original.len(), edits)?;
+    let mut out = Vec::with_capacity(original.len());
+    let mut at = 0usize; // position in the skeleton
+    let mut delta: isize = 0; // skeleton position - original position
+    for (index, e) in edits.iter().enumerate() {
+        let skel_start = e.start_byte as isize + delta;
+        let stub_end = skel_start + e.replacement.len() as isize;
+        let (Ok(ss), Ok(se)) = (usize::try_from(skel_start), usize::try_from(stub_end)) else {
+            return Err(SkeletonError::StubNotFound {
+                index,
+                function: e.function.clone(),
+                at: 0,
+            });
+        };
+        if ss < at || skeleton.get(ss..se) != Some(e.replacement.as_bytes()) {
+            return Err(SkeletonError::StubNotFound {
+                index,
+                function: e.function.clone(),
+                at: ss,
+            });
+        }
+        out.extend_from_slice(&skeleton[at..ss]);
+        if which(e) {
+            out.extend_from_slice(&original[e.start_byte..e.end_byte]);
+        } else {
+            out.extend_from_slice(e.replacement.as_bytes());
+        }
+        at = se;
+        delta += e.replacement.len() as isize - (e.end_byte - e.start_byte) as isize;
+    }
+    out.extend_from_slice(skeleton.get(at..).unwrap_or(&[]));
+    Ok(out)
+}

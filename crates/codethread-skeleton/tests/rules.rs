@@ -1,0 +1,223 @@
+//! Per-language rules on small snippets: exact expected skeletons, checked
+//! for idempotence and exact restoration on every call.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use codethread_lang::Lang;
+use codethread_skeleton::{
+    restore, skeletonize_source, Options, ParseErrorPolicy, Selector, Skeleton, SkipReason, Warning,
+};
+
+fn run(lang: Lang, src: &str, sel: &[Selector], opts: &Options) -> Skeleton {
+    let sk = skeletonize_source(lang, src, sel, opts).unwrap();
+    // Exact restoration.
+    assert_eq!(
+        restore(&sk.text, &sk.edits, src.as_bytes()).unwrap(),
+        src.as_bytes()
+    );
+    // Idempotence.
+    let again = skeletonize_source(lang, sk.text.clone(), sel, opts).unwrap();
+    assert!(
+        again.edits.is_empty(),
+        "second run edited: {:?}",
+        again.edits
+    );
+    assert_eq!(again.text, sk.text);
+    sk
+}
+
+fn all(lang: Lang, src: &str) -> String {
+    String::from_utf8(run(lang, src, &[Selector::All], &Options::default()).text).unwrap()
+}
+
+#[test]
+fn python_basic_and_comments() {
+    let src = "class A:\n    @dec\n    def f(self):  # keep me\n        # body comment\n        x = 1\n        # trailing\n\n    def g(): return 1  # c2\n";
+    assert_eq!(
+        all(Lang::Python, src),
+        "class A:\n    @dec\n    def f(self):  # keep me\n        raise NotImplementedError\n\n    def g(): raise NotImplementedError  # c2\n"
+    );
+}
+
+#[test]
+fn python_generators_and_async() {
+    let src = "def g():\n    yield 1\n\nasync def h():\n    yield 2\n\ndef one(): yield\n\ndef not_gen():\n    def inner():\n        yield 1\n    return inner\n\nasync def co():\n    await x\n";
+    assert_eq!(
+        all(Lang::Python, src),
+        "def g():\n    raise NotImplementedError\n    yield\n\nasync def h():\n    raise NotImplementedError\n    yield\n\ndef one(): raise NotImplementedError; yield\n\ndef not_gen():\n    raise NotImplementedError\n\nasync def co():\n    raise NotImplementedError\n"
+    );
+}
+
+#[test]
+fn python_tabs_crlf_and_dedented_comment() {
+    let src = "def f():\r\n\tif x:\r\n\t\treturn 1\r\n# module comment\r\nx = 1\r\n";
+    assert_eq!(
+        all(Lang::Python, src),
+        "def f():\r\n\traise NotImplementedError\r\n# module comment\r\nx = 1\r\n"
+    );
+}
+
+#[test]
+fn python_docstrings() {
+    let src = "def f():\n    \"\"\"Doc.\"\"\"\n    return 1\n\ndef g():\n    '''Only doc.'''\n\ndef h(): \"d\"; return 2\n\ndef k():\n    f\"not {doc}\"\n    return 3\n";
+    let keep = Options {
+        keep_docs: true,
+        ..Options::default()
+    };
+    let sk = run(Lang::Python, src, &[Selector::All], &keep);
+    assert_eq!(
+        String::from_utf8(sk.text).unwrap(),
+        "def f():\n    \"\"\"Doc.\"\"\"\n    raise NotImplementedError\n\ndef g():\n    '''Only doc.'''\n    raise NotImplementedError\n\ndef h(): \"d\"; raise NotImplementedError\n\ndef k():\n    raise NotImplementedError\n"
+    );
+    // Default: the docstring goes with the body.
+    assert_eq!(
+        all(
+            Lang::Python,
+            "def f():\n    \"\"\"Doc.\"\"\"\n    return 1\n"
+        ),
+        "def f():\n    raise NotImplementedError\n"
+    );
+}
+
+#[test]
+fn python_overload_and_nested_and_names() {
+    let src = "from typing import overload\n@overload\ndef f(x: int) -> int: ...\n@overload\ndef f(x: str) -> str: ...\ndef f(x):\n    return x\n\nclass P:\n    @property\n    def v(self):\n        return 1\n    @v.setter\n    def v(self, x):\n        self._v = x\n";
+    let sk = run(Lang::Python, src, &[Selector::All], &Options::default());
+    let text = String::from_utf8(sk.text.clone()).unwrap();
+    assert!(text.contains("def f(x: int) -> int: ...\n"));
+    assert!(text.contains("def f(x):\n    raise NotImplementedError\n"));
+    assert_eq!(
+        sk.skipped
+            .iter()
+            .filter(|s| s.reason == SkipReason::Overload)
+            .count(),
+        2
+    );
+    // Second property accessor only.
+    let sk = run(
+        Lang::Python,
+        src,
+        &[Selector::Qualname("P.v#2".into())],
+        &Options::default(),
+    );
+    assert_eq!(sk.edits.len(), 1);
+    assert_eq!(sk.edits[0].function, "P.v#2");
+    let text = String::from_utf8(sk.text).unwrap();
+    assert!(text.contains("def v(self):\n        return 1\n"));
+    assert!(text.contains("def v(self, x):\n        raise NotImplementedError\n"));
+    // Unknown names are reported.
+    let sk = run(
+        Lang::Python,
+        src,
+        &[Selector::Qualname("nope".into())],
+        &Options::default(),
+    );
+    assert_eq!(sk.unmatched, vec!["function nope".to_string()]);
+}
+
+#[test]
+fn python_nested_goes_with_outer_but_can_be_chosen_alone() {
+    let src = "def outer():\n    def inner():\n        return 1\n    return inner()\n";
+    let sk = run(Lang::Python, src, &[Selector::All], &Options::default());
+    assert_eq!(sk.edits.len(), 1);
+    let sk = run(
+        Lang::Python,
+        src,
+        &[Selector::Qualname("outer.inner".into())],
+        &Options::default(),
+    );
+    assert_eq!(
+        String::from_utf8(sk.text).unwrap(),
+        "def outer():\n    def inner():\n        raise NotImplementedError\n    return inner()\n"
+    );
+    let sk = run(
+        Lang::Python,
+        src,
+        &[Selector::Lines { start: 3, end: 3 }],
+        &Options::default(),
+    );
+    assert_eq!(sk.edits.len(), 1);
+    assert_eq!(sk.edits[0].function, "outer");
+}
+
+#[test]
+fn go_rules() {
+    let src = "package p\n\n// Doc comment.\nfunc (s *S) M(x int) (int, error) { // opener\n\tif x > 0 {\n\t\treturn x, nil\n\t}\n\treturn 0, nil\n}\n\nfunc one() { x() }\n\nfunc empty() {}\n\nfunc asm(x int) int\n";
+    assert_eq!(
+        all(Lang::Go, src),
+        "package p\n\n// Doc comment.\nfunc (s *S) M(x int) (int, error) { // opener\n\tpanic(\"not implemented\")\n}\n\nfunc one() { panic(\"not implemented\") }\n\nfunc empty() { panic(\"not implemented\") }\n\nfunc asm(x int) int\n"
+    );
+}
+
+#[test]
+fn rust_rules() {
+    let src = "/// Doc.\n#[inline]\npub fn f<T: Clone>(x: T) -> T where T: Copy {\n    x\n}\n\ntrait T {\n    fn sig(&self);\n    fn dflt(&self) -> u32 { 1 }\n}\n\nimpl S {\n    async fn a(&self) -> impl Iterator<Item = u8> {\n        std::iter::empty()\n    }\n}\n";
+    let sk = run(Lang::Rust, src, &[Selector::All], &Options::default());
+    assert_eq!(
+        String::from_utf8(sk.text.clone()).unwrap(),
+        "/// Doc.\n#[inline]\npub fn f<T: Clone>(x: T) -> T where T: Copy {\n    todo!()\n}\n\ntrait T {\n    fn sig(&self);\n    fn dflt(&self) -> u32 { todo!() }\n}\n\nimpl S {\n    async fn a(&self) -> impl Iterator<Item = u8> {\n        todo!()\n    }\n}\n"
+    );
+    assert_eq!(sk.edits.len(), 3);
+    assert_eq!(sk.edits[2].warnings, vec![Warning::ImplTraitReturn]);
+    assert!(sk.edits.iter().all(|e| e.function != "T.sig"));
+}
+
+#[test]
+fn rust_functions_in_item_macros() {
+    let src = "cfg_rt! {\n    pub fn spawn() -> u32 {\n        1\n    }\n}\n";
+    assert_eq!(
+        all(Lang::Rust, src),
+        "cfg_rt! {\n    pub fn spawn() -> u32 {\n        todo!()\n    }\n}\n"
+    );
+}
+
+#[test]
+fn js_rules() {
+    let src = "/** doc */\nexport function f(a) {\n  return a;\n}\nconst g = (a) => a + 1;\nclass B extends A {\n  constructor() { super(); }\n  *gen() {\n    yield 1;\n  }\n  get x() { return 1; }\n}\nfunction* h() {}\ndescribe('x', () => {\n  it('y', () => 1);\n});\n";
+    let sk = run(Lang::JavaScript, src, &[Selector::All], &Options::default());
+    assert_eq!(
+        String::from_utf8(sk.text.clone()).unwrap(),
+        "/** doc */\nexport function f(a) {\n  throw new Error(\"not implemented\");\n}\nconst g = (a) => { throw new Error(\"not implemented\"); };\nclass B extends A {\n  constructor() { throw new Error(\"not implemented\"); }\n  *gen() {\n    throw new Error(\"not implemented\");\n  }\n  get x() { throw new Error(\"not implemented\"); }\n}\nfunction* h() { throw new Error(\"not implemented\"); }\ndescribe('x', () => {\n  it('y', () => 1);\n});\n"
+    );
+    // Plain JS: no warning for the derived constructor (it throws before
+    // `this` is touched); TypeScript: warned.
+    assert!(sk.edits.iter().all(|e| e.warnings.is_empty()));
+    let ts = run(Lang::TypeScript, "class B extends A {\n  constructor(private x: number) {\n    super();\n  }\n}\nfunction o(x: string): string;\nfunction o(x: any): any { return x; }\nabstract class C { abstract m(): void; }\n", &[Selector::All], &Options::default());
+    assert_eq!(ts.edits.len(), 2);
+    assert_eq!(ts.edits[0].warnings, vec![Warning::DerivedConstructor]);
+    let text = String::from_utf8(ts.text).unwrap();
+    assert!(text.contains("function o(x: string): string;\n"));
+    assert!(text.contains("abstract m(): void;"));
+}
+
+#[test]
+fn syntax_errors_refused_or_skipped() {
+    let src = "def ok():\n    return 1\n\ndef bad(:\n    return 2\n";
+    let err =
+        skeletonize_source(Lang::Python, src, &[Selector::All], &Options::default()).unwrap_err();
+    assert!(err.to_string().contains("does not parse cleanly"), "{err}");
+    let opts = Options {
+        on_parse_errors: ParseErrorPolicy::SkipAffected,
+        ..Options::default()
+    };
+    let sk = skeletonize_source(Lang::Python, src, &[Selector::All], &opts).unwrap();
+    assert_eq!(
+        restore(&sk.text, &sk.edits, src.as_bytes()).unwrap(),
+        src.as_bytes()
+    );
+    assert!(sk.edits.iter().any(|e| e.function == "ok"));
+}
+
+#[test]
+fn non_utf8_bytes_survive() {
+    let mut src = b"# caf\xe9\ndef f():\n    return '\xff'\n".to_vec();
+    let sk = skeletonize_source(
+        Lang::Python,
+        src.clone(),
+        &[Selector::All],
+        &Options::default(),
+    )
+    .unwrap();
+    assert!(sk.text.starts_with(b"# caf\xe9\n"));
+    assert_eq!(restore(&sk.text, &sk.edits, &src).unwrap(), src);
+    src.clear();
+}
