@@ -64,3 +64,97 @@ fn dev_targets_match_expected() {
     );
     assert!(equal * 10 >= insts.items.len() * 9, "{equal}/41\n{report}");
 }
+
+/// Every PR0 of the DEV pack applies to before/ with the real `git apply`,
+/// `git apply -R` restores it, and the skeleton files parse (no more
+/// ERROR/MISSING nodes than the originals).
+#[test]
+fn dev_pr0_roundtrips_with_git() {
+    use codethread_chain::pr0::{make_pr0, Pr0Options};
+    use codethread_chain::stack::{check_roundtrip, compose_on, compose_with_git, reverse_on};
+    let Some(dev) = codethread_testkit::shared_path("chains/dev") else {
+        return;
+    };
+    let insts = load_instances(&dev.join("instances.jsonl")).expect("instances");
+    let mut src = SnapshotSource::new(dev.join("files"));
+    let (mut built, mut negative) = (0, 0);
+    for inst in &insts.items {
+        let loc = localize(inst, &mut src).expect("localize");
+        if loc.negative_case.is_some() {
+            negative += 1;
+            continue;
+        }
+        let pr0 = make_pr0(&loc, &Pr0Options::default()).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            pr0.not_stubbed.is_empty(),
+            "{}: {:?}",
+            inst.instance_id,
+            pr0.not_stubbed
+        );
+        check_roundtrip(&inst.instance_id, &loc.before, &pr0.patch)
+            .unwrap_or_else(|e| panic!("{e}"));
+        for (path, text) in &pr0.skeletons {
+            let lang = codethread_lang::Lang::from_path(path).expect("lang");
+            let orig = codethread_lang::parse_path_best(
+                std::path::Path::new(path),
+                loc.before[path].clone(),
+            )
+            .expect("parse");
+            let sk = codethread_lang::parse(orig.lang, text.clone()).expect("parse");
+            assert!(
+                sk.parse_errors <= orig.parse_errors,
+                "{}: {path} ({lang:?}) skeleton has {} errors",
+                inst.instance_id,
+                sk.parse_errors
+            );
+        }
+        // Human PR1 = reverse of PR0: PR0 + PR1 composes to nothing, and the
+        // in-memory composition agrees with git's on PR0 + PR1 + gold.
+        let pr1 = reverse_on(&inst.instance_id, &loc.before, &pr0.patch).expect("reverse");
+        let none = compose_on(
+            &inst.instance_id,
+            &loc.before,
+            &[&pr0.patch, &pr1],
+            &["PR0", "PR1"],
+        )
+        .expect("compose");
+        assert!(none.is_empty(), "{}", inst.instance_id);
+        let layers: [&[u8]; 3] = [&pr0.patch, &pr1, inst.patch.as_bytes()];
+        let mem = compose_on(
+            &inst.instance_id,
+            &loc.before,
+            &layers,
+            &["PR0", "PR1", "PR2"],
+        )
+        .expect("compose");
+        let git = compose_with_git(
+            &inst.instance_id,
+            &loc.before,
+            &layers,
+            &["PR0", "PR1", "PR2"],
+        )
+        .expect("git compose");
+        // Both must turn base into the gold post-image.
+        for combined in [&mem, &git] {
+            let repo = codethread_chain::gitcli::ScratchRepo::new(&loc.before).expect("repo");
+            repo.apply(combined, false)
+                .expect("combined applies with git");
+            let after_dir = dev.join("files").join(&inst.instance_id).join("after");
+            for p in
+                codethread_chain::stack::touched_paths(&inst.instance_id, inst.patch.as_bytes())
+                    .expect("paths")
+            {
+                assert_eq!(
+                    repo.read(&p),
+                    std::fs::read(after_dir.join(&p)).ok(),
+                    "{} {p}",
+                    inst.instance_id
+                );
+            }
+        }
+        built += 1;
+    }
+    println!("dev PR0: {built} built and round-tripped with git, {negative} negative cases");
+    assert_eq!(built + negative, 41);
+    assert_eq!(negative, 5);
+}

@@ -1,0 +1,136 @@
+//! PR0: the base commit with every target function's body replaced by a
+//! stub (codethread-skeleton), as a git diff written by codethread-patch
+//! that plain `git apply` applies at base and `git apply -R` reverses.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use codethread_lang::{parse_path_best, ParsedFile};
+use codethread_patch::{diff_files, DiffOptions, FileChange};
+use codethread_skeleton::{skeletonize, Options, ParseErrorPolicy, Selector};
+use serde::{Deserialize, Serialize};
+
+use crate::error::ChainError;
+use crate::targets::Localization;
+
+/// PR0 of one instance.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pr0 {
+    /// The instance.
+    pub instance_id: String,
+    /// The diff against base.
+    pub patch: Vec<u8>,
+    /// The skeleton text of each stubbed file.
+    #[serde(skip)]
+    pub skeletons: BTreeMap<String, Vec<u8>>,
+    /// Target ids whose body was replaced.
+    pub stubbed: Vec<String>,
+    /// Target ids left unchanged, with the reason.
+    pub not_stubbed: Vec<(String, String)>,
+    /// Stub warnings (`path::function: warning`).
+    pub warnings: Vec<String>,
+}
+
+/// Options for [`make_pr0`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pr0Options {
+    /// Keep Python docstrings above the stubs (the paper removes them).
+    pub keep_docs: bool,
+}
+
+/// Parse a file as localization does (a `.js` file may be re-parsed with the
+/// TypeScript grammar when that parses with fewer errors).
+pub(crate) fn parse_like_localization(path: &str, bytes: &[u8]) -> Option<ParsedFile> {
+    parse_path_best(Path::new(path), bytes.to_vec()).ok()
+}
+
+/// Stub the targets of `loc` and write PR0.
+///
+/// Targets nested in another target go with it. A target the skeleton cannot
+/// stub (syntax error around it, no body) is listed in
+/// [`Pr0::not_stubbed`]; when no target can be stubbed the instance fails.
+pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError> {
+    let err = |m: String| ChainError::Instance {
+        instance_id: loc.instance_id.clone(),
+        message: m,
+    };
+    let mut by_file: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for t in &loc.targets {
+        let local = t
+            .target_id
+            .rsplit_once("::")
+            .map(|(_, q)| q)
+            .unwrap_or(&t.target_id);
+        by_file.entry(t.path.as_str()).or_default().push(local);
+    }
+    let options = Options {
+        keep_docs: opts.keep_docs,
+        on_parse_errors: ParseErrorPolicy::SkipAffected,
+        verify: true,
+    };
+    let mut out = Pr0 {
+        instance_id: loc.instance_id.clone(),
+        patch: Vec::new(),
+        skeletons: BTreeMap::new(),
+        stubbed: Vec::new(),
+        not_stubbed: Vec::new(),
+        warnings: Vec::new(),
+    };
+    for (path, ids) in &by_file {
+        let before = loc
+            .before
+            .get(*path)
+            .ok_or_else(|| err(format!("no pre-image of {path}")))?;
+        let file = parse_like_localization(path, before)
+            .ok_or_else(|| err(format!("{path}: cannot parse")))?;
+        let selectors: Vec<Selector> = ids
+            .iter()
+            .map(|q| Selector::Qualname((*q).to_string()))
+            .collect();
+        let sk = skeletonize(&file, &selectors, &options)
+            .map_err(|e| err(format!("{path}: skeleton: {e}")))?;
+        let edited: Vec<&str> = sk.edits.iter().map(|e| e.function.as_str()).collect();
+        for e in &sk.edits {
+            for w in &e.warnings {
+                out.warnings.push(format!("{path}::{}: {w}", e.function));
+            }
+        }
+        for s in &sk.skipped {
+            out.not_stubbed
+                .push((format!("{path}::{}", s.function), format!("{:?}", s.reason)));
+        }
+        for q in ids {
+            let id = format!("{path}::{q}");
+            if edited.contains(q) {
+                out.stubbed.push(id);
+            } else if !out.not_stubbed.iter().any(|(x, _)| *x == id) {
+                // Nested in a stubbed target: removed with it.
+                out.stubbed.push(id);
+            }
+        }
+        if !sk.is_unchanged() {
+            out.skeletons.insert((*path).to_string(), sk.text);
+        }
+    }
+    if out.skeletons.is_empty() {
+        return Err(err(format!(
+            "no target could be stubbed: {:?}",
+            out.not_stubbed
+        )));
+    }
+    let changes: Vec<FileChange<'_>> = out
+        .skeletons
+        .iter()
+        .filter_map(|(p, after)| {
+            Some(FileChange::new(
+                p.as_bytes(),
+                Some(loc.before.get(p)?.as_slice()),
+                Some(after.as_slice()),
+            ))
+        })
+        .collect();
+    let patch = diff_files(&changes, &DiffOptions::default())
+        .map_err(|e| err(format!("cannot write PR0: {e}")))?;
+    out.patch = patch.to_bytes();
+    Ok(out)
+}
