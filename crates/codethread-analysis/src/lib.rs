@@ -1,9 +1,11 @@
 //! # codethread-analysis
 //!
-//! Statistics for the CodeThread method: per-instance results of HH / HA / AA chains, the
-//! paper's resolve-rate tables with exact McNemar tests and bootstrap intervals, leave-one-out
-//! difficulty, per-instance features, logistic regression (statsmodels-exact MLE with separation
-//! and rank checks, optional Firth fit) and Markdown / CSV / SVG reports.
+//! Statistics for the CodeThread method: per-instance results of HH / HA / AA chains
+//! ([`results`]), the paper's resolve-rate tables with exact McNemar tests and seeded bootstrap
+//! intervals ([`tables`], [`stats`]), leave-one-out difficulty and published-vs-computed
+//! leaderboard rates ([`leaderboard`]), logistic regression — statsmodels-exact MLE with rank and
+//! separation checks, optional Firth fit ([`logit`], [`design`], [`rank`]) — and the
+//! 1,000,000-row benchmark set ([`synth`]).
 //!
 //! ```
 //! use codethread_analysis::{fit_logit, Design, LogitOptions};
@@ -19,10 +21,17 @@
 
 pub mod design;
 pub mod error;
+pub mod leaderboard;
 pub mod logit;
 pub mod rank;
+pub mod results;
+pub mod stats;
 pub mod synth;
+pub mod tables;
 
 pub use design::{ColumnKind, Design, DesignSpec, Frame};
 pub use error::{AnalysisError, Dependency, Result};
+pub use leaderboard::{Leaderboard, ResolveMatrix, RunRate};
 pub use logit::{fit_csv, fit_logit, LogitFit, LogitOptions, Method, Separation, SeparationKind};
+pub use results::{Condition, Outcome, Results, TaskType};
+pub use tables::{build_tables, TableOptions, Tables};

@@ -1,0 +1,369 @@
+//! Real outcomes: resolve matrices (instance × model), published-vs-computed resolve rates of
+//! leaderboard runs, and leave-one-out instance difficulty.
+//!
+//! The leave-one-out difficulty of instance *i* for model *m* is the mean resolved flag of the
+//! **other** models on *i* (models without a record for *i* are left out of the mean); it is a
+//! covariate that does not contain the outcome it is used to explain.
+
+use crate::error::{AnalysisError, Result};
+use crate::results::{Condition, Results};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Resolved flags of models (columns) on instances (rows); `None` = no record.
+#[derive(Debug, Clone, Serialize)]
+pub struct ResolveMatrix {
+    /// Model / run names, column order.
+    pub models: Vec<String>,
+    /// Instance ids, row order (sorted).
+    pub instances: Vec<String>,
+    flags: Vec<Option<bool>>,
+}
+
+/// Difficulty of one instance.
+#[derive(Debug, Clone, Serialize)]
+pub struct InstanceDifficulty {
+    /// Instance id.
+    pub instance: String,
+    /// Models with a record.
+    pub n_models: usize,
+    /// Models that resolved it.
+    pub resolved_by: usize,
+    /// resolved_by / n_models.
+    pub resolve_rate: f64,
+    /// Per model (matrix column order): mean resolved flag of the other models (None when the
+    /// model has no record or no other model does).
+    pub loo: Vec<Option<f64>>,
+}
+
+impl ResolveMatrix {
+    /// Builds a matrix from `(model, instance, resolved)` triples; a later triple for the same
+    /// cell replaces an earlier one.
+    pub fn from_triples<I: IntoIterator<Item = (String, String, Option<bool>)>>(
+        it: I,
+    ) -> ResolveMatrix {
+        let mut cells: BTreeMap<(String, String), Option<bool>> = BTreeMap::new();
+        let mut models: Vec<String> = Vec::new();
+        let mut seen = BTreeSet::new();
+        for (m, i, f) in it {
+            if seen.insert(m.clone()) {
+                models.push(m.clone());
+            }
+            cells.insert((i, m), f);
+        }
+        let instances: Vec<String> = cells
+            .keys()
+            .map(|(i, _)| i.clone())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let col: BTreeMap<&String, usize> =
+            models.iter().enumerate().map(|(j, m)| (m, j)).collect();
+        let row: BTreeMap<&String, usize> =
+            instances.iter().enumerate().map(|(i, m)| (m, i)).collect();
+        let mut flags = vec![None; instances.len() * models.len()];
+        for ((i, m), f) in &cells {
+            if let (Some(&r), Some(&c)) = (row.get(i), col.get(m)) {
+                flags[r * models.len() + c] = *f;
+            }
+        }
+        ResolveMatrix {
+            models,
+            instances,
+            flags,
+        }
+    }
+
+    /// The matrix of one benchmark and condition of a [`Results`] collection.
+    pub fn from_results(results: &Results, benchmark: &str, condition: Condition) -> ResolveMatrix {
+        ResolveMatrix::from_triples(
+            results
+                .rows()
+                .iter()
+                .filter(|r| r.benchmark == benchmark && r.condition == condition)
+                .map(|r| (r.model.clone(), r.instance.clone(), Some(r.resolved))),
+        )
+    }
+
+    /// The flag of instance row `i`, model column `j`.
+    pub fn get(&self, i: usize, j: usize) -> Option<bool> {
+        self.flags.get(i * self.models.len() + j).copied().flatten()
+    }
+
+    /// Leave-one-out difficulty for instance row `i` and model column `j`.
+    pub fn loo(&self, i: usize, j: usize) -> Option<f64> {
+        self.get(i, j)?;
+        let (mut n, mut r) = (0usize, 0usize);
+        for c in 0..self.models.len() {
+            if c == j {
+                continue;
+            }
+            if let Some(f) = self.get(i, c) {
+                n += 1;
+                r += usize::from(f);
+            }
+        }
+        (n > 0).then(|| r as f64 / n as f64)
+    }
+
+    /// Difficulty of every instance.
+    pub fn difficulty(&self) -> Vec<InstanceDifficulty> {
+        (0..self.instances.len())
+            .map(|i| {
+                let known: Vec<bool> = (0..self.models.len())
+                    .filter_map(|j| self.get(i, j))
+                    .collect();
+                let n = known.len();
+                let r = known.iter().filter(|f| **f).count();
+                InstanceDifficulty {
+                    instance: self.instances[i].clone(),
+                    n_models: n,
+                    resolved_by: r,
+                    resolve_rate: if n == 0 {
+                        f64::NAN
+                    } else {
+                        r as f64 / n as f64
+                    },
+                    loo: (0..self.models.len()).map(|j| self.loo(i, j)).collect(),
+                }
+            })
+            .collect()
+    }
+
+    /// Difficulty as CSV: `instance,n_models,resolved_by,resolve_rate,loo[<model>]...`.
+    pub fn difficulty_csv(&self) -> String {
+        let mut s = String::from("instance,n_models,resolved_by,resolve_rate");
+        for m in &self.models {
+            s.push(',');
+            s.push_str(&crate::results::csv_cell(&format!("loo[{m}]")));
+        }
+        s.push('\n');
+        for d in self.difficulty() {
+            s.push_str(&format!(
+                "{},{},{},{}",
+                crate::results::csv_cell(&d.instance),
+                d.n_models,
+                d.resolved_by,
+                d.resolve_rate
+            ));
+            for v in &d.loo {
+                s.push(',');
+                if let Some(v) = v {
+                    s.push_str(&v.to_string());
+                }
+            }
+            s.push('\n');
+        }
+        s
+    }
+}
+
+/// One leaderboard run's header.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunInfo {
+    /// Folder / id of the run.
+    pub folder: String,
+    /// Display name.
+    pub name: String,
+    /// Published resolve rate, percent.
+    pub published: Option<f64>,
+}
+
+/// A leaderboard: runs with published rates plus per-instance resolved flags.
+#[derive(Debug, Clone, Serialize)]
+pub struct Leaderboard {
+    /// Runs in file order.
+    pub runs: Vec<RunInfo>,
+    /// Instance × run flags.
+    pub matrix: ResolveMatrix,
+    /// Per run: instances whose record has no boolean `resolved`.
+    pub unknown: BTreeMap<String, Vec<String>>,
+}
+
+/// Published vs computed resolve rate of one run.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunRate {
+    /// Run folder.
+    pub run: String,
+    /// Display name.
+    pub name: String,
+    /// Published rate, percent.
+    pub published: Option<f64>,
+    /// 100 · resolved / instances in the universe (all instances of the leaderboard).
+    pub computed: f64,
+    /// Instances in the universe.
+    pub universe: usize,
+    /// Instances with a boolean record for this run.
+    pub records: usize,
+    /// Resolved instances.
+    pub resolved: usize,
+    /// computed − published, points.
+    pub diff_points: Option<f64>,
+    /// |diff| ≤ tolerance.
+    pub agrees: bool,
+    /// Universe instances with no record for this run.
+    pub missing: Vec<String>,
+    /// Instances whose record lacks a boolean flag.
+    pub unknown: Vec<String>,
+}
+
+impl Leaderboard {
+    /// Reads the `verified_bashonly_leaderboard_per_instance.json` layout:
+    /// `{"runs": [{"folder", "name", "resolved"}...], "per_instance": {run: {instance: {"resolved": bool}}}}`.
+    pub fn from_path(path: &Path) -> Result<Leaderboard> {
+        let bytes = std::fs::read(path).map_err(|source| AnalysisError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Leaderboard::from_json_bytes(&path.display().to_string(), &bytes)
+    }
+
+    /// See [`Leaderboard::from_path`].
+    pub fn from_json_bytes(origin: &str, bytes: &[u8]) -> Result<Leaderboard> {
+        let jerr = |m: String| AnalysisError::Json {
+            origin: origin.to_string(),
+            line: 0,
+            message: m,
+        };
+        let v: serde_json::Value =
+            serde_json::from_slice(bytes).map_err(|e| AnalysisError::Json {
+                origin: origin.to_string(),
+                line: e.line(),
+                message: e.to_string(),
+            })?;
+        let runs_v = v
+            .get("runs")
+            .and_then(|r| r.as_array())
+            .ok_or_else(|| jerr("no \"runs\" array".into()))?;
+        let per = v
+            .get("per_instance")
+            .and_then(|r| r.as_object())
+            .ok_or_else(|| jerr("no \"per_instance\" object".into()))?;
+        let mut runs = Vec::new();
+        for (i, r) in runs_v.iter().enumerate() {
+            let folder = r
+                .get("folder")
+                .and_then(|f| f.as_str())
+                .ok_or_else(|| jerr(format!("runs[{i}] has no \"folder\"")))?;
+            runs.push(RunInfo {
+                folder: folder.to_string(),
+                name: r
+                    .get("name")
+                    .and_then(|f| f.as_str())
+                    .unwrap_or(folder)
+                    .to_string(),
+                published: r.get("resolved").and_then(|f| f.as_f64()),
+            });
+        }
+        // runs that only appear in per_instance are kept too
+        for k in per.keys() {
+            if !runs.iter().any(|r| &r.folder == k) {
+                runs.push(RunInfo {
+                    folder: k.clone(),
+                    name: k.clone(),
+                    published: None,
+                });
+            }
+        }
+        let mut triples = Vec::new();
+        let mut unknown: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for r in &runs {
+            if let Some(recs) = per.get(&r.folder).and_then(|x| x.as_object()) {
+                for (inst, rec) in recs {
+                    let flag = match rec {
+                        serde_json::Value::Bool(b) => Some(*b),
+                        other => other.get("resolved").and_then(|f| f.as_bool()),
+                    };
+                    if flag.is_none() {
+                        unknown
+                            .entry(r.folder.clone())
+                            .or_default()
+                            .push(inst.clone());
+                    }
+                    triples.push((r.folder.clone(), inst.clone(), flag));
+                }
+            }
+        }
+        let mut matrix = ResolveMatrix::from_triples(triples);
+        // keep run order = file order, including runs without any record
+        let order: Vec<String> = runs.iter().map(|r| r.folder.clone()).collect();
+        matrix = reorder(matrix, &order);
+        Ok(Leaderboard {
+            runs,
+            matrix,
+            unknown,
+        })
+    }
+
+    /// Published vs computed rate for every run; `tol_points` is the agreement tolerance (0.1).
+    /// The universe is every instance that appears for any run.
+    pub fn run_rates(&self, tol_points: f64) -> Vec<RunRate> {
+        let m = &self.matrix;
+        let universe = m.instances.len();
+        self.runs
+            .iter()
+            .enumerate()
+            .map(|(j, r)| {
+                let mut records = 0;
+                let mut resolved = 0;
+                let mut missing = Vec::new();
+                for (i, inst) in m.instances.iter().enumerate() {
+                    match m.get(i, j) {
+                        Some(f) => {
+                            records += 1;
+                            resolved += usize::from(f);
+                        }
+                        None => {
+                            if !self
+                                .unknown
+                                .get(&r.folder)
+                                .is_some_and(|u| u.contains(inst))
+                            {
+                                missing.push(inst.clone());
+                            }
+                        }
+                    }
+                }
+                let computed = if universe == 0 {
+                    f64::NAN
+                } else {
+                    100.0 * resolved as f64 / universe as f64
+                };
+                let diff = r.published.map(|p| computed - p);
+                RunRate {
+                    run: r.folder.clone(),
+                    name: r.name.clone(),
+                    published: r.published,
+                    computed,
+                    universe,
+                    records,
+                    resolved,
+                    diff_points: diff,
+                    agrees: diff.is_some_and(|d| d.abs() <= tol_points + 1e-9),
+                    missing,
+                    unknown: self.unknown.get(&r.folder).cloned().unwrap_or_default(),
+                }
+            })
+            .collect()
+    }
+}
+
+fn reorder(m: ResolveMatrix, order: &[String]) -> ResolveMatrix {
+    let k = m.models.len();
+    let idx: Vec<Option<usize>> = order
+        .iter()
+        .map(|o| m.models.iter().position(|x| x == o))
+        .collect();
+    let mut flags = Vec::with_capacity(m.instances.len() * order.len());
+    for i in 0..m.instances.len() {
+        for j in &idx {
+            flags.push(j.and_then(|j| m.flags[i * k + j]));
+        }
+    }
+    ResolveMatrix {
+        models: order.to_vec(),
+        instances: m.instances,
+        flags,
+    }
+}

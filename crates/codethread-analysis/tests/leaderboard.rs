@@ -1,0 +1,111 @@
+//! Real outcomes: 25 mini-swe-agent runs × 500 SWE-bench Verified instances.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use codethread_analysis::Leaderboard;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+#[test]
+fn run_rates_and_discrepancies_are_reported() {
+    let Some(p) =
+        codethread_testkit::shared_path("swebench/verified_bashonly_leaderboard_per_instance.json")
+    else {
+        return;
+    };
+    let lb = Leaderboard::from_path(&p).unwrap();
+    assert_eq!(lb.runs.len(), 25);
+    assert_eq!(lb.matrix.instances.len(), 500);
+    let rates = lb.run_rates(0.1);
+    // independent count straight from the JSON
+    let raw: Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+    let mut expect_bad = Vec::new();
+    for run in raw["runs"].as_array().unwrap() {
+        let folder = run["folder"].as_str().unwrap();
+        let published = run["resolved"].as_f64().unwrap();
+        let recs = raw["per_instance"][folder].as_object().unwrap();
+        let n = recs
+            .values()
+            .filter(|r| r["resolved"].as_bool() == Some(true))
+            .count();
+        let r = rates.iter().find(|r| r.run == folder).unwrap();
+        assert_eq!(r.resolved, n, "{folder}");
+        assert_eq!(r.published, Some(published));
+        if (100.0 * n as f64 / 500.0 - published).abs() > 0.1 + 1e-9 {
+            expect_bad.push(folder.to_string());
+        }
+    }
+    let bad: Vec<String> = rates
+        .iter()
+        .filter(|r| !r.agrees)
+        .map(|r| r.run.clone())
+        .collect();
+    assert_eq!(bad, expect_bad);
+    // such runs exist in this file, and they are reported with both numbers
+    assert!(!bad.is_empty());
+    let c37 = rates
+        .iter()
+        .find(|r| r.run.contains("claude-3-7-sonnet"))
+        .unwrap();
+    assert!(!c37.agrees);
+    assert_eq!(c37.published, Some(52.8));
+    assert!(c37.computed < 20.0);
+    // every run has a record for every instance here: nothing missing
+    assert!(rates
+        .iter()
+        .all(|r| r.missing.is_empty() && r.records == 500));
+    for r in rates.iter().filter(|r| r.agrees) {
+        assert!((r.computed - r.published.unwrap()).abs() <= 0.1 + 1e-9);
+    }
+}
+
+#[test]
+fn loo_difficulty_matches_the_matrix_csv() {
+    let Some(p) =
+        codethread_testkit::shared_path("swebench/verified_bashonly_leaderboard_per_instance.json")
+    else {
+        return;
+    };
+    let Some(csv) =
+        codethread_testkit::shared_path("swebench/verified_bashonly_resolved_matrix.csv")
+    else {
+        return;
+    };
+    let lb = Leaderboard::from_path(&p).unwrap();
+    let text = std::fs::read_to_string(csv).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let runs = &header[1..];
+    let mut rows: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+    for l in lines {
+        let mut it = l.split(',');
+        let id = it.next().unwrap().to_string();
+        rows.insert(id, it.map(|v| v.parse().unwrap()).collect());
+    }
+    assert_eq!(rows.len(), 500);
+    let diff = lb.matrix.difficulty();
+    assert_eq!(diff.len(), 500);
+    let mut checked = 0;
+    for d in &diff {
+        let flags = &rows[&d.instance];
+        let total: u32 = flags.iter().map(|v| u32::from(*v)).sum();
+        assert_eq!(d.resolved_by as u32, total, "{}", d.instance);
+        for (j, run) in runs.iter().enumerate() {
+            let col = lb.matrix.models.iter().position(|m| m == run).unwrap();
+            let expect = f64::from(total - u32::from(flags[j])) / 24.0;
+            let got = d.loo[col].unwrap();
+            assert!((got - expect).abs() < 1e-15, "{} {run}", d.instance);
+            assert_eq!(
+                lb.matrix.get(
+                    diff.iter().position(|x| x.instance == d.instance).unwrap(),
+                    col
+                ),
+                Some(flags[j] == 1)
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 500 * 25);
+    // some instances nobody solves, some everybody solves
+    assert!(diff.iter().any(|d| d.resolved_by == 0));
+    assert!(diff.iter().any(|d| d.resolved_by == 25));
+}
