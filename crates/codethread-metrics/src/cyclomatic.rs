@@ -35,6 +35,9 @@ pub fn cyclomatic_with(file: &ParsedFile, func: Node<'_>, table: &CcRules) -> u3
         },
         None => func,
     };
+    if table.mode == CcMode::Tokens {
+        return table.base.saturating_add(count_tokens(file, func, table));
+    }
     let mut total: u32 = table.base;
     let mut stack: Vec<Node<'_>> = vec![scope];
     while let Some(node) = stack.pop() {
@@ -48,37 +51,74 @@ pub fn cyclomatic_with(file: &ParsedFile, func: Node<'_>, table: &CcRules) -> u3
                 total = total.saturating_add(table.base);
             }
         }
-        match table.mode {
-            CcMode::Nodes => {
-                if table
-                    .decisions
-                    .iter()
-                    .any(|d| d.kind == kind && holds(d.when, node))
-                {
-                    total = total.saturating_add(1);
-                }
-                if let Some(m) = &table.match_cases {
-                    if m.match_kind == kind {
-                        total = total.saturating_add(match_increment(node, m));
-                    }
-                }
-            }
-            CcMode::Tokens => {
-                if table.atomic.contains(&kind) {
-                    continue;
-                }
-                if node.child_count() == 0 {
-                    let text = file.text(node);
-                    if table.token_texts.iter().any(|t| t.as_bytes() == text) {
-                        total = total.saturating_add(1);
-                    }
-                    continue;
-                }
+        if table
+            .decisions
+            .iter()
+            .any(|d| d.kind == kind && holds(d.when, node))
+        {
+            total = total.saturating_add(1);
+        }
+        if let Some(m) = &table.match_cases {
+            if m.match_kind == kind {
+                total = total.saturating_add(match_increment(node, m));
             }
         }
         push_children(node, &mut stack);
     }
     total
+}
+
+/// Token mode: decision tokens among the function's tokens (atomic subtrees
+/// are one token, excluded subtrees are skipped), limited to the tool's idea
+/// of the function's extent when the table has a [`rules::BraceScope`].
+fn count_tokens(file: &ParsedFile, func: Node<'_>, table: &CcRules) -> u32 {
+    let mut tokens: Vec<(usize, &[u8])> = Vec::new();
+    let mut stack: Vec<Node<'_>> = vec![func];
+    while let Some(node) = stack.pop() {
+        let kind = node.kind();
+        if node.id() != func.id() && table.excluded.contains(&kind) {
+            continue;
+        }
+        if table.atomic.contains(&kind) || node.child_count() == 0 {
+            tokens.push((node.start_byte(), file.text(node)));
+            continue;
+        }
+        push_children(node, &mut stack);
+    }
+    let end = match &table.brace_scope {
+        Some(scope) => brace_end(func, &tokens, scope).unwrap_or(tokens.len()),
+        None => tokens.len(),
+    };
+    let counted = tokens.get(..end).unwrap_or(&tokens);
+    let hits = counted
+        .iter()
+        .filter(|(_, text)| table.token_texts.iter().any(|t| t.as_bytes() == *text))
+        .count();
+    u32::try_from(hits).unwrap_or(u32::MAX)
+}
+
+/// Index one past the closing token of the tool's function body.
+fn brace_end(func: Node<'_>, tokens: &[(usize, &[u8])], scope: &rules::BraceScope) -> Option<usize> {
+    let after = func.child_by_field_name(scope.after_field)?.end_byte();
+    let open = scope.open.as_bytes();
+    let close = scope.close.as_bytes();
+    let start = tokens.iter().enumerate().position(|(i, (pos, text))| {
+        *pos >= after
+            && *text == open
+            && !(i > 0 && scope.not_after.iter().any(|n| n.as_bytes() == tokens[i - 1].1))
+    })?;
+    let mut depth = 0usize;
+    for (i, (_, text)) in tokens.iter().enumerate().skip(start) {
+        if *text == open {
+            depth += 1;
+        } else if *text == close {
+            depth = depth.saturating_sub(1);
+            if depth == 0 {
+                return Some(i + 1);
+            }
+        }
+    }
+    None
 }
 
 /// Push `node`'s children so that they pop in source order.
@@ -101,6 +141,16 @@ fn holds(when: When, node: Node<'_>) -> bool {
         When::Always => true,
         When::ParentIn(kinds) => node.parent().is_some_and(|p| kinds.contains(&p.kind())),
         When::ParentNotIn(kinds) => !node.parent().is_some_and(|p| kinds.contains(&p.kind())),
+        When::NotInside(kinds) => {
+            let mut cur = node.parent();
+            while let Some(p) = cur {
+                if kinds.contains(&p.kind()) {
+                    return false;
+                }
+                cur = p.parent();
+            }
+            true
+        }
     }
 }
 

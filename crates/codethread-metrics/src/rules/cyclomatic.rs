@@ -27,6 +27,8 @@ pub enum When {
     ParentIn(&'static [&'static str]),
     /// The parent's kind is none of these.
     ParentNotIn(&'static [&'static str]),
+    /// No ancestor has one of these kinds.
+    NotInside(&'static [&'static str]),
 }
 
 /// One decision point: every node of `kind` (when `when` holds) adds 1.
@@ -54,6 +56,22 @@ pub struct MatchCases {
     pub capture_kind: &'static str,
 }
 
+/// Token mode: where a token-based tool thinks the function ends. lizard's Go
+/// reader takes the first `{` after the parameter list that does not follow
+/// `interface` as the body, so a result type `<-chan struct{}` ends the
+/// "function" at `struct{}`'s closing brace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BraceScope {
+    /// Field of the function node after which the body brace is looked for.
+    pub after_field: &'static str,
+    /// Opening token.
+    pub open: &'static str,
+    /// Closing token.
+    pub close: &'static str,
+    /// An opening token right after one of these does not open the body.
+    pub not_after: &'static [&'static str],
+}
+
 /// The cyclomatic rules of one tool for one language.
 #[derive(Debug, Clone, Copy)]
 pub struct CcRules {
@@ -77,6 +95,8 @@ pub struct CcRules {
     pub nested_spaces: &'static [&'static str],
     /// radon's `match` handling.
     pub match_cases: Option<MatchCases>,
+    /// Token mode: the token range the tool counts.
+    pub brace_scope: Option<BraceScope>,
 }
 
 /// radon 6.0.1 `cc_visit` for Python.
@@ -150,6 +170,7 @@ pub static PYTHON_RADON: CcRules = CcRules {
         wildcard_leaves: &["_"],
         capture_kind: "dotted_name",
     }),
+    brace_scope: None,
 };
 
 /// lizard 1.24.3 CCN for Go (token based; function literals are separate functions).
@@ -169,9 +190,19 @@ pub static GO_LIZARD: CcRules = CcRules {
     excluded: &["func_literal"],
     nested_spaces: &[],
     match_cases: None,
+    brace_scope: Some(BraceScope {
+        after_field: "parameters",
+        open: "{",
+        close: "}",
+        not_after: &["interface"],
+    }),
 };
 
 /// rust-code-analysis 0.0.25 `cyclomatic.sum` for Rust.
+///
+/// Inside macro token trees, rust-code-analysis 0.0.25's grammar lexes
+/// operators (`&&`, `||`, `?`) as one generic punctuation token, while
+/// keywords (`if`, `for`, `while`, `loop`) stay keywords.
 pub static RUST_RCA: CcRules = CcRules {
     tool: "rust-code-analysis 0.0.25 cyclomatic.sum",
     mode: CcMode::Nodes,
@@ -200,15 +231,15 @@ pub static RUST_RCA: CcRules = CcRules {
         },
         Decision {
             kind: "?",
-            when: When::Always,
+            when: When::NotInside(&["token_tree"]),
         },
         Decision {
             kind: "&&",
-            when: When::Always,
+            when: When::NotInside(&["token_tree"]),
         },
         Decision {
             kind: "||",
-            when: When::Always,
+            when: When::NotInside(&["token_tree"]),
         },
     ],
     token_texts: &[],
@@ -221,6 +252,7 @@ pub static RUST_RCA: CcRules = CcRules {
         "trait_item",
     ],
     match_cases: None,
+    brace_scope: None,
 };
 
 const JS_RCA_DECISIONS: &[Decision] = &[
@@ -281,6 +313,7 @@ pub static JS_RCA: CcRules = CcRules {
     excluded: &[],
     nested_spaces: JS_RCA_SPACES,
     match_cases: None,
+    brace_scope: None,
 };
 
 /// The cyclomatic rules of `profile` for `lang`.
