@@ -135,6 +135,50 @@ pub struct FunctionMetrics {
     pub occurrence: usize,
 }
 
+impl FunctionMetrics {
+    /// The CSV header matching [`FunctionMetrics::csv_row`].
+    pub fn csv_header() -> &'static str {
+        "path,language,name,kind,line,end_line,cyclomatic,cognitive,n1,n2,N1,N2,vocabulary,length,volume,difficulty,effort,lloc,parse_errors"
+    }
+
+    /// One CSV row (RFC 4180 quoting; empty fields for `None`).
+    pub fn csv_row(&self) -> String {
+        fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
+            v.map(|x| x.to_string()).unwrap_or_default()
+        }
+        fn quote(s: &str) -> String {
+            if s.contains([',', '"', '\n', '\r']) {
+                format!("\"{}\"", s.replace('"', "\"\""))
+            } else {
+                s.to_string()
+            }
+        }
+        let h = self.halstead;
+        [
+            quote(&self.path),
+            self.language.name().to_string(),
+            quote(&self.name),
+            quote(&self.kind),
+            self.line.to_string(),
+            self.end_line.to_string(),
+            opt(self.cyclomatic),
+            opt(self.cognitive),
+            opt(h.map(|h| h.n1)),
+            opt(h.map(|h| h.n2)),
+            opt(h.map(|h| h.big_n1)),
+            opt(h.map(|h| h.big_n2)),
+            opt(h.map(|h| h.vocabulary)),
+            opt(h.map(|h| h.length)),
+            opt(h.map(|h| h.volume)),
+            opt(h.map(|h| h.difficulty)),
+            opt(h.map(|h| h.effort)),
+            opt(self.lloc),
+            self.parse_errors.to_string(),
+        ]
+        .join(",")
+    }
+}
+
 /// Per-file totals. Sums skip `None` values; a metric whose per-function
 /// value already includes nested functions (see docs/metrics.md) is summed
 /// over outermost records only, so nothing is counted twice.
@@ -181,7 +225,7 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
         if !set.node_kinds.contains(&func.node_kind) {
             continue;
         }
-        let Some(node) = func.find_node(file) else {
+        let Some(node) = locate(file, func) else {
             continue;
         };
         let ctx = FnCtx {
@@ -192,7 +236,7 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
             profile,
         };
         let parent = enclosing_record(&index, &record_of, func);
-        let name = record_name(set, file, node, &mut anonymous_counter);
+        let name = record_name(set, file, func, node, &mut anonymous_counter);
         let kind = record_kind(set, func, node, parent.is_some());
         let line = func.node.start_line;
         let end_line = func.node.end_line;
@@ -208,7 +252,11 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
             cognitive: cognitive(&ctx),
             halstead: halstead(&ctx).map(HalsteadValues::from),
             lloc: lloc(&ctx),
-            parse_errors: if node.has_error() { count_errors(node) } else { 0 },
+            parse_errors: if node.has_error() {
+                count_errors(node)
+            } else {
+                0
+            },
             parent,
             occurrence: 0,
         });
@@ -249,7 +297,11 @@ pub fn analyze_source(
 /// [`MetricsError::Unsupported`] for an extension with no language,
 /// [`MetricsError::Read`] when the file cannot be read, and
 /// [`MetricsError::Parse`] when the parser fails.
-pub fn analyze_file(path: &Path, label: &str, profile: Profile) -> Result<FileMetrics, MetricsError> {
+pub fn analyze_file(
+    path: &Path,
+    label: &str,
+    profile: Profile,
+) -> Result<FileMetrics, MetricsError> {
     let lang = Lang::from_path(path).ok_or_else(|| MetricsError::Unsupported {
         path: path.to_path_buf(),
     })?;
@@ -356,7 +408,10 @@ fn clean_label(s: &str) -> String {
 
 /// Measure every input in parallel (rayon); results come back in input
 /// order, one per input, errors included (one bad file never hides the rest).
-pub fn analyze_inputs(inputs: &[Input], profile: Profile) -> Vec<Result<FileMetrics, MetricsError>> {
+pub fn analyze_inputs(
+    inputs: &[Input],
+    profile: Profile,
+) -> Vec<Result<FileMetrics, MetricsError>> {
     inputs
         .par_iter()
         .map(|i| analyze_file(&i.path, &i.label, profile))
@@ -365,15 +420,36 @@ pub fn analyze_inputs(inputs: &[Input], profile: Profile) -> Vec<Result<FileMetr
 
 /// [`collect_inputs`] then [`analyze_inputs`]: walk errors first, then one
 /// result per file in deterministic order.
-pub fn analyze_paths(roots: &[PathBuf], profile: Profile) -> Vec<Result<FileMetrics, MetricsError>> {
+pub fn analyze_paths(
+    roots: &[PathBuf],
+    profile: Profile,
+) -> Vec<Result<FileMetrics, MetricsError>> {
     let (inputs, errors) = collect_inputs(roots);
     let mut out: Vec<Result<FileMetrics, MetricsError>> = errors.into_iter().map(Err).collect();
     out.extend(analyze_inputs(&inputs, profile));
     out
 }
 
+/// The function's syntax node: the innermost node of its kind that covers its
+/// own span (the index trims trailing comments and leading decorators from
+/// `Function::node`, so the tree node may be wider).
+fn locate<'t>(file: &'t ParsedFile, func: &Function) -> Option<Node<'t>> {
+    let start = func.node.start_byte;
+    let mut n = file.root().descendant_for_byte_range(start, start)?;
+    loop {
+        if n.kind() == func.node_kind && n.start_byte() <= start && n.end_byte() >= func.node.end_byte {
+            return Some(n);
+        }
+        n = n.parent()?;
+    }
+}
+
 /// The nearest enclosing function that is itself reported.
-fn enclosing_record(index: &[Function], record_of: &[Option<usize>], func: &Function) -> Option<usize> {
+fn enclosing_record(
+    index: &[Function],
+    record_of: &[Option<usize>],
+    func: &Function,
+) -> Option<usize> {
     let mut p = func.parent;
     while let Some(i) = p {
         if let Some(r) = record_of.get(i).copied().flatten() {
@@ -388,12 +464,24 @@ fn node_text<'a>(file: &'a ParsedFile, node: Node<'_>) -> std::borrow::Cow<'a, s
     String::from_utf8_lossy(file.source.get(node.byte_range()).unwrap_or(&[]))
 }
 
-fn record_name(set: &FunctionSet, file: &ParsedFile, node: Node<'_>, anon: &mut usize) -> String {
+fn record_name(
+    set: &FunctionSet,
+    file: &ParsedFile,
+    func: &Function,
+    node: Node<'_>,
+    anon: &mut usize,
+) -> String {
     match set.naming {
-        Naming::Bare => node
-            .child_by_field_name("name")
-            .map(|n| node_text(file, n).into_owned())
-            .unwrap_or_else(|| "<anonymous>".to_string()),
+        Naming::Radon => {
+            let own = node
+                .child_by_field_name("name")
+                .map(|n| node_text(file, n).into_owned())
+                .unwrap_or_else(|| func.name.clone());
+            match (&func.kind, &func.impl_type) {
+                (codethread_lang::FunctionKind::Method, Some(class)) => format!("{class}.{own}"),
+                _ => own,
+            }
+        }
         Naming::Rca => rca_name(file, node),
         Naming::GoTools => go_name(file, node, anon),
     }
@@ -444,7 +532,9 @@ fn go_name(file: &ParsedFile, node: Node<'_>, anon: &mut usize) -> String {
                 .child_by_field_name("receiver")
                 .and_then(|r| {
                     let mut c = r.walk();
-                    let first = r.named_children(&mut c).find(|n| n.kind() == "parameter_declaration");
+                    let first = r
+                        .named_children(&mut c)
+                        .find(|n| n.kind() == "parameter_declaration");
                     first
                 })
                 .and_then(|p| p.child_by_field_name("type"));
@@ -506,7 +596,9 @@ fn assign_occurrences(records: &mut [FunctionMetrics]) {
     let mut seen: std::collections::HashMap<(usize, usize, String), usize> =
         std::collections::HashMap::new();
     for r in records.iter_mut() {
-        let n = seen.entry((r.line, r.end_line, r.name.clone())).or_insert(0);
+        let n = seen
+            .entry((r.line, r.end_line, r.name.clone()))
+            .or_insert(0);
         r.occurrence = *n;
         *n += 1;
     }

@@ -23,7 +23,11 @@ use rules::{CodeLines, LlocRule, LogicalLines, Statements};
 /// - JavaScript / TypeScript / Rust (paper): rust-code-analysis `loc.lloc`,
 ///   statements by node kind, nested functions included.
 pub fn lloc(ctx: &FnCtx<'_>) -> Option<u32> {
-    Some(count(ctx.node, &ctx.file.source, &lloc_rule(ctx.profile, ctx.file.lang)))
+    Some(count(
+        ctx.node,
+        &ctx.file.source,
+        &lloc_rule(ctx.profile, ctx.file.lang),
+    ))
 }
 
 /// LLOC of any node (a function, or a whole file's root) under `rule`.
@@ -150,10 +154,17 @@ fn code_lines(node: Node<'_>, src: &[u8], r: &CodeLines) -> u32 {
     // keyword token itself is credited to the enclosing scope.
     let mut count = 1u32;
     let mut prev_end: Option<usize> = None;
+    let limit = r
+        .truncate_at
+        .and_then(|(field, kind)| first_of_kind(node.child_by_field_name(field)?, kind))
+        .map_or(usize::MAX, |n| n.end_byte());
     let mut cursor = node.walk();
     let mut d = 0usize;
     loop {
         let n = cursor.node();
+        if n.start_byte() >= limit {
+            break;
+        }
         let kind = n.kind();
         let nested = d > 0 && r.nested.contains(&kind);
         let atomic = r.atomic.contains(&kind);
@@ -181,6 +192,20 @@ fn code_lines(node: Node<'_>, src: &[u8], r: &CodeLines) -> u32 {
         }
     }
     count
+}
+
+/// The first node of `kind` in `node`'s subtree, in pre-order.
+fn first_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
+    let mut cursor = node.walk();
+    let mut d = 0usize;
+    loop {
+        if cursor.node().kind() == kind {
+            return Some(cursor.node());
+        }
+        if !next_node(&mut cursor, &mut d, true) {
+            return None;
+        }
+    }
 }
 
 fn statements(node: Node<'_>, r: &Statements) -> u32 {

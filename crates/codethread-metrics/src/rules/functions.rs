@@ -8,8 +8,9 @@ use crate::Profile;
 /// How a record's `name` is formed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Naming {
-    /// The bare name of the definition (Python `ast` / radon).
-    Bare,
+    /// radon: `Class.method` for methods, the bare name otherwise
+    /// (closures too).
+    Radon,
     /// Go: gocognit's `(*T).M` for declarations; lizard's variable name or
     /// `anonymous__N` (a per-file counter) for func literals.
     GoTools,
@@ -60,7 +61,7 @@ pub(crate) struct FunctionSet {
 
 static PYTHON: FunctionSet = FunctionSet {
     node_kinds: &["function_definition"],
-    naming: Naming::Bare,
+    naming: Naming::Radon,
     kinds: Kinds::PythonAst,
     // radon CC excludes closures; complexipy folds them; the span metrics
     // (Halstead, LLOC) cover the nested defs' lines.

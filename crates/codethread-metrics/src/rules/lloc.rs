@@ -42,6 +42,10 @@ pub(crate) struct CodeLines {
     pub comments: &'static [&'static str],
     /// Nested function kinds lizard reports separately (their lines are theirs).
     pub nested: &'static [&'static str],
+    /// lizard ends a function at the closing brace of the first `{` after
+    /// its parameters: when the field (the result type) holds a node of this
+    /// kind (`struct{...}`), the function's lines stop at that node's end.
+    pub truncate_at: Option<(&'static str, &'static str)>,
 }
 
 /// A node kind counted only when no ancestor of `ancestors` lies between it
@@ -110,6 +114,7 @@ static GO_LIZARD: CodeLines = CodeLines {
     ],
     comments: &["comment"],
     nested: &["func_literal"],
+    truncate_at: Some(("result", "struct_type")),
 };
 
 static JS_RCA: Statements = Statements {
@@ -156,30 +161,8 @@ static RUST_RCA: Statements = Statements {
         "let_declaration",
         "assignment_expression",
         "compound_assignment_expr",
-        "return_expression",
-        "if_expression",
-        "while_expression",
-        "loop_expression",
-        "for_expression",
-        "break_expression",
-        "continue_expression",
-        "await_expression",
     ],
-    conditional: Some(Conditional {
-        kinds: &["call_expression", "macro_invocation", "closure_expression"],
-        ancestors: &[
-            "call_expression",
-            "macro_invocation",
-            "closure_expression",
-            "let_declaration",
-            "while_expression",
-            "for_expression",
-            "if_expression",
-            "return_expression",
-            "await_expression",
-        ],
-        stop: &["block"],
-    }),
+    conditional: None,
     fields: &[],
 };
 
