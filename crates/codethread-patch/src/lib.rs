@@ -5,6 +5,8 @@ mod binary;
 mod create;
 pub mod error;
 mod fs;
+mod jaccard;
+mod localize;
 pub mod model;
 mod parse;
 pub mod quote;
@@ -20,3 +22,7 @@ pub use fs::apply_to_dir;
 pub use model::*;
 pub use parse::parse;
 pub use safety::check_path;
+pub use jaccard::{file_set, function_set, jaccard, jaccard_of, jaccard_opt, similarity, PatchSimilarity};
+pub use localize::{
+    is_source_path, localize, EditedFunction, FileEdit, FunctionStatus, Localization, LocalizeError, NegativeCase,
+};

@@ -1,0 +1,86 @@
+//! Jaccard similarity of two patches' edit sets (the paper's J^file and J^func).
+
+use std::collections::BTreeSet;
+use std::hash::Hash;
+
+use serde::Serialize;
+
+use crate::localize::Localization;
+use crate::model::Patch;
+
+/// |A ∩ B| / |A ∪ B|; **1.0 when both sets are empty** (two patches that
+/// edit nothing agree completely; this keeps J(A, A) = 1 for every A and
+/// 1 − J a metric). Use [`jaccard_opt`] to tell that case apart.
+pub fn jaccard<T: Ord>(a: &BTreeSet<T>, b: &BTreeSet<T>) -> f64 {
+    jaccard_opt(a, b).unwrap_or(1.0)
+}
+
+/// Like [`jaccard`], but `None` when both sets are empty.
+pub fn jaccard_opt<T: Ord>(a: &BTreeSet<T>, b: &BTreeSet<T>) -> Option<f64> {
+    let inter = a.intersection(b).count();
+    let union = a.len() + b.len() - inter;
+    (union > 0).then(|| inter as f64 / union as f64)
+}
+
+/// Every path a patch touches (old and new paths, `-p1`-stripped, lossy UTF-8).
+pub fn file_set(patch: &Patch) -> BTreeSet<String> {
+    patch
+        .touched_paths()
+        .into_iter()
+        .map(|p| String::from_utf8_lossy(&p).into_owned())
+        .collect()
+}
+
+/// The edited functions of a localization as target ids
+/// (`path::qualname[#n]`): modified and removed functions, plus added ones
+/// when `include_added`.
+pub fn function_set(loc: &Localization, include_added: bool) -> BTreeSet<String> {
+    let mut s: BTreeSet<String> = loc.targets.iter().map(|t| t.target_id()).collect();
+    if include_added {
+        s.extend(loc.added_functions.iter().map(|t| t.target_id()));
+    }
+    s
+}
+
+/// J^file and J^func of two patches on the same base.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct PatchSimilarity {
+    /// Jaccard over touched file paths.
+    pub file: f64,
+    /// Jaccard over edited functions (modified + removed + added).
+    pub func: f64,
+    /// Jaccard over target functions only (modified + removed).
+    pub func_targets: f64,
+}
+
+/// Both Jaccards of two localized patches.
+pub fn similarity(a: (&Patch, &Localization), b: (&Patch, &Localization)) -> PatchSimilarity {
+    PatchSimilarity {
+        file: jaccard(&file_set(a.0), &file_set(b.0)),
+        func: jaccard(&function_set(a.1, true), &function_set(b.1, true)),
+        func_targets: jaccard(&function_set(a.1, false), &function_set(b.1, false)),
+    }
+}
+
+/// Convenience: Jaccard of two iterables.
+pub fn jaccard_of<T: Ord + Hash, I: IntoIterator<Item = T>>(a: I, b: I) -> f64 {
+    let a: BTreeSet<T> = a.into_iter().collect();
+    let b: BTreeSet<T> = b.into_iter().collect();
+    jaccard(&a, &b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn properties() {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<BTreeSet<_>>();
+        assert_eq!(jaccard(&s(&[]), &s(&[])), 1.0);
+        assert_eq!(jaccard_opt(&s(&[]), &s(&[])), None);
+        assert_eq!(jaccard(&s(&["a"]), &s(&[])), 0.0);
+        assert_eq!(jaccard(&s(&["a", "b"]), &s(&["b", "c"])), 1.0 / 3.0);
+        assert_eq!(jaccard(&s(&["a", "b"]), &s(&["b", "a"])), 1.0);
+        assert_eq!(jaccard_of(["x", "y", "z"], ["z", "w", "y"]), 0.5);
+    }
+}

@@ -1,0 +1,517 @@
+//! Which files and functions a patch edits, by the rule of
+//! `chains/TARGET_RULES.md`.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use codethread_lang::{index_functions, parse_path_best, Function, FunctionKind, Lang, ParsedFile, Span};
+use serde::Serialize;
+
+use crate::apply::{ApplyOptions, FileReport, MemTree};
+use crate::error::ApplyError;
+use crate::model::{FileOp, Patch};
+
+/// Why a patch could not be localized.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LocalizeError {
+    /// The patch does not apply to the given pre-images.
+    #[error("patch does not apply: {0}")]
+    Apply(#[from] ApplyError),
+    /// A source file could not be parsed at all (grammar failure, not a syntax error).
+    #[error("{path}: cannot parse: {message}")]
+    Parse {
+        /// The file.
+        path: String,
+        /// The parser's message.
+        message: String,
+    },
+}
+
+/// The status of an edited function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FunctionStatus {
+    /// Exists before and after (matched by key).
+    Modified,
+    /// Exists only before (deleted or renamed).
+    Removed,
+    /// Exists only after (new; not a target).
+    Added,
+}
+
+/// Why a patch has no target functions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NegativeCase {
+    /// No `.py/.go/.rs/.js/.mjs/.cjs/.jsx/.ts/.tsx` file touched.
+    NonSourceOnly,
+    /// Only new functions (and trivial lines) added.
+    AddsNewFunctionsOnly,
+    /// New functions plus module / impl / class-level code.
+    AddsNewFunctionsAndModuleLevelCodeOnly,
+    /// Only lines outside any function changed.
+    ModuleOrClassLevelChangesOnly,
+}
+
+/// One edited function.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EditedFunction {
+    /// File path (the new path; the old one for a deleted file).
+    pub path: String,
+    /// Qualified name (`Class.method`, `outer.inner`, Go `Type.method`, ...).
+    pub qualname: String,
+    /// Bare name.
+    pub name: String,
+    /// function / method / nested.
+    pub kind: FunctionKind,
+    /// Modified, removed or added.
+    pub status: FunctionStatus,
+    /// Before-span first line (`None` for added).
+    pub start: Option<usize>,
+    /// Before-span last line.
+    pub end: Option<usize>,
+    /// After-span first line (`None` for removed).
+    pub after_start: Option<usize>,
+    /// After-span last line.
+    pub after_end: Option<usize>,
+    /// Line ending the def header in the before image (after image for added).
+    pub header_end: usize,
+    /// `-` lines (pre-image numbers) inside the before-span.
+    pub changed_lines_before: Vec<usize>,
+    /// `+` lines (post-image numbers) inside the after-span.
+    pub changed_lines_after: Vec<usize>,
+    /// False when every changed line lies inside nested functions.
+    pub changed_directly: bool,
+    /// Every changed line is blank, comment-only or (Python) docstring.
+    pub trivial_only: bool,
+    /// A changed line lies between span start and `header_end`.
+    pub signature_or_decorator_changed: bool,
+    /// Rust trait of a trait impl (part of the matching key).
+    pub impl_trait: Option<String>,
+    /// JS/TS `get`/`set` (part of the matching key).
+    pub accessor: Option<String>,
+    /// Rust impl type / class name.
+    pub impl_type: Option<String>,
+    /// Go receiver text.
+    pub receiver: Option<String>,
+    /// 1-based rank among same-qualname functions of the file.
+    pub occurrence: usize,
+    /// Number of same-qualname functions in the file.
+    pub dup_count: usize,
+}
+
+impl EditedFunction {
+    /// `path::qualname`, with `#occurrence` when the qualname is not unique
+    /// in its file (the ids of `expected_targets.jsonl`).
+    pub fn target_id(&self) -> String {
+        if self.dup_count > 1 {
+            format!("{}::{}#{}", self.path, self.qualname, self.occurrence)
+        } else {
+            format!("{}::{}", self.path, self.qualname)
+        }
+    }
+}
+
+/// One edited file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FileEdit {
+    /// The path (new path; old path for a deletion).
+    pub path: String,
+    /// Old path when it differs (renames, copies).
+    pub old_path: Option<String>,
+    /// What the patch does to the file.
+    pub op: FileOp,
+    /// One of the source extensions of TARGET_RULES.
+    pub is_source: bool,
+    /// Language by extension (`python`, `go`, `rust`, `javascript`, `typescript`, `tsx`).
+    pub language: Option<String>,
+    /// Grammar actually used when it differs from `language` (a `.js` file
+    /// that parses cleanly only as TypeScript).
+    pub grammar: Option<String>,
+    /// Binary diff.
+    pub binary: bool,
+    /// `-` lines, pre-image numbers (where the hunks really applied).
+    pub removed_lines: Vec<usize>,
+    /// `+` lines, post-image numbers.
+    pub added_lines: Vec<usize>,
+    /// `-` lines outside every before-image function span.
+    pub changed_lines_outside_functions_before: Vec<usize>,
+    /// `+` lines outside every after-image function span.
+    pub changed_lines_outside_functions_after: Vec<usize>,
+    /// Some outside line is not blank / comment / docstring.
+    pub nontrivial_outside_functions: bool,
+    /// Offset of each hunk (0 = applied where the header said).
+    pub hunk_offsets: Vec<isize>,
+    /// ERROR/MISSING nodes in the before and after parse.
+    pub parse_errors: (usize, usize),
+}
+
+/// The edit set of one patch.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Localization {
+    /// Edited files, in patch order.
+    pub files: Vec<FileEdit>,
+    /// Target functions: modified and removed.
+    pub targets: Vec<EditedFunction>,
+    /// Functions that exist only after the patch.
+    pub added_functions: Vec<EditedFunction>,
+    /// Set when `targets` is empty.
+    pub negative_case: Option<NegativeCase>,
+    /// Notes on uncertain matches (duplicates, removed functions, trivial-only
+    /// targets, offsets, syntax errors).
+    pub unsure: Vec<String>,
+}
+
+impl Localization {
+    /// Target ids (`path::qualname[#n]`) of modified and removed functions.
+    pub fn target_ids(&self) -> Vec<String> {
+        self.targets.iter().map(EditedFunction::target_id).collect()
+    }
+}
+
+/// The source extensions of TARGET_RULES.md.
+pub fn is_source_path(path: &str) -> bool {
+    let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
+    matches!(ext, "py" | "go" | "rs" | "js" | "mjs" | "cjs" | "jsx" | "ts" | "tsx")
+}
+
+/// A parsed image with its TARGET_RULES functions.
+struct Image {
+    file: ParsedFile,
+    funcs: Vec<Function>,
+    /// Named ancestors (indices into `funcs`) of each function.
+    ancestors: Vec<Vec<usize>>,
+    /// Per function: its (recomputed) occurrence, dup count, key occurrence.
+    occ: Vec<(usize, usize, usize)>,
+    line_starts: Vec<usize>,
+}
+
+impl Image {
+    fn new(path: &str, source: &[u8]) -> Result<Image, LocalizeError> {
+        let file = parse_path_best(Path::new(path), source.to_vec())
+            .map_err(|e| LocalizeError::Parse { path: path.to_string(), message: e.to_string() })?;
+        let all = index_functions(&file);
+        // Functions under TARGET_RULES: named, with a body.
+        let mut map: Vec<Option<usize>> = vec![None; all.len()];
+        let mut funcs = Vec::new();
+        for (i, f) in all.iter().enumerate() {
+            if !f.anonymous && f.body.is_some() {
+                map[i] = Some(funcs.len());
+                funcs.push(f.clone());
+            }
+        }
+        let ancestors = all
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| map[*i].is_some())
+            .map(|(_, f)| {
+                let mut v = Vec::new();
+                let mut p = f.parent;
+                let mut guard = 0;
+                while let Some(pi) = p {
+                    if let Some(Some(k)) = map.get(pi) {
+                        v.push(*k);
+                    }
+                    p = all.get(pi).and_then(|g| g.parent);
+                    guard += 1;
+                    if guard > all.len() {
+                        break;
+                    }
+                }
+                v
+            })
+            .collect();
+        let mut by_name: HashMap<&str, usize> = HashMap::new();
+        let mut by_key: HashMap<(&str, Option<&str>, Option<&str>), usize> = HashMap::new();
+        let mut occ = Vec::with_capacity(funcs.len());
+        for f in &funcs {
+            let n = by_name.entry(f.qualname.as_str()).or_insert(0);
+            *n += 1;
+            let k = by_key
+                .entry((f.qualname.as_str(), f.impl_trait.as_deref(), f.accessor.as_deref()))
+                .or_insert(0);
+            *k += 1;
+            occ.push((*n, 0, *k));
+        }
+        for (f, o) in funcs.iter().zip(occ.iter_mut()) {
+            o.1 = by_name.get(f.qualname.as_str()).copied().unwrap_or(1);
+        }
+        let mut line_starts = vec![0];
+        for (i, &b) in file.source.iter().enumerate() {
+            if b == b'\n' {
+                line_starts.push(i + 1);
+            }
+        }
+        Ok(Image { file, funcs, ancestors, occ, line_starts })
+    }
+
+    fn key(&self, i: usize) -> (&str, Option<&str>, Option<&str>, usize) {
+        let f = &self.funcs[i];
+        (f.qualname.as_str(), f.impl_trait.as_deref(), f.accessor.as_deref(), self.occ[i].2)
+    }
+
+    fn in_any_function(&self, line: usize) -> bool {
+        self.funcs.iter().any(|f| f.span.contains_line(line))
+    }
+
+    /// Lines of `lines` inside a named function nested in function `i`.
+    fn in_nested(&self, i: usize, line: usize) -> bool {
+        self.funcs
+            .iter()
+            .enumerate()
+            .any(|(j, g)| j != i && self.ancestors[j].contains(&i) && g.span.contains_line(line))
+    }
+
+    /// Blank, comment-only, or (Python) docstring line.
+    fn trivial_line(&self, line: usize) -> bool {
+        let src = &self.file.source;
+        let Some(&start) = self.line_starts.get(line.wrapping_sub(1)) else { return true };
+        let end = self.line_starts.get(line).copied().unwrap_or(src.len());
+        let text = &src[start..end];
+        let Some(first) = text.iter().position(|b| !b.is_ascii_whitespace()) else { return true };
+        let last = text.iter().rposition(|b| !b.is_ascii_whitespace()).unwrap_or(first);
+        let (a, b) = (start + first, start + last + 1);
+        let Some(mut node) = self.file.root().descendant_for_byte_range(a, a + 1) else { return false };
+        loop {
+            let kind = node.kind();
+            if kind.contains("comment") || (self.file.lang == Lang::Python && is_docstring(node)) {
+                return node.start_byte() <= a && node.end_byte() >= b;
+            }
+            match node.parent() {
+                Some(p) if p.start_byte() <= a => node = p,
+                _ => return false,
+            }
+        }
+    }
+}
+
+fn is_docstring(node: codethread_lang::tree_sitter::Node<'_>) -> bool {
+    if node.kind() != "string" && node.kind() != "concatenated_string" {
+        return false;
+    }
+    let Some(stmt) = node.parent() else { return false };
+    if stmt.kind() != "expression_statement" || stmt.named_child_count() != 1 {
+        return false;
+    }
+    let Some(block) = stmt.parent() else { return false };
+    let first = block.named_child(0).is_some_and(|c| c.id() == stmt.id());
+    first
+        && match block.kind() {
+            "module" => true,
+            "block" => block
+                .parent()
+                .is_some_and(|p| matches!(p.kind(), "function_definition" | "class_definition")),
+            _ => false,
+        }
+}
+
+fn in_span(lines: &[usize], span: &Span) -> Vec<usize> {
+    lines.iter().copied().filter(|&l| span.contains_line(l)).collect()
+}
+
+fn edited(
+    path: &str,
+    img: &Image,
+    i: usize,
+    status: FunctionStatus,
+    before: Option<(&Image, usize)>,
+    after: Option<(&Image, usize)>,
+    removed: &[usize],
+    added: &[usize],
+) -> EditedFunction {
+    let f = &img.funcs[i];
+    let cb = before.map(|(im, k)| in_span(removed, &im.funcs[k].span)).unwrap_or_default();
+    let ca = after.map(|(im, k)| in_span(added, &im.funcs[k].span)).unwrap_or_default();
+    let direct_b = before.is_some_and(|(im, k)| cb.iter().any(|&l| !im.in_nested(k, l)));
+    let direct_a = after.is_some_and(|(im, k)| ca.iter().any(|&l| !im.in_nested(k, l)));
+    let triv_b = before.is_none_or(|(im, _)| cb.iter().all(|&l| im.trivial_line(l)));
+    let triv_a = after.is_none_or(|(im, _)| ca.iter().all(|&l| im.trivial_line(l)));
+    let sig_b = before.is_some_and(|(im, k)| {
+        let g = &im.funcs[k];
+        cb.iter().any(|&l| l >= g.span.start_line && l <= g.header.end_line)
+    });
+    let sig_a = after.is_some_and(|(im, k)| {
+        let g = &im.funcs[k];
+        ca.iter().any(|&l| l >= g.span.start_line && l <= g.header.end_line)
+    });
+    let (occurrence, dup_count, _) = img.occ[i];
+    EditedFunction {
+        path: path.to_string(),
+        qualname: f.qualname.clone(),
+        name: f.name.clone(),
+        kind: f.kind,
+        status,
+        start: before.map(|(im, k)| im.funcs[k].span.start_line),
+        end: before.map(|(im, k)| im.funcs[k].span.end_line),
+        after_start: after.map(|(im, k)| im.funcs[k].span.start_line),
+        after_end: after.map(|(im, k)| im.funcs[k].span.end_line),
+        header_end: f.header.end_line,
+        changed_directly: direct_b || direct_a,
+        trivial_only: triv_b && triv_a && !(cb.is_empty() && ca.is_empty()),
+        signature_or_decorator_changed: sig_b || sig_a,
+        changed_lines_before: cb,
+        changed_lines_after: ca,
+        impl_trait: f.impl_trait.clone(),
+        accessor: f.accessor.clone(),
+        impl_type: f.impl_type.clone(),
+        receiver: f.receiver.clone(),
+        occurrence,
+        dup_count,
+    }
+}
+
+/// Localizes `patch` against the pre-images in `before` (at least every file
+/// the patch reads). The patch is applied with git's rules to get the
+/// post-images and the real changed line numbers; pre- and post-images of
+/// source files are indexed with `codethread_lang::index_functions`.
+pub fn localize(before: &MemTree, patch: &Patch) -> Result<Localization, LocalizeError> {
+    let mut after = before.clone();
+    let report = after.apply(patch, &ApplyOptions::default())?;
+    let mut out = Localization {
+        files: Vec::new(),
+        targets: Vec::new(),
+        added_functions: Vec::new(),
+        negative_case: None,
+        unsure: Vec::new(),
+    };
+    for (fp, fr) in patch.files.iter().zip(&report.files) {
+        localize_file(before, &after, fp.binary.is_some(), fr, &mut out)?;
+    }
+    if out.targets.is_empty() {
+        let sources: Vec<&FileEdit> = out.files.iter().filter(|f| f.is_source).collect();
+        out.negative_case = Some(if sources.is_empty() {
+            NegativeCase::NonSourceOnly
+        } else if out.added_functions.is_empty() {
+            NegativeCase::ModuleOrClassLevelChangesOnly
+        } else if sources.iter().any(|f| f.nontrivial_outside_functions) {
+            NegativeCase::AddsNewFunctionsAndModuleLevelCodeOnly
+        } else {
+            NegativeCase::AddsNewFunctionsOnly
+        });
+    }
+    Ok(out)
+}
+
+fn localize_file(
+    before: &MemTree,
+    after: &MemTree,
+    binary: bool,
+    fr: &FileReport,
+    out: &mut Localization,
+) -> Result<(), LocalizeError> {
+    let path = fr.new_path.clone().or_else(|| fr.old_path.clone()).unwrap_or_default();
+    let is_source = is_source_path(&path);
+    let mut fe = FileEdit {
+        path: path.clone(),
+        old_path: fr.old_path.clone().filter(|p| *p != path),
+        op: fr.op,
+        is_source,
+        language: None,
+        grammar: None,
+        binary,
+        removed_lines: fr.removed_lines.clone(),
+        added_lines: fr.added_lines.clone(),
+        changed_lines_outside_functions_before: Vec::new(),
+        changed_lines_outside_functions_after: Vec::new(),
+        nontrivial_outside_functions: false,
+        hunk_offsets: fr.hunks.iter().map(|h| h.offset).collect(),
+        parse_errors: (0, 0),
+    };
+    if fe.hunk_offsets.iter().any(|&o| o != 0) {
+        out.unsure.push(format!(
+            "note: git apply used line offsets {:?} for {path} (changed lines shifted accordingly)",
+            fe.hunk_offsets.iter().filter(|&&o| o != 0).collect::<Vec<_>>()
+        ));
+    }
+    if !is_source || binary {
+        out.files.push(fe);
+        return Ok(());
+    }
+    let img_b = match &fr.old_path {
+        Some(p) => before.get(p.as_bytes()).map(|src| Image::new(p, src)).transpose()?,
+        None => None,
+    };
+    let img_a = match &fr.new_path {
+        Some(p) => after.get(p.as_bytes()).map(|src| Image::new(p, src)).transpose()?,
+        None => None,
+    };
+    let ext_lang = Lang::from_path(Path::new(&path));
+    fe.language = ext_lang.map(|l| l.name().to_string());
+    if let Some(used) = img_b.as_ref().or(img_a.as_ref()).map(|im| im.file.lang) {
+        if Some(used) != ext_lang {
+            fe.grammar = Some(used.name().to_string());
+            out.unsure.push(format!(
+                "{path}: parsed with tree-sitter-{} grammar instead of {}",
+                used.name(),
+                ext_lang.map_or("?", |l| l.name())
+            ));
+        }
+    }
+    fe.parse_errors = (
+        img_b.as_ref().map_or(0, |im| im.file.parse_errors),
+        img_a.as_ref().map_or(0, |im| im.file.parse_errors),
+    );
+    if fe.parse_errors.0 + fe.parse_errors.1 > 0 {
+        out.unsure.push(format!("{path}: parsed with {} / {} syntax errors (before / after)", fe.parse_errors.0, fe.parse_errors.1));
+    }
+    let removed = &fr.removed_lines;
+    let added = &fr.added_lines;
+    // Match before/after by key.
+    let after_by_key: HashMap<_, usize> = img_a
+        .as_ref()
+        .map(|im| (0..im.funcs.len()).map(|k| (im.key(k), k)).collect())
+        .unwrap_or_default();
+    let mut matched_after = vec![false; img_a.as_ref().map_or(0, |im| im.funcs.len())];
+    if let Some(ib) = &img_b {
+        for i in 0..ib.funcs.len() {
+            let a = img_a.as_ref().and_then(|ia| after_by_key.get(&ib.key(i)).map(|&k| (ia, k)));
+            if let Some((_, k)) = a {
+                matched_after[k] = true;
+            }
+            let hit_b = removed.iter().any(|&l| ib.funcs[i].span.contains_line(l));
+            let hit_a = a.is_some_and(|(ia, k)| added.iter().any(|&l| ia.funcs[k].span.contains_line(l)));
+            let status = if a.is_some() { FunctionStatus::Modified } else { FunctionStatus::Removed };
+            if !(hit_b || hit_a || status == FunctionStatus::Removed) {
+                continue;
+            }
+            let e = edited(&path, ib, i, status, Some((ib, i)), a, removed, added);
+            let id = e.target_id();
+            if e.dup_count > 1 {
+                out.unsure.push(format!(
+                    "{id}: qualname occurs {} times in file; matched before/after by occurrence order",
+                    e.dup_count
+                ));
+            }
+            if status == FunctionStatus::Removed {
+                out.unsure.push(format!("{id}: only in before: deleted or renamed"));
+            }
+            if e.trivial_only {
+                out.unsure.push(format!("{id} counts as target only through blank/comment/docstring line changes"));
+            }
+            out.targets.push(e);
+        }
+    }
+    if let Some(ia) = &img_a {
+        for k in 0..ia.funcs.len() {
+            if !matched_after[k] {
+                out.added_functions.push(edited(&path, ia, k, FunctionStatus::Added, None, Some((ia, k)), removed, added));
+            }
+        }
+    }
+    fe.changed_lines_outside_functions_before = match &img_b {
+        Some(ib) => removed.iter().copied().filter(|&l| !ib.in_any_function(l)).collect(),
+        None => Vec::new(),
+    };
+    fe.changed_lines_outside_functions_after = match &img_a {
+        Some(ia) => added.iter().copied().filter(|&l| !ia.in_any_function(l)).collect(),
+        None => Vec::new(),
+    };
+    fe.nontrivial_outside_functions = img_b
+        .as_ref()
+        .is_some_and(|ib| fe.changed_lines_outside_functions_before.iter().any(|&l| !ib.trivial_line(l)))
+        || img_a
+            .as_ref()
+            .is_some_and(|ia| fe.changed_lines_outside_functions_after.iter().any(|&l| !ia.trivial_line(l)));
+    out.files.push(fe);
+    Ok(())
+}
