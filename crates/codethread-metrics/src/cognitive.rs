@@ -419,7 +419,7 @@ fn booleans(
                 1u32.saturating_add(shape.different_children(node))
             } else if unary_kinds.contains(&node.kind()) {
                 match node.child_by_field_name(operand_field) {
-                    Some(operand) => shape.count(shape.strip(operand), node),
+                    Some(operand) => shape.count(shape.strip(operand), None),
                     None => 0,
                 }
             } else {
@@ -439,10 +439,6 @@ struct PyBool<'a> {
     operand_field: &'a str,
     paren_kind: &'a str,
 }
-
-/// Upper bound of complexipy-style recursive steps per expression (its walk
-/// can revisit operands; real code stays far below this).
-const PY_BOOL_BUDGET: usize = 100_000;
 
 impl PyBool<'_> {
     fn strip<'t>(&self, mut node: Node<'t>) -> Node<'t> {
@@ -498,48 +494,31 @@ impl PyBool<'_> {
             .map(|n| self.strip(n))
     }
 
-    /// `Σ count(v, node)` over the operands `v` of the `BoolOp` `node`.
+    /// `Σ nested(v, op)` over the operands `v` of the `BoolOp` `node`.
     fn different_children(&self, node: Node<'_>) -> u32 {
-        self.values(node)
-            .into_iter()
-            .map(|v| self.count(v, node))
-            .sum()
+        let op = self.op(node);
+        self.values(node).into_iter().map(|v| self.count(v, Some(op))).sum()
     }
 
-    /// complexipy's `count_different_childs_type(expr, prev)`, iteratively.
-    fn count(&self, expr: Node<'_>, prev: Node<'_>) -> u32 {
+    /// Boolean operators nested in `expr` (whose enclosing operator is
+    /// `parent`): +1 for each `BoolOp` whose operator differs from its
+    /// enclosing one; unary operators are looked through. Iterative.
+    fn count(&self, expr: Node<'_>, parent: Option<&str>) -> u32 {
         let _ = self.file;
         let mut total = 0u32;
-        let mut steps = 0usize;
-        let mut stack = vec![(expr, prev)];
+        let mut stack = vec![(expr, parent)];
         while let Some((e, p)) = stack.pop() {
-            steps += 1;
-            if steps > PY_BOOL_BUDGET {
-                break;
-            }
             if self.is_bool(e) {
-                if self.is_bool(p) {
-                    if self.op(e) != self.op(p) {
-                        total = total.saturating_add(1);
-                    }
-                    for v in self.values(p) {
-                        stack.push((v, e));
-                    }
-                } else if self.is_unary(p) {
+                let op = self.op(e);
+                if p != Some(op) {
                     total = total.saturating_add(1);
-                    if let Some(o) = self.operand(p) {
-                        stack.push((o, e));
-                    }
+                }
+                for v in self.values(e) {
+                    stack.push((v, Some(op)));
                 }
             } else if self.is_unary(e) {
-                if self.is_bool(p) {
-                    for v in self.values(p) {
-                        stack.push((v, e));
-                    }
-                } else if self.is_unary(p) {
-                    if let Some(o) = self.operand(p) {
-                        stack.push((o, e));
-                    }
+                if let Some(o) = self.operand(e) {
+                    stack.push((o, p));
                 }
             }
         }

@@ -63,7 +63,9 @@ pub fn cyclomatic_with(file: &ParsedFile, func: Node<'_>, table: &CcRules) -> u3
                 total = total.saturating_add(match_increment(node, m));
             }
         }
-        push_children(node, &mut stack);
+        if !table.pruned.contains(&kind) {
+            push_children(node, &mut stack);
+        }
     }
     total
 }

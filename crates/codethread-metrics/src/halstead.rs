@@ -90,17 +90,13 @@ pub fn halstead(ctx: &FnCtx<'_>) -> Option<Halstead> {
 /// Halstead counts of the function whose own syntax node is `node`, in a file
 /// of language `lang` with bytes `source` (the bytes the tree was parsed from).
 ///
-/// ```
-/// use codethread_lang::{parse, Lang};
-/// use codethread_metrics::{halstead_node, Profile};
-///
-/// let file = parse(Lang::Python, &b"def f(a, b):\n    return a + b\n"[..]).unwrap();
-/// let func = file.root().named_child(0).unwrap();
-/// let h = halstead_node(Profile::Paper, Lang::Python, &file.source, func).unwrap();
-/// // radon: one operator (Add), two operands (a, b)
-/// assert_eq!((h.n1, h.n2, h.big_n1, h.big_n2), (1, 2, 1, 2));
-/// ```
-pub fn halstead_node(profile: Profile, lang: Lang, source: &[u8], node: Node<'_>) -> Option<Halstead> {
+/// (The unit tests of this module show one case per rule and language.)
+pub fn halstead_node(
+    profile: Profile,
+    lang: Lang,
+    source: &[u8],
+    node: Node<'_>,
+) -> Option<Halstead> {
     let r = rules::rules(profile, lang);
     if r.null_for.contains(&node.kind()) {
         return None;
@@ -148,7 +144,9 @@ impl<O: std::hash::Hash + Eq, D: std::hash::Hash + Eq> Counter<O, D> {
 }
 
 fn text<'s>(source: &'s [u8], node: Node<'_>) -> &'s [u8] {
-    source.get(node.start_byte()..node.end_byte()).unwrap_or(&[])
+    source
+        .get(node.start_byte()..node.end_byte())
+        .unwrap_or(&[])
 }
 
 // ---------------------------------------------------------------------------
@@ -259,9 +257,17 @@ fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
         };
         let named = language.node_kind_is_named(id16);
         by_name.entry((name, named)).or_default().push(id16);
-        if let Some((_, _, op)) = rules.operators.iter().find(|(k, n, _)| *k == name && *n == named) {
+        if let Some((_, _, op)) = rules
+            .operators
+            .iter()
+            .find(|(k, n, _)| *k == name && *n == named)
+        {
             classes[id] = NodeClass::Operator(op);
-        } else if rules.operands.iter().any(|(k, n)| *k == name && *n == named) {
+        } else if rules
+            .operands
+            .iter()
+            .any(|(k, n)| *k == name && *n == named)
+        {
             classes[id] = NodeClass::Operand;
         } else if rules.opaque.iter().any(|(k, n)| *k == name && *n == named) {
             classes[id] = NodeClass::Opaque;
@@ -276,7 +282,10 @@ fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
             .copied()
             .collect();
         for pid in by_name.get(&(h.parent, true)).into_iter().flatten() {
-            hidden.entry(*pid).or_default().extend(children.iter().copied());
+            hidden
+                .entry(*pid)
+                .or_default()
+                .extend(children.iter().copied());
         }
     }
     let resolved = Arc::new(Resolved { classes, hidden });
@@ -290,6 +299,8 @@ fn count_nodes(rules: &'static NodeRules, lang: Lang, source: &[u8], node: Node<
     let resolved = resolve(rules, lang);
     let mut c: Counter<&'static str, &[u8]> = Counter::new();
     let mut cursor = node.walk();
+    // Kind ids of the ancestors of the cursor's node (within the subtree).
+    let mut parents: Vec<u16> = Vec::new();
     'walk: loop {
         let n = cursor.node();
         let class = resolved
@@ -298,8 +309,9 @@ fn count_nodes(rules: &'static NodeRules, lang: Lang, source: &[u8], node: Node<
             .copied()
             .unwrap_or(NodeClass::Unknown);
         let hidden = !n.is_named()
-            && n.parent()
-                .and_then(|p| resolved.hidden.get(&p.kind_id()))
+            && parents
+                .last()
+                .and_then(|p| resolved.hidden.get(p))
                 .is_some_and(|set| set.contains(&n.kind_id()));
         let mut descend = true;
         if !hidden && !n.is_missing() {
@@ -311,6 +323,7 @@ fn count_nodes(rules: &'static NodeRules, lang: Lang, source: &[u8], node: Node<
             }
         }
         if descend && cursor.goto_first_child() {
+            parents.push(n.kind_id());
             continue;
         }
         loop {
@@ -323,6 +336,7 @@ fn count_nodes(rules: &'static NodeRules, lang: Lang, source: &[u8], node: Node<
             if !cursor.goto_parent() {
                 break 'walk;
             }
+            parents.pop();
         }
     }
     c.finish()
@@ -370,7 +384,10 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
 
     let mut stack: Vec<(Node<'_>, u32)> = Vec::new();
     if a.function_kinds.contains(&root.kind()) {
-        let name = root.child_by_field_name("name").map(|n| text(source, n)).unwrap_or(b"");
+        let name = root
+            .child_by_field_name("name")
+            .map(|n| text(source, n))
+            .unwrap_or(b"");
         let ctx = ctx_of(name);
         if let Some(body) = root.child_by_field_name("body") {
             stack.push((body, ctx));
@@ -380,11 +397,16 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
         stack.push((root, ctx));
     }
 
+    // Boolean operators folded into the chain of an enclosing one.
+    let mut merged_bools: HashSet<usize> = HashSet::new();
     while let Some((n, ctx)) = stack.pop() {
         let kind = n.kind();
         if a.function_kinds.contains(&kind) {
             // A nested def: only its body, under its own name.
-            let name = n.child_by_field_name("name").map(|x| text(source, x)).unwrap_or(b"");
+            let name = n
+                .child_by_field_name("name")
+                .map(|x| text(source, x))
+                .unwrap_or(b"");
             let inner = ctx_of(name);
             if let Some(body) = n.child_by_field_name("body") {
                 stack.push((body, inner));
@@ -405,7 +427,10 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
             continue;
         }
         if a.binary_kinds.contains(&kind) || kind == a.augassign_kind {
-            let op_text = n.child_by_field_name("operator").map(|o| text(source, o)).unwrap_or(b"");
+            let op_text = n
+                .child_by_field_name("operator")
+                .map(|o| text(source, o))
+                .unwrap_or(b"");
             let op_text = if kind == a.augassign_kind {
                 op_text.strip_suffix(b"=").unwrap_or(op_text)
             } else {
@@ -420,7 +445,10 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
                 }
             }
         } else if a.unary_kinds.contains(&kind) {
-            let op_text = n.child_by_field_name("operator").map(|o| text(source, o)).unwrap_or(b"");
+            let op_text = n
+                .child_by_field_name("operator")
+                .map(|o| text(source, o))
+                .unwrap_or(b"");
             if let Some(name) = lookup(a.unary_ops, op_text) {
                 c.operator(name);
                 if let Some(x) = n.child_by_field_name("argument") {
@@ -434,11 +462,7 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
             }
         } else if kind == a.bool_kind {
             let op = bool_op(a, source, n);
-            let merged = n.parent().is_some_and(|p| {
-                p.kind() == a.bool_kind
-                    && p.child_by_field_name("left").is_some_and(|l| l.id() == n.id())
-                    && bool_op(a, source, p) == op
-            });
+            let merged = merged_bools.remove(&n.id());
             if let (Some(name), false) = (op, merged) {
                 c.operator(name);
                 // Flatten the left-nested chain of the same operator.
@@ -449,7 +473,10 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
                         rights.push(r);
                     }
                     match cur.child_by_field_name("left") {
-                        Some(l) if l.kind() == a.bool_kind && bool_op(a, source, l) == op => cur = l,
+                        Some(l) if l.kind() == a.bool_kind && bool_op(a, source, l) == op => {
+                            merged_bools.insert(l.id());
+                            cur = l;
+                        }
                         Some(l) => {
                             c.operand((ctx, py_value(a, source, l)));
                             break;
@@ -460,6 +487,12 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
                 for r in rights.into_iter().rev() {
                     c.operand((ctx, py_value(a, source, r)));
                 }
+            }
+        } else if let Some(name) = lookup(a.union_kinds, kind.as_bytes()) {
+            c.operator(name);
+            let mut cur = n.walk();
+            for x in n.named_children(&mut cur).filter(|x| !x.is_extra()) {
+                c.operand((ctx, py_value(a, source, x)));
             }
         } else if kind == a.compare_kind {
             let mut cur = n.walk();
@@ -490,18 +523,27 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
 }
 
 fn lookup(table: &[(&'static str, &'static str)], key: &[u8]) -> Option<&'static str> {
-    table.iter().find(|(k, _)| k.as_bytes() == key).map(|(_, v)| *v)
+    table
+        .iter()
+        .find(|(k, _)| k.as_bytes() == key)
+        .map(|(_, v)| *v)
 }
 
 fn bool_op(a: &AstOpRules, source: &[u8], n: Node<'_>) -> Option<&'static str> {
-    let op = n.child_by_field_name("operator").map(|o| text(source, o)).unwrap_or(b"");
+    let op = n
+        .child_by_field_name("operator")
+        .map(|o| text(source, o))
+        .unwrap_or(b"");
     lookup(a.bool_ops, op)
 }
 
 /// Collapse runs of whitespace to one space (`not   in` → `not in`).
 fn normalize_ws(t: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(t.len());
-    for w in t.split(|b| b.is_ascii_whitespace() || *b == b'\\').filter(|w| !w.is_empty()) {
+    for w in t
+        .split(|b| b.is_ascii_whitespace() || *b == b'\\')
+        .filter(|w| !w.is_empty())
+    {
         if !out.is_empty() {
             out.push(b' ');
         }
@@ -513,10 +555,13 @@ fn normalize_ws(t: &[u8]) -> Vec<u8> {
 /// The operand radon records for an expression node.
 fn py_value(a: &AstOpRules, source: &[u8], node: Node<'_>) -> PyValue {
     let mut n = node;
-    // Look through grouping parentheses.
-    while n.kind() == a.paren_kind {
+    // Look through grouping parentheses and annotation wrappers.
+    while n.kind() == a.paren_kind || a.wrapper_kinds.contains(&n.kind()) {
         let mut cur = n.walk();
-        let inner: Vec<Node<'_>> = n.named_children(&mut cur).filter(|c| !c.is_extra()).collect();
+        let inner: Vec<Node<'_>> = n
+            .named_children(&mut cur)
+            .filter(|c| !c.is_extra())
+            .collect();
         match inner.as_slice() {
             [one] => n = *one,
             _ => return PyValue::Node(n.id()),
@@ -528,6 +573,17 @@ fn py_value(a: &AstOpRules, source: &[u8], node: Node<'_>) -> PyValue {
     }
     if kind == a.attribute.0 {
         return match n.child_by_field_name(a.attribute.1) {
+            Some(attr) => PyValue::Str(text(source, attr).to_vec()),
+            None => PyValue::Node(n.id()),
+        };
+    }
+    if a.member_kinds.contains(&kind) {
+        let mut cur = n.walk();
+        let last = n
+            .named_children(&mut cur)
+            .filter(|x| a.name_kinds.contains(&x.kind()))
+            .last();
+        return match last {
             Some(attr) => PyValue::Str(text(source, attr).to_vec()),
             None => PyValue::Node(n.id()),
         };
@@ -576,11 +632,20 @@ fn py_value(a: &AstOpRules, source: &[u8], node: Node<'_>) -> PyValue {
 
 /// A Python number literal's value, normalised so that equal numbers compare equal.
 fn py_number(t: &[u8]) -> Option<PyValue> {
-    let s: String = t.iter().filter(|&&b| b != b'_').map(|&b| b as char).collect::<String>().to_ascii_lowercase();
+    let s: String = t
+        .iter()
+        .filter(|&&b| b != b'_')
+        .map(|&b| b as char)
+        .collect::<String>()
+        .to_ascii_lowercase();
     let s = s.trim_end_matches('l');
     if let Some(imag) = s.strip_suffix('j') {
         let v: f64 = imag.parse().ok()?;
-        return Some(if v == 0.0 { PyValue::Int(0) } else { PyValue::Complex(0f64.to_bits(), v.to_bits()) });
+        return Some(if v == 0.0 {
+            PyValue::Int(0)
+        } else {
+            PyValue::Complex(0f64.to_bits(), v.to_bits())
+        });
     }
     let radix = |p: &str, r: u32| -> Option<PyValue> {
         match i128::from_str_radix(p, r) {
@@ -600,7 +665,9 @@ fn py_number(t: &[u8]) -> Option<PyValue> {
     if s.bytes().all(|b| b.is_ascii_digit()) {
         return match s.parse::<i128>() {
             Ok(v) => Some(PyValue::Int(v)),
-            Err(_) => Some(PyValue::BigInt(s.trim_start_matches('0').as_bytes().to_vec())),
+            Err(_) => Some(PyValue::BigInt(
+                s.trim_start_matches('0').as_bytes().to_vec(),
+            )),
         };
     }
     let v: f64 = s.parse().ok()?;
@@ -619,7 +686,10 @@ fn float_value(v: f64) -> PyValue {
 /// `(is_bytes, value bytes)`; `None` for f-strings (a `JoinedStr`, not a constant).
 fn py_string(t: &[u8]) -> Option<(bool, Vec<u8>)> {
     let quote_at = t.iter().position(|&b| b == b'\'' || b == b'"')?;
-    let prefix: Vec<u8> = t[..quote_at].iter().map(|b| b.to_ascii_lowercase()).collect();
+    let prefix: Vec<u8> = t[..quote_at]
+        .iter()
+        .map(|b| b.to_ascii_lowercase())
+        .collect();
     if prefix.contains(&b'f') || prefix.contains(&b't') {
         return None;
     }
@@ -722,4 +792,258 @@ fn unescape(s: &[u8], is_bytes: bool) -> Vec<u8> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use codethread_lang::parse;
+
+    const FUNCTION_KINDS: &[&str] = &[
+        "function_definition",
+        "function_declaration",
+        "method_declaration",
+        "func_literal",
+        "function_expression",
+        "arrow_function",
+        "method_definition",
+        "function_item",
+        "closure_expression",
+    ];
+
+    /// Halstead of the `nth` function node (pre-order) of `src`.
+    fn nth(lang: Lang, src: &str, nth: usize) -> Option<Halstead> {
+        let file = parse(lang, src.as_bytes().to_vec()).expect("grammar loads");
+        let mut found = Vec::new();
+        let mut stack = vec![file.root()];
+        while let Some(n) = stack.pop() {
+            if FUNCTION_KINDS.contains(&n.kind()) {
+                found.push(n);
+            }
+            let mut cur = n.walk();
+            let children: Vec<Node<'_>> = n.children(&mut cur).collect();
+            stack.extend(children.into_iter().rev());
+        }
+        let node = *found.get(nth).expect("function present");
+        halstead_node(Profile::Paper, lang, &file.source, node)
+    }
+
+    fn counts(lang: Lang, src: &str) -> (u64, u64, u64, u64) {
+        let h = nth(lang, src, 0).expect("a value");
+        (h.n1, h.n2, h.big_n1, h.big_n2)
+    }
+
+    // ---- Python (expected values: radon 6.0.1 h_visit on the same source) ----
+
+    #[test]
+    fn python_binop_operands_by_name() {
+        assert_eq!(
+            counts(Lang::Python, "def f(a, b):\n    return a + b\n"),
+            (1, 2, 1, 2)
+        );
+    }
+
+    #[test]
+    fn python_constants_compare_by_value_and_boolop_chains_are_one_operator() {
+        let src = "def f(x):\n    y = 1 == 1.0\n    return x and True and 1\n";
+        let h = nth(Lang::Python, src, 0).expect("a value");
+        assert_eq!((h.n1, h.n2, h.big_n1, h.big_n2), (2, 2, 2, 5));
+        assert!((h.volume() - 14.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn python_augassign_shares_binop_name_and_str_equals_name() {
+        let src = "def f(x):\n    s = \"x\" + x\n    x += -1\n    return not x\n";
+        assert_eq!(counts(Lang::Python, src), (3, 3, 4, 6));
+    }
+
+    #[test]
+    fn python_nested_def_operands_keyed_by_def_name() {
+        let src = "def f(a):\n    def g(a):\n        return a + 1\n    return a + 1\n";
+        assert_eq!(counts(Lang::Python, src), (1, 4, 2, 4));
+    }
+
+    #[test]
+    fn python_comparison_chains_and_negated_operators() {
+        let src = "def f(a, b):\n    return a < b <= 3 and a not in b or a is not None\n";
+        assert_eq!(counts(Lang::Python, src), (6, 8, 6, 11));
+    }
+
+    #[test]
+    fn python_annotation_unions_parens_and_fstrings() {
+        let src = "def f(a):\n    h: A[a] | a.B | None = 1\n    return (a) - (a + 1) * f\"{a}\"\n";
+        assert_eq!(counts(Lang::Python, src), (4, 9, 5, 10));
+    }
+
+    #[test]
+    fn python_bytes_differ_from_str_and_escapes_are_decoded() {
+        let src = "def f():\n    return b\"x\" + \"x\" + u\"\\x41\" + \"A\"\n";
+        assert_eq!(counts(Lang::Python, src), (1, 5, 3, 6));
+    }
+
+    #[test]
+    fn python_decorators_defaults_annotations_of_def_excluded() {
+        let src = "@dec(a + 1)\ndef f(a=1 + 2) -> int:\n    return [x * 2 for x in a]\n";
+        assert_eq!(counts(Lang::Python, src), (1, 2, 1, 2));
+    }
+
+    #[test]
+    fn python_classes_lambdas_and_number_forms() {
+        let src = "def f(a):\n    class C:\n        z = a - 1\n        def m(self):\n            return a - 1\n    g = lambda y=a * 2: y ** 2\n    return 0x10 == 16 == 16.0 == \"\"\"a\nb\"\"\" + r\"\\n\" + \"\\n\"\n";
+        assert_eq!(counts(Lang::Python, src), (5, 12, 9, 16));
+    }
+
+    #[test]
+    fn python_parenthesised_boolops_are_not_merged() {
+        let src = "def f(a, b, c):\n    return (a and b) and c or (a or b)\n";
+        assert_eq!(counts(Lang::Python, src), (2, 6, 4, 8));
+    }
+
+    #[test]
+    fn python_implicit_concatenation_and_attribute_names() {
+        let src = "def f(a):\n    return 'ab' 'c' == \"abc\" != f\"abc\" != a.abc\n";
+        assert_eq!(counts(Lang::Python, src), (2, 2, 3, 4));
+    }
+
+    #[test]
+    fn python_function_without_operators_has_volume_zero() {
+        let h = nth(Lang::Python, "def f(a):\n    return g(a)\n", 0).expect("a value");
+        assert_eq!(h, Halstead::default());
+        assert_eq!(h.volume(), 0.0);
+    }
+
+    // ---- Go (go-halstead: Go scanner tokens of `{` .. before `}`) ----
+
+    #[test]
+    fn go_tokens_with_automatic_semicolon() {
+        // `{` return a + 1 `;`(newline)
+        assert_eq!(
+            counts(
+                Lang::Go,
+                "package p\nfunc f(a int) int {\n\treturn a + 1\n}\n"
+            ),
+            (4, 2, 4, 2)
+        );
+    }
+
+    #[test]
+    fn go_explicit_semicolons_comments_and_final_semicolon() {
+        // `{` x := "a" ; y := `b` /* c */ ;(end of range)
+        let src = "package p\nfunc g() { x := \"a\"; y := `b` /* c */ }\n";
+        assert_eq!(counts(Lang::Go, src), (3, 4, 5, 4));
+    }
+
+    #[test]
+    fn go_semicolons_after_increments_and_closers() {
+        let src = "package p\nfunc h(xs []int) {\n\tfor i := range xs {\n\t\txs[i]++\n\t}\n\tgo func() {}()\n}\n";
+        assert_eq!(counts(Lang::Go, src), (13, 2, 20, 4));
+    }
+
+    #[test]
+    fn go_func_literals_have_no_value() {
+        let src = "package p\nfunc h() {\n\tf := func() int { return 1 }\n\t_ = f\n}\n";
+        assert!(nth(Lang::Go, src, 0).is_some());
+        assert_eq!(nth(Lang::Go, src, 1), None);
+    }
+
+    #[test]
+    fn go_volume_value() {
+        let h = nth(
+            Lang::Go,
+            "package p\nfunc f(a int) int {\n\treturn a + 1\n}\n",
+            0,
+        )
+        .expect("a value");
+        assert!((h.volume() - 6.0 * 6f64.log2()).abs() < 1e-12);
+        assert!((h.difficulty() - 2.0).abs() < 1e-12);
+    }
+
+    // ---- JavaScript / Rust (rust-code-analysis 0.0.25) ----
+
+    #[test]
+    fn js_rca_reference_example() {
+        // rust-code-analysis's own test: n1 10, N1 24, n2 11, N2 21.
+        let src = "function main() {\n  var a, b, c, avg;\n  a = 5; b = 5; c = 5;\n  avg = (a + b + c) / 3;\n  console.log(\"{}\", avg);\n}\n";
+        assert_eq!(counts(Lang::JavaScript, src), (10, 11, 24, 21));
+    }
+
+    #[test]
+    fn js_function_expression_member_expression_and_keyword_operands() {
+        let src = "const f = function (x) { return x?.y ?? typeof x; };\n";
+        assert_eq!(counts(Lang::JavaScript, src), (7, 4, 7, 6));
+    }
+
+    #[test]
+    fn js_nested_arrow_included_in_outer() {
+        let src = "function f(a) { return a.map(x => x + 1); }\n";
+        let outer = nth(Lang::JavaScript, src, 0).expect("a value");
+        let inner = nth(Lang::JavaScript, src, 1).expect("a value");
+        // arrow: x, x, 1 operands; + operator (`=>` is not an operator)
+        assert_eq!(
+            (inner.n1, inner.n2, inner.big_n1, inner.big_n2),
+            (1, 2, 1, 3)
+        );
+        assert!(outer.big_n1 > inner.big_n1 && outer.big_n2 > inner.big_n2);
+    }
+
+    #[test]
+    fn rust_rca_reference_example() {
+        // rust-code-analysis's own test: n1 9, N1 22, n2 9, N2 15 (the comma
+        // inside the macro's token tree is not seen).
+        let src = "fn main() {\n  let a = 5; let b = 5; let c = 5;\n  let avg = (a + b + c) / 3;\n  println!(\"{}\", avg);\n}\n";
+        assert_eq!(counts(Lang::Rust, src), (9, 9, 22, 15));
+    }
+
+    #[test]
+    fn rust_types_else_as_and_primitive_types() {
+        let src = "fn g(v: &[u8]) -> Option<usize> {\n    if v.is_empty() { None } else { Some(v.len() as usize) }\n}\n";
+        assert_eq!(counts(Lang::Rust, src), (11, 4, 19, 6));
+    }
+
+    #[test]
+    fn rust_comments_are_one_token() {
+        let a = counts(Lang::Rust, "fn f() -> u8 {\n    1\n}\n");
+        let b = counts(
+            Lang::Rust,
+            "fn f() -> u8 {\n    //! inner doc!\n    /// outer doc\n    1\n}\n",
+        );
+        assert_eq!(a, b);
+    }
+
+    // ---- deep nesting: the walks are iterative ----
+
+    #[test]
+    fn deep_nesting_does_not_overflow() {
+        let depth = 10_000usize;
+        let py = format!("def f(x):\n    return {}x\n", "-".repeat(depth));
+        let h = nth(Lang::Python, &py, 0).expect("a value");
+        assert_eq!(
+            (h.n1, h.n2, h.big_n1, h.big_n2),
+            (1, depth as u64, depth as u64, depth as u64)
+        );
+
+        let go = format!(
+            "package p\nfunc f() {{{}{}}}\n",
+            "{".repeat(depth),
+            "}".repeat(depth)
+        );
+        let h = nth(Lang::Go, &go, 0).expect("a value");
+        assert_eq!((h.n1, h.n2, h.big_n1), (3, 0, 2 * depth as u64 + 2));
+
+        let js = format!(
+            "function f() {{ return {}{}; }}\n",
+            "[".repeat(depth),
+            "]".repeat(depth)
+        );
+        let h = nth(Lang::JavaScript, &js, 0).expect("a value");
+        assert!(h.big_n1 >= depth as u64);
+
+        let rs = format!(
+            "fn f() -> u8 {{ {}1{} }}\n",
+            "(".repeat(depth),
+            ")".repeat(depth)
+        );
+        let h = nth(Lang::Rust, &rs, 0).expect("a value");
+        assert!(h.big_n1 >= depth as u64);
+    }
 }

@@ -429,7 +429,14 @@ pub static PYTHON_COMPLEXIPY: CogRules = CogRules {
         expr("tuple", &[route(Sel::AnyNamed, Expr, 0)]),
         expr("list", &[route(Sel::AnyNamed, Expr, 0)]),
         expr("set", &[route(Sel::AnyNamed, Expr, 0)]),
-        expr("dictionary", &[route(Sel::Kind("pair"), Expr, 0)]),
+        expr(
+            "dictionary",
+            &[
+                route(Sel::Kind("pair"), Expr, 0),
+                route(Sel::Kind("dictionary_splat"), Expr, 0),
+            ],
+        ),
+        expr("dictionary_splat", &[route(Sel::AnyNamed, Expr, 0)]),
         NodeRule {
             when: When::ParentIn(&["dictionary"]),
             ..expr("pair", &[route(Sel::Field("value"), Expr, 0)])
@@ -513,7 +520,7 @@ pub static PYTHON_COMPLEXIPY: CogRules = CogRules {
     booleans: BoolMode::Complexipy {
         bool_kind: "boolean_operator",
         operator_field: "operator",
-        unary_kinds: &["not_operator", "unary_operator"],
+        unary_kinds: &["not_operator"],
         operand_field: "argument",
         paren_kind: "parenthesized_expression",
     },

@@ -91,6 +91,9 @@ pub struct CcRules {
     pub atomic: &'static [&'static str],
     /// Nested nodes whose subtree is not part of this function (reported alone).
     pub excluded: &'static [&'static str],
+    /// Nodes counted as decisions but not entered (radon's `visit_Assert`
+    /// does not visit the assertion's expressions).
+    pub pruned: &'static [&'static str],
     /// Nested nodes that each add `base` (rust-code-analysis sums nested spaces).
     pub nested_spaces: &'static [&'static str],
     /// radon's `match` handling.
@@ -162,6 +165,7 @@ pub static PYTHON_RADON: CcRules = CcRules {
         "class_definition",
         "decorated_definition",
     ],
+    pruned: &["assert_statement"],
     nested_spaces: &[],
     match_cases: Some(MatchCases {
         match_kind: "match_statement",
@@ -188,6 +192,7 @@ pub static GO_LIZARD: CcRules = CcRules {
         "comment",
     ],
     excluded: &["func_literal"],
+    pruned: &[],
     nested_spaces: &[],
     match_cases: None,
     brace_scope: Some(BraceScope {
@@ -245,6 +250,7 @@ pub static RUST_RCA: CcRules = CcRules {
     token_texts: &[],
     atomic: &[],
     excluded: &[],
+    pruned: &[],
     nested_spaces: &[
         "function_item",
         "closure_expression",
@@ -311,6 +317,7 @@ pub static JS_RCA: CcRules = CcRules {
     token_texts: &[],
     atomic: &[],
     excluded: &[],
+    pruned: &[],
     nested_spaces: JS_RCA_SPACES,
     match_cases: None,
     brace_scope: None,

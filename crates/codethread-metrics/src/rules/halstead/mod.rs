@@ -125,6 +125,14 @@ pub(crate) struct AstOpRules {
     pub augassign_kind: &'static str,
     /// Grouping parentheses, looked through for operands.
     pub paren_kind: &'static str,
+    /// Single-child wrappers looked through for operands (annotation `type` nodes).
+    pub wrapper_kinds: &'static [&'static str],
+    /// Binary operators the grammar gives another node kind (annotation
+    /// unions `A | B`): `(kind, operator name)`, operands are the named children.
+    pub union_kinds: &'static [(&'static str, &'static str)],
+    /// Attribute-like nodes whose operand is their last identifier child
+    /// (annotation `a.B`).
+    pub member_kinds: &'static [&'static str],
     /// Token text → AST operator name, for binary operators and augmented
     /// assignments (with the trailing `=` removed).
     pub binary_ops: &'static [(&'static str, &'static str)],

@@ -30,6 +30,11 @@ static AST: AstOpRules = AstOpRules {
     compare_kind: "comparison_operator",
     augassign_kind: "augmented_assignment",
     paren_kind: "parenthesized_expression",
+    // Annotations: tree-sitter has `type`, `union_type`, `member_type` where
+    // Python's AST has plain expressions (`BinOp(BitOr)`, `Attribute`).
+    wrapper_kinds: &["type"],
+    union_kinds: &[("union_type", "BitOr")],
+    member_kinds: &["member_type"],
     binary_ops: &[
         ("+", "Add"),
         ("-", "Sub"),

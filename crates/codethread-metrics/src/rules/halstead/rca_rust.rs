@@ -86,13 +86,21 @@ static RUST: NodeRules = NodeRules {
         ("_", false),
     ],
     opaque: &[("line_comment", true), ("block_comment", true)],
-    hidden_in: &[HiddenIn {
-        parent: "token_tree",
-        texts: &[
-            "+", "-", "*", "/", "%", "^", "!", "&", "|", "&&", "||", "<<", ">>", "+=", "-=",
-            "*=", "/=", "%=", "^=", "&=", "|=", "<<=", ">>=", "=", "==", "!=", ">", "<", ">=",
-            "<=", "@", "_", ".", "..", "...", "..=", ",", ";", ":", "::", "->", "=>", "#", "?",
-            "~",
-        ],
-    }],
+    hidden_in: &[
+        HiddenIn {
+            parent: "token_tree",
+            texts: TOKEN_TREE_PUNCTUATION,
+        },
+        HiddenIn {
+            parent: "token_tree_pattern",
+            texts: TOKEN_TREE_PUNCTUATION,
+        },
+    ],
 };
+
+/// Punctuation inside macro token trees: one invisible token in the tool's grammar.
+static TOKEN_TREE_PUNCTUATION: &[&str] = &[
+    "+", "-", "*", "/", "%", "^", "!", "&", "|", "&&", "||", "<<", ">>", "+=", "-=", "*=", "/=",
+    "%=", "^=", "&=", "|=", "<<=", ">>=", "=", "==", "!=", ">", "<", ">=", "<=", "@", "_", ".",
+    "..", "...", "..=", ",", ";", ":", "::", "->", "=>", "#", "?", "~",
+];
