@@ -502,7 +502,8 @@ impl PyBool<'_> {
 
     /// Boolean operators nested in `expr` (whose enclosing operator is
     /// `parent`): +1 for each `BoolOp` whose operator differs from its
-    /// enclosing one; unary operators are looked through. Iterative.
+    /// enclosing one; a unary operator in between counts as a different
+    /// operator (`a or not (b or c)` adds 2). Iterative.
     fn count(&self, expr: Node<'_>, parent: Option<&str>) -> u32 {
         let _ = self.file;
         let mut total = 0u32;
@@ -518,7 +519,7 @@ impl PyBool<'_> {
                 }
             } else if self.is_unary(e) {
                 if let Some(o) = self.operand(e) {
-                    stack.push((o, p));
+                    stack.push((o, None));
                 }
             }
         }
