@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::apply::{apply_with, ApplyOptions, ApplyReport, TreeFile, MODE_EXEC, MODE_FILE};
+use crate::apply::{apply_with, ApplyOptions, ApplyReport, MemTree, TreeFile, MODE_EXEC, MODE_FILE};
 use crate::error::ApplyError;
 use crate::model::Patch;
 use crate::safety::{check_path, to_os_path};
@@ -74,17 +74,7 @@ fn mode_of(_m: &std::fs::Metadata) -> u32 {
 /// later is replaced, not followed). Nothing outside `root` is touched.
 pub fn apply_to_dir(root: &Path, patch: &Patch, opts: &ApplyOptions) -> Result<ApplyReport, ApplyError> {
     // Load every file the patch may read.
-    let mut loaded: BTreeMap<Vec<u8>, TreeFile> = BTreeMap::new();
-    for fp in &patch.files {
-        for p in [&fp.old_path, &fp.new_path].into_iter().flatten() {
-            let (full, exists) = resolve(root, p)?;
-            if exists && !loaded.contains_key(p) {
-                let meta = std::fs::symlink_metadata(&full).map_err(|e| io_err(p, e))?;
-                let content = std::fs::read(&full).map_err(|e| io_err(p, e))?;
-                loaded.insert(p.clone(), TreeFile { content, mode: mode_of(&meta) });
-            }
-        }
-    }
+    let loaded: BTreeMap<Vec<u8>, TreeFile> = load_for_patch(root, patch)?.files;
     let (overlay, report) = apply_with(&|p: &[u8]| loaded.get(p).cloned(), patch, opts)?;
     if let Some((p, _)) = overlay.iter().find(|(_, f)| f.as_ref().is_some_and(|f| f.mode == crate::apply::MODE_SYMLINK)) {
         return Err(ApplyError::Symlink { path: lossy(p), link: "(creating symbolic links on disk is refused)".into() });
@@ -134,6 +124,24 @@ pub fn apply_to_dir(root: &Path, patch: &Patch, opts: &ApplyOptions) -> Result<A
         }
     }
     Ok(report)
+}
+
+/// Loads, from the directory `root`, every existing file that `patch` reads
+/// or writes (same path and symlink checks as [`apply_to_dir`]) into a
+/// [`MemTree`] — the pre-images needed to apply or localize the patch.
+pub fn load_for_patch(root: &Path, patch: &Patch) -> Result<MemTree, ApplyError> {
+    let mut t = MemTree::new();
+    for fp in &patch.files {
+        for p in [&fp.old_path, &fp.new_path].into_iter().flatten() {
+            let (full, exists) = resolve(root, p)?;
+            if exists && !t.files.contains_key(p) {
+                let meta = std::fs::symlink_metadata(&full).map_err(|e| io_err(p, e))?;
+                let content = std::fs::read(&full).map_err(|e| io_err(p, e))?;
+                t.files.insert(p.clone(), TreeFile { content, mode: mode_of(&meta) });
+            }
+        }
+    }
+    Ok(t)
 }
 
 /// Creates missing parent directories (checking each for symlinks) and

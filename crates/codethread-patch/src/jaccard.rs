@@ -62,6 +62,37 @@ pub fn similarity(a: (&Patch, &Localization), b: (&Patch, &Localization)) -> Pat
     }
 }
 
+/// The edit sets of one or two patches against the same pre-image directory,
+/// and their Jaccards when there are two.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EditSets {
+    /// Per patch: touched files.
+    pub files: Vec<BTreeSet<String>>,
+    /// Per patch: the localization (targets, added functions, file details).
+    pub localizations: Vec<Localization>,
+    /// J^file / J^func of the first two patches.
+    pub similarity: Option<PatchSimilarity>,
+}
+
+/// Parses each patch, loads its pre-images from `before` (safely, see
+/// [`crate::load_for_patch`]), localizes it, and compares the first two.
+pub fn edit_sets_in_dir(before: &std::path::Path, patches: &[&[u8]]) -> Result<EditSets, crate::localize::LocalizeError> {
+    use crate::localize::LocalizeError;
+    let mut parsed = Vec::with_capacity(patches.len());
+    let mut locs = Vec::with_capacity(patches.len());
+    for (index, text) in patches.iter().enumerate() {
+        let p = crate::parse(text).map_err(|error| LocalizeError::Patch { index, error })?;
+        let tree = crate::fs::load_for_patch(before, &p)?;
+        locs.push(crate::localize::localize(&tree, &p)?);
+        parsed.push(p);
+    }
+    let similarity = match (parsed.first(), parsed.get(1), locs.first(), locs.get(1)) {
+        (Some(a), Some(b), Some(la), Some(lb)) => Some(similarity((a, la), (b, lb))),
+        _ => None,
+    };
+    Ok(EditSets { files: parsed.iter().map(file_set).collect(), localizations: locs, similarity })
+}
+
 /// Convenience: Jaccard of two iterables.
 pub fn jaccard_of<T: Ord + Hash, I: IntoIterator<Item = T>>(a: I, b: I) -> f64 {
     let a: BTreeSet<T> = a.into_iter().collect();

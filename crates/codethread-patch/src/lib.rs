@@ -1,4 +1,43 @@
-//! codethread-patch: parse, apply, create and localize unified / git diffs.
+//! # codethread-patch
+//!
+//! Unified and git diffs as typed data, for every stage of a CodeThread chain
+//! (gold patches, untrusted agent patches, PR0 stubbing patches, stacked
+//! PR1 + PR2 patches):
+//!
+//! - [`parse`]: bytes (not necessarily UTF-8; CRLF, quoted paths, binary
+//!   markers, renames, modes) to a [`Patch`]; [`Patch::to_bytes`] writes the
+//!   input back byte for byte. Malformed input is a typed [`ParseError`]
+//!   naming the line.
+//! - [`MemTree::apply`] / [`apply_to_dir`]: git's rules (exact context,
+//!   nearest-first offset search, match-at-start/end anchors, no fuzz unless
+//!   [`ApplyOptions::fuzz`]), reverse apply, all-or-nothing, and path safety
+//!   (no absolute paths, `..`, `.git`, or writes through symlinks).
+//! - [`diff_files`] / [`diff_trees`]: git-compatible diffs (`git apply`
+//!   accepts them) from before/after contents.
+//! - [`localize`]: the files and functions a patch edits, by the rule of
+//!   `TARGET_RULES.md`, on `codethread-lang`'s function index.
+//! - [`jaccard`], [`similarity`]: J^file and J^func of two patches.
+//!
+//! ```
+//! use codethread_patch::{diff_files, localize, parse, ApplyOptions, DiffOptions, FileChange, MemTree};
+//!
+//! let before = b"def f(x):\n    return x\n\n\ndef g():\n    pass\n";
+//! let after = b"def f(x):\n    return x + 1\n\n\ndef g():\n    pass\n";
+//! // Write a git diff, read it back, apply it.
+//! let patch = diff_files(&[FileChange::new(b"m.py", Some(before), Some(after))], &DiffOptions::default()).unwrap();
+//! let text = patch.to_bytes();
+//! assert!(text.starts_with(b"diff --git a/m.py b/m.py\n"));
+//! let patch = parse(&text).unwrap();
+//! assert_eq!(patch.to_bytes(), text);
+//! let mut tree = MemTree::new();
+//! tree.insert("m.py", &before[..]);
+//! let pre = tree.clone();
+//! tree.apply(&patch, &ApplyOptions::default()).unwrap();
+//! assert_eq!(tree.get(b"m.py"), Some(&after[..]));
+//! // Which functions did it edit?
+//! let loc = localize(&pre, &patch).unwrap();
+//! assert_eq!(loc.target_ids(), vec!["m.py::f".to_string()]);
+//! ```
 
 mod apply;
 mod binary;
@@ -11,6 +50,7 @@ pub mod model;
 mod parse;
 pub mod quote;
 mod safety;
+mod synth;
 
 pub use apply::{
     ApplyOptions, ApplyReport, FileReport, HunkReport, MemTree, TreeFile, MODE_EXEC, MODE_FILE, MODE_SYMLINK,
@@ -18,11 +58,12 @@ pub use apply::{
 pub use binary::blob_id;
 pub use create::{diff_files, diff_trees, is_binary, DiffOptions, FileChange};
 pub use error::{ApplyError, CreateError, ParseError};
-pub use fs::apply_to_dir;
+pub use fs::{apply_to_dir, load_for_patch};
 pub use model::*;
 pub use parse::parse;
 pub use safety::check_path;
-pub use jaccard::{file_set, function_set, jaccard, jaccard_of, jaccard_opt, similarity, PatchSimilarity};
+pub use synth::synthesize_images;
+pub use jaccard::{edit_sets_in_dir, file_set, EditSets, function_set, jaccard, jaccard_of, jaccard_opt, similarity, PatchSimilarity};
 pub use localize::{
     is_source_path, localize, EditedFunction, FileEdit, FunctionStatus, Localization, LocalizeError, NegativeCase,
 };

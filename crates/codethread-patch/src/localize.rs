@@ -17,6 +17,14 @@ pub enum LocalizeError {
     /// The patch does not apply to the given pre-images.
     #[error("patch does not apply: {0}")]
     Apply(#[from] ApplyError),
+    /// Patch number `index` (0-based) is not a valid diff.
+    #[error("patch {index}: {error}")]
+    Patch {
+        /// Which patch.
+        index: usize,
+        /// The parse error.
+        error: crate::error::ParseError,
+    },
     /// A source file could not be parsed at all (grammar failure, not a syntax error).
     #[error("{path}: cannot parse: {message}")]
     Parse {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use codethread_patch::{apply_to_dir, parse, ApplyOptions, FileOp};
+use codethread_patch::{apply_to_dir, parse, synthesize_images, ApplyOptions, FileOp};
 use common::*;
 
 /// All 800 gold patches (and their 800 test patches) of SWE-bench Verified +
@@ -25,6 +25,15 @@ fn swebench_gold_patches_round_trip() {
                 assert_eq!(p.files.len(), headers, "{id} {field}");
                 assert!(p.trailer.is_empty(), "{id} {field}: stray trailing bytes");
                 files += p.files.len();
+                // Applying to pre-images synthesized from the hunks gives the
+                // synthesized post-images (checks headers, counts, placement),
+                // and reverse apply gives the pre-images back.
+                let (pre, post) = synthesize_images(&p);
+                let mut t = pre.clone();
+                t.apply(&p, &ApplyOptions::default()).unwrap_or_else(|e| panic!("{id} {field}: {e}"));
+                assert_eq!(t, post, "{id} {field}: synthesized apply");
+                t.apply(&p, &ApplyOptions { reverse: true, ..Default::default() }).unwrap_or_else(|e| panic!("{id} {field} reverse: {e}"));
+                assert_eq!(t, pre, "{id} {field}: synthesized reverse apply");
                 n += 1;
             }
         }
