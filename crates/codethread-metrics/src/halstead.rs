@@ -21,7 +21,7 @@ use tree_sitter::Node;
 #[path = "rules/halstead/mod.rs"]
 pub(crate) mod rules;
 
-use rules::{AstOpRules, KeywordConst, Mode, NodeClass, NodeRules, TokenRules};
+use rules::{AstOpRules, KeywordConst, Mode, NodeClass, NodeRules, Piece, TokenRules};
 
 use crate::{FnCtx, Profile};
 
@@ -271,6 +271,8 @@ fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
             classes[id] = NodeClass::Operand;
         } else if rules.opaque.iter().any(|(k, n)| *k == name && *n == named) {
             classes[id] = NodeClass::Opaque;
+        } else if let Some(i) = rules.splits.iter().position(|(k, _)| *k == name && !named) {
+            classes[id] = NodeClass::Split(i);
         }
     }
     for h in rules.hidden_in {
@@ -320,6 +322,14 @@ fn count_nodes(rules: &'static NodeRules, lang: Lang, source: &[u8], node: Node<
                 NodeClass::Operand => c.operand(text(source, n)),
                 NodeClass::Unknown => {}
                 NodeClass::Opaque => descend = false,
+                NodeClass::Split(i) => {
+                    for piece in rules.splits.get(i).map_or(&[][..], |(_, p)| p) {
+                        match *piece {
+                            Piece::Operator(key) => c.operator(key),
+                            Piece::Operand(t) => c.operand(t.as_bytes()),
+                        }
+                    }
+                }
             }
         }
         if descend && cursor.goto_first_child() {
@@ -486,6 +496,42 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
                 }
                 for r in rights.into_iter().rev() {
                     c.operand((ctx, py_value(a, source, r)));
+                }
+            }
+        } else if kind == a.complex_pattern_kind {
+            // `[-] real (+|-) imaginary`: BinOp(left, op, imaginary).
+            let mut cur = n.walk();
+            let ch: Vec<Node<'_>> = n.children(&mut cur).filter(|x| !x.is_extra()).collect();
+            let signed = ch
+                .first()
+                .is_some_and(|x| !x.is_named() && text(source, *x) == b"-");
+            let op_at = if signed { 2 } else { 1 };
+            if let (Some(op), Some(right)) = (ch.get(op_at), ch.get(op_at + 1)) {
+                if let Some(name) = lookup(a.binary_ops, text(source, *op)) {
+                    c.operator(name);
+                    let left = match (signed, ch.first(), ch.get(1)) {
+                        (true, Some(sign), Some(num)) => {
+                            c.operator(lookup(a.unary_ops, b"-").unwrap_or("USub"));
+                            c.operand((ctx, py_value(a, source, *num)));
+                            PyValue::Node(sign.id())
+                        }
+                        (_, Some(num), _) => py_value(a, source, *num),
+                        _ => PyValue::Node(n.id()),
+                    };
+                    c.operand((ctx, left));
+                    c.operand((ctx, py_value(a, source, *right)));
+                }
+            }
+        } else if a.pattern_kinds.contains(&kind) {
+            // A `-` before a number in a pattern is `UnaryOp(USub, number)`.
+            let mut cur = n.walk();
+            let ch: Vec<Node<'_>> = n.children(&mut cur).filter(|x| !x.is_extra()).collect();
+            for pair in ch.windows(2) {
+                if !pair[0].is_named() && text(source, pair[0]) == b"-" {
+                    if let Some(name) = lookup(a.unary_ops, b"-") {
+                        c.operator(name);
+                        c.operand((ctx, py_value(a, source, pair[1])));
+                    }
                 }
             }
         } else if let Some(name) = lookup(a.union_kinds, kind.as_bytes()) {
@@ -906,6 +952,12 @@ mod tests {
     }
 
     #[test]
+    fn python_match_patterns_negative_and_complex_literals() {
+        let src = "def f(x):\n    match x:\n        case -1 | 2+3j:\n            pass\n        case {\"a\": -2.5}:\n            pass\n";
+        assert_eq!(counts(Lang::Python, src), (2, 4, 3, 4));
+    }
+
+    #[test]
     fn python_function_without_operators_has_volume_zero() {
         let h = nth(Lang::Python, "def f(a):\n    return g(a)\n", 0).expect("a value");
         assert_eq!(h, Halstead::default());
@@ -984,6 +1036,17 @@ mod tests {
             (1, 2, 1, 3)
         );
         assert!(outer.big_n1 > inner.big_n1 && outer.big_n2 > inner.big_n2);
+    }
+
+    #[test]
+    fn js_jsx_closing_tokens_count_as_the_old_grammar_tokens() {
+        // `<div>` `</div>`: `<` `>` then `<` `/` `>` (today one `</` token).
+        let a = counts(Lang::JavaScript, "function f() { return <div></div>; }\n");
+        let b = counts(Lang::JavaScript, "function f() { return <div/>; }\n");
+        // operators function () {} return < > / ; (a: `<` `>` `<` `/` `>`; b: `<` `/` `>`),
+        // operands f, div (twice in a)
+        assert_eq!(a, (8, 2, 10, 3));
+        assert_eq!(b, (8, 2, 8, 2));
     }
 
     #[test]

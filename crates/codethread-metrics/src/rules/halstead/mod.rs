@@ -74,6 +74,8 @@ pub(crate) enum NodeClass {
     /// Not counted and children are not visited (comments that older grammars
     /// kept as one token).
     Opaque,
+    /// Counted as several pieces (index into the rules' `splits`).
+    Split(usize),
 }
 
 /// Node-kind rules (rust-code-analysis).
@@ -88,6 +90,18 @@ pub(crate) struct NodeRules {
     /// Anonymous tokens that are not counted when their parent has one of
     /// these kinds (tokens the tool's older grammar did not expose).
     pub hidden_in: &'static [HiddenIn],
+    /// Anonymous tokens today's grammar has where the tool's grammar had
+    /// several tokens (JSX `</` was `<` `/`): each counts as the listed pieces.
+    pub splits: &'static [(&'static str, &'static [Piece])],
+}
+
+/// One counted piece of a split token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Piece {
+    /// An operator with this key.
+    Operator(&'static str),
+    /// An operand with this text.
+    Operand(&'static str),
 }
 
 /// Anonymous tokens that the reference grammar folded into an invisible token.
@@ -133,6 +147,11 @@ pub(crate) struct AstOpRules {
     /// Attribute-like nodes whose operand is their last identifier child
     /// (annotation `a.B`).
     pub member_kinds: &'static [&'static str],
+    /// `match` pattern nodes: a `-` token before a number there is a unary
+    /// minus (`UnaryOp(USub)`), as in Python's AST.
+    pub pattern_kinds: &'static [&'static str],
+    /// Pattern node `[-] number (+|-) imaginary`: a binary operator.
+    pub complex_pattern_kind: &'static str,
     /// Token text → AST operator name, for binary operators and augmented
     /// assignments (with the trailing `=` removed).
     pub binary_ops: &'static [(&'static str, &'static str)],

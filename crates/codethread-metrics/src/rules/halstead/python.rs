@@ -35,6 +35,17 @@ static AST: AstOpRules = AstOpRules {
     wrapper_kinds: &["type"],
     union_kinds: &[("union_type", "BitOr")],
     member_kinds: &["member_type"],
+    pattern_kinds: &[
+        "case_pattern",
+        "union_pattern",
+        "dict_pattern",
+        "list_pattern",
+        "tuple_pattern",
+        "keyword_pattern",
+        "class_pattern",
+        "as_pattern",
+    ],
+    complex_pattern_kind: "complex_pattern",
     binary_ops: &[
         ("+", "Add"),
         ("-", "Sub"),

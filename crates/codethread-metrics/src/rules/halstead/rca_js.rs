@@ -13,7 +13,7 @@
 //! The tool bundled an older grammar (function expressions were the node kind
 //! `function`, today `function_expression`); the tables name today's kinds.
 
-use super::{HalsteadRules, Mode, NodeRules};
+use super::{HalsteadRules, Mode, NodeRules, Piece};
 
 pub(crate) static PAPER_JS: HalsteadRules = HalsteadRules {
     null_for: &[],
@@ -24,6 +24,15 @@ pub(crate) static PAPER_TS: HalsteadRules = HalsteadRules {
     null_for: &[],
     mode: Mode::Nodes(&TS),
 };
+
+/// Tokens of today's grammar that were several tokens in the tool's grammar:
+/// JSX closing `</` and self-closing `/>` were `<` `/` and `/` `>`; the
+/// `static get` of a class getter was `static` `get`.
+static JS_SPLITS: &[(&str, &[Piece])] = &[
+    ("</", &[Piece::Operator("<"), Piece::Operator("/")]),
+    ("/>", &[Piece::Operator("/"), Piece::Operator(">")]),
+    ("static get", &[Piece::Operand("get")]),
+];
 
 macro_rules! js_operators {
     ($($extra:expr),*) => {
@@ -144,6 +153,7 @@ static JS: NodeRules = NodeRules {
     operands: js_operands!(),
     opaque: &[("comment", true)],
     hidden_in: &[],
+    splits: JS_SPLITS,
 };
 
 static TS: NodeRules = NodeRules {
@@ -151,4 +161,5 @@ static TS: NodeRules = NodeRules {
     operands: js_operands!(("nested_identifier", true)),
     opaque: &[("comment", true)],
     hidden_in: &[],
+    splits: JS_SPLITS,
 };

@@ -96,6 +96,7 @@ static RUST: NodeRules = NodeRules {
             texts: TOKEN_TREE_PUNCTUATION,
         },
     ],
+    splits: &[],
 };
 
 /// Punctuation inside macro token trees: one invisible token in the tool's grammar.
