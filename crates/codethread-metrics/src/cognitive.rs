@@ -262,7 +262,6 @@ fn child_route(
             Sel::Kind(k) => child.kind() == k,
             Sel::Nth(i) => nth == Some(i),
             Sel::AnyNamed => child.is_named() && !child.is_extra(),
-            Sel::Any => true,
         };
         if selected {
             return (r.scan, r.nest);

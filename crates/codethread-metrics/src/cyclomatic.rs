@@ -197,3 +197,193 @@ fn is_irrefutable(case: Node<'_>, m: &MatchCases) -> bool {
     }
     only.kind() == m.capture_kind && only.named_child_count() == 1
 }
+
+#[cfg(test)]
+mod tests {
+    //! One small case per counting rule per language; expected values follow
+    //! the tools' rules in `RULES.md` (the disputed-constructs table where it
+    //! gives the paper tool's value).
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+    use super::*;
+    use crate::Profile;
+    use codethread_lang::{index_functions, parse, Lang};
+
+    /// CC of every function named `name` in `src` (source order).
+    pub(crate) fn cc(lang: Lang, src: &str, name: &str) -> Vec<Option<u32>> {
+        let file = parse(lang, src.as_bytes().to_vec()).unwrap();
+        let funcs = index_functions(&file);
+        let mut out = Vec::new();
+        for f in funcs.iter().filter(|f| f.name == name) {
+            let node = f.find_node(&file).expect("function node");
+            let ctx = FnCtx { file: &file, func: f, node, index: &funcs, profile: Profile::Paper };
+            out.push(cyclomatic(&ctx));
+        }
+        assert!(!out.is_empty(), "no function {name}");
+        out
+    }
+
+    fn one(lang: Lang, src: &str, name: &str) -> u32 {
+        cc(lang, src, name)[0].unwrap()
+    }
+
+    // ---- Python: radon -------------------------------------------------
+    #[test]
+    fn radon_straight_line_is_one() {
+        assert_eq!(one(Lang::Python, "def f():\n    x = 1\n    return x\n", "f"), 1);
+    }
+
+    #[test]
+    fn radon_if_elif_ternary() {
+        let src = "def f(a, b):\n    if a:\n        x = 1 if b else 2\n    elif b:\n        pass\n    else:\n        pass\n";
+        assert_eq!(one(Lang::Python, src, "f"), 4);
+    }
+
+    #[test]
+    fn radon_boolean_operators_count_per_operator() {
+        assert_eq!(one(Lang::Python, "def f():\n    return a and b and c or d\n", "f"), 4);
+        assert_eq!(one(Lang::Python, "def f():\n    g = lambda: a or b\n", "f"), 2);
+    }
+
+    #[test]
+    fn radon_loop_else_counts_twice() {
+        // Disputed-constructs table, "Python loop with else": radon 6.
+        let src = "def f(xs):\n    for x in xs:\n        if x:\n            break\n    else:\n        pass\n    while xs:\n        xs.pop()\n    else:\n        pass\n";
+        assert_eq!(one(Lang::Python, src, "f"), 6);
+    }
+
+    #[test]
+    fn radon_try_two_excepts_else_finally() {
+        // Table: radon 4.
+        let src = "def f():\n    try:\n        g()\n    except A:\n        pass\n    except B:\n        pass\n    else:\n        pass\n    finally:\n        pass\n";
+        assert_eq!(one(Lang::Python, src, "f"), 4);
+    }
+
+    #[test]
+    fn radon_with_adds_nothing_assert_adds_one_and_is_not_entered() {
+        // Table: `with` + `assert` → radon 2.
+        let src = "def f(p):\n    with open(p) as fh:\n        assert fh\n";
+        assert_eq!(one(Lang::Python, src, "f"), 2);
+        // radon's visit_Assert does not visit the assertion's expressions.
+        assert_eq!(one(Lang::Python, "def f():\n    assert a and [x for x in y if x]\n", "f"), 2);
+    }
+
+    #[test]
+    fn radon_match_cases_minus_wildcard() {
+        // Table: match with `case _` (3 cases) → radon 3.
+        let src = "def f(x):\n    match x:\n        case 1:\n            pass\n        case 2:\n            pass\n        case _:\n            pass\n";
+        assert_eq!(one(Lang::Python, src, "f"), 3);
+        // A bare capture is irrefutable too; guards add nothing.
+        let src = "def f(x):\n    match x:\n        case 1:\n            pass\n        case y if y:\n            pass\n";
+        assert_eq!(one(Lang::Python, src, "f"), 2);
+    }
+
+    #[test]
+    fn radon_comprehensions_count_generators_and_ifs() {
+        let src = "def f(y):\n    return [z for x in y if x for z in x]\n";
+        assert_eq!(one(Lang::Python, src, "f"), 4);
+    }
+
+    #[test]
+    fn radon_nested_defs_classes_and_signature_are_not_counted() {
+        let src = "def f(x=a if b else c):\n    def g():\n        if a:\n            pass\n    class K:\n        def m(self):\n            if b:\n                pass\n    return g\n";
+        assert_eq!(one(Lang::Python, src, "f"), 1);
+        assert_eq!(one(Lang::Python, src, "g"), 2);
+    }
+
+    // ---- Go: lizard (token based) ----------------------------------------
+    #[test]
+    fn lizard_counts_condition_tokens() {
+        let src = "package p\nfunc f(a, b bool) {\n\tif a && b {\n\t} else if a || b {\n\t}\n\tswitch {\n\tcase a:\n\tcase b:\n\tdefault:\n\t}\n\tfor {\n\t}\n}\n";
+        assert_eq!(one(Lang::Go, src, "f"), 8);
+    }
+
+    #[test]
+    fn lizard_select_cases_and_strings() {
+        let src = "package p\nfunc f(c chan int) {\n\tselect {\n\tcase <-c:\n\tcase c <- 1:\n\tdefault:\n\t}\n\ts := \"if && case\"\n\t_ = s // if\n}\n";
+        assert_eq!(one(Lang::Go, src, "f"), 3);
+    }
+
+    #[test]
+    fn lizard_func_literals_are_reported_alone() {
+        let src = "package p\nfunc f() {\n\tg := func() {\n\t\tif a {\n\t\t}\n\t}\n\t_ = g\n}\n";
+        assert_eq!(one(Lang::Go, src, "f"), 1);
+        assert_eq!(cc(Lang::Go, src, "<anonymous>")[0], Some(2));
+    }
+
+    #[test]
+    fn lizard_body_starts_at_first_brace_not_after_interface() {
+        // `struct{}` in the result type ends lizard's function early.
+        let src = "package p\nfunc f() <-chan struct{} {\n\tif a {\n\t\treturn nil\n\t}\n\treturn nil\n}\n";
+        assert_eq!(one(Lang::Go, src, "f"), 1);
+        let src = "package p\nfunc f() interface{} {\n\tif a {\n\t\treturn 1\n\t}\n\treturn 2\n}\n";
+        assert_eq!(one(Lang::Go, src, "f"), 2);
+    }
+
+    #[test]
+    fn lizard_else_holding_if() {
+        // Table, "Go else { if … }": lizard 4.
+        let src = "package p\nfunc f(a, b, c bool) {\n\tif a {\n\t} else {\n\t\tif b {\n\t\t\tif c {\n\t\t\t}\n\t\t}\n\t}\n}\n";
+        assert_eq!(one(Lang::Go, src, "f"), 4);
+    }
+
+    // ---- Rust: rust-code-analysis 0.0.25 ---------------------------------
+    #[test]
+    fn rca_rust_match_arms_and_guards() {
+        // Table: 3-arm match with a guard → RCA 5.
+        let src = "fn f(x: i32, y: bool) -> i32 {\n    match x {\n        1 if y => 1,\n        2 => 2,\n        _ => 3,\n    }\n}\n";
+        assert_eq!(one(Lang::Rust, src, "f"), 5);
+    }
+
+    #[test]
+    fn rca_rust_question_marks_and_loops() {
+        let src = "fn f<T: ?Sized>(x: &T) -> R {\n    let a = g()?;\n    loop { break }\n    while a {}\n    for y in z {}\n    h()?\n}\n";
+        assert_eq!(one(Lang::Rust, src, "f"), 7);
+    }
+
+    #[test]
+    fn rca_rust_macro_operators_are_not_counted_keywords_are() {
+        let src = "fn f() {\n    assert!(a && b || x?);\n    println!(\"{}\", if c { 1 } else { 2 });\n}\n";
+        assert_eq!(one(Lang::Rust, src, "f"), 2);
+    }
+
+    #[test]
+    fn rca_rust_sums_include_closures() {
+        let src = "fn f() {\n    let c = |x: bool| if x { 1 } else { 2 };\n}\n";
+        assert_eq!(one(Lang::Rust, src, "f"), 3);
+        assert_eq!(cc(Lang::Rust, src, "<anonymous>")[0], Some(2));
+    }
+
+    // ---- JavaScript / TypeScript: rust-code-analysis 0.0.25 --------------
+    #[test]
+    fn rca_js_decisions() {
+        let src = "function f(a = 1) {\n  if (a && b || c ?? d) {}\n  for (;;) {}\n  for (const x of y) {}\n  while (a) {}\n  do {} while (b);\n  switch (a) { case 1: break; default: }\n  try {} catch (e) {}\n  a &&= b; a?.b;\n  return a ? 1 : 2;\n}\n";
+        assert_eq!(one(Lang::JavaScript, src, "f"), 11);
+        assert_eq!(one(Lang::TypeScript, src, "f"), 11);
+    }
+
+    #[test]
+    fn rca_js_sums_include_callbacks() {
+        let src = "function f(x) {\n  return x.map((y) => (y ? 1 : 2));\n}\n";
+        assert_eq!(one(Lang::JavaScript, src, "f"), 3);
+        assert_eq!(cc(Lang::JavaScript, src, "<anonymous>")[0], Some(2));
+    }
+
+    #[test]
+    fn deep_nesting_does_not_overflow() {
+        let depth = 10_000;
+        let mut src = String::from("function f(a) {\n");
+        for _ in 0..depth {
+            src.push_str("if (a) {\n");
+        }
+        for _ in 0..depth {
+            src.push('}');
+        }
+        src.push_str("\n}\n");
+        let file = parse(Lang::JavaScript, src.into_bytes()).unwrap();
+        let root = file.root();
+        let func = root.named_child(0).unwrap();
+        let v = cyclomatic_with(&file, func, rules::rules(Profile::Paper, Lang::JavaScript));
+        assert!(v > 1);
+    }
+}
