@@ -6,6 +6,7 @@ pub mod fsutil;
 pub mod gate;
 pub mod gitcli;
 pub mod instance;
+pub mod pipeline;
 pub mod pr0;
 pub mod predictions;
 pub mod pyliteral;

@@ -22,6 +22,79 @@ pub trait SourceReader {
 
     /// A short description for error messages.
     fn describe(&self) -> String;
+
+    /// Called before the files of `repo` (owner/name) are read; sources that
+    /// hold several repositories switch to the right one here.
+    fn select_repo(&mut self, _repo: &str) -> Result<(), ChainError> {
+        Ok(())
+    }
+}
+
+/// A directory of git repositories, one per benchmark repository, named
+/// `owner__name`, `owner/name` or `name` (first found wins).
+#[derive(Debug)]
+pub struct GitRepoDir {
+    root: PathBuf,
+    current: Option<(String, GitSource)>,
+}
+
+impl GitRepoDir {
+    /// A directory of repositories.
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        GitRepoDir {
+            root: root.into(),
+            current: None,
+        }
+    }
+}
+
+impl SourceReader for GitRepoDir {
+    fn read(
+        &mut self,
+        instance_id: &str,
+        commit: &str,
+        path: &str,
+    ) -> Result<Option<Vec<u8>>, ChainError> {
+        match self.current.as_mut() {
+            Some((_, g)) => g.read(instance_id, commit, path),
+            None => Err(ChainError::Instance {
+                instance_id: instance_id.to_string(),
+                message: format!("no repository selected under {}", self.root.display()),
+            }),
+        }
+    }
+
+    fn describe(&self) -> String {
+        format!("git repositories under {}", self.root.display())
+    }
+
+    fn select_repo(&mut self, repo: &str) -> Result<(), ChainError> {
+        if self.current.as_ref().is_some_and(|(r, _)| r == repo) {
+            return Ok(());
+        }
+        let name = repo.rsplit('/').next().unwrap_or(repo);
+        let candidates = [
+            self.root.join(repo.replace('/', "__")),
+            self.root.join(repo),
+            self.root.join(name),
+        ];
+        let Some(dir) = candidates
+            .into_iter()
+            .find(|c| c.join(".git").exists() || c.join("HEAD").is_file())
+        else {
+            return Err(ChainError::Git {
+                repo: self.root.clone(),
+                args: String::new(),
+                message: format!(
+                    "no repository for {repo} (looked for {0}__{1}, {repo}, {1})",
+                    repo.split('/').next().unwrap_or(""),
+                    name
+                ),
+            });
+        };
+        self.current = Some((repo.to_string(), GitSource::new(dir)));
+        Ok(())
+    }
 }
 
 /// Pre-images stored as `<dir>/<instance_id>/before/<path>`.

@@ -143,6 +143,7 @@ pub fn localize(
     if inst.patch.trim().is_empty() {
         return Err(perr("the instance has no gold patch".into()));
     }
+    source.select_repo(&inst.repo)?;
     let patch = codethread_patch::parse(inst.patch.as_bytes())
         .map_err(|e| perr(format!("gold patch cannot be parsed: {e}")))?;
     let mut before: BTreeMap<String, Vec<u8>> = BTreeMap::new();

@@ -1,0 +1,624 @@
+//! The batch drivers behind the `chain` example: `build` (instances ->
+//! chain directory), `gate` (PR1 predictions + harness reports -> kept /
+//! dropped) and `stack` (PR1 [+ PR2 ...] predictions -> one combined
+//! prediction per instance, graded by the unmodified harness).
+//!
+//! Every driver returns one outcome per instance: a bad instance never stops
+//! the batch. Every file is written atomically; `build` skips instances
+//! whose `status.json` exists (finished in an earlier run).
+//!
+//! Chain directory layout (see `docs/chain.md`):
+//! ```text
+//! <out>/instances.jsonl                 normalized instances of the build
+//! <out>/instances/<id>/targets.json     targets, negative case, notes
+//! <out>/instances/<id>/pr0.patch        PR0 (stubs) against base_commit
+//! <out>/instances/<id>/pr1_human.patch  the human PR1 = reverse of PR0
+//! <out>/instances/<id>/task.md          Implementation Task statement
+//! <out>/instances/<id>/llm_request.json chat request for a statement writer
+//! <out>/instances/<id>/status.json      written last: built / filtered / failed
+//! <out>/targets.jsonl                   {"instance_id","targets","negative_case"}
+//! <out>/llm_requests.jsonl              one chat request per built instance
+//! <out>/exports/implementation_task.jsonl  SWE-bench dataset, PR0 as setup patch
+//! <out>/exports/follow_on_human_pr1.jsonl  SWE-bench dataset, on the human PR1
+//! <out>/exports/init_patches_implementation.json  {id: PR0}
+//! <out>/exports/predictions_HH.jsonl    PR0 + human PR1 + gold, combined
+//! <out>/summary.json                    counts and per-instance status
+//! ```
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::error::ChainError;
+use crate::export::{follow_on_row, implementation_task_row, init_patch_map, write_jsonl};
+use crate::fsutil::write_atomic;
+use crate::gate::{gate_one, GateDecision, GateReason};
+use crate::instance::{load_instances, Instance};
+use crate::pr0::{make_pr0, Pr0Options};
+use crate::predictions::Prediction;
+use crate::report::InstanceReport;
+use crate::source::SourceReader;
+use crate::stack::{base_files, compose_on, reverse_on};
+use crate::statement::{
+    llm_request, offline_statement, statement_from_answer, TargetInfo, TaskContext,
+};
+use crate::targets::localize;
+
+/// How one instance fared in `build`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum BuildStatus {
+    /// PR0, statement and request written.
+    Built {
+        /// Target ids.
+        targets: Vec<String>,
+        /// Targets that could not be stubbed, with the reason.
+        #[serde(default)]
+        not_stubbed: Vec<(String, String)>,
+        /// Statement warnings (imported answers).
+        #[serde(default)]
+        statement_warnings: Vec<String>,
+        /// `offline` or `imported`.
+        statement: String,
+    },
+    /// No targets: the negative case.
+    Filtered {
+        /// `adds_new_functions_only`, ...
+        reason: String,
+    },
+    /// Something went wrong (the message names the instance and the cause).
+    Failed {
+        /// The error.
+        error: String,
+    },
+}
+
+/// One instance's outcome.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InstanceOutcome {
+    /// The instance.
+    pub instance_id: String,
+    /// Its status.
+    #[serde(flatten)]
+    pub status: BuildStatus,
+    /// True when the status was read from an earlier run.
+    #[serde(default, skip_serializing)]
+    pub cached: bool,
+}
+
+/// Options of [`build`].
+#[derive(Debug, Clone, Default)]
+pub struct BuildOptions {
+    /// The chain directory.
+    pub out: PathBuf,
+    /// PR0 options.
+    pub pr0: Pr0Options,
+    /// Model answers by instance id (imported statements); instances without
+    /// one get the offline statement.
+    pub answers: BTreeMap<String, String>,
+    /// Rebuild instances that already have a `status.json`.
+    pub force: bool,
+}
+
+/// The outcome of [`build`].
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct BuildSummary {
+    /// One per input instance, in input order.
+    pub outcomes: Vec<InstanceOutcome>,
+    /// Built instances.
+    pub built: usize,
+    /// Filtered (negative case) instances.
+    pub filtered: usize,
+    /// Failed instances.
+    pub failed: usize,
+    /// Instances skipped because an earlier run finished them.
+    pub cached: usize,
+}
+
+fn instance_dir(out: &Path, id: &str) -> PathBuf {
+    out.join("instances").join(id)
+}
+
+fn io_read(p: &Path) -> Result<Vec<u8>, ChainError> {
+    std::fs::read(p).map_err(|e| ChainError::io(p, e))
+}
+
+fn language_of(inst: &Instance, paths: &[&str]) -> String {
+    paths
+        .iter()
+        .find_map(|p| codethread_lang::Lang::from_path(p))
+        .map(|l| l.name().to_string())
+        .or_else(|| inst.language.clone())
+        .unwrap_or_else(|| "unknown".into())
+}
+
+fn build_one(
+    inst: &Instance,
+    source: &mut dyn SourceReader,
+    opts: &BuildOptions,
+) -> Result<BuildStatus, ChainError> {
+    let dir = instance_dir(&opts.out, &inst.instance_id);
+    let loc = localize(inst, source)?;
+    let mut targets_json = serde_json::to_value(&loc).unwrap_or(Value::Null);
+    if let Value::Object(m) = &mut targets_json {
+        m.insert("target_ids".into(), Value::from(loc.target_ids()));
+    }
+    write_atomic(
+        &dir.join("targets.json"),
+        format!("{targets_json:#}\n").as_bytes(),
+    )?;
+    if let Some(neg) = loc.negative_case {
+        return Ok(BuildStatus::Filtered {
+            reason: neg.as_str().to_string(),
+        });
+    }
+    let pr0 = make_pr0(&loc, &opts.pr0)?;
+    crate::stack::check_roundtrip(&inst.instance_id, &loc.before, &pr0.patch)?;
+    let pr1 = reverse_on(&inst.instance_id, &loc.before, &pr0.patch)?;
+    let infos: Vec<TargetInfo> = loc
+        .targets
+        .iter()
+        .map(|t| {
+            TargetInfo::from_function(
+                &t.path,
+                &t.function,
+                loc.before.get(&t.path).map(Vec::as_slice).unwrap_or(&[]),
+            )
+        })
+        .collect();
+    let paths: Vec<&str> = infos.iter().map(|t| t.path.as_str()).collect();
+    let ctx = TaskContext {
+        instance_id: inst.instance_id.clone(),
+        repo: inst.repo.clone(),
+        language: language_of(inst, &paths),
+        targets: infos,
+    };
+    let (statement, kind, warnings) = match opts.answers.get(&inst.instance_id) {
+        Some(a) => {
+            let s = statement_from_answer(&ctx, a);
+            (s.statement, "imported", s.warnings)
+        }
+        None => (offline_statement(&ctx), "offline", Vec::new()),
+    };
+    let req = llm_request(&ctx);
+    write_atomic(&dir.join("pr0.patch"), &pr0.patch)?;
+    write_atomic(&dir.join("pr1_human.patch"), &pr1)?;
+    write_atomic(&dir.join("task.md"), statement.as_bytes())?;
+    write_atomic(
+        &dir.join("llm_request.json"),
+        format!("{:#}\n", serde_json::to_value(&req).unwrap_or(Value::Null)).as_bytes(),
+    )?;
+    Ok(BuildStatus::Built {
+        targets: loc.target_ids(),
+        not_stubbed: pr0.not_stubbed,
+        statement_warnings: warnings,
+        statement: kind.to_string(),
+    })
+}
+
+/// Build a chain directory from `instances`. `progress(done, total, id)` is
+/// called after each instance.
+pub fn build(
+    instances: &[Instance],
+    source: &mut dyn SourceReader,
+    opts: &BuildOptions,
+    progress: &mut dyn FnMut(usize, usize, &str),
+) -> Result<BuildSummary, ChainError> {
+    std::fs::create_dir_all(&opts.out).map_err(|e| ChainError::io(&opts.out, e))?;
+    write_jsonl(&opts.out.join("instances.jsonl"), instances)?;
+    let mut summary = BuildSummary::default();
+    for (i, inst) in instances.iter().enumerate() {
+        let dir = instance_dir(&opts.out, &inst.instance_id);
+        let status_path = dir.join("status.json");
+        let cached = if opts.force {
+            None
+        } else {
+            std::fs::read(&status_path)
+                .ok()
+                .and_then(|b| serde_json::from_slice::<InstanceOutcome>(&b).ok())
+        };
+        let outcome = match cached {
+            Some(mut o) => {
+                o.cached = true;
+                o
+            }
+            None => {
+                let status =
+                    build_one(inst, source, opts).unwrap_or_else(|e| BuildStatus::Failed {
+                        error: e.to_string(),
+                    });
+                let o = InstanceOutcome {
+                    instance_id: inst.instance_id.clone(),
+                    status,
+                    cached: false,
+                };
+                // Failed instances are retried on the next run: no status file.
+                if !matches!(o.status, BuildStatus::Failed { .. }) {
+                    write_atomic(
+                        &status_path,
+                        format!("{:#}\n", serde_json::to_value(&o).unwrap_or(Value::Null))
+                            .as_bytes(),
+                    )?;
+                }
+                o
+            }
+        };
+        match &outcome.status {
+            BuildStatus::Built { .. } => summary.built += 1,
+            BuildStatus::Filtered { .. } => summary.filtered += 1,
+            BuildStatus::Failed { .. } => summary.failed += 1,
+        }
+        summary.cached += usize::from(outcome.cached);
+        summary.outcomes.push(outcome);
+        progress(i + 1, instances.len(), &inst.instance_id);
+    }
+    write_exports(instances, &summary, &opts.out)?;
+    Ok(summary)
+}
+
+fn write_exports(
+    instances: &[Instance],
+    summary: &BuildSummary,
+    out: &Path,
+) -> Result<(), ChainError> {
+    let mut targets_rows = Vec::new();
+    let mut requests = Vec::new();
+    let mut impl_rows = Vec::new();
+    let mut fo_rows = Vec::new();
+    let mut init = BTreeMap::new();
+    let mut hh = Vec::new();
+    for (inst, o) in instances.iter().zip(&summary.outcomes) {
+        let dir = instance_dir(out, &inst.instance_id);
+        match &o.status {
+            BuildStatus::Built { targets, .. } => {
+                targets_rows.push(json!({"instance_id": inst.instance_id, "targets": targets, "negative_case": null}));
+                let pr0 = String::from_utf8_lossy(&io_read(&dir.join("pr0.patch"))?).into_owned();
+                let pr1 =
+                    String::from_utf8_lossy(&io_read(&dir.join("pr1_human.patch"))?).into_owned();
+                let task = String::from_utf8_lossy(&io_read(&dir.join("task.md"))?).into_owned();
+                let req: Value =
+                    serde_json::from_slice(&io_read(&dir.join("llm_request.json"))?)
+                        .map_err(|e| ChainError::json(dir.join("llm_request.json"), 0, &e))?;
+                requests.push(req);
+                impl_rows.push(implementation_task_row(inst, &pr0, &pr1, &task, targets));
+                fo_rows.push(follow_on_row(inst, "", "human"));
+                init.insert(inst.instance_id.clone(), pr0);
+                hh.push(Prediction {
+                    instance_id: inst.instance_id.clone(),
+                    model_name_or_path: "HH".into(),
+                    model_patch: inst.patch.clone(),
+                });
+            }
+            BuildStatus::Filtered { reason } => {
+                targets_rows.push(json!({"instance_id": inst.instance_id, "targets": [], "negative_case": reason}));
+            }
+            BuildStatus::Failed { .. } => {}
+        }
+    }
+    write_jsonl(&out.join("targets.jsonl"), &targets_rows)?;
+    write_jsonl(&out.join("llm_requests.jsonl"), &requests)?;
+    write_jsonl(&out.join("exports/implementation_task.jsonl"), &impl_rows)?;
+    write_jsonl(&out.join("exports/follow_on_human_pr1.jsonl"), &fo_rows)?;
+    write_atomic(
+        &out.join("exports/init_patches_implementation.json"),
+        format!("{:#}\n", init_patch_map(&init)).as_bytes(),
+    )?;
+    write_jsonl(&out.join("exports/predictions_HH.jsonl"), &hh)?;
+    write_atomic(
+        &out.join("summary.json"),
+        format!(
+            "{:#}\n",
+            serde_json::to_value(summary).unwrap_or(Value::Null)
+        )
+        .as_bytes(),
+    )?;
+    Ok(())
+}
+
+/// A chain directory written by [`build`], read back.
+#[derive(Debug)]
+pub struct Chain {
+    /// The directory.
+    pub dir: PathBuf,
+    /// Its instances (from `instances.jsonl`).
+    pub instances: Vec<Instance>,
+}
+
+impl Chain {
+    /// Open a chain directory.
+    pub fn open(dir: &Path) -> Result<Chain, ChainError> {
+        let l = load_instances(&dir.join("instances.jsonl"))?;
+        if let Some(e) = l.errors.into_iter().next() {
+            return Err(e);
+        }
+        Ok(Chain {
+            dir: dir.to_path_buf(),
+            instances: l.items,
+        })
+    }
+
+    /// PR0 of a built instance (None when the instance was not built).
+    pub fn pr0(&self, id: &str) -> Option<Vec<u8>> {
+        std::fs::read(instance_dir(&self.dir, id).join("pr0.patch")).ok()
+    }
+
+    /// The human PR1 of a built instance.
+    pub fn human_pr1(&self, id: &str) -> Option<Vec<u8>> {
+        std::fs::read(instance_dir(&self.dir, id).join("pr1_human.patch")).ok()
+    }
+}
+
+/// A layer of a stack after PR0.
+#[derive(Debug, Clone)]
+pub enum Layer {
+    /// The human PR1 (reverse of PR0).
+    HumanPr1,
+    /// The instance's gold patch (the human PR2).
+    Gold,
+    /// Imported predictions, by instance id.
+    Predictions(BTreeMap<String, Prediction>),
+}
+
+/// One instance's stacking outcome.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StackOutcome {
+    /// The instance.
+    pub instance_id: String,
+    /// The error, when the stack could not be composed.
+    pub error: Option<String>,
+}
+
+/// Compose PR0 + `layers` for every built instance of `chain` into one
+/// prediction against base_commit each. Instances missing from a
+/// predictions layer are reported (`no prediction for PRk`), as are layers
+/// that do not apply.
+pub fn stack(
+    chain: &Chain,
+    layers: &[Layer],
+    model_name: &str,
+    source: &mut dyn SourceReader,
+    progress: &mut dyn FnMut(usize, usize, &str),
+) -> (Vec<Prediction>, Vec<StackOutcome>) {
+    let mut preds = Vec::new();
+    let mut outcomes = Vec::new();
+    let built: Vec<&Instance> = chain
+        .instances
+        .iter()
+        .filter(|i| chain.pr0(&i.instance_id).is_some())
+        .collect();
+    for (n, inst) in built.iter().enumerate() {
+        let r = stack_one(chain, inst, layers, source);
+        match r {
+            Ok(patch) => {
+                preds.push(Prediction {
+                    instance_id: inst.instance_id.clone(),
+                    model_name_or_path: model_name.to_string(),
+                    model_patch: String::from_utf8_lossy(&patch).into_owned(),
+                });
+                outcomes.push(StackOutcome {
+                    instance_id: inst.instance_id.clone(),
+                    error: None,
+                });
+            }
+            Err(e) => outcomes.push(StackOutcome {
+                instance_id: inst.instance_id.clone(),
+                error: Some(e.to_string()),
+            }),
+        }
+        progress(n + 1, built.len(), &inst.instance_id);
+    }
+    (preds, outcomes)
+}
+
+fn stack_one(
+    chain: &Chain,
+    inst: &Instance,
+    layers: &[Layer],
+    source: &mut dyn SourceReader,
+) -> Result<Vec<u8>, ChainError> {
+    let id = &inst.instance_id;
+    let missing = |what: &str| ChainError::Instance {
+        instance_id: id.clone(),
+        message: what.to_string(),
+    };
+    let pr0 = chain
+        .pr0(id)
+        .ok_or_else(|| missing("no PR0 in the chain directory"))?;
+    let mut patches: Vec<Vec<u8>> = vec![pr0];
+    let mut names: Vec<String> = vec!["PR0".into()];
+    for (k, l) in layers.iter().enumerate() {
+        let name = format!("PR{}", k + 1);
+        let p = match l {
+            Layer::HumanPr1 => chain
+                .human_pr1(id)
+                .ok_or_else(|| missing("no human PR1 in the chain directory"))?,
+            Layer::Gold => inst.patch.as_bytes().to_vec(),
+            Layer::Predictions(m) => m
+                .get(id)
+                .map(|p| p.model_patch.as_bytes().to_vec())
+                .ok_or_else(|| missing(&format!("no prediction for {name}")))?,
+        };
+        patches.push(p);
+        names.push(name);
+    }
+    let refs: Vec<&[u8]> = patches.iter().map(Vec::as_slice).collect();
+    source.select_repo(&inst.repo)?;
+    let base = base_files(id, &inst.base_commit, &refs, source)?;
+    let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    compose_on(id, &base, &refs, &name_refs)
+}
+
+/// Follow-On Issue dataset rows on top of the given PR1 predictions:
+/// `setup_patch` = PR0 + PR1 combined against base. Instances whose stack
+/// fails are reported in the outcomes.
+pub fn follow_on_rows(
+    chain: &Chain,
+    pr1: &Layer,
+    label: &str,
+    source: &mut dyn SourceReader,
+) -> (Vec<serde_json::Map<String, Value>>, Vec<StackOutcome>) {
+    let (preds, outcomes) = stack(
+        chain,
+        std::slice::from_ref(pr1),
+        label,
+        source,
+        &mut |_, _, _| {},
+    );
+    let by_id: BTreeMap<&str, &Prediction> =
+        preds.iter().map(|p| (p.instance_id.as_str(), p)).collect();
+    let rows = chain
+        .instances
+        .iter()
+        .filter_map(|i| {
+            Some(follow_on_row(
+                i,
+                &by_id.get(i.instance_id.as_str())?.model_patch,
+                label,
+            ))
+        })
+        .collect();
+    (rows, outcomes)
+}
+
+/// Gate PR1 predictions with harness reports: one decision per prediction
+/// of a built instance (an empty prediction is dropped as `empty_patch`
+/// without looking for a report).
+pub fn gate_predictions(
+    chain: &Chain,
+    pr1: &BTreeMap<String, Prediction>,
+    reports: &BTreeMap<String, InstanceReport>,
+) -> Vec<GateDecision> {
+    let mut out = Vec::new();
+    for inst in &chain.instances {
+        let Some(p) = pr1.get(&inst.instance_id) else {
+            continue;
+        };
+        if chain.pr0(&inst.instance_id).is_none() {
+            continue;
+        }
+        if p.model_patch.trim().is_empty() {
+            out.push(GateDecision {
+                instance_id: inst.instance_id.clone(),
+                kept: false,
+                reasons: vec![GateReason::EmptyPatch],
+            });
+            continue;
+        }
+        out.push(gate_one(
+            &inst.instance_id,
+            reports.get(&inst.instance_id),
+            &inst.fail_to_pass,
+            &inst.pass_to_pass,
+        ));
+    }
+    out
+}
+
+/// Where pre-images come from, as chosen on a command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SourceSpec {
+    /// `<dir>/<instance_id>/before/<path>`.
+    Snapshots(PathBuf),
+    /// One git repository for every instance.
+    Repo(PathBuf),
+    /// A directory of git repositories (`owner__name`, `owner/name`, `name`).
+    Repos(PathBuf),
+}
+
+impl SourceSpec {
+    /// Open the source.
+    pub fn open(&self) -> Box<dyn SourceReader> {
+        match self {
+            SourceSpec::Snapshots(d) => Box::new(crate::source::SnapshotSource::new(d)),
+            SourceSpec::Repo(d) => Box::new(crate::source::GitSource::new(d)),
+            SourceSpec::Repos(d) => Box::new(crate::source::GitRepoDir::new(d)),
+        }
+    }
+}
+
+/// One line of `targets` output.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TargetsLine {
+    /// The instance.
+    pub instance_id: String,
+    /// Target ids `path::qualname[#n]`.
+    pub targets: Vec<String>,
+    /// The negative case, when there are no targets.
+    pub negative_case: Option<String>,
+}
+
+/// Localize every instance: one result per instance, in order.
+pub fn targets_batch(
+    instances: &[Instance],
+    source: &mut dyn SourceReader,
+    progress: &mut dyn FnMut(usize, usize, &str),
+) -> Vec<Result<TargetsLine, ChainError>> {
+    let mut out = Vec::new();
+    for (i, inst) in instances.iter().enumerate() {
+        out.push(localize(inst, source).map(|l| TargetsLine {
+            instance_id: inst.instance_id.clone(),
+            targets: l.target_ids(),
+            negative_case: l.negative_case.map(|n| n.as_str().to_string()),
+        }));
+        progress(i + 1, instances.len(), &inst.instance_id);
+    }
+    out
+}
+
+/// What `pr0_batch` did for one instance.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Pr0Status {
+    /// `<out>/<id>.patch` written (and checked with `git apply` / `-R`).
+    Written {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file existed from an earlier run.
+    Exists {
+        /// The file.
+        path: PathBuf,
+    },
+    /// No targets.
+    Filtered {
+        /// The negative case.
+        reason: String,
+    },
+}
+
+/// Write `<out>/<instance_id>.patch` (PR0) for every instance with targets;
+/// existing files are kept unless `force`.
+pub fn pr0_batch(
+    instances: &[Instance],
+    source: &mut dyn SourceReader,
+    out: &Path,
+    opts: &Pr0Options,
+    force: bool,
+    progress: &mut dyn FnMut(usize, usize, &str),
+) -> Vec<(String, Result<Pr0Status, ChainError>)> {
+    let mut res = Vec::new();
+    for (i, inst) in instances.iter().enumerate() {
+        let path = out.join(format!("{}.patch", inst.instance_id));
+        let r = if path.exists() && !force {
+            Ok(Pr0Status::Exists { path })
+        } else {
+            (|| {
+                let loc = localize(inst, source)?;
+                if let Some(n) = loc.negative_case {
+                    return Ok(Pr0Status::Filtered {
+                        reason: n.as_str().to_string(),
+                    });
+                }
+                let pr0 = make_pr0(&loc, opts)?;
+                crate::stack::check_roundtrip(&inst.instance_id, &loc.before, &pr0.patch)?;
+                write_atomic(&path, &pr0.patch)?;
+                Ok(Pr0Status::Written { path })
+            })()
+        };
+        res.push((inst.instance_id.clone(), r));
+        progress(i + 1, instances.len(), &inst.instance_id);
+    }
+    res
+}

@@ -1,0 +1,383 @@
+//! CodeThread chains from the command line: targets, PR0 patches, a full
+//! chain build, the PR1 gate, and stacked predictions for the SWE-bench
+//! harness. Thin: every subcommand is one `codethread::chain` call.
+//!
+//! ```text
+//! cargo run --release --example chain -- targets --instances I.jsonl --snapshots DIR
+//! cargo run --release --example chain -- pr0 --instances I.jsonl --snapshots DIR --out PATCHES
+//! cargo run --release --example chain -- build --instances I.jsonl --repos REPOS --out CHAIN
+//! cargo run --release --example chain -- gate --chain CHAIN --predictions PR1.jsonl --reports LOGS
+//! cargo run --release --example chain -- stack --chain CHAIN --repos REPOS --pr1 PR1.jsonl --pr2 PR2.jsonl --out P.jsonl
+//! ```
+
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use codethread::chain::error::ChainError;
+use codethread::chain::export::write_jsonl;
+use codethread::chain::instance::load_instances;
+use codethread::chain::pipeline::{self, Chain, Layer, SourceSpec};
+use codethread::chain::pr0::Pr0Options;
+use codethread::chain::predictions::{load_predictions, predictions_by_id};
+use codethread::chain::report::{load_instance_report, load_reports_dir};
+use codethread::chain::statement::import_answers;
+
+#[derive(Parser)]
+#[command(about = "CodeThread chains: targets, PR0, build, gate, stack")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Args, Clone)]
+struct Src {
+    /// Snapshot directory: <dir>/<instance_id>/before/<path>.
+    #[arg(long)]
+    snapshots: Option<PathBuf>,
+    /// One git repository holding every instance's base commit.
+    #[arg(long)]
+    repo: Option<PathBuf>,
+    /// A directory of git repositories named owner__name (or owner/name, name).
+    #[arg(long)]
+    repos: Option<PathBuf>,
+}
+
+impl Src {
+    fn spec(&self) -> Result<SourceSpec, String> {
+        match (&self.snapshots, &self.repo, &self.repos) {
+            (Some(d), None, None) => Ok(SourceSpec::Snapshots(d.clone())),
+            (None, Some(d), None) => Ok(SourceSpec::Repo(d.clone())),
+            (None, None, Some(d)) => Ok(SourceSpec::Repos(d.clone())),
+            _ => Err("give exactly one of --snapshots, --repo, --repos".into()),
+        }
+    }
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Target functions per instance, as JSONL on stdout.
+    Targets {
+        /// Instances (JSON / JSONL, any supported format).
+        #[arg(long)]
+        instances: PathBuf,
+        #[command(flatten)]
+        src: Src,
+    },
+    /// Write <out>/<instance_id>.patch (PR0) per instance with targets.
+    Pr0 {
+        #[arg(long)]
+        instances: PathBuf,
+        #[command(flatten)]
+        src: Src,
+        #[arg(long)]
+        out: PathBuf,
+        /// Keep Python docstrings above the stubs.
+        #[arg(long)]
+        keep_docs: bool,
+        /// Rewrite patches that exist.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Build a chain directory: PR0, human PR1, statements, LLM requests, exports.
+    Build {
+        #[arg(long)]
+        instances: PathBuf,
+        #[command(flatten)]
+        src: Src,
+        #[arg(long)]
+        out: PathBuf,
+        /// Model answers (statements) to import instead of the offline statement.
+        #[arg(long)]
+        answers: Option<PathBuf>,
+        #[arg(long)]
+        keep_docs: bool,
+        /// Rebuild instances finished in an earlier run.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Keep or drop PR1s from harness reports (JSONL decisions on stdout).
+    Gate {
+        #[arg(long)]
+        chain: PathBuf,
+        /// The PR1 predictions that were graded.
+        #[arg(long)]
+        predictions: PathBuf,
+        /// Harness report.json files or directories holding them (logs/run_evaluation/...).
+        #[arg(long, required = true, num_args = 1..)]
+        reports: Vec<PathBuf>,
+    },
+    /// Combine PR0 + PR1 (+ PR2 ...) into one prediction per instance against base_commit.
+    Stack {
+        #[arg(long)]
+        chain: PathBuf,
+        #[command(flatten)]
+        src: Src,
+        /// PR1: a predictions file, or `human`.
+        #[arg(long)]
+        pr1: String,
+        /// Later PRs in order: predictions files, or `gold` for the gold patch.
+        #[arg(long = "pr2", num_args = 0..)]
+        later: Vec<String>,
+        /// model_name_or_path of the output (default: from the last predictions file).
+        #[arg(long)]
+        model: Option<String>,
+        /// Output predictions (JSONL).
+        #[arg(long)]
+        out: PathBuf,
+        /// Also write the Follow-On Issue dataset on top of PR1 here (JSONL).
+        #[arg(long)]
+        follow_on: Option<PathBuf>,
+    },
+}
+
+fn bar(total: usize) -> Option<indicatif::ProgressBar> {
+    std::io::stderr().is_terminal().then(|| {
+        let b = indicatif::ProgressBar::new(total as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed_precise} {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        b
+    })
+}
+
+fn progress(b: &Option<indicatif::ProgressBar>) -> impl FnMut(usize, usize, &str) + '_ {
+    move |done, _total, id| {
+        if let Some(b) = b {
+            b.set_position(done as u64);
+            b.set_message(id.to_string());
+        }
+    }
+}
+
+fn instances(path: &Path) -> Result<Vec<codethread::chain::instance::Instance>, ChainError> {
+    let l = load_instances(path)?;
+    for e in &l.errors {
+        eprintln!("skipped row: {e}");
+    }
+    Ok(l.items)
+}
+
+fn layer(arg: &str) -> Result<(Layer, Option<String>), ChainError> {
+    match arg {
+        "human" => Ok((Layer::HumanPr1, Some("human".into()))),
+        "gold" => Ok((Layer::Gold, Some("gold".into()))),
+        path => {
+            let l = load_predictions(Path::new(path))?;
+            for e in &l.errors {
+                eprintln!("skipped prediction: {e}");
+            }
+            let model = l.items.last().map(|p| p.model_name_or_path.clone());
+            Ok((Layer::Predictions(predictions_by_id(&l.items)), model))
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode, Box<dyn std::error::Error>> {
+    let mut stdout = std::io::stdout().lock();
+    match cli.cmd {
+        Cmd::Targets { instances: i, src } => {
+            let insts = instances(&i)?;
+            let b = bar(insts.len());
+            let res =
+                pipeline::targets_batch(&insts, src.spec()?.open().as_mut(), &mut progress(&b));
+            let mut failed = 0;
+            for r in res {
+                match r {
+                    Ok(line) => writeln!(stdout, "{}", serde_json::to_string(&line)?)?,
+                    Err(e) => {
+                        failed += 1;
+                        eprintln!("error: {e}");
+                    }
+                }
+            }
+            Ok(if failed > 0 {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+        Cmd::Pr0 {
+            instances: i,
+            src,
+            out,
+            keep_docs,
+            force,
+        } => {
+            let insts = instances(&i)?;
+            let b = bar(insts.len());
+            let res = pipeline::pr0_batch(
+                &insts,
+                src.spec()?.open().as_mut(),
+                &out,
+                &Pr0Options { keep_docs },
+                force,
+                &mut progress(&b),
+            );
+            let mut failed = 0;
+            for (id, r) in res {
+                match r {
+                    Ok(s) => writeln!(
+                        stdout,
+                        "{}",
+                        serde_json::json!({"instance_id": id, "result": s})
+                    )?,
+                    Err(e) => {
+                        failed += 1;
+                        eprintln!("error: {e}");
+                    }
+                }
+            }
+            Ok(if failed > 0 {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+        Cmd::Build {
+            instances: i,
+            src,
+            out,
+            answers,
+            keep_docs,
+            force,
+        } => {
+            let insts = instances(&i)?;
+            let mut ans = BTreeMap::new();
+            if let Some(a) = answers {
+                let l = import_answers(&a)?;
+                for e in &l.errors {
+                    eprintln!("skipped answer: {e}");
+                }
+                ans = l
+                    .items
+                    .into_iter()
+                    .map(|a| (a.instance_id, a.content))
+                    .collect();
+            }
+            let opts = pipeline::BuildOptions {
+                out,
+                pr0: Pr0Options { keep_docs },
+                answers: ans,
+                force,
+            };
+            let b = bar(insts.len());
+            let s = pipeline::build(
+                &insts,
+                src.spec()?.open().as_mut(),
+                &opts,
+                &mut progress(&b),
+            )?;
+            for o in &s.outcomes {
+                if let pipeline::BuildStatus::Failed { error } = &o.status {
+                    eprintln!("failed: {error}");
+                }
+            }
+            writeln!(
+                stdout,
+                "built {} filtered {} failed {} (from earlier runs: {})",
+                s.built, s.filtered, s.failed, s.cached
+            )?;
+            Ok(if s.failed > 0 {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+        Cmd::Gate {
+            chain,
+            predictions,
+            reports,
+        } => {
+            let chain = Chain::open(&chain)?;
+            let preds = load_predictions(&predictions)?;
+            let mut all = BTreeMap::new();
+            for r in reports {
+                if r.is_dir() {
+                    let (m, errs) = load_reports_dir(&r)?;
+                    for e in errs {
+                        eprintln!("unreadable report: {e}");
+                    }
+                    all.extend(m);
+                } else {
+                    all.extend(
+                        load_instance_report(&r)?
+                            .into_iter()
+                            .map(|x| (x.instance_id.clone(), x)),
+                    );
+                }
+            }
+            let d = pipeline::gate_predictions(&chain, &predictions_by_id(&preds.items), &all);
+            for x in &d {
+                let reasons: Vec<String> = x.reasons.iter().map(|r| r.to_string()).collect();
+                writeln!(
+                    stdout,
+                    "{}",
+                    serde_json::json!({"instance_id": x.instance_id, "kept": x.kept, "reasons": reasons})
+                )?;
+            }
+            eprintln!(
+                "kept {} of {}",
+                d.iter().filter(|x| x.kept).count(),
+                d.len()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Stack {
+            chain,
+            src,
+            pr1,
+            later,
+            model,
+            out,
+            follow_on,
+        } => {
+            let chain = Chain::open(&chain)?;
+            let mut layers = Vec::new();
+            let mut last_model = None;
+            for a in std::iter::once(&pr1).chain(later.iter()) {
+                let (l, m) = layer(a)?;
+                layers.push(l);
+                last_model = m.or(last_model);
+            }
+            let model = model.or(last_model).unwrap_or_else(|| "codethread".into());
+            let mut source = src.spec()?.open();
+            let b = bar(chain.instances.len());
+            let (preds, outcomes) =
+                pipeline::stack(&chain, &layers, &model, source.as_mut(), &mut progress(&b));
+            write_jsonl(&out, &preds)?;
+            if let (Some(fo), Some(first)) = (follow_on, layers.first()) {
+                let (rows, _) = pipeline::follow_on_rows(&chain, first, &model, source.as_mut());
+                write_jsonl(&fo, &rows)?;
+            }
+            let failed: Vec<_> = outcomes.iter().filter_map(|o| o.error.as_ref()).collect();
+            for e in &failed {
+                eprintln!("not stacked: {e}");
+            }
+            writeln!(
+                stdout,
+                "stacked {} predictions, {} failed",
+                preds.len(),
+                failed.len()
+            )?;
+            Ok(if failed.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(2)
+            })
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
