@@ -152,7 +152,10 @@ pub(crate) fn apply_with(
         };
         let _ = src_mode;
         for p in [src, dst].into_iter().flatten() {
-            check_path(p).map_err(|reason| ApplyError::UnsafePath { path: lossy(p), reason })?;
+            check_path(p).map_err(|reason| ApplyError::UnsafePath {
+                path: lossy(p),
+                reason,
+            })?;
             // Never write through a symlink held in the tree.
             symlink_ancestor_check(&|q: &[u8]| get(&overlay, q), p)?;
         }
@@ -166,19 +169,32 @@ pub(crate) fn apply_with(
         };
         let display = lossy(dst.as_deref().or(src.as_deref()).unwrap_or_default());
         let old = match src {
-            Some(s) => Some(get(&overlay, s).ok_or_else(|| ApplyError::Missing { path: lossy(s), file: fileno })?),
+            Some(s) => Some(get(&overlay, s).ok_or_else(|| ApplyError::Missing {
+                path: lossy(s),
+                file: fileno,
+            })?),
             None => None,
         };
         if let Some(d) = dst {
-            let must_be_absent = matches!(op, FileOp::Create | FileOp::Rename | FileOp::Copy) && Some(d) != src.as_ref();
+            let must_be_absent = matches!(op, FileOp::Create | FileOp::Rename | FileOp::Copy)
+                && Some(d) != src.as_ref();
             if must_be_absent && get(&overlay, d).is_some() {
-                return Err(ApplyError::AlreadyExists { path: lossy(d), file: fileno });
+                return Err(ApplyError::AlreadyExists {
+                    path: lossy(d),
+                    file: fileno,
+                });
             }
         }
         let old_content: &[u8] = old.as_ref().map_or(&[], |f| f.content.as_slice());
         if let Some(f) = &old {
-            if f.mode == MODE_SYMLINK && dst_mode != Some(MODE_SYMLINK) && !matches!(op, FileOp::Delete) {
-                return Err(ApplyError::Symlink { path: display.clone(), link: display.clone() });
+            if f.mode == MODE_SYMLINK
+                && dst_mode != Some(MODE_SYMLINK)
+                && !matches!(op, FileOp::Delete)
+            {
+                return Err(ApplyError::Symlink {
+                    path: display.clone(),
+                    link: display.clone(),
+                });
             }
         }
         let (new_content, hunks, removed, added) = if let Some(bin) = &fp.binary {
@@ -187,11 +203,16 @@ pub(crate) fn apply_with(
         } else {
             apply_hunks(old_content, &fp.hunks, opts, &display)?
         };
-        let mode = dst_mode.or(old.as_ref().map(|f| f.mode)).unwrap_or(MODE_FILE);
+        let mode = dst_mode
+            .or(old.as_ref().map(|f| f.mode))
+            .unwrap_or(MODE_FILE);
         match (op, dst) {
             (FileOp::Delete, _) | (_, None) => {
                 if !new_content.is_empty() {
-                    return Err(ApplyError::DeleteLeavesContent { path: display, bytes: new_content.len() });
+                    return Err(ApplyError::DeleteLeavesContent {
+                        path: display,
+                        bytes: new_content.len(),
+                    });
                 }
                 if let Some(s) = src {
                     overlay.insert(s.clone(), None);
@@ -203,7 +224,13 @@ pub(crate) fn apply_with(
                         overlay.insert(s.clone(), None);
                     }
                 }
-                overlay.insert(d.clone(), Some(TreeFile { content: new_content, mode }));
+                overlay.insert(
+                    d.clone(),
+                    Some(TreeFile {
+                        content: new_content,
+                        mode,
+                    }),
+                );
             }
         }
         report.files.push(FileReport {
@@ -218,43 +245,74 @@ pub(crate) fn apply_with(
     Ok((overlay, report))
 }
 
-fn symlink_ancestor_check(get: &dyn Fn(&[u8]) -> Option<TreeFile>, path: &[u8]) -> Result<(), ApplyError> {
+fn symlink_ancestor_check(
+    get: &dyn Fn(&[u8]) -> Option<TreeFile>,
+    path: &[u8],
+) -> Result<(), ApplyError> {
     for (i, &b) in path.iter().enumerate() {
         if b == b'/' {
             if let Some(f) = get(&path[..i]) {
                 let reason_link = lossy(&path[..i]);
                 if f.mode == MODE_SYMLINK {
-                    return Err(ApplyError::Symlink { path: lossy(path), link: reason_link });
+                    return Err(ApplyError::Symlink {
+                        path: lossy(path),
+                        link: reason_link,
+                    });
                 }
-                return Err(ApplyError::Io { path: lossy(path), message: format!("`{reason_link}` is a file, not a directory") });
+                return Err(ApplyError::Io {
+                    path: lossy(path),
+                    message: format!("`{reason_link}` is a file, not a directory"),
+                });
             }
         }
     }
     Ok(())
 }
 
-fn apply_binary(bin: &Binary, fp: &FilePatch, old: &[u8], reverse: bool, path: &str) -> Result<Vec<u8>, ApplyError> {
-    let fail = |reason: String| ApplyError::BinaryFailed { path: path.to_string(), reason };
+fn apply_binary(
+    bin: &Binary,
+    fp: &FilePatch,
+    old: &[u8],
+    reverse: bool,
+    path: &str,
+) -> Result<Vec<u8>, ApplyError> {
+    let fail = |reason: String| ApplyError::BinaryFailed {
+        path: path.to_string(),
+        reason,
+    };
     let (forward, rev) = match bin {
-        Binary::Marker => return Err(ApplyError::BinaryWithoutData { path: path.to_string() }),
+        Binary::Marker => {
+            return Err(ApplyError::BinaryWithoutData {
+                path: path.to_string(),
+            })
+        }
         Binary::Git { forward, reverse } => (forward, reverse),
     };
     let hunk = if reverse {
-        rev.as_ref().ok_or_else(|| fail("no reverse binary hunk".into()))?
+        rev.as_ref()
+            .ok_or_else(|| fail("no reverse binary hunk".into()))?
     } else {
         forward
     };
     // With a full index line, check the pre-image is the one the patch was made from.
     if let Some(ix) = &fp.index {
         let want = if reverse { &ix.new } else { &ix.old };
-        if want.len() == 40 && want.iter().any(|&b| b != b'0') && binary::blob_id(old).as_bytes() != want.as_slice() {
-            return Err(fail("pre-image does not match the patch's index line".into()));
+        if want.len() == 40
+            && want.iter().any(|&b| b != b'0')
+            && binary::blob_id(old).as_bytes() != want.as_slice()
+        {
+            return Err(fail(
+                "pre-image does not match the patch's index line".into(),
+            ));
         }
     }
-    let data = binary::inflate(&hunk.deflated, match hunk.method {
-        BinaryMethod::Literal => hunk.size,
-        BinaryMethod::Delta => hunk.size.max(1 << 20).saturating_mul(4),
-    })
+    let data = binary::inflate(
+        &hunk.deflated,
+        match hunk.method {
+            BinaryMethod::Literal => hunk.size,
+            BinaryMethod::Delta => hunk.size.max(1 << 20).saturating_mul(4),
+        },
+    )
     .map_err(fail)?;
     match hunk.method {
         BinaryMethod::Literal => {
@@ -301,11 +359,20 @@ pub(crate) fn split_keep(content: &[u8]) -> Vec<&[u8]> {
 
 type HunkResult = (Vec<u8>, Vec<HunkReport>, Vec<usize>, Vec<usize>);
 
-fn apply_hunks(old: &[u8], hunks: &[Hunk], opts: &ApplyOptions, path: &str) -> Result<HunkResult, ApplyError> {
+fn apply_hunks(
+    old: &[u8],
+    hunks: &[Hunk],
+    opts: &ApplyOptions,
+    path: &str,
+) -> Result<HunkResult, ApplyError> {
     let mut img: Vec<ImgLine<'_>> = split_keep(old)
         .into_iter()
         .enumerate()
-        .map(|(i, text)| ImgLine { text, patched: false, origin: Origin::Before(i + 1) })
+        .map(|(i, text)| ImgLine {
+            text,
+            patched: false,
+            origin: Origin::Before(i + 1),
+        })
         .collect();
     let mut reports = Vec::with_capacity(hunks.len());
     let mut removed = Vec::new();
@@ -330,7 +397,11 @@ fn apply_hunks(old: &[u8], hunks: &[Hunk], opts: &ApplyOptions, path: &str) -> R
                 LineKind::Add => post.push((c, None)),
             }
         }
-        let (oldpos, newpos) = if opts.reverse { (h.new_start, h.old_start) } else { (h.old_start, h.new_start) };
+        let (oldpos, newpos) = if opts.reverse {
+            (h.new_start, h.old_start)
+        } else {
+            (h.old_start, h.new_start)
+        };
         let leading = h.leading_context();
         let trailing = h.trailing_context();
         let pos = newpos.saturating_sub(1);
@@ -341,7 +412,10 @@ fn apply_hunks(old: &[u8], hunks: &[Hunk], opts: &ApplyOptions, path: &str) -> R
                 break;
             }
             let (mb, me) = if f == 0 {
-                (oldpos == 0 || (oldpos == 1 && !opts.unidiff_zero), !opts.unidiff_zero && trailing == 0)
+                (
+                    oldpos == 0 || (oldpos == 1 && !opts.unidiff_zero),
+                    !opts.unidiff_zero && trailing == 0,
+                )
             } else {
                 (false, false)
             };
@@ -367,7 +441,10 @@ fn apply_hunks(old: &[u8], hunks: &[Hunk], opts: &ApplyOptions, path: &str) -> R
             .copied()
             .collect();
         // Record removed pre-image lines (the matched lines not kept).
-        let kept: Vec<usize> = post_used.iter().filter_map(|(_, k)| k.map(|k| k - lead_cut)).collect();
+        let kept: Vec<usize> = post_used
+            .iter()
+            .filter_map(|(_, k)| k.map(|k| k - lead_cut))
+            .collect();
         for k in 0..pre_used {
             if !kept.contains(&k) {
                 if let Origin::Before(n) = img[at + k].origin {
@@ -378,8 +455,16 @@ fn apply_hunks(old: &[u8], hunks: &[Hunk], opts: &ApplyOptions, path: &str) -> R
         let new_lines: Vec<ImgLine<'_>> = post_used
             .iter()
             .map(|&(text, k)| match k {
-                Some(k) => ImgLine { text: img[at + k - lead_cut].text, patched: true, origin: img[at + k - lead_cut].origin },
-                None => ImgLine { text, patched: true, origin: Origin::Added },
+                Some(k) => ImgLine {
+                    text: img[at + k - lead_cut].text,
+                    patched: true,
+                    origin: img[at + k - lead_cut].origin,
+                },
+                None => ImgLine {
+                    text,
+                    patched: true,
+                    origin: Origin::Added,
+                },
             })
             .collect();
         img.splice(at..at + pre_used, new_lines);
@@ -403,7 +488,13 @@ fn apply_hunks(old: &[u8], hunks: &[Hunk], opts: &ApplyOptions, path: &str) -> R
 
 /// git's `find_pos`: try `line`, then alternately further forward and
 /// backward (nearest first).
-fn find_pos(img: &[ImgLine<'_>], pre: &[&[u8]], line: usize, match_beginning: bool, match_end: bool) -> Option<usize> {
+fn find_pos(
+    img: &[ImgLine<'_>],
+    pre: &[&[u8]],
+    line: usize,
+    match_beginning: bool,
+    match_end: bool,
+) -> Option<usize> {
     let n = img.len();
     let mut line = if match_beginning {
         0
@@ -465,7 +556,13 @@ fn find_pos(img: &[ImgLine<'_>], pre: &[&[u8]], line: usize, match_beginning: bo
 fn mismatch_detail(img: &[ImgLine<'_>], pre: &[&[u8]], pos: usize) -> String {
     for (k, p) in pre.iter().enumerate() {
         match img.get(pos + k) {
-            None => return format!("; file ends at line {} but hunk needs line {}", img.len(), pos + k + 1),
+            None => {
+                return format!(
+                    "; file ends at line {} but hunk needs line {}",
+                    img.len(),
+                    pos + k + 1
+                )
+            }
             Some(l) if l.text != *p => {
                 return format!(
                     "; line {} is {:?}, hunk expects {:?}",
@@ -481,6 +578,7 @@ fn mismatch_detail(img: &[ImgLine<'_>], pre: &[&[u8]], pos: usize) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use crate::parse;
@@ -506,7 +604,14 @@ mod tests {
         assert_eq!(r.files[0].removed_lines, vec![4]);
         assert_eq!(r.files[0].added_lines, vec![4]);
         // Reverse brings it back.
-        t.apply(&p, &ApplyOptions { reverse: true, ..Default::default() }).expect("reverse");
+        t.apply(
+            &p,
+            &ApplyOptions {
+                reverse: true,
+                ..Default::default()
+            },
+        )
+        .expect("reverse");
         assert_eq!(t.get(b"f"), Some(&b"x\ny\na\nb\nc\nz\n"[..]));
     }
 
@@ -526,7 +631,10 @@ mod tests {
         let mut t = tree(&[("f", "a\nb\n"), ("g", "x \n")]);
         let before = t.clone();
         let e = t.apply(&p, &ApplyOptions::default()).unwrap_err();
-        assert!(matches!(&e, ApplyError::HunkFailed { path, hunk: 1, patch_line: 9, .. } if path == "g"), "{e}");
+        assert!(
+            matches!(&e, ApplyError::HunkFailed { path, hunk: 1, patch_line: 9, .. } if path == "g"),
+            "{e}"
+        );
         assert_eq!(t, before, "nothing applied");
         let mut t = tree(&[("f", "a\r\nb\r\n")]);
         assert!(t.apply(&p, &ApplyOptions::default()).is_err());
@@ -534,12 +642,17 @@ mod tests {
 
     #[test]
     fn no_newline_at_eof() {
-        let p = parse(b"--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n").expect("parse");
+        let p =
+            parse(b"--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n")
+                .expect("parse");
         let mut t = tree(&[("f", "a\nb")]);
         t.apply(&p, &ApplyOptions::default()).expect("apply");
         assert_eq!(t.get(b"f"), Some(&b"a\nb\n"[..]));
         let mut t = tree(&[("f", "a\nb\n")]);
-        assert!(t.apply(&p, &ApplyOptions::default()).is_err(), "file has a newline the patch says is absent");
+        assert!(
+            t.apply(&p, &ApplyOptions::default()).is_err(),
+            "file has a newline the patch says is absent"
+        );
     }
 
     #[test]
@@ -550,16 +663,26 @@ mod tests {
         let mut t = tree(&[("f", "a\nb\nz\n")]);
         assert!(t.apply(&p, &ApplyOptions::default()).is_err());
         let mut t = tree(&[("f", "q\na\nb\n")]);
-        t.apply(&p, &ApplyOptions::default()).expect("matches at end");
+        t.apply(&p, &ApplyOptions::default())
+            .expect("matches at end");
         assert_eq!(t.get(b"f"), Some(&b"q\na\nb\nc\n"[..]));
     }
 
     #[test]
     fn fuzz_option() {
-        let p = parse(b"--- a/f\n+++ b/f\n@@ -1,5 +1,5 @@\n a\n b\n-c\n+C\n d\n e\n").expect("parse");
+        let p =
+            parse(b"--- a/f\n+++ b/f\n@@ -1,5 +1,5 @@\n a\n b\n-c\n+C\n d\n e\n").expect("parse");
         let mut t = tree(&[("f", "A\nb\nc\nd\nE\n")]);
         assert!(t.apply(&p, &ApplyOptions::default()).is_err());
-        let r = t.apply(&p, &ApplyOptions { fuzz: 1, ..Default::default() }).expect("fuzz 1");
+        let r = t
+            .apply(
+                &p,
+                &ApplyOptions {
+                    fuzz: 1,
+                    ..Default::default()
+                },
+            )
+            .expect("fuzz 1");
         assert_eq!(t.get(b"f"), Some(&b"A\nb\nC\nd\nE\n"[..]));
         assert_eq!(r.files[0].hunks[0].fuzz, 1);
     }
@@ -574,14 +697,29 @@ mod tests {
         assert!(t.get(b"r").is_none());
         assert_eq!(t.get(b"s"), Some(&b"keep\n"[..]));
         // Creating an existing file fails; deleting a missing one too.
-        assert!(matches!(t.apply(&p, &ApplyOptions::default()), Err(ApplyError::AlreadyExists { .. })));
-        t.apply(&p, &ApplyOptions { reverse: true, ..Default::default() }).expect("reverse");
+        assert!(matches!(
+            t.apply(&p, &ApplyOptions::default()),
+            Err(ApplyError::AlreadyExists { .. })
+        ));
+        t.apply(
+            &p,
+            &ApplyOptions {
+                reverse: true,
+                ..Default::default()
+            },
+        )
+        .expect("reverse");
         assert_eq!(t, tree(&[("d", "x\n"), ("r", "keep\n")]));
     }
 
     #[test]
     fn unsafe_paths_refused() {
-        for bad in ["../../etc/x", ".git/hooks/pre-commit", "a/../../b", "sub/.GIT/config"] {
+        for bad in [
+            "../../etc/x",
+            ".git/hooks/pre-commit",
+            "a/../../b",
+            "sub/.GIT/config",
+        ] {
             let text = format!("--- /dev/null\n+++ b/{bad}\n@@ -0,0 +1 @@\n+x\n");
             let p = parse(text.as_bytes()).expect("parse");
             let mut t = MemTree::new();
@@ -591,10 +729,25 @@ mod tests {
         // An absolute path can only come from a hand-built model (parsing strips `/`).
         let mut p = parse(b"--- /dev/null\n+++ b/x\n@@ -0,0 +1 @@\n+x\n").expect("parse");
         p.files[0].new_path = Some(b"/etc/passwd".to_vec());
-        assert!(matches!(MemTree::new().apply(&p, &ApplyOptions::default()), Err(ApplyError::UnsafePath { reason: "absolute path", .. })));
+        assert!(matches!(
+            MemTree::new().apply(&p, &ApplyOptions::default()),
+            Err(ApplyError::UnsafePath {
+                reason: "absolute path",
+                ..
+            })
+        ));
         let mut t = MemTree::new();
-        t.files.insert(b"link".to_vec(), TreeFile { content: b"/etc".to_vec(), mode: MODE_SYMLINK });
+        t.files.insert(
+            b"link".to_vec(),
+            TreeFile {
+                content: b"/etc".to_vec(),
+                mode: MODE_SYMLINK,
+            },
+        );
         let p = parse(b"--- /dev/null\n+++ b/link/passwd\n@@ -0,0 +1 @@\n+x\n").expect("parse");
-        assert!(matches!(t.apply(&p, &ApplyOptions::default()), Err(ApplyError::Symlink { .. })));
+        assert!(matches!(
+            t.apply(&p, &ApplyOptions::default()),
+            Err(ApplyError::Symlink { .. })
+        ));
     }
 }

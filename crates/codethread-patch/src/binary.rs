@@ -3,7 +3,8 @@
 
 use std::io::{Read, Write};
 
-const B85: &[u8; 85] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~";
+const B85: &[u8; 85] =
+    b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz!#$%&()*+-;<=>?@^_`{|}~";
 
 fn b85_value(c: u8) -> Option<u32> {
     B85.iter().position(|&x| x == c).map(|p| p as u32)
@@ -17,7 +18,7 @@ pub(crate) fn decode_base85_line(line: &[u8], out: &mut Vec<u8>) -> Option<()> {
         b'a'..=b'z' => usize::from(lc - b'a') + 27,
         _ => return None,
     };
-    if data.len() % 5 != 0 || data.len() / 5 * 4 < len || (len + 3) / 4 != data.len() / 5 {
+    if data.len() % 5 != 0 || data.len() / 5 * 4 < len || len.div_ceil(4) != data.len() / 5 {
         return None;
     }
     let mut remaining = len;
@@ -42,7 +43,11 @@ pub(crate) fn decode_base85_line(line: &[u8], out: &mut Vec<u8>) -> Option<()> {
 pub(crate) fn encode_base85_lines(data: &[u8], out: &mut Vec<u8>) {
     for chunk in data.chunks(52) {
         let n = chunk.len();
-        out.push(if n <= 26 { b'A' + n as u8 - 1 } else { b'a' + n as u8 - 27 });
+        out.push(if n <= 26 {
+            b'A' + n as u8 - 1
+        } else {
+            b'a' + n as u8 - 27
+        });
         for group in chunk.chunks(4) {
             let mut b = [0u8; 4];
             b[..group.len()].copy_from_slice(group);
@@ -102,7 +107,11 @@ pub(crate) fn apply_delta(base: &[u8], delta: &[u8]) -> Result<Vec<u8>, String> 
     let mut pos = 0;
     let src_size = varint(delta, &mut pos)?;
     if src_size != base.len() as u64 {
-        return Err(format!("delta: base size {} but file has {} bytes", src_size, base.len()));
+        return Err(format!(
+            "delta: base size {} but file has {} bytes",
+            src_size,
+            base.len()
+        ));
     }
     let dst_size = varint(delta, &mut pos)?;
     let mut out = Vec::with_capacity(dst_size.min(1 << 30) as usize);
@@ -159,6 +168,7 @@ pub fn blob_id(content: &[u8]) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -180,7 +190,10 @@ mod tests {
     fn blob_ids_match_git() {
         // `git hash-object /dev/null` and `printf 'hello\n' | git hash-object --stdin`.
         assert_eq!(blob_id(b""), "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
-        assert_eq!(blob_id(b"hello\n"), "ce013625030ba8dba906f756967f9e9ca394464a");
+        assert_eq!(
+            blob_id(b"hello\n"),
+            "ce013625030ba8dba906f756967f9e9ca394464a"
+        );
     }
 
     #[test]

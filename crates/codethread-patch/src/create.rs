@@ -21,7 +21,10 @@ pub struct DiffOptions {
 
 impl Default for DiffOptions {
     fn default() -> Self {
-        Self { context: 3, index: true }
+        Self {
+            context: 3,
+            index: true,
+        }
     }
 }
 
@@ -43,7 +46,13 @@ pub struct FileChange<'a> {
 impl<'a> FileChange<'a> {
     /// A regular-file change.
     pub fn new(path: &'a [u8], before: Option<&'a [u8]>, after: Option<&'a [u8]>) -> Self {
-        Self { path, before, after, old_mode: None, new_mode: None }
+        Self {
+            path,
+            before,
+            after,
+            old_mode: None,
+            new_mode: None,
+        }
     }
 }
 
@@ -70,7 +79,11 @@ pub fn diff_files(changes: &[FileChange<'_>], opts: &DiffOptions) -> Result<Patc
 }
 
 /// [`diff_files`] for every path present in either tree.
-pub fn diff_trees(before: &MemTree, after: &MemTree, opts: &DiffOptions) -> Result<Patch, CreateError> {
+pub fn diff_trees(
+    before: &MemTree,
+    after: &MemTree,
+    opts: &DiffOptions,
+) -> Result<Patch, CreateError> {
     let mut paths: Vec<&Vec<u8>> = before.files.keys().chain(after.files.keys()).collect();
     paths.sort();
     paths.dedup();
@@ -97,9 +110,16 @@ fn short(id: &str) -> &str {
 
 const ZERO_ID: &str = "0000000000000000000000000000000000000000";
 
-fn write_file_diff(c: &FileChange<'_>, opts: &DiffOptions, out: &mut Vec<u8>) -> Result<(), CreateError> {
+fn write_file_diff(
+    c: &FileChange<'_>,
+    opts: &DiffOptions,
+    out: &mut Vec<u8>,
+) -> Result<(), CreateError> {
     let path_lossy = || String::from_utf8_lossy(c.path).into_owned();
-    check_path(c.path).map_err(|reason| CreateError::UnsafePath { path: path_lossy(), reason })?;
+    check_path(c.path).map_err(|reason| CreateError::UnsafePath {
+        path: path_lossy(),
+        reason,
+    })?;
     let old_mode = c.old_mode.unwrap_or(MODE_FILE);
     let new_mode = c.new_mode.or(c.old_mode).unwrap_or(MODE_FILE);
     let (before, after) = match (c.before, c.after) {
@@ -120,9 +140,21 @@ fn write_file_diff(c: &FileChange<'_>, opts: &DiffOptions, out: &mut Vec<u8>) ->
     let b_bytes = before.unwrap_or_default();
     let a_bytes = after.unwrap_or_default();
     let binary = is_binary(b_bytes) || is_binary(a_bytes);
-    let old_id = if before.is_some() { blob_id(b_bytes) } else { ZERO_ID.to_string() };
-    let new_id = if after.is_some() { blob_id(a_bytes) } else { ZERO_ID.to_string() };
-    let (oid, nid) = if binary { (old_id.as_str(), new_id.as_str()) } else { (short(&old_id), short(&new_id)) };
+    let old_id = if before.is_some() {
+        blob_id(b_bytes)
+    } else {
+        ZERO_ID.to_string()
+    };
+    let new_id = if after.is_some() {
+        blob_id(a_bytes)
+    } else {
+        ZERO_ID.to_string()
+    };
+    let (oid, nid) = if binary {
+        (old_id.as_str(), new_id.as_str())
+    } else {
+        (short(&old_id), short(&new_id))
+    };
     match (before, after) {
         (None, _) => {
             head.extend_from_slice(format!("new file mode {new_mode:o}\n").as_bytes());
@@ -138,7 +170,9 @@ fn write_file_diff(c: &FileChange<'_>, opts: &DiffOptions, out: &mut Vec<u8>) ->
         }
         _ => {
             if old_mode != new_mode {
-                head.extend_from_slice(format!("old mode {old_mode:o}\nnew mode {new_mode:o}\n").as_bytes());
+                head.extend_from_slice(
+                    format!("old mode {old_mode:o}\nnew mode {new_mode:o}\n").as_bytes(),
+                );
             }
             if (opts.index || binary) && b_bytes != a_bytes {
                 if old_mode == new_mode {
@@ -154,8 +188,16 @@ fn write_file_diff(c: &FileChange<'_>, opts: &DiffOptions, out: &mut Vec<u8>) ->
         // Mode change only, or an empty file created/deleted: header alone.
         return Ok(());
     }
-    let minus = if before.is_some() { a_name.clone() } else { b"/dev/null".to_vec() };
-    let plus = if after.is_some() { b_name.clone() } else { b"/dev/null".to_vec() };
+    let minus = if before.is_some() {
+        a_name.clone()
+    } else {
+        b"/dev/null".to_vec()
+    };
+    let plus = if after.is_some() {
+        b_name.clone()
+    } else {
+        b"/dev/null".to_vec()
+    };
     if binary {
         out.extend_from_slice(b"GIT binary patch\n");
         for (data, label) in [(a_bytes, "literal"), (b_bytes, "literal")] {
@@ -186,7 +228,14 @@ fn write_hunks(before: &[u8], after: &[u8], context: usize, out: &mut Vec<u8>) {
     diff.postprocess_lines(&input);
     let changes: Vec<(usize, usize, usize, usize)> = diff
         .hunks()
-        .map(|h| (h.before.start as usize, h.before.end as usize, h.after.start as usize, h.after.end as usize))
+        .map(|h| {
+            (
+                h.before.start as usize,
+                h.before.end as usize,
+                h.after.start as usize,
+                h.after.end as usize,
+            )
+        })
         .collect();
     let mut i = 0;
     while i < changes.len() {
@@ -207,7 +256,9 @@ fn write_hunks(before: &[u8], after: &[u8], context: usize, out: &mut Vec<u8>) {
                 format!("{s},{len}")
             }
         };
-        out.extend_from_slice(format!("@@ -{} +{} @@\n", range(os, oe - os), range(ns, ne - ns)).as_bytes());
+        out.extend_from_slice(
+            format!("@@ -{} +{} @@\n", range(os, oe - os), range(ns, ne - ns)).as_bytes(),
+        );
         let emit = |out: &mut Vec<u8>, prefix: u8, line: &[u8]| {
             out.push(prefix);
             out.extend_from_slice(line);
@@ -238,12 +289,21 @@ fn write_hunks(before: &[u8], after: &[u8], context: usize, out: &mut Vec<u8>) {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
     use crate::apply::ApplyOptions;
 
     fn check(before: &str, after: &str) -> String {
-        let p = diff_files(&[FileChange::new(b"f.txt", Some(before.as_bytes()), Some(after.as_bytes()))], &DiffOptions::default()).expect("diff");
+        let p = diff_files(
+            &[FileChange::new(
+                b"f.txt",
+                Some(before.as_bytes()),
+                Some(after.as_bytes()),
+            )],
+            &DiffOptions::default(),
+        )
+        .expect("diff");
         let mut t = MemTree::new();
         t.insert(&b"f.txt"[..], before.as_bytes());
         t.apply(&p, &ApplyOptions::default()).expect("applies");
@@ -256,8 +316,14 @@ mod tests {
         let before = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n";
         let after = "1\n2\n3\n4\nfive\n6\n7\n8\n9\n10\n11\n12\n13\n14\nfifteen\n16\n";
         let d = check(before, after);
-        assert!(d.contains("@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n"), "{d}");
-        assert!(d.contains("@@ -12,5 +12,5 @@\n 12\n 13\n 14\n-15\n+fifteen\n 16\n"), "{d}");
+        assert!(
+            d.contains("@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n"),
+            "{d}"
+        );
+        assert!(
+            d.contains("@@ -12,5 +12,5 @@\n 12\n 13\n 14\n-15\n+fifteen\n 16\n"),
+            "{d}"
+        );
         assert!(d.starts_with("diff --git a/f.txt b/f.txt\nindex "), "{d}");
         // Close changes merge into one hunk.
         let d = check("a\nb\nc\nd\ne\nf\ng\nh\n", "A\nb\nc\nd\ne\nf\ng\nH\n");
@@ -268,7 +334,12 @@ mod tests {
     #[test]
     fn no_newline_and_single_lines() {
         let d = check("a", "b");
-        assert!(d.ends_with("@@ -1 +1 @@\n-a\n\\ No newline at end of file\n+b\n\\ No newline at end of file\n"), "{d}");
+        assert!(
+            d.ends_with(
+                "@@ -1 +1 @@\n-a\n\\ No newline at end of file\n+b\n\\ No newline at end of file\n"
+            ),
+            "{d}"
+        );
         let d = check("a\nb", "a\nb\n");
         assert!(d.contains("-b\n\\ No newline at end of file\n+b\n"), "{d}");
         check("", "x\n");
@@ -283,7 +354,13 @@ mod tests {
                 FileChange::new(b"new file.txt", None, Some(b"x\n")),
                 FileChange::new(b"gone", Some(b"y\n"), None),
                 FileChange::new(b"empty", None, Some(b"")),
-                FileChange { path: b"run.sh", before: Some(b"#!\n"), after: Some(b"#!\n"), old_mode: Some(0o100644), new_mode: Some(0o100755) },
+                FileChange {
+                    path: b"run.sh",
+                    before: Some(b"#!\n"),
+                    after: Some(b"#!\n"),
+                    old_mode: Some(0o100644),
+                    new_mode: Some(0o100755),
+                },
                 FileChange::new(b"bin", Some(b"\0\x01\x02"), Some(b"\0\x01\x03\x04")),
                 FileChange::new(b"same", Some(b"s\n"), Some(b"s\n")),
             ],
@@ -303,13 +380,23 @@ mod tests {
         assert!(t.get(b"gone").is_none());
         assert_eq!(t.files.get(&b"run.sh"[..]).map(|f| f.mode), Some(0o100755));
         assert_eq!(t.get(b"bin"), Some(&b"\0\x01\x03\x04"[..]));
-        t.apply(&p, &ApplyOptions { reverse: true, ..Default::default() }).expect("reverse");
+        t.apply(
+            &p,
+            &ApplyOptions {
+                reverse: true,
+                ..Default::default()
+            },
+        )
+        .expect("reverse");
         assert_eq!(t.get(b"bin"), Some(&b"\0\x01\x02"[..]));
     }
 
     #[test]
     fn refuses_unsafe_paths() {
-        let e = diff_files(&[FileChange::new(b"../x", None, Some(b"a"))], &DiffOptions::default());
+        let e = diff_files(
+            &[FileChange::new(b"../x", None, Some(b"a"))],
+            &DiffOptions::default(),
+        );
         assert!(matches!(e, Err(CreateError::UnsafePath { .. })));
     }
 }

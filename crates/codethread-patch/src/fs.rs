@@ -4,7 +4,9 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::apply::{apply_with, ApplyOptions, ApplyReport, MemTree, TreeFile, MODE_EXEC, MODE_FILE};
+use crate::apply::{
+    apply_with, ApplyOptions, ApplyReport, MemTree, TreeFile, MODE_EXEC, MODE_FILE,
+};
 use crate::error::ApplyError;
 use crate::model::Patch;
 use crate::safety::{check_path, to_os_path};
@@ -14,15 +16,22 @@ fn lossy(p: &[u8]) -> String {
 }
 
 fn io_err(path: &[u8], e: impl std::fmt::Display) -> ApplyError {
-    ApplyError::Io { path: lossy(path), message: e.to_string() }
+    ApplyError::Io {
+        path: lossy(path),
+        message: e.to_string(),
+    }
 }
 
 /// Resolves `rel` below `root`, refusing unsafe paths and any symbolic link
 /// on the way (the final component included). Returns the full path and
 /// whether it exists as a regular file.
 fn resolve(root: &Path, rel: &[u8]) -> Result<(PathBuf, bool), ApplyError> {
-    check_path(rel).map_err(|reason| ApplyError::UnsafePath { path: lossy(rel), reason })?;
-    let os = to_os_path(rel).ok_or_else(|| io_err(rel, "path is not valid UTF-8 on this platform"))?;
+    check_path(rel).map_err(|reason| ApplyError::UnsafePath {
+        path: lossy(rel),
+        reason,
+    })?;
+    let os =
+        to_os_path(rel).ok_or_else(|| io_err(rel, "path is not valid UTF-8 on this platform"))?;
     let mut cur = root.to_path_buf();
     let comps: Vec<_> = os.components().collect();
     for (i, c) in comps.iter().enumerate() {
@@ -35,7 +44,10 @@ fn resolve(root: &Path, rel: &[u8]) -> Result<(PathBuf, bool), ApplyError> {
                 })
             }
             Ok(m) if i + 1 < comps.len() && !m.is_dir() => {
-                return Err(io_err(rel, format!("`{}` is not a directory", cur.display())));
+                return Err(io_err(
+                    rel,
+                    format!("`{}` is not a directory", cur.display()),
+                ));
             }
             Ok(m) if i + 1 == comps.len() => {
                 if m.is_dir() {
@@ -44,7 +56,9 @@ fn resolve(root: &Path, rel: &[u8]) -> Result<(PathBuf, bool), ApplyError> {
                 return Ok((cur, true));
             }
             Ok(_) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((root.join(&os), false)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok((root.join(&os), false))
+            }
             Err(e) => return Err(io_err(rel, e)),
         }
     }
@@ -72,12 +86,22 @@ fn mode_of(_m: &std::fs::Metadata) -> u32 {
 /// applied in memory, and only when every file succeeded are files written
 /// (each through a temporary file renamed into place, so a symlink planted
 /// later is replaced, not followed). Nothing outside `root` is touched.
-pub fn apply_to_dir(root: &Path, patch: &Patch, opts: &ApplyOptions) -> Result<ApplyReport, ApplyError> {
+pub fn apply_to_dir(
+    root: &Path,
+    patch: &Patch,
+    opts: &ApplyOptions,
+) -> Result<ApplyReport, ApplyError> {
     // Load every file the patch may read.
     let loaded: BTreeMap<Vec<u8>, TreeFile> = load_for_patch(root, patch)?.files;
     let (overlay, report) = apply_with(&|p: &[u8]| loaded.get(p).cloned(), patch, opts)?;
-    if let Some((p, _)) = overlay.iter().find(|(_, f)| f.as_ref().is_some_and(|f| f.mode == crate::apply::MODE_SYMLINK)) {
-        return Err(ApplyError::Symlink { path: lossy(p), link: "(creating symbolic links on disk is refused)".into() });
+    if let Some((p, _)) = overlay.iter().find(|(_, f)| {
+        f.as_ref()
+            .is_some_and(|f| f.mode == crate::apply::MODE_SYMLINK)
+    }) {
+        return Err(ApplyError::Symlink {
+            path: lossy(p),
+            link: "(creating symbolic links on disk is refused)".into(),
+        });
     }
     // Write: first every new content into temp files, then rename, then delete.
     let mut staged: Vec<(PathBuf, PathBuf, Vec<u8>)> = Vec::new();
@@ -137,7 +161,13 @@ pub fn load_for_patch(root: &Path, patch: &Patch) -> Result<MemTree, ApplyError>
             if exists && !t.files.contains_key(p) {
                 let meta = std::fs::symlink_metadata(&full).map_err(|e| io_err(p, e))?;
                 let content = std::fs::read(&full).map_err(|e| io_err(p, e))?;
-                t.files.insert(p.clone(), TreeFile { content, mode: mode_of(&meta) });
+                t.files.insert(
+                    p.clone(),
+                    TreeFile {
+                        content,
+                        mode: mode_of(&meta),
+                    },
+                );
             }
         }
     }
@@ -148,7 +178,9 @@ pub fn load_for_patch(root: &Path, patch: &Patch) -> Result<MemTree, ApplyError>
 /// writes the content into a fresh temporary file beside the target.
 fn stage(root: &Path, path: &[u8], f: &TreeFile) -> Result<(PathBuf, PathBuf), ApplyError> {
     let (full, _) = resolve(root, path)?;
-    let parent = full.parent().ok_or_else(|| io_err(path, "no parent directory"))?;
+    let parent = full
+        .parent()
+        .ok_or_else(|| io_err(path, "no parent directory"))?;
     // Create directories one by one below root; resolve() already refused symlinks.
     let rel_parent = parent.strip_prefix(root).map_err(|e| io_err(path, e))?;
     let mut cur = root.to_path_buf();
@@ -156,16 +188,33 @@ fn stage(root: &Path, path: &[u8], f: &TreeFile) -> Result<(PathBuf, PathBuf), A
         cur.push(c);
         match std::fs::symlink_metadata(&cur) {
             Ok(m) if m.is_dir() && !m.file_type().is_symlink() => {}
-            Ok(_) => return Err(io_err(path, format!("`{}` is not a directory", cur.display()))),
+            Ok(_) => {
+                return Err(io_err(
+                    path,
+                    format!("`{}` is not a directory", cur.display()),
+                ))
+            }
             Err(_) => std::fs::create_dir(&cur).map_err(|e| io_err(path, e))?,
         }
     }
-    let name = full.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = full
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     for attempt in 0..100u32 {
-        let tmp = parent.join(format!(".{name}.codethread-patch.{}.{attempt}", std::process::id()));
-        match std::fs::OpenOptions::new().write(true).create_new(true).open(&tmp) {
+        let tmp = parent.join(format!(
+            ".{name}.codethread-patch.{}.{attempt}",
+            std::process::id()
+        ));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
             Ok(mut file) => {
-                let res = file.write_all(&f.content).and_then(|_| set_mode(&file, f.mode));
+                let res = file
+                    .write_all(&f.content)
+                    .and_then(|_| set_mode(&file, f.mode));
                 if let Err(e) = res {
                     let _ = std::fs::remove_file(&tmp);
                     return Err(io_err(path, e));

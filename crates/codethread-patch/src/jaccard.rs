@@ -76,7 +76,10 @@ pub struct EditSets {
 
 /// Parses each patch, loads its pre-images from `before` (safely, see
 /// [`crate::load_for_patch`]), localizes it, and compares the first two.
-pub fn edit_sets_in_dir(before: &std::path::Path, patches: &[&[u8]]) -> Result<EditSets, crate::localize::LocalizeError> {
+pub fn edit_sets_in_dir(
+    before: &std::path::Path,
+    patches: &[&[u8]],
+) -> Result<EditSets, crate::localize::LocalizeError> {
     use crate::localize::LocalizeError;
     let mut parsed = Vec::with_capacity(patches.len());
     let mut locs = Vec::with_capacity(patches.len());
@@ -90,7 +93,11 @@ pub fn edit_sets_in_dir(before: &std::path::Path, patches: &[&[u8]]) -> Result<E
         (Some(a), Some(b), Some(la), Some(lb)) => Some(similarity((a, la), (b, lb))),
         _ => None,
     };
-    Ok(EditSets { files: parsed.iter().map(file_set).collect(), localizations: locs, similarity })
+    Ok(EditSets {
+        files: parsed.iter().map(file_set).collect(),
+        localizations: locs,
+        similarity,
+    })
 }
 
 /// Convenience: Jaccard of two iterables.
@@ -101,6 +108,7 @@ pub fn jaccard_of<T: Ord + Hash, I: IntoIterator<Item = T>>(a: I, b: I) -> f64 {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

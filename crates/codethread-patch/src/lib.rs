@@ -53,17 +53,22 @@ mod safety;
 mod synth;
 
 pub use apply::{
-    ApplyOptions, ApplyReport, FileReport, HunkReport, MemTree, TreeFile, MODE_EXEC, MODE_FILE, MODE_SYMLINK,
+    ApplyOptions, ApplyReport, FileReport, HunkReport, MemTree, TreeFile, MODE_EXEC, MODE_FILE,
+    MODE_SYMLINK,
 };
 pub use binary::blob_id;
 pub use create::{diff_files, diff_trees, is_binary, DiffOptions, FileChange};
 pub use error::{ApplyError, CreateError, ParseError};
 pub use fs::{apply_to_dir, load_for_patch};
+pub use jaccard::{
+    edit_sets_in_dir, file_set, function_set, jaccard, jaccard_of, jaccard_opt, similarity,
+    EditSets, PatchSimilarity,
+};
+pub use localize::{
+    is_source_path, localize, EditedFunction, FileEdit, FunctionStatus, Localization,
+    LocalizeError, NegativeCase,
+};
 pub use model::*;
 pub use parse::parse;
 pub use safety::check_path;
 pub use synth::synthesize_images;
-pub use jaccard::{edit_sets_in_dir, file_set, EditSets, function_set, jaccard, jaccard_of, jaccard_opt, similarity, PatchSimilarity};
-pub use localize::{
-    is_source_path, localize, EditedFunction, FileEdit, FunctionStatus, Localization, LocalizeError, NegativeCase,
-};

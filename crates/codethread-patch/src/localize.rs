@@ -4,7 +4,9 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use codethread_lang::{index_functions, parse_path_best, Function, FunctionKind, Lang, ParsedFile, Span};
+use codethread_lang::{
+    index_functions, parse_path_best, Function, FunctionKind, Lang, ParsedFile, Span,
+};
 use serde::Serialize;
 
 use crate::apply::{ApplyOptions, FileReport, MemTree};
@@ -180,7 +182,10 @@ impl Localization {
 /// The source extensions of TARGET_RULES.md.
 pub fn is_source_path(path: &str) -> bool {
     let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
-    matches!(ext, "py" | "go" | "rs" | "js" | "mjs" | "cjs" | "jsx" | "ts" | "tsx")
+    matches!(
+        ext,
+        "py" | "go" | "rs" | "js" | "mjs" | "cjs" | "jsx" | "ts" | "tsx"
+    )
 }
 
 /// A parsed image with its TARGET_RULES functions.
@@ -196,8 +201,12 @@ struct Image {
 
 impl Image {
     fn new(path: &str, source: &[u8]) -> Result<Image, LocalizeError> {
-        let file = parse_path_best(Path::new(path), source.to_vec())
-            .map_err(|e| LocalizeError::Parse { path: path.to_string(), message: e.to_string() })?;
+        let file = parse_path_best(Path::new(path), source.to_vec()).map_err(|e| {
+            LocalizeError::Parse {
+                path: path.to_string(),
+                message: e.to_string(),
+            }
+        })?;
         let all = index_functions(&file);
         // Functions under TARGET_RULES: named, with a body.
         let mut map: Vec<Option<usize>> = vec![None; all.len()];
@@ -236,7 +245,11 @@ impl Image {
             let n = by_name.entry(f.qualname.as_str()).or_insert(0);
             *n += 1;
             let k = by_key
-                .entry((f.qualname.as_str(), f.impl_trait.as_deref(), f.accessor.as_deref()))
+                .entry((
+                    f.qualname.as_str(),
+                    f.impl_trait.as_deref(),
+                    f.accessor.as_deref(),
+                ))
                 .or_insert(0);
             *k += 1;
             occ.push((*n, 0, *k));
@@ -250,12 +263,23 @@ impl Image {
                 line_starts.push(i + 1);
             }
         }
-        Ok(Image { file, funcs, ancestors, occ, line_starts })
+        Ok(Image {
+            file,
+            funcs,
+            ancestors,
+            occ,
+            line_starts,
+        })
     }
 
     fn key(&self, i: usize) -> (&str, Option<&str>, Option<&str>, usize) {
         let f = &self.funcs[i];
-        (f.qualname.as_str(), f.impl_trait.as_deref(), f.accessor.as_deref(), self.occ[i].2)
+        (
+            f.qualname.as_str(),
+            f.impl_trait.as_deref(),
+            f.accessor.as_deref(),
+            self.occ[i].2,
+        )
     }
 
     fn in_any_function(&self, line: usize) -> bool {
@@ -273,13 +297,22 @@ impl Image {
     /// Blank, comment-only, or (Python) docstring line.
     fn trivial_line(&self, line: usize) -> bool {
         let src = &self.file.source;
-        let Some(&start) = self.line_starts.get(line.wrapping_sub(1)) else { return true };
+        let Some(&start) = self.line_starts.get(line.wrapping_sub(1)) else {
+            return true;
+        };
         let end = self.line_starts.get(line).copied().unwrap_or(src.len());
         let text = &src[start..end];
-        let Some(first) = text.iter().position(|b| !b.is_ascii_whitespace()) else { return true };
-        let last = text.iter().rposition(|b| !b.is_ascii_whitespace()).unwrap_or(first);
+        let Some(first) = text.iter().position(|b| !b.is_ascii_whitespace()) else {
+            return true;
+        };
+        let last = text
+            .iter()
+            .rposition(|b| !b.is_ascii_whitespace())
+            .unwrap_or(first);
         let (a, b) = (start + first, start + last + 1);
-        let Some(mut node) = self.file.root().descendant_for_byte_range(a, a + 1) else { return false };
+        let Some(mut node) = self.file.root().descendant_for_byte_range(a, a + 1) else {
+            return false;
+        };
         loop {
             let kind = node.kind();
             if kind.contains("comment") || (self.file.lang == Lang::Python && is_docstring(node)) {
@@ -297,11 +330,15 @@ fn is_docstring(node: codethread_lang::tree_sitter::Node<'_>) -> bool {
     if node.kind() != "string" && node.kind() != "concatenated_string" {
         return false;
     }
-    let Some(stmt) = node.parent() else { return false };
+    let Some(stmt) = node.parent() else {
+        return false;
+    };
     if stmt.kind() != "expression_statement" || stmt.named_child_count() != 1 {
         return false;
     }
-    let Some(block) = stmt.parent() else { return false };
+    let Some(block) = stmt.parent() else {
+        return false;
+    };
     let first = block.named_child(0).is_some_and(|c| c.id() == stmt.id());
     first
         && match block.kind() {
@@ -314,9 +351,14 @@ fn is_docstring(node: codethread_lang::tree_sitter::Node<'_>) -> bool {
 }
 
 fn in_span(lines: &[usize], span: &Span) -> Vec<usize> {
-    lines.iter().copied().filter(|&l| span.contains_line(l)).collect()
+    lines
+        .iter()
+        .copied()
+        .filter(|&l| span.contains_line(l))
+        .collect()
 }
 
+#[allow(clippy::too_many_arguments)]
 fn edited(
     path: &str,
     img: &Image,
@@ -328,19 +370,25 @@ fn edited(
     added: &[usize],
 ) -> EditedFunction {
     let f = &img.funcs[i];
-    let cb = before.map(|(im, k)| in_span(removed, &im.funcs[k].span)).unwrap_or_default();
-    let ca = after.map(|(im, k)| in_span(added, &im.funcs[k].span)).unwrap_or_default();
+    let cb = before
+        .map(|(im, k)| in_span(removed, &im.funcs[k].span))
+        .unwrap_or_default();
+    let ca = after
+        .map(|(im, k)| in_span(added, &im.funcs[k].span))
+        .unwrap_or_default();
     let direct_b = before.is_some_and(|(im, k)| cb.iter().any(|&l| !im.in_nested(k, l)));
     let direct_a = after.is_some_and(|(im, k)| ca.iter().any(|&l| !im.in_nested(k, l)));
     let triv_b = before.is_none_or(|(im, _)| cb.iter().all(|&l| im.trivial_line(l)));
     let triv_a = after.is_none_or(|(im, _)| ca.iter().all(|&l| im.trivial_line(l)));
     let sig_b = before.is_some_and(|(im, k)| {
         let g = &im.funcs[k];
-        cb.iter().any(|&l| l >= g.span.start_line && l <= g.header.end_line)
+        cb.iter()
+            .any(|&l| l >= g.span.start_line && l <= g.header.end_line)
     });
     let sig_a = after.is_some_and(|(im, k)| {
         let g = &im.funcs[k];
-        ca.iter().any(|&l| l >= g.span.start_line && l <= g.header.end_line)
+        ca.iter()
+            .any(|&l| l >= g.span.start_line && l <= g.header.end_line)
     });
     let (occurrence, dup_count, _) = img.occ[i];
     EditedFunction {
@@ -407,7 +455,11 @@ fn localize_file(
     fr: &FileReport,
     out: &mut Localization,
 ) -> Result<(), LocalizeError> {
-    let path = fr.new_path.clone().or_else(|| fr.old_path.clone()).unwrap_or_default();
+    let path = fr
+        .new_path
+        .clone()
+        .or_else(|| fr.old_path.clone())
+        .unwrap_or_default();
     let is_source = is_source_path(&path);
     let mut fe = FileEdit {
         path: path.clone(),
@@ -428,7 +480,10 @@ fn localize_file(
     if fe.hunk_offsets.iter().any(|&o| o != 0) {
         out.unsure.push(format!(
             "note: git apply used line offsets {:?} for {path} (changed lines shifted accordingly)",
-            fe.hunk_offsets.iter().filter(|&&o| o != 0).collect::<Vec<_>>()
+            fe.hunk_offsets
+                .iter()
+                .filter(|&&o| o != 0)
+                .collect::<Vec<_>>()
         ));
     }
     if !is_source || binary {
@@ -436,11 +491,17 @@ fn localize_file(
         return Ok(());
     }
     let img_b = match &fr.old_path {
-        Some(p) => before.get(p.as_bytes()).map(|src| Image::new(p, src)).transpose()?,
+        Some(p) => before
+            .get(p.as_bytes())
+            .map(|src| Image::new(p, src))
+            .transpose()?,
         None => None,
     };
     let img_a = match &fr.new_path {
-        Some(p) => after.get(p.as_bytes()).map(|src| Image::new(p, src)).transpose()?,
+        Some(p) => after
+            .get(p.as_bytes())
+            .map(|src| Image::new(p, src))
+            .transpose()?,
         None => None,
     };
     let ext_lang = Lang::from_path(Path::new(&path));
@@ -460,7 +521,10 @@ fn localize_file(
         img_a.as_ref().map_or(0, |im| im.file.parse_errors),
     );
     if fe.parse_errors.0 + fe.parse_errors.1 > 0 {
-        out.unsure.push(format!("{path}: parsed with {} / {} syntax errors (before / after)", fe.parse_errors.0, fe.parse_errors.1));
+        out.unsure.push(format!(
+            "{path}: parsed with {} / {} syntax errors (before / after)",
+            fe.parse_errors.0, fe.parse_errors.1
+        ));
     }
     let removed = &fr.removed_lines;
     let added = &fr.added_lines;
@@ -472,13 +536,20 @@ fn localize_file(
     let mut matched_after = vec![false; img_a.as_ref().map_or(0, |im| im.funcs.len())];
     if let Some(ib) = &img_b {
         for i in 0..ib.funcs.len() {
-            let a = img_a.as_ref().and_then(|ia| after_by_key.get(&ib.key(i)).map(|&k| (ia, k)));
+            let a = img_a
+                .as_ref()
+                .and_then(|ia| after_by_key.get(&ib.key(i)).map(|&k| (ia, k)));
             if let Some((_, k)) = a {
                 matched_after[k] = true;
             }
             let hit_b = removed.iter().any(|&l| ib.funcs[i].span.contains_line(l));
-            let hit_a = a.is_some_and(|(ia, k)| added.iter().any(|&l| ia.funcs[k].span.contains_line(l)));
-            let status = if a.is_some() { FunctionStatus::Modified } else { FunctionStatus::Removed };
+            let hit_a =
+                a.is_some_and(|(ia, k)| added.iter().any(|&l| ia.funcs[k].span.contains_line(l)));
+            let status = if a.is_some() {
+                FunctionStatus::Modified
+            } else {
+                FunctionStatus::Removed
+            };
             if !(hit_b || hit_a || status == FunctionStatus::Removed) {
                 continue;
             }
@@ -491,35 +562,58 @@ fn localize_file(
                 ));
             }
             if status == FunctionStatus::Removed {
-                out.unsure.push(format!("{id}: only in before: deleted or renamed"));
+                out.unsure
+                    .push(format!("{id}: only in before: deleted or renamed"));
             }
             if e.trivial_only {
-                out.unsure.push(format!("{id} counts as target only through blank/comment/docstring line changes"));
+                out.unsure.push(format!(
+                    "{id} counts as target only through blank/comment/docstring line changes"
+                ));
             }
             out.targets.push(e);
         }
     }
     if let Some(ia) = &img_a {
-        for k in 0..ia.funcs.len() {
-            if !matched_after[k] {
-                out.added_functions.push(edited(&path, ia, k, FunctionStatus::Added, None, Some((ia, k)), removed, added));
+        for (k, &matched) in matched_after.iter().enumerate() {
+            if !matched {
+                out.added_functions.push(edited(
+                    &path,
+                    ia,
+                    k,
+                    FunctionStatus::Added,
+                    None,
+                    Some((ia, k)),
+                    removed,
+                    added,
+                ));
             }
         }
     }
     fe.changed_lines_outside_functions_before = match &img_b {
-        Some(ib) => removed.iter().copied().filter(|&l| !ib.in_any_function(l)).collect(),
+        Some(ib) => removed
+            .iter()
+            .copied()
+            .filter(|&l| !ib.in_any_function(l))
+            .collect(),
         None => Vec::new(),
     };
     fe.changed_lines_outside_functions_after = match &img_a {
-        Some(ia) => added.iter().copied().filter(|&l| !ia.in_any_function(l)).collect(),
+        Some(ia) => added
+            .iter()
+            .copied()
+            .filter(|&l| !ia.in_any_function(l))
+            .collect(),
         None => Vec::new(),
     };
-    fe.nontrivial_outside_functions = img_b
-        .as_ref()
-        .is_some_and(|ib| fe.changed_lines_outside_functions_before.iter().any(|&l| !ib.trivial_line(l)))
-        || img_a
-            .as_ref()
-            .is_some_and(|ia| fe.changed_lines_outside_functions_after.iter().any(|&l| !ia.trivial_line(l)));
+    fe.nontrivial_outside_functions = img_b.as_ref().is_some_and(|ib| {
+        fe.changed_lines_outside_functions_before
+            .iter()
+            .any(|&l| !ib.trivial_line(l))
+    }) || img_a.as_ref().is_some_and(|ia| {
+        fe.changed_lines_outside_functions_after
+            .iter()
+            .any(|&l| !ia.trivial_line(l))
+    });
     out.files.push(fe);
     Ok(())
 }

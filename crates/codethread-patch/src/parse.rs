@@ -156,7 +156,9 @@ fn file_line_name(s: &[u8], line: usize) -> Result<Option<Vec<u8>>, ParseError> 
 /// The two names of a `diff --git` line when they can be told apart: both
 /// quoted, one quoted, or unquoted and equal after removing the first
 /// component (git's rule; renames with spaces rely on the other headers).
-fn git_header_names(rest: &[u8], line: usize) -> Result<Option<(Vec<u8>, Vec<u8>)>, ParseError> {
+type NamePair = Option<(Vec<u8>, Vec<u8>)>;
+
+fn git_header_names(rest: &[u8], line: usize) -> Result<NamePair, ParseError> {
     if rest.first() == Some(&b'"') {
         let (a, n) = unquote_c(rest).ok_or(ParseError::BadQuotedPath { line })?;
         let tail = rest[n..].strip_prefix(b" ").unwrap_or(&rest[n..]);
@@ -227,17 +229,29 @@ impl<'a> Parser<'a> {
             let c = chomp(l);
             let kind;
             if let Some(v) = c.strip_prefix(b"old mode ") {
-                fp.old_mode = Some(parse_octal(v).ok_or(ParseError::BadNumber { line: ln, what: "mode" })?);
+                fp.old_mode = Some(parse_octal(v).ok_or(ParseError::BadNumber {
+                    line: ln,
+                    what: "mode",
+                })?);
                 kind = HeaderKind::OldMode;
             } else if let Some(v) = c.strip_prefix(b"new mode ") {
-                fp.new_mode = Some(parse_octal(v).ok_or(ParseError::BadNumber { line: ln, what: "mode" })?);
+                fp.new_mode = Some(parse_octal(v).ok_or(ParseError::BadNumber {
+                    line: ln,
+                    what: "mode",
+                })?);
                 kind = HeaderKind::NewMode;
             } else if let Some(v) = c.strip_prefix(b"deleted file mode ") {
-                fp.old_mode = Some(parse_octal(v).ok_or(ParseError::BadNumber { line: ln, what: "mode" })?);
+                fp.old_mode = Some(parse_octal(v).ok_or(ParseError::BadNumber {
+                    line: ln,
+                    what: "mode",
+                })?);
                 deleted = true;
                 kind = HeaderKind::DeletedFileMode;
             } else if let Some(v) = c.strip_prefix(b"new file mode ") {
-                fp.new_mode = Some(parse_octal(v).ok_or(ParseError::BadNumber { line: ln, what: "mode" })?);
+                fp.new_mode = Some(parse_octal(v).ok_or(ParseError::BadNumber {
+                    line: ln,
+                    what: "mode",
+                })?);
                 created = true;
                 kind = HeaderKind::NewFileMode;
             } else if let Some(v) = c.strip_prefix(b"copy from ") {
@@ -264,23 +278,35 @@ impl<'a> Parser<'a> {
                 kind = HeaderKind::RenameTo;
             } else if let Some(v) = c.strip_prefix(b"similarity index ") {
                 let v = v.strip_suffix(b"%").unwrap_or(v);
-                fp.similarity = Some(parse_dec(v).ok_or(ParseError::BadNumber { line: ln, what: "similarity index" })? as u32);
+                fp.similarity = Some(parse_dec(v).ok_or(ParseError::BadNumber {
+                    line: ln,
+                    what: "similarity index",
+                })? as u32);
                 kind = HeaderKind::Similarity;
             } else if let Some(v) = c.strip_prefix(b"dissimilarity index ") {
                 let v = v.strip_suffix(b"%").unwrap_or(v);
-                fp.dissimilarity = Some(parse_dec(v).ok_or(ParseError::BadNumber { line: ln, what: "dissimilarity index" })? as u32);
+                fp.dissimilarity = Some(parse_dec(v).ok_or(ParseError::BadNumber {
+                    line: ln,
+                    what: "dissimilarity index",
+                })? as u32);
                 kind = HeaderKind::Dissimilarity;
             } else if let Some(v) = c.strip_prefix(b"index ") {
                 let (ids, mode) = match v.iter().position(|&b| b == b' ') {
                     Some(p) => (&v[..p], Some(&v[p + 1..])),
                     None => (v, None),
                 };
-                let dots = ids
-                    .windows(2)
-                    .position(|w| w == b"..")
-                    .ok_or(ParseError::BadNumber { line: ln, what: "index line" })?;
+                let dots =
+                    ids.windows(2)
+                        .position(|w| w == b"..")
+                        .ok_or(ParseError::BadNumber {
+                            line: ln,
+                            what: "index line",
+                        })?;
                 let mode = match mode {
-                    Some(m) => Some(parse_octal(m).ok_or(ParseError::BadNumber { line: ln, what: "mode" })?),
+                    Some(m) => Some(parse_octal(m).ok_or(ParseError::BadNumber {
+                        line: ln,
+                        what: "mode",
+                    })?),
                     None => None,
                 };
                 if let Some(m) = mode {
@@ -310,8 +336,14 @@ impl<'a> Parser<'a> {
                 } else if !fp.is_rename && !fp.is_copy {
                     new_name = n;
                 }
-                fp.header.push(HeaderLine { kind: HeaderKind::OldFile, raw: self.raw(self.i) });
-                fp.header.push(HeaderLine { kind: HeaderKind::NewFile, raw: self.raw(nl) });
+                fp.header.push(HeaderLine {
+                    kind: HeaderKind::OldFile,
+                    raw: self.raw(self.i),
+                });
+                fp.header.push(HeaderLine {
+                    kind: HeaderKind::NewFile,
+                    raw: self.raw(nl),
+                });
                 self.i += 2;
                 saw_file_lines = true;
                 break;
@@ -321,27 +353,31 @@ impl<'a> Parser<'a> {
             } else if c == b"GIT binary patch" {
                 let start = self.i;
                 self.i += 1;
-                let forward = self
-                    .binary_hunk()?
-                    .ok_or(ParseError::BadBinary { line: ln, reason: "no literal/delta block" })?;
+                let forward = self.binary_hunk()?.ok_or(ParseError::BadBinary {
+                    line: ln,
+                    reason: "no literal/delta block",
+                })?;
                 let reverse = self.binary_hunk()?;
                 let mut raw = Vec::new();
                 for k in start..self.i {
                     raw.extend_from_slice(self.line(k));
                 }
-                fp.header.push(HeaderLine { kind: HeaderKind::GitBinary, raw });
+                fp.header.push(HeaderLine {
+                    kind: HeaderKind::GitBinary,
+                    raw,
+                });
                 fp.binary = Some(Binary::Git { forward, reverse });
                 break;
             } else {
                 break;
             }
-            fp.header.push(HeaderLine { kind, raw: self.raw(self.i) });
+            fp.header.push(HeaderLine {
+                kind,
+                raw: self.raw(self.i),
+            });
             self.i += 1;
         }
-        if !saw_file_lines
-            && self.i < self.lines.len()
-            && self.line(self.i).starts_with(b"@@ -")
-        {
+        if !saw_file_lines && self.i < self.lines.len() && self.line(self.i).starts_with(b"@@ -") {
             return Err(ParseError::HunkWithoutFileHeader { line: self.i + 1 });
         }
         if old_name.is_none() && !created || new_name.is_none() && !deleted {
@@ -383,12 +419,18 @@ impl<'a> Parser<'a> {
         } else {
             return Ok(None);
         };
-        let size = parse_dec(v).ok_or(ParseError::BadNumber { line: ln, what: "binary size" })? as u64;
+        let size = parse_dec(v).ok_or(ParseError::BadNumber {
+            line: ln,
+            what: "binary size",
+        })? as u64;
         self.i += 1;
         let mut deflated = Vec::new();
         loop {
             if self.i >= self.lines.len() {
-                return Err(ParseError::BadBinary { line: self.i, reason: "missing blank line after data" });
+                return Err(ParseError::BadBinary {
+                    line: self.i,
+                    reason: "missing blank line after data",
+                });
             }
             let c = chomp(self.line(self.i));
             self.i += 1;
@@ -400,7 +442,11 @@ impl<'a> Parser<'a> {
                 reason: "bad base85 data line",
             })?;
         }
-        Ok(Some(BinaryHunk { method, size, deflated }))
+        Ok(Some(BinaryHunk {
+            method,
+            size,
+            deflated,
+        }))
     }
 
     fn traditional_file(&mut self) -> Result<FilePatch, ParseError> {
@@ -408,12 +454,21 @@ impl<'a> Parser<'a> {
         let o = file_line_name(&chomp(self.line(self.i))[4..], ln)?;
         let n = file_line_name(&chomp(self.line(self.i + 1))[4..], ln + 1)?;
         if o.is_none() && n.is_none() {
-            return Err(ParseError::MissingFileName { line: ln, reason: "both names are /dev/null" });
+            return Err(ParseError::MissingFileName {
+                line: ln,
+                reason: "both names are /dev/null",
+            });
         }
         let fp = FilePatch {
             header: vec![
-                HeaderLine { kind: HeaderKind::OldFile, raw: self.raw(self.i) },
-                HeaderLine { kind: HeaderKind::NewFile, raw: self.raw(self.i + 1) },
+                HeaderLine {
+                    kind: HeaderKind::OldFile,
+                    raw: self.raw(self.i),
+                },
+                HeaderLine {
+                    kind: HeaderKind::NewFile,
+                    raw: self.raw(self.i + 1),
+                },
             ],
             old_path: o,
             new_path: n,
@@ -434,10 +489,11 @@ impl<'a> Parser<'a> {
     fn hunk(&mut self) -> Result<Hunk, ParseError> {
         let hl = self.i + 1;
         let raw_header = self.line(self.i);
-        let (os, ol, ns, nl) = parse_hunk_header(chomp(raw_header)).ok_or_else(|| ParseError::BadHunkHeader {
-            line: hl,
-            text: String::from_utf8_lossy(chomp(raw_header)).into_owned(),
-        })?;
+        let (os, ol, ns, nl) =
+            parse_hunk_header(chomp(raw_header)).ok_or_else(|| ParseError::BadHunkHeader {
+                line: hl,
+                text: String::from_utf8_lossy(chomp(raw_header)).into_owned(),
+            })?;
         if ol == 0 && nl == 0 {
             return Err(ParseError::EmptyHunk { line: hl });
         }
@@ -447,7 +503,12 @@ impl<'a> Parser<'a> {
         while rem_old > 0 || rem_new > 0 {
             let ln = self.i + 1;
             if self.i >= self.lines.len() {
-                return Err(ParseError::TruncatedHunk { line: ln, hunk_line: hl, missing_old: rem_old, missing_new: rem_new });
+                return Err(ParseError::TruncatedHunk {
+                    line: ln,
+                    hunk_line: hl,
+                    missing_old: rem_old,
+                    missing_new: rem_new,
+                });
             }
             let l = self.line(self.i);
             let kind = match l.first() {
@@ -456,39 +517,66 @@ impl<'a> Parser<'a> {
                 Some(b'+') => LineKind::Add,
                 Some(b'\\') => {
                     match lines.last_mut() {
-                        Some(prev) if prev.no_newline.is_none() => prev.no_newline = Some(l.to_vec()),
+                        Some(prev) if prev.no_newline.is_none() => {
+                            prev.no_newline = Some(l.to_vec())
+                        }
                         _ => return Err(ParseError::OrphanNoNewline { line: ln }),
                     }
                     self.i += 1;
                     continue;
                 }
                 _ => {
-                    return Err(ParseError::TruncatedHunk { line: ln, hunk_line: hl, missing_old: rem_old, missing_new: rem_new });
+                    return Err(ParseError::TruncatedHunk {
+                        line: ln,
+                        hunk_line: hl,
+                        missing_old: rem_old,
+                        missing_new: rem_new,
+                    });
                 }
             };
             match kind {
                 LineKind::Context => {
                     if rem_old == 0 || rem_new == 0 {
-                        let which = if rem_old == 0 { "pre-image" } else { "post-image" };
-                        return Err(ParseError::HunkOverflow { line: ln, hunk_line: hl, which });
+                        let which = if rem_old == 0 {
+                            "pre-image"
+                        } else {
+                            "post-image"
+                        };
+                        return Err(ParseError::HunkOverflow {
+                            line: ln,
+                            hunk_line: hl,
+                            which,
+                        });
                     }
                     rem_old -= 1;
                     rem_new -= 1;
                 }
                 LineKind::Remove => {
                     if rem_old == 0 {
-                        return Err(ParseError::HunkOverflow { line: ln, hunk_line: hl, which: "pre-image" });
+                        return Err(ParseError::HunkOverflow {
+                            line: ln,
+                            hunk_line: hl,
+                            which: "pre-image",
+                        });
                     }
                     rem_old -= 1;
                 }
                 LineKind::Add => {
                     if rem_new == 0 {
-                        return Err(ParseError::HunkOverflow { line: ln, hunk_line: hl, which: "post-image" });
+                        return Err(ParseError::HunkOverflow {
+                            line: ln,
+                            hunk_line: hl,
+                            which: "post-image",
+                        });
                     }
                     rem_new -= 1;
                 }
             }
-            lines.push(HunkLine { kind, raw: l.to_vec(), no_newline: None });
+            lines.push(HunkLine {
+                kind,
+                raw: l.to_vec(),
+                no_newline: None,
+            });
             self.i += 1;
         }
         // A trailing `\ No newline at end of file` for the last line.
@@ -535,6 +623,7 @@ pub(crate) fn parse_hunk_header(l: &[u8]) -> Option<(usize, usize, usize, usize)
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 
@@ -564,7 +653,10 @@ mod tests {
         let p = rt(s);
         assert_eq!(p.files.len(), 4);
         assert_eq!(p.files[0].op(), FileOp::Create);
-        assert_eq!(p.files[0].new_path.as_deref(), Some("sp ace\u{e9}".as_bytes()));
+        assert_eq!(
+            p.files[0].new_path.as_deref(),
+            Some("sp ace\u{e9}".as_bytes())
+        );
         assert_eq!(p.files[1].op(), FileOp::Rename);
         assert_eq!(p.files[1].old_path.as_deref(), Some(&b"old name"[..]));
         assert_eq!(p.files[1].new_path.as_deref(), Some(&b"new name"[..]));
@@ -588,17 +680,38 @@ mod tests {
     #[test]
     fn errors_name_lines() {
         let e = parse(b"--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n a\n-b\n+c\n").unwrap_err();
-        assert!(matches!(e, ParseError::TruncatedHunk { line: 7, hunk_line: 3, missing_old: 1, missing_new: 1 }), "{e:?}");
-        let e = parse(b"--- a/x\n+++ b/x\n@@ -1,1 +1,1 @@\n a\n-b\n").expect("extra lines are garbage");
+        assert!(
+            matches!(
+                e,
+                ParseError::TruncatedHunk {
+                    line: 7,
+                    hunk_line: 3,
+                    missing_old: 1,
+                    missing_new: 1
+                }
+            ),
+            "{e:?}"
+        );
+        let e =
+            parse(b"--- a/x\n+++ b/x\n@@ -1,1 +1,1 @@\n a\n-b\n").expect("extra lines are garbage");
         assert_eq!(e.trailer, b"-b\n");
         let e = parse(b"--- a/x\n+++ b/x\n@@ -1 +1,1 @@\n-a\n-b\n+c\n").unwrap_err();
-        assert!(matches!(e, ParseError::HunkOverflow { line: 5, .. }), "{e:?}");
+        assert!(
+            matches!(e, ParseError::HunkOverflow { line: 5, .. }),
+            "{e:?}"
+        );
         let e = parse(b"diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -x +1 @@\n").unwrap_err();
-        assert!(matches!(e, ParseError::BadHunkHeader { line: 4, .. }), "{e:?}");
+        assert!(
+            matches!(e, ParseError::BadHunkHeader { line: 4, .. }),
+            "{e:?}"
+        );
         assert!(matches!(parse(b"hello\n"), Err(ParseError::NoFiles { .. })));
         assert!(matches!(parse(b""), Err(ParseError::NoFiles { .. })));
         let e = parse(b"diff --git a/x b/x\n--- a/x\nfoo\n").unwrap_err();
-        assert!(matches!(e, ParseError::MissingNewFileLine { line: 2 }), "{e:?}");
+        assert!(
+            matches!(e, ParseError::MissingNewFileLine { line: 2 }),
+            "{e:?}"
+        );
     }
 
     #[test]

@@ -77,7 +77,7 @@ pub fn quote_path(prefix: &[u8], path: &[u8]) -> Vec<u8> {
             b'\r' => out.extend_from_slice(b"\\r"),
             b'"' => out.extend_from_slice(b"\\\""),
             b'\\' => out.extend_from_slice(b"\\\\"),
-            b if b < 0x20 || b >= 0x7f => {
+            b if !(0x20..0x7f).contains(&b) => {
                 out.push(b'\\');
                 out.push(b'0' + (b >> 6));
                 out.push(b'0' + ((b >> 3) & 7));
@@ -91,6 +91,7 @@ pub fn quote_path(prefix: &[u8], path: &[u8]) -> Vec<u8> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
 

@@ -39,6 +39,7 @@ pub(crate) fn to_os_path(path: &[u8]) -> Option<std::path::PathBuf> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::check_path;
 
@@ -58,7 +59,13 @@ mod tests {
         ] {
             assert!(check_path(p).is_err(), "{:?}", String::from_utf8_lossy(p));
         }
-        for p in [&b"a/b.py"[..], b"..foo/bar", b".github/x.yml", b"x.git/y", b"sp ace/\xc3\xa9"] {
+        for p in [
+            &b"a/b.py"[..],
+            b"..foo/bar",
+            b".github/x.yml",
+            b"x.git/y",
+            b"sp ace/\xc3\xa9",
+        ] {
             assert!(check_path(p).is_ok(), "{:?}", String::from_utf8_lossy(p));
         }
     }

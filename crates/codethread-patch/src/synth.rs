@@ -18,7 +18,8 @@ pub fn synthesize_images(patch: &Patch) -> (MemTree, MemTree) {
         if f.binary.is_some() {
             continue;
         }
-        let taken = |t: &MemTree, p: &Option<Vec<u8>>| p.as_ref().is_some_and(|p| t.files.contains_key(p));
+        let taken =
+            |t: &MemTree, p: &Option<Vec<u8>>| p.as_ref().is_some_and(|p| t.files.contains_key(p));
         if taken(&before, &f.old_path) || taken(&after, &f.new_path) || taken(&after, &f.old_path) {
             continue;
         }
@@ -26,7 +27,11 @@ pub fn synthesize_images(patch: &Patch) -> (MemTree, MemTree) {
         let mut post = Vec::new();
         let mut cur = 1usize;
         for (hi, h) in f.hunks.iter().enumerate() {
-            let start = if h.old_len == 0 { h.old_start + 1 } else { h.old_start };
+            let start = if h.old_len == 0 {
+                h.old_start + 1
+            } else {
+                h.old_start
+            };
             while cur < start {
                 let filler = format!("<codethread filler {fi}.{hi}.{cur}>\n");
                 pre.extend_from_slice(filler.as_bytes());
@@ -47,7 +52,13 @@ pub fn synthesize_images(patch: &Patch) -> (MemTree, MemTree) {
         }
         let mode = |m: Option<u32>| m.unwrap_or(MODE_FILE);
         if let Some(p) = &f.old_path {
-            before.files.insert(p.clone(), TreeFile { content: pre, mode: mode(f.old_mode) });
+            before.files.insert(
+                p.clone(),
+                TreeFile {
+                    content: pre,
+                    mode: mode(f.old_mode),
+                },
+            );
             if !f.is_copy {
                 // Renamed/modified: the old path no longer holds the pre-image
                 // unless it is also the new path (set below).
@@ -56,7 +67,13 @@ pub fn synthesize_images(patch: &Patch) -> (MemTree, MemTree) {
             }
         }
         if let Some(p) = &f.new_path {
-            after.files.insert(p.clone(), TreeFile { content: post, mode: mode(f.new_mode.or(f.old_mode)) });
+            after.files.insert(
+                p.clone(),
+                TreeFile {
+                    content: post,
+                    mode: mode(f.new_mode.or(f.old_mode)),
+                },
+            );
         }
     }
     (before, after)

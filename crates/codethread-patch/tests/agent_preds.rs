@@ -21,7 +21,9 @@ fn pred_files(root: &std::path::Path) -> Vec<PathBuf> {
                 stack.push(p);
             } else {
                 let name = p.file_name().unwrap().to_string_lossy().to_string();
-                let in_agent_dir = p.parent().is_some_and(|d| d.ends_with("agent_preds_verified"));
+                let in_agent_dir = p
+                    .parent()
+                    .is_some_and(|d| d.ends_with("agent_preds_verified"));
                 if name.ends_with(".jsonl") && (name.contains("preds") || in_agent_dir) {
                     v.push(p);
                 }
@@ -51,17 +53,27 @@ fn error_kind(e: &ParseError) -> &'static str {
 
 #[test]
 fn agent_predictions_survey() {
-    let Some(sw) = codethread_testkit::shared_path("swebench") else { return };
+    let Some(sw) = codethread_testkit::shared_path("swebench") else {
+        return;
+    };
     let dev = codethread_testkit::shared_path("chains/dev").unwrap();
     let mut gold: BTreeMap<String, String> = BTreeMap::new();
     for row in read_jsonl(&sw.join("swebench_datasets/SWE-bench_Verified.test.jsonl")) {
-        gold.insert(row["instance_id"].as_str().unwrap().into(), row["patch"].as_str().unwrap().into());
+        gold.insert(
+            row["instance_id"].as_str().unwrap().into(),
+            row["patch"].as_str().unwrap().into(),
+        );
     }
     for row in read_jsonl(&sw.join("java_swebench_java_v0/gold_multiswebench_java_50.jsonl")) {
-        gold.insert(row["instance_id"].as_str().unwrap().into(), row["fix_patch"].as_str().unwrap().into());
+        gold.insert(
+            row["instance_id"].as_str().unwrap().into(),
+            row["fix_patch"].as_str().unwrap().into(),
+        );
     }
-    let dev_rows: BTreeMap<String, (serde_json::Value, PathBuf)> =
-        dev_instances(&dev).into_iter().map(|(r, p)| (r["instance_id"].as_str().unwrap().to_string(), (r, p))).collect();
+    let dev_rows: BTreeMap<String, (serde_json::Value, PathBuf)> = dev_instances(&dev)
+        .into_iter()
+        .map(|(r, p)| (r["instance_id"].as_str().unwrap().to_string(), (r, p)))
+        .collect();
 
     let files = pred_files(&sw);
     assert!(files.len() >= 10, "{files:?}");
@@ -88,7 +100,9 @@ fn agent_predictions_survey() {
                 Some(p) => match parse(p.as_bytes()) {
                     Ok(patch) => {
                         assert_eq!(patch.to_bytes(), p.as_bytes(), "{id}: round trip");
-                        if !patch.trailer.is_empty() || patch.files.iter().any(|f| !f.preamble.is_empty()) {
+                        if !patch.trailer.is_empty()
+                            || patch.files.iter().any(|f| !f.preamble.is_empty())
+                        {
                             *c.entry("stray_text").or_default() += 1;
                         }
                         if let Some(g) = gold.get(id) {
@@ -104,7 +118,9 @@ fn agent_predictions_survey() {
                             dev_overlap += 1;
                             let before = load_tree(&dfiles.join("before"));
                             let gp = parse(drow["patch"].as_str().unwrap().as_bytes()).unwrap();
-                            if let (Ok(la), Ok(lg)) = (localize(&before, &patch), localize(&before, &gp)) {
+                            if let (Ok(la), Ok(lg)) =
+                                (localize(&before, &patch), localize(&before, &gp))
+                            {
                                 let s = similarity((&patch, &la), (&gp, &lg));
                                 println!("J {id}: file {:.3} func {:.3}", s.file, s.func);
                             }
@@ -126,9 +142,14 @@ fn agent_predictions_survey() {
                 *total.entry("nested_object").or_default() += 1;
             }
         }
-        let extra = c.get("nested_object").copied().unwrap_or(0) + c.get("stray_text").copied().unwrap_or(0);
+        let extra = c.get("nested_object").copied().unwrap_or(0)
+            + c.get("stray_text").copied().unwrap_or(0);
         assert_eq!(c.values().sum::<usize>() - extra, rows.len());
-        let mean = if js.is_empty() { f64::NAN } else { js.iter().sum::<f64>() / js.len() as f64 };
+        let mean = if js.is_empty() {
+            f64::NAN
+        } else {
+            js.iter().sum::<f64>() / js.len() as f64
+        };
         println!(
             "| {} | {} | {} | {} | {} | {:?} | {} | {} | {:.3} |",
             f.strip_prefix(&sw).unwrap().display(),
@@ -142,14 +163,19 @@ fn agent_predictions_survey() {
             mean
         );
     }
-    println!("totals: {total:?}; predictions on chains/dev instances (J^func computable): {dev_overlap}");
+    println!(
+        "totals: {total:?}; predictions on chains/dev instances (J^func computable): {dev_overlap}"
+    );
     // Independent count (python json + str.strip over the same files):
     // 41 null and 91 empty `model_patch` values, 581 non-empty strings, and 20
     // nested objects (19 holding a non-empty `model_patch` string, 1 a null).
     assert_eq!(total.get("null").copied().unwrap_or(0), 42);
     assert_eq!(total.get("empty").copied().unwrap_or(0), 91);
     assert_eq!(total.get("nested_object").copied().unwrap_or(0), 20);
-    assert_eq!(total.get("parsed").copied().unwrap_or(0) + total.get("error").copied().unwrap_or(0), 600);
+    assert_eq!(
+        total.get("parsed").copied().unwrap_or(0) + total.get("error").copied().unwrap_or(0),
+        600
+    );
 }
 
 /// J^file and J^func on real patches with pre-images: each dev gold patch
@@ -158,14 +184,19 @@ fn agent_predictions_survey() {
 /// of the same repository the file sets differ.
 #[test]
 fn dev_jaccard_gold_vs_rediff() {
-    let Some(dev) = codethread_testkit::shared_path("chains/dev") else { return };
+    let Some(dev) = codethread_testkit::shared_path("chains/dev") else {
+        return;
+    };
     for (row, files) in dev_instances(&dev) {
         let id = row["instance_id"].as_str().unwrap();
         let before = load_tree(&files.join("before"));
         let after = load_tree(&files.join("after"));
         let gold = parse(row["patch"].as_str().unwrap().as_bytes()).unwrap();
         let re = codethread_patch::diff_trees(&before, &after, &Default::default()).unwrap();
-        let (lg, lr) = (localize(&before, &gold).unwrap(), localize(&before, &re).unwrap());
+        let (lg, lr) = (
+            localize(&before, &gold).unwrap(),
+            localize(&before, &re).unwrap(),
+        );
         let s = similarity((&gold, &lg), (&re, &lr));
         assert_eq!(file_set(&gold), file_set(&re), "{id}");
         let (fg, fr): (BTreeSet<_>, BTreeSet<_>) = (

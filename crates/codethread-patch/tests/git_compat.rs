@@ -4,7 +4,9 @@
 
 mod common;
 
-use codethread_patch::{diff_files, diff_trees, parse, ApplyOptions, DiffOptions, FileChange, MemTree, TreeFile};
+use codethread_patch::{
+    diff_files, diff_trees, parse, ApplyOptions, DiffOptions, FileChange, MemTree, TreeFile,
+};
 use common::*;
 use proptest::prelude::*;
 
@@ -43,12 +45,27 @@ fn tree(files: &[(&[u8], &[u8])]) -> MemTree {
 fn check_with_git(before: &MemTree, after: &MemTree) {
     let patch = diff_trees(before, after, &DiffOptions::default()).expect("diff");
     let bytes = patch.to_bytes();
-    assert_eq!(parse(&bytes).map(|p| p.to_bytes()).unwrap_or_default(), bytes);
+    assert_eq!(
+        parse(&bytes).map(|p| p.to_bytes()).unwrap_or_default(),
+        bytes
+    );
     let mut ours = before.clone();
-    ours.apply(&patch, &ApplyOptions::default()).expect("our apply");
-    assert_eq!(&ours, after, "our apply\n{}", String::from_utf8_lossy(&bytes));
-    let theirs = git_apply(before, &bytes).unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&bytes)));
-    assert_eq!(&theirs, after, "git apply\n{}", String::from_utf8_lossy(&bytes));
+    ours.apply(&patch, &ApplyOptions::default())
+        .expect("our apply");
+    assert_eq!(
+        &ours,
+        after,
+        "our apply\n{}",
+        String::from_utf8_lossy(&bytes)
+    );
+    let theirs = git_apply(before, &bytes)
+        .unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&bytes)));
+    assert_eq!(
+        &theirs,
+        after,
+        "git apply\n{}",
+        String::from_utf8_lossy(&bytes)
+    );
 }
 
 #[test]
@@ -57,7 +74,10 @@ fn edge_cases_accepted_by_git() {
         (b"plain.txt", b"a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n"),
         (b"no eol.txt", b"one\ntwo"),
         (b"crlf.txt", b"x\r\ny\r\nz\r\n"),
-        ("caf\u{e9}/\u{fc}ber.py".as_bytes(), b"def f():\n    return 1\n"),
+        (
+            "caf\u{e9}/\u{fc}ber.py".as_bytes(),
+            b"def f():\n    return 1\n",
+        ),
         (b"tab\there", b"t\n"),
         (b"quote\"name", b"q\n"),
         (b"deleted.txt", b"bye\n"),
@@ -69,7 +89,10 @@ fn edge_cases_accepted_by_git() {
         (b"plain.txt", b"a\nB\nc\nd\ne\nf\ng\nh\nI\nj\n"),
         (b"no eol.txt", b"one\ntwo\nthree"),
         (b"crlf.txt", b"x\r\nY\r\nz\n"),
-        ("caf\u{e9}/\u{fc}ber.py".as_bytes(), b"def f():\n    return 2\n"),
+        (
+            "caf\u{e9}/\u{fc}ber.py".as_bytes(),
+            b"def f():\n    return 2\n",
+        ),
         (b"tab\there", b"t\nu\n"),
         (b"quote\"name", b"Q"),
         (b"new dir/new file.txt", b"hello\n"),
@@ -86,10 +109,19 @@ fn edge_cases_accepted_by_git() {
 fn mode_changes_accepted_by_git() {
     let mut before = tree(&[(b"s.sh", b"echo\n")]);
     let mut after = before.clone();
-    after.files.insert(b"s.sh".to_vec(), TreeFile { content: b"echo hi\n".to_vec(), mode: 0o100755 });
+    after.files.insert(
+        b"s.sh".to_vec(),
+        TreeFile {
+            content: b"echo hi\n".to_vec(),
+            mode: 0o100755,
+        },
+    );
     let p = diff_trees(&before, &after, &DiffOptions::default()).unwrap();
     let text = String::from_utf8(p.to_bytes()).unwrap();
-    assert!(text.contains("old mode 100644\nnew mode 100755\n"), "{text}");
+    assert!(
+        text.contains("old mode 100644\nnew mode 100755\n"),
+        "{text}"
+    );
     let (ok, _) = {
         let tmp = tempfile::tempdir().unwrap();
         write_tree(&before, tmp.path());
@@ -99,7 +131,10 @@ fn mode_changes_accepted_by_git() {
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            let m = std::fs::metadata(tmp.path().join("s.sh")).unwrap().permissions().mode();
+            let m = std::fs::metadata(tmp.path().join("s.sh"))
+                .unwrap()
+                .permissions()
+                .mode();
             assert_eq!(m & 0o111, 0o111, "git made it executable");
         }
         r
@@ -113,16 +148,20 @@ fn mode_changes_accepted_by_git() {
 /// git applies to the same after/ bytes.
 #[test]
 fn dev_rediffs_accepted_by_git() {
-    let Some(dev) = codethread_testkit::shared_path("chains/dev") else { return };
+    let Some(dev) = codethread_testkit::shared_path("chains/dev") else {
+        return;
+    };
     for (row, files) in dev_instances(&dev) {
         let id = row["instance_id"].as_str().unwrap();
         let before = load_tree(&files.join("before"));
         let after = load_tree(&files.join("after"));
-        let patch = diff_trees(&before, &after, &DiffOptions::default()).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let patch = diff_trees(&before, &after, &DiffOptions::default())
+            .unwrap_or_else(|e| panic!("{id}: {e}"));
         let theirs = git_apply(&before, &patch.to_bytes()).unwrap_or_else(|e| panic!("{id}: {e}"));
         assert_eq!(theirs, after, "{id}");
         let mut ours = before.clone();
-        ours.apply(&patch, &ApplyOptions::default()).unwrap_or_else(|e| panic!("{id}: {e}"));
+        ours.apply(&patch, &ApplyOptions::default())
+            .unwrap_or_else(|e| panic!("{id}: {e}"));
         assert_eq!(ours, after, "{id}");
     }
 }
@@ -138,13 +177,17 @@ fn content() -> impl Strategy<Value = Vec<u8>> {
         Just(b"\xff\xfe bytes\n".to_vec()),
         "[a-z ]{0,6}\n".prop_map(|s| s.into_bytes()),
     ];
-    (prop::collection::vec(line, 0..40), prop::option::of("[a-z]{1,4}")).prop_map(|(lines, tail)| {
-        let mut v: Vec<u8> = lines.concat();
-        if let Some(t) = tail {
-            v.extend_from_slice(t.as_bytes()); // last line without newline
-        }
-        v
-    })
+    (
+        prop::collection::vec(line, 0..40),
+        prop::option::of("[a-z]{1,4}"),
+    )
+        .prop_map(|(lines, tail)| {
+            let mut v: Vec<u8> = lines.concat();
+            if let Some(t) = tail {
+                v.extend_from_slice(t.as_bytes()); // last line without newline
+            }
+            v
+        })
 }
 
 proptest! {

@@ -21,7 +21,10 @@ fn target_view(t: &EditedFunction) -> Value {
     o.insert("header_end".into(), json!(t.header_end));
     o.insert("changed_directly".into(), json!(t.changed_directly));
     o.insert("trivial_only".into(), json!(t.trivial_only));
-    o.insert("signature_or_decorator_changed".into(), json!(t.signature_or_decorator_changed));
+    o.insert(
+        "signature_or_decorator_changed".into(),
+        json!(t.signature_or_decorator_changed),
+    );
     v
 }
 
@@ -33,17 +36,45 @@ fn expected_view(e: &Value, keys: &[&str]) -> Value {
     Value::Object(m)
 }
 
-const FN_KEYS: &[&str] = &["path", "qualname", "status", "kind", "start", "end", "after_start", "after_end", "changed_lines_before", "changed_lines_after"];
+const FN_KEYS: &[&str] = &[
+    "path",
+    "qualname",
+    "status",
+    "kind",
+    "start",
+    "end",
+    "after_start",
+    "after_end",
+    "changed_lines_before",
+    "changed_lines_after",
+];
 const TARGET_KEYS: &[&str] = &[
-    "path", "qualname", "status", "kind", "start", "end", "after_start", "after_end", "changed_lines_before", "changed_lines_after",
-    "header_end", "changed_directly", "trivial_only", "signature_or_decorator_changed",
+    "path",
+    "qualname",
+    "status",
+    "kind",
+    "start",
+    "end",
+    "after_start",
+    "after_end",
+    "changed_lines_before",
+    "changed_lines_after",
+    "header_end",
+    "changed_directly",
+    "trivial_only",
+    "signature_or_decorator_changed",
 ];
 
 /// Differences between our localization and the expected row, as messages.
 fn compare(loc: &Localization, exp: &Value) -> Vec<String> {
     let mut diffs = Vec::new();
     let ids: Vec<String> = loc.target_ids();
-    let exp_ids: Vec<String> = exp["target_ids"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
+    let exp_ids: Vec<String> = exp["target_ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
     if ids != exp_ids {
         diffs.push(format!("target_ids: got {ids:?}, expected {exp_ids:?}"));
     }
@@ -54,13 +85,23 @@ fn compare(loc: &Localization, exp: &Value) -> Vec<String> {
         }
     }
     let added: Vec<Value> = loc.added_functions.iter().map(fn_view).collect();
-    let exp_added: Vec<Value> = exp["added_functions"].as_array().unwrap().iter().map(|e| expected_view(e, FN_KEYS)).collect();
+    let exp_added: Vec<Value> = exp["added_functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| expected_view(e, FN_KEYS))
+        .collect();
     if added != exp_added {
-        diffs.push(format!("added_functions: got {added:?}, expected {exp_added:?}"));
+        diffs.push(format!(
+            "added_functions: got {added:?}, expected {exp_added:?}"
+        ));
     }
     let neg = serde_json::to_value(loc.negative_case).unwrap();
     if neg != exp["negative_case"] {
-        diffs.push(format!("negative_case: got {neg}, expected {}", exp["negative_case"]));
+        diffs.push(format!(
+            "negative_case: got {neg}, expected {}",
+            exp["negative_case"]
+        ));
     }
     for ef in exp["files"].as_array().unwrap() {
         let path = ef["path"].as_str().unwrap();
@@ -72,7 +113,10 @@ fn compare(loc: &Localization, exp: &Value) -> Vec<String> {
             "is_source": f.is_source, "removed_lines": f.removed_lines, "added_lines": f.added_lines,
             "language": f.language,
         });
-        let want = expected_view(ef, &["is_source", "removed_lines", "added_lines", "language"]);
+        let want = expected_view(
+            ef,
+            &["is_source", "removed_lines", "added_lines", "language"],
+        );
         if got != want {
             diffs.push(format!("file {path}: got {got}, expected {want}"));
         }
@@ -82,7 +126,14 @@ fn compare(loc: &Localization, exp: &Value) -> Vec<String> {
                 "changed_lines_outside_functions_after": f.changed_lines_outside_functions_after,
                 "nontrivial_outside_functions": f.nontrivial_outside_functions,
             });
-            let want = expected_view(ef, &["changed_lines_outside_functions_before", "changed_lines_outside_functions_after", "nontrivial_outside_functions"]);
+            let want = expected_view(
+                ef,
+                &[
+                    "changed_lines_outside_functions_before",
+                    "changed_lines_outside_functions_after",
+                    "nontrivial_outside_functions",
+                ],
+            );
             if got != want {
                 diffs.push(format!("file {path}: got {got}, expected {want}"));
             }
@@ -93,14 +144,19 @@ fn compare(loc: &Localization, exp: &Value) -> Vec<String> {
 
 #[test]
 fn dev_localization_matches_expected_targets() {
-    let Some(dev) = codethread_testkit::shared_path("chains/dev") else { return };
+    let Some(dev) = codethread_testkit::shared_path("chains/dev") else {
+        return;
+    };
     let expected = read_jsonl(&dev.join("expected_targets.jsonl"));
     let mut report = Vec::new();
     let mut failures = Vec::new();
     let mut exact = 0;
     for (row, files) in dev_instances(&dev) {
         let id = row["instance_id"].as_str().unwrap();
-        let exp = expected.iter().find(|e| e["instance_id"] == row["instance_id"]).unwrap();
+        let exp = expected
+            .iter()
+            .find(|e| e["instance_id"] == row["instance_id"])
+            .unwrap();
         let patch = parse(row["patch"].as_str().unwrap().as_bytes()).unwrap();
         let before = load_tree(&files.join("before"));
         let loc = localize(&before, &patch).unwrap_or_else(|e| panic!("{id}: {e}"));
@@ -110,7 +166,10 @@ fn dev_localization_matches_expected_targets() {
             continue;
         }
         let unsure = exp["unsure"].as_array().map_or(0, Vec::len) > 0;
-        report.push(format!("{id} (unsure: {unsure}):\n  {}", diffs.join("\n  ")));
+        report.push(format!(
+            "{id} (unsure: {unsure}):\n  {}",
+            diffs.join("\n  ")
+        ));
         if !unsure {
             failures.push(id.to_string());
         }
@@ -120,5 +179,9 @@ fn dev_localization_matches_expected_targets() {
         println!("{r}");
     }
     assert_eq!(exact + report.len(), 41);
-    assert!(failures.is_empty(), "mismatches on instances not marked unsure: {failures:?}\n{}", report.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "mismatches on instances not marked unsure: {failures:?}\n{}",
+        report.join("\n")
+    );
 }

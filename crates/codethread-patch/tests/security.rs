@@ -14,7 +14,14 @@ fn traversal_absolute_and_git_dir_refused_on_disk() {
     let root = tmp.path().join("root");
     std::fs::create_dir_all(root.join(".git/hooks")).unwrap();
     std::fs::write(root.join("ok.txt"), "ok\n").unwrap();
-    for bad in ["../../etc/x", "../escape.txt", "sub/../../escape.txt", ".git/hooks/pre-commit", "sub/.git/config", ".GIT/hooks/x"] {
+    for bad in [
+        "../../etc/x",
+        "../escape.txt",
+        "sub/../../escape.txt",
+        ".git/hooks/pre-commit",
+        "sub/.git/config",
+        ".GIT/hooks/x",
+    ] {
         let p = parse(&create_patch(bad)).unwrap();
         let e = apply_to_dir(&root, &p, &ApplyOptions::default()).unwrap_err();
         assert!(matches!(e, ApplyError::UnsafePath { .. }), "{bad}: {e}");
@@ -24,7 +31,16 @@ fn traversal_absolute_and_git_dir_refused_on_disk() {
     // Absolute path through a rename header (rename names are not stripped).
     let p = parse(b"diff --git a/ok.txt b/ok.txt\nsimilarity index 100%\nrename from ok.txt\nrename to /tmp/codethread-owned\n").unwrap();
     let e = apply_to_dir(&root, &p, &ApplyOptions::default()).unwrap_err();
-    assert!(matches!(e, ApplyError::UnsafePath { reason: "absolute path", .. }), "{e}");
+    assert!(
+        matches!(
+            e,
+            ApplyError::UnsafePath {
+                reason: "absolute path",
+                ..
+            }
+        ),
+        "{e}"
+    );
     assert!(root.join("ok.txt").exists());
 }
 
@@ -48,14 +64,26 @@ fn symlinks_never_written_through() {
 
     // Modifying an existing file through a symlink.
     let p = parse(b"--- a/link/secret\n+++ b/link/secret\n@@ -1 +1 @@\n-secret\n+owned\n").unwrap();
-    assert!(matches!(apply_to_dir(&root, &p, &ApplyOptions::default()), Err(ApplyError::Symlink { .. })));
+    assert!(matches!(
+        apply_to_dir(&root, &p, &ApplyOptions::default()),
+        Err(ApplyError::Symlink { .. })
+    ));
     let p = parse(b"--- a/file-link\n+++ b/file-link\n@@ -1 +1 @@\n-secret\n+owned\n").unwrap();
-    assert!(matches!(apply_to_dir(&root, &p, &ApplyOptions::default()), Err(ApplyError::Symlink { .. })));
-    assert_eq!(std::fs::read_to_string(outside.join("secret")).unwrap(), "secret\n");
+    assert!(matches!(
+        apply_to_dir(&root, &p, &ApplyOptions::default()),
+        Err(ApplyError::Symlink { .. })
+    ));
+    assert_eq!(
+        std::fs::read_to_string(outside.join("secret")).unwrap(),
+        "secret\n"
+    );
 
     // A patch creating a symlink is refused on disk.
     let p = parse(b"diff --git a/l b/l\nnew file mode 120000\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n+/etc/passwd\n\\ No newline at end of file\n").unwrap();
-    assert!(matches!(apply_to_dir(&root, &p, &ApplyOptions::default()), Err(ApplyError::Symlink { .. })));
+    assert!(matches!(
+        apply_to_dir(&root, &p, &ApplyOptions::default()),
+        Err(ApplyError::Symlink { .. })
+    ));
     assert!(std::fs::symlink_metadata(root.join("l")).is_err());
 }
 
@@ -67,10 +95,19 @@ fn all_or_nothing_on_disk() {
     // First file applies, second does not: nothing may change.
     let p = parse(b"--- a/a\n+++ b/a\n@@ -1 +1 @@\n-1\n+one\n--- a/b\n+++ b/b\n@@ -1 +1 @@\n-X\n+two\n--- /dev/null\n+++ b/c/new\n@@ -0,0 +1 @@\n+n\n").unwrap();
     let e = apply_to_dir(tmp.path(), &p, &ApplyOptions::default()).unwrap_err();
-    assert!(matches!(&e, ApplyError::HunkFailed { path, hunk: 1, .. } if path == "b"), "{e}");
-    assert_eq!(std::fs::read_to_string(tmp.path().join("a")).unwrap(), "1\n");
+    assert!(
+        matches!(&e, ApplyError::HunkFailed { path, hunk: 1, .. } if path == "b"),
+        "{e}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(tmp.path().join("a")).unwrap(),
+        "1\n"
+    );
     assert!(!tmp.path().join("c").exists());
-    let mut names: Vec<_> = std::fs::read_dir(tmp.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let mut names: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     names.sort();
     assert_eq!(names, ["a", "b"], "no temporary files left behind");
 }

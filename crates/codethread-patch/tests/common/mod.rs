@@ -11,7 +11,9 @@ pub fn read_jsonl(path: &Path) -> Vec<serde_json::Value> {
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .enumerate()
-        .map(|(i, l)| serde_json::from_str(l).unwrap_or_else(|e| panic!("{}:{}: {e}", path.display(), i + 1)))
+        .map(|(i, l)| {
+            serde_json::from_str(l).unwrap_or_else(|e| panic!("{}:{}: {e}", path.display(), i + 1))
+        })
         .collect()
 }
 
@@ -30,7 +32,11 @@ pub fn load_tree(dir: &Path) -> MemTree {
             if ft.is_dir() {
                 stack.push(p);
             } else if ft.is_file() {
-                let rel = p.strip_prefix(dir).unwrap().to_string_lossy().replace('\\', "/");
+                let rel = p
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
                 t.insert(rel.into_bytes(), std::fs::read(&p).unwrap());
             }
         }
@@ -67,5 +73,8 @@ pub fn git(dir: &Path, args: &[&str]) -> (bool, String) {
         .env("HOME", dir)
         .output()
         .expect("git runs");
-    (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
