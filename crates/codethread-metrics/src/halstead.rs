@@ -250,7 +250,7 @@ fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
     let mut classes = vec![NodeClass::Unknown; count];
     let mut hidden: HashMap<u16, HashSet<u16>> = HashMap::new();
     let mut by_name: HashMap<(&str, bool), Vec<u16>> = HashMap::new();
-    for id in 0..count {
+    for (id, class) in classes.iter_mut().enumerate() {
         let Ok(id16) = u16::try_from(id) else { break };
         let Some(name) = language.node_kind_for_id(id16) else {
             continue;
@@ -262,17 +262,17 @@ fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
             .iter()
             .find(|(k, n, _)| *k == name && *n == named)
         {
-            classes[id] = NodeClass::Operator(op);
+            *class = NodeClass::Operator(op);
         } else if rules
             .operands
             .iter()
             .any(|(k, n)| *k == name && *n == named)
         {
-            classes[id] = NodeClass::Operand;
+            *class = NodeClass::Operand;
         } else if rules.opaque.iter().any(|(k, n)| *k == name && *n == named) {
-            classes[id] = NodeClass::Opaque;
+            *class = NodeClass::Opaque;
         } else if let Some(i) = rules.splits.iter().position(|(k, _)| *k == name && !named) {
-            classes[id] = NodeClass::Split(i);
+            *class = NodeClass::Split(i);
         }
     }
     for h in rules.hidden_in {
