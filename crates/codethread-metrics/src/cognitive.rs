@@ -28,8 +28,15 @@ pub fn cognitive(ctx: &FnCtx<'_>) -> Option<u32> {
     if table.null_kinds.contains(&ctx.node.kind()) {
         return None;
     }
-    if has_ancestor(ctx.node, table.null_inside) {
-        return None;
+    if !table.null_inside.is_empty() {
+        let path = path_to(ctx.file.root(), ctx.node);
+        let ancestors = path.iter().take(path.len().saturating_sub(1));
+        if ancestors
+            .into_iter()
+            .any(|(n, _)| table.null_inside.contains(&n.kind()))
+        {
+            return None;
+        }
     }
     Some(cognitive_with(ctx.file, ctx.node, table))
 }
@@ -52,16 +59,96 @@ impl Nesting {
 
 struct Frame<'t> {
     node: Node<'t>,
+    /// The parent and the field the node is in (`Node::parent` costs O(depth)).
+    parent: Option<Node<'t>>,
+    field: Option<&'static str>,
+    /// Bit i: some ancestor has the i-th watched kind (function-depth kinds).
+    seen: u64,
     scan: Scan,
     nesting: Nesting,
     space: usize,
 }
 
+/// Ancestor kinds the tables ask about (function-depth increments).
+fn watched_kinds(table: &CogRules) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for r in table.nodes {
+        if let Some(f) = r.fn_nest {
+            for k in f.depth_if_ancestor {
+                if !out.contains(k) {
+                    out.push(k);
+                }
+            }
+        }
+    }
+    out.truncate(64);
+    out
+}
+
+fn seen_with(seen: u64, kind: &str, watched: &[&str]) -> u64 {
+    let mut s = seen;
+    for (bit, w) in watched.iter().enumerate() {
+        if *w == kind {
+            s |= 1u64 << bit;
+        }
+    }
+    s
+}
+
+fn seen_any(seen: u64, kinds: &[&str], watched: &[&str]) -> bool {
+    watched
+        .iter()
+        .enumerate()
+        .any(|(bit, w)| kinds.contains(w) && seen & (1u64 << bit) != 0)
+}
+
+/// The nodes from the root down to `target` (inclusive), each with the field
+/// it occupies in its parent. Descends with a cursor: O(depth × siblings).
+fn path_to<'t>(root: Node<'t>, target: Node<'t>) -> Vec<(Node<'t>, Option<&'static str>)> {
+    let (start, end) = (target.start_byte(), target.end_byte());
+    let mut path = vec![(root, None)];
+    let mut cursor = root.walk();
+    while cursor.node().id() != target.id() {
+        if !cursor.goto_first_child() {
+            break;
+        }
+        let mut found = false;
+        loop {
+            let n = cursor.node();
+            let contains = n.start_byte() <= start && n.end_byte() >= end;
+            if n.id() == target.id() || (contains && n.end_byte() > n.start_byte()) {
+                path.push((n, cursor.field_name()));
+                found = true;
+                break;
+            }
+            if !cursor.goto_next_sibling() {
+                break;
+            }
+        }
+        if !found {
+            break;
+        }
+    }
+    path
+}
+
 /// Cognitive complexity of the function at `func` under an explicit rule table
 /// (no "no value" check).
 pub fn cognitive_with(file: &ParsedFile, func: Node<'_>, table: &CogRules) -> u32 {
+    let watched = watched_kinds(table);
+    let path = path_to(file.root(), func);
+    let parent = path
+        .len()
+        .checked_sub(2)
+        .and_then(|i| path.get(i))
+        .map(|(n, _)| *n);
+    let field = path.last().and_then(|(_, f)| *f);
+    let seen = path
+        .iter()
+        .take(path.len().saturating_sub(1))
+        .fold(0u64, |acc, (n, _)| seen_with(acc, n.kind(), &watched));
     let start = if table.context_nesting {
-        context_nesting(func, table)
+        context_nesting(&path, table, &watched)
     } else {
         Nesting::default()
     };
@@ -72,6 +159,9 @@ pub fn cognitive_with(file: &ParsedFile, func: Node<'_>, table: &CogRules) -> u3
     let mut chained: HashSet<usize> = HashSet::new();
     let mut stack = vec![Frame {
         node: func,
+        parent,
+        field,
+        seen,
         scan: table.start,
         nesting: start,
         space: 0,
@@ -87,11 +177,15 @@ pub fn cognitive_with(file: &ParsedFile, func: Node<'_>, table: &CogRules) -> u3
             sequences.push(None);
             space = sequences.len() - 1;
         }
-        let rule = find_rule(table, node, frame.scan);
+        let rule = find_rule(table, node, frame.parent, frame.field, frame.scan);
         let mut nesting = frame.nesting;
         if let Some(r) = rule {
             if let Some(f) = r.fn_nest {
-                apply_fn_nest(&mut nesting, f, node);
+                apply_fn_nest(
+                    &mut nesting,
+                    f,
+                    seen_any(frame.seen, f.depth_if_ancestor, &watched),
+                );
             }
             match r.inc {
                 Inc::None => {}
@@ -119,71 +213,58 @@ pub fn cognitive_with(file: &ParsedFile, func: Node<'_>, table: &CogRules) -> u3
         );
         total = total.saturating_add(boolean);
 
-        route_children(node, rule, frame.scan, nesting, space, &mut children);
+        let seen = seen_with(frame.seen, node.kind(), &watched);
+        route_children(node, rule, frame.scan, nesting, space, seen, &mut children);
         stack.extend(children.drain(..).rev());
     }
     total.saturating_add(recursion(file, func, table.recursion))
 }
 
-fn find_rule<'r>(table: &'r CogRules, node: Node<'_>, scan: Scan) -> Option<&'r NodeRule> {
+fn find_rule<'r>(
+    table: &'r CogRules,
+    node: Node<'_>,
+    parent: Option<Node<'_>>,
+    field: Option<&str>,
+    scan: Scan,
+) -> Option<&'r NodeRule> {
     let kind = node.kind();
     table.nodes.iter().find(|r| {
-        r.kind == kind && (r.scans.is_empty() || r.scans.contains(&scan)) && holds(r.when, node)
+        r.kind == kind
+            && (r.scans.is_empty() || r.scans.contains(&scan))
+            && holds(r.when, node, parent, field)
     })
 }
 
-fn holds(when: When, node: Node<'_>) -> bool {
+fn holds(when: When, node: Node<'_>, parent: Option<Node<'_>>, field: Option<&str>) -> bool {
     match when {
         When::Always => true,
-        When::ParentIn(kinds) => node.parent().is_some_and(|p| kinds.contains(&p.kind())),
-        When::InField(field, parents) => in_field(node, field, parents),
+        When::ParentIn(kinds) => parent.is_some_and(|p| kinds.contains(&p.kind())),
+        When::InField(f, parents) => in_field(parent, field, f, parents),
         When::ChildAt(i, kind) => node.child(i).is_some_and(|c| c.kind() == kind),
         When::Shape {
-            field,
+            field: f,
             parents,
             first,
             second,
         } => {
-            if !in_field(node, field, parents) {
+            if !in_field(parent, field, f, parents) {
                 return false;
             }
             let mut cursor = node.walk();
-            let named: Vec<Node<'_>> = node
-                .named_children(&mut cursor)
-                .filter(|c| !c.is_extra())
-                .collect();
-            named.len() == 2
-                && first.contains(&named[0].kind())
-                && second.contains(&named[1].kind())
+            let mut named = node.named_children(&mut cursor).filter(|c| !c.is_extra());
+            let (Some(a), Some(b), None) = (named.next(), named.next(), named.next()) else {
+                return false;
+            };
+            first.contains(&a.kind()) && second.contains(&b.kind())
         }
     }
 }
 
-fn in_field(node: Node<'_>, field: &str, parents: &[&str]) -> bool {
-    let Some(parent) = node.parent() else {
-        return false;
-    };
-    parents.contains(&parent.kind())
-        && parent
-            .child_by_field_name(field)
-            .is_some_and(|c| c.id() == node.id())
+fn in_field(parent: Option<Node<'_>>, field: Option<&str>, want: &str, parents: &[&str]) -> bool {
+    parent.is_some_and(|p| parents.contains(&p.kind())) && field == Some(want)
 }
 
-fn has_ancestor(node: Node<'_>, kinds: &[&str]) -> bool {
-    if kinds.is_empty() {
-        return false;
-    }
-    let mut cur = node.parent();
-    while let Some(p) = cur {
-        if kinds.contains(&p.kind()) {
-            return true;
-        }
-        cur = p.parent();
-    }
-    false
-}
-
-fn apply_fn_nest(nesting: &mut Nesting, f: FnNest, node: Node<'_>) {
+fn apply_fn_nest(nesting: &mut Nesting, f: FnNest, inside: bool) {
     if f.reset_nesting {
         nesting.nest = 0;
     }
@@ -193,7 +274,7 @@ fn apply_fn_nest(nesting: &mut Nesting, f: FnNest, node: Node<'_>) {
     if f.lambda {
         nesting.lambda = nesting.lambda.saturating_add(1);
     }
-    if has_ancestor(node, f.depth_if_ancestor) {
+    if inside {
         nesting.depth = nesting.depth.saturating_add(1);
     }
 }
@@ -205,6 +286,7 @@ fn route_children<'t>(
     scan: Scan,
     nesting: Nesting,
     space: usize,
+    seen: u64,
     out: &mut Vec<Frame<'t>>,
 ) {
     let mut cursor = node.walk();
@@ -227,6 +309,9 @@ fn route_children<'t>(
             n.nest = n.nest.saturating_add(extra);
             out.push(Frame {
                 node: child,
+                parent: Some(node),
+                field,
+                seen,
                 scan: child_scan,
                 nesting: n,
                 space,
@@ -272,34 +357,35 @@ fn child_route(
 
 /// The nesting counters a function node inherits from its ancestors
 /// (rust-code-analysis keeps one nesting map for the whole file).
-fn context_nesting(func: Node<'_>, table: &CogRules) -> Nesting {
-    let mut path = Vec::new();
-    let mut cur = func.parent();
-    while let Some(p) = cur {
-        path.push(p);
-        cur = p.parent();
-    }
-    path.reverse();
-    path.push(func);
+fn context_nesting(
+    path: &[(Node<'_>, Option<&'static str>)],
+    table: &CogRules,
+    watched: &[&str],
+) -> Nesting {
     let mut nesting = Nesting::default();
     let mut scan = table.start;
+    let mut seen = 0u64;
     let mut out = Vec::new();
-    for pair in path.windows(2) {
-        let (node, next) = (pair[0], pair[1]);
-        let rule = find_rule(table, node, scan);
+    for (i, pair) in path.windows(2).enumerate() {
+        let ((node, field), (next, _)) = (pair[0], pair[1]);
+        let parent = i.checked_sub(1).and_then(|j| path.get(j)).map(|(n, _)| *n);
+        let rule = find_rule(table, node, parent, field, scan);
         if let Some(f) = rule.and_then(|r| r.fn_nest) {
-            apply_fn_nest(&mut nesting, f, node);
+            apply_fn_nest(
+                &mut nesting,
+                f,
+                seen_any(seen, f.depth_if_ancestor, watched),
+            );
         }
+        seen = seen_with(seen, node.kind(), watched);
         out.clear();
-        route_children(node, rule, scan, nesting, 0, &mut out);
+        route_children(node, rule, scan, nesting, 0, seen, &mut out);
         match out.iter().find(|f| f.node.id() == next.id()) {
             Some(f) => {
                 nesting = f.nesting;
                 scan = f.scan;
             }
-            None => {
-                scan = table.start;
-            }
+            None => scan = table.start,
         }
     }
     nesting
@@ -496,7 +582,10 @@ impl PyBool<'_> {
     /// `Σ nested(v, op)` over the operands `v` of the `BoolOp` `node`.
     fn different_children(&self, node: Node<'_>) -> u32 {
         let op = self.op(node);
-        self.values(node).into_iter().map(|v| self.count(v, Some(op))).sum()
+        self.values(node)
+            .into_iter()
+            .map(|v| self.count(v, Some(op)))
+            .sum()
     }
 
     /// Boolean operators nested in `expr` (whose enclosing operator is
@@ -617,11 +706,8 @@ fn count_calls(
 
 /// Whether the file declares `name` at top level (outside any function).
 fn declared_at_top(file: &ParsedFile, func: Node<'_>, name: &[u8], decl_kinds: &[&str]) -> bool {
-    let mut root = func;
-    while let Some(p) = root.parent() {
-        root = p;
-    }
-    let mut stack = vec![(root, 0usize)];
+    let _ = func;
+    let mut stack = vec![(file.root(), 0usize)];
     while let Some((n, depth)) = stack.pop() {
         if decl_kinds.contains(&n.kind()) {
             let mut cursor = n.walk();
@@ -645,4 +731,306 @@ fn declared_at_top(file: &ParsedFile, func: Node<'_>, name: &[u8], decl_kinds: &
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    //! One small case per counting rule per language; expected values follow
+    //! the tools' rules in `RULES.md` (the disputed-constructs table where it
+    //! gives the paper tool's value).
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+    use super::*;
+    use crate::Profile;
+    use codethread_lang::{index_functions, parse, Lang};
+
+    /// Cognitive complexity of every function named `name` (source order).
+    fn cog(lang: Lang, src: &str, name: &str) -> Vec<Option<u32>> {
+        let file = parse(lang, src.as_bytes().to_vec()).unwrap();
+        let funcs = index_functions(&file);
+        let mut out = Vec::new();
+        for f in funcs.iter().filter(|f| f.name == name) {
+            let node = f.find_node(&file).expect("function node");
+            let ctx = FnCtx {
+                file: &file,
+                func: f,
+                node,
+                index: &funcs,
+                profile: Profile::Paper,
+            };
+            out.push(cognitive(&ctx));
+        }
+        assert!(!out.is_empty(), "no function {name}");
+        out
+    }
+
+    fn one(lang: Lang, src: &str, name: &str) -> Option<u32> {
+        cog(lang, src, name)[0]
+    }
+
+    fn py(body: &str) -> Option<u32> {
+        one(Lang::Python, &format!("def f(a, b, c, y):\n{body}"), "f")
+    }
+
+    // ---- Python: complexipy ----------------------------------------------
+    #[test]
+    fn complexipy_structural_nesting() {
+        assert_eq!(
+            py("    if a:\n        for x in y:\n            while b:\n                pass\n"),
+            Some(6)
+        );
+    }
+
+    #[test]
+    fn complexipy_elif_else_are_flat_and_else_if_nests() {
+        assert_eq!(
+            py("    if a:\n        pass\n    elif b:\n        pass\n    else:\n        pass\n"),
+            Some(3)
+        );
+        // `else:` holding a lone `if` nests (unlike `elif`).
+        assert_eq!(
+            py("    if a:\n        pass\n    else:\n        if b:\n            pass\n"),
+            Some(4)
+        );
+    }
+
+    #[test]
+    fn complexipy_loop_else_adds_nothing() {
+        // Table, "Python loop with else": complexipy 4.
+        let body = "    for x in y:\n        if x:\n            break\n    else:\n        pass\n    while y:\n        y.pop()\n    else:\n        pass\n";
+        assert_eq!(py(body), Some(4));
+    }
+
+    #[test]
+    fn complexipy_try_counts_each_except() {
+        // Table: try with 2 excepts, else, finally → complexipy 2.
+        let body = "    try:\n        g()\n    except A:\n        pass\n    except B:\n        pass\n    else:\n        pass\n    finally:\n        pass\n";
+        assert_eq!(py(body), Some(2));
+        assert_eq!(py("    if a:\n        try:\n            g()\n        except A:\n            if b:\n                pass\n"), Some(6));
+    }
+
+    #[test]
+    fn complexipy_with_assert_match() {
+        // Table: with + assert → 0; match with 3 cases → 1.
+        assert_eq!(py("    with open(a) as fh:\n        assert fh\n"), Some(0));
+        let body = "    match a:\n        case 1:\n            pass\n        case 2:\n            pass\n        case _:\n            pass\n";
+        assert_eq!(py(body), Some(1));
+        assert_eq!(
+            py("    match a:\n        case 1:\n            if b:\n                pass\n"),
+            Some(3)
+        );
+    }
+
+    #[test]
+    fn complexipy_boolean_operators() {
+        assert_eq!(py("    return a and b or c\n"), Some(2));
+        // Same operator, parenthesised: no extra increment.
+        assert_eq!(py("    x = a and (b and c)\n"), Some(1));
+        assert_eq!(py("    return not (a or (b and c))\n"), Some(2));
+        // A `not` between two equal operators counts as a change.
+        assert_eq!(py("    if a or not (b or c):\n        pass\n"), Some(3));
+        // Only positional call arguments are looked at.
+        assert_eq!(py("    foo(a and b, key=c or y)\n"), Some(1));
+        // Expressions outside the looked-at statements add nothing.
+        assert_eq!(py("    del x[a and b]\n"), Some(0));
+    }
+
+    #[test]
+    fn complexipy_ternary_comprehension_lambda() {
+        assert_eq!(py("    if c:\n        x = 1 if a else 2\n"), Some(3));
+        assert_eq!(py("    x = [i for i in y if i]\n"), Some(2));
+        assert_eq!(py("    for z in y:\n        x = [i for i in z]\n"), Some(3));
+        assert_eq!(py("    g = lambda: 1 if a else 2\n"), Some(2));
+    }
+
+    #[test]
+    fn complexipy_recursion_counts_once() {
+        let src = "def f(n):\n    return f(n - 1) + f(n - 2)\n";
+        assert_eq!(one(Lang::Python, src, "f"), Some(1));
+    }
+
+    #[test]
+    fn complexipy_nested_defs_fold_and_get_no_value() {
+        let src =
+            "def f():\n    x = 1\n    def g():\n        if a:\n            pass\n    return g\n";
+        assert_eq!(one(Lang::Python, src, "f"), Some(2));
+        assert_eq!(one(Lang::Python, src, "g"), None);
+        // A decorator-shaped body [def, return] is scored at nesting 0.
+        let src = "def f():\n    def g():\n        if a:\n            pass\n    return g\n";
+        assert_eq!(one(Lang::Python, src, "f"), Some(1));
+    }
+
+    #[test]
+    fn complexipy_methods_have_values() {
+        let src = "class K:\n    def m(self):\n        if a:\n            pass\n";
+        assert_eq!(one(Lang::Python, src, "m"), Some(1));
+    }
+
+    // ---- Go: gocognit ----------------------------------------------------
+    fn go(body: &str) -> Option<u32> {
+        one(
+            Lang::Go,
+            &format!("package p\nfunc f(a, b, c, d bool) {{\n{body}\n}}\n"),
+            "f",
+        )
+    }
+
+    #[test]
+    fn gocognit_if_chains_and_nesting() {
+        assert_eq!(go("if a {\n} else if b {\n} else {\n}"), Some(3));
+        assert_eq!(go("for {\n if a {\n  switch {\n  }\n }\n}"), Some(6));
+    }
+
+    #[test]
+    fn gocognit_plain_else_does_not_nest() {
+        // gocognit 1.2.0: the `else` block is walked without a nesting increment
+        // (the whitepaper would give 7).
+        assert_eq!(
+            go("if a {\n} else {\n if b {\n  if c {\n  }\n }\n}"),
+            Some(5)
+        );
+    }
+
+    #[test]
+    fn gocognit_boolean_chains() {
+        assert_eq!(go("if a && b || c && d {\n}"), Some(4));
+        assert_eq!(go("if a && (b || c) {\n}"), Some(3));
+    }
+
+    #[test]
+    fn gocognit_jumps_and_literals() {
+        assert_eq!(
+            go("L:\n for {\n  if a {\n   break L\n  }\n  continue L\n }\n goto L"),
+            Some(6)
+        );
+        let src = "package p\nfunc f() {\n\tg := func() {\n\t\tif a {\n\t\t}\n\t}\n\t_ = g\n}\n";
+        assert_eq!(one(Lang::Go, src, "f"), Some(2));
+        assert_eq!(one(Lang::Go, src, "<anonymous>"), None);
+    }
+
+    #[test]
+    fn gocognit_recursion() {
+        let src = "package p\nfunc f(n int) int {\n\tif n == 0 {\n\t\treturn 0\n\t}\n\treturn f(n - 1)\n}\n";
+        assert_eq!(one(Lang::Go, src, "f"), Some(2));
+        // A method's name is not a resolved object: a bare call of the same
+        // name counts unless the file declares that name at top level.
+        let src = "package p\nfunc (t T) m() {\n\tm()\n}\n";
+        assert_eq!(one(Lang::Go, src, "m"), Some(1));
+        let src = "package p\nfunc m() {}\nfunc (t T) m() {\n\tm()\n}\n";
+        assert_eq!(cog(Lang::Go, src, "m")[1], Some(0));
+    }
+
+    // ---- Rust: rust-code-analysis 0.0.25 ---------------------------------
+    fn rs(body: &str) -> Option<u32> {
+        one(Lang::Rust, &format!("fn f() {{\n{body}\n}}\n"), "f")
+    }
+
+    #[test]
+    fn rca_rust_if_else_match_loop() {
+        assert_eq!(rs("if a {} else if b {} else {}"), Some(3));
+        // Table: 3-arm match with a guard → RCA 1.
+        assert_eq!(rs("match x { 1 if y => 1, 2 => 2, _ => 3 };"), Some(1));
+        // `loop` is not counted; a labelled break is +1.
+        assert_eq!(rs("'a: loop { while x { break 'a; } }"), Some(2));
+    }
+
+    #[test]
+    fn rca_rust_boolean_sequence() {
+        assert_eq!(rs("let a = x && y || z;"), Some(2));
+        // Statements do not reset the sequence in Rust: the second `&&`
+        // repeats the sequence's first operator.
+        assert_eq!(rs("let a = x && y;\nlet b = z && w;"), Some(1));
+        // A unary expression becomes the sequence operator, so every later
+        // `&&` differs from it (pre-order: `!x && y` would see `&&` first).
+        assert_eq!(rs("let a = !x;\nlet b = y && z && w;"), Some(2));
+        assert_eq!(rs("let b = y && z && w;"), Some(1));
+    }
+
+    #[test]
+    fn rca_rust_closures_nest_and_items_reset() {
+        let src = "fn f() {\n    let c = || {\n        if a {}\n    };\n}\n";
+        assert_eq!(one(Lang::Rust, src, "f"), Some(2));
+        assert_eq!(one(Lang::Rust, src, "<anonymous>"), Some(2));
+        let src =
+            "fn f() {\n    if a {\n        fn g() {\n            if b {}\n        }\n    }\n}\n";
+        assert_eq!(one(Lang::Rust, src, "g"), Some(2));
+        assert_eq!(one(Lang::Rust, src, "f"), Some(3));
+    }
+
+    // ---- JavaScript / TypeScript: rust-code-analysis 0.0.25 --------------
+    fn js(src: &str, name: &str) -> Option<u32> {
+        one(Lang::JavaScript, src, name)
+    }
+
+    #[test]
+    fn rca_js_structure() {
+        let src =
+            "function f() {\n  if (a) {\n    if (b) {}\n  } else if (c) {\n  } else {\n  }\n}\n";
+        assert_eq!(js(src, "f"), Some(5));
+        let src = "function f() {\n  switch (a) {\n    case 1:\n      return b ? 1 : 2;\n  }\n  try {} catch (e) {}\n  do {} while (a);\n}\n";
+        assert_eq!(js(src, "f"), Some(5));
+        assert_eq!(one(Lang::TypeScript, src, "f"), Some(5));
+    }
+
+    #[test]
+    fn rca_js_boolean_sequence() {
+        assert_eq!(js("function f() {\n  x = a && b || c;\n}\n", "f"), Some(2));
+        assert_eq!(js("function f() {\n  return !a && b;\n}\n", "f"), Some(1));
+        assert_eq!(
+            js(
+                "function f() {\n  if (a && b) {}\n  if (c && d) {}\n}\n",
+                "f"
+            ),
+            Some(4)
+        );
+        // `??` is not a boolean operator here.
+        assert_eq!(js("function f() {\n  return a ?? b;\n}\n", "f"), Some(0));
+    }
+
+    #[test]
+    fn rca_js_function_nesting() {
+        let src = "function f() {\n  if (a) {\n    x.map((y) => (y ? 1 : 2));\n  }\n}\n";
+        assert_eq!(js(src, "f"), Some(4));
+        assert_eq!(js(src, "<anonymous>"), Some(3));
+        // A nested declaration resets nesting but adds function depth.
+        let src =
+            "function f() {\n  if (a) {\n    function g() {\n      if (b) {}\n    }\n  }\n}\n";
+        assert_eq!(js(src, "g"), Some(2));
+        assert_eq!(js(src, "f"), Some(3));
+        // A function expression is transparent.
+        let src =
+            "function f() {\n  if (a) {\n    x(function () {\n      if (b) {}\n    });\n  }\n}\n";
+        assert_eq!(js(src, "f"), Some(3));
+        assert_eq!(js(src, "<anonymous>"), Some(2));
+    }
+
+    #[test]
+    fn deep_nesting_does_not_overflow() {
+        let depth = 10_000;
+        // Python: 10,000 nested boolean operators alternating `and`/`or`
+        // (tree-sitter-python's indentation scanner cannot nest blocks that deep).
+        let mut expr = String::from("a");
+        for i in 0..depth {
+            let op = if i % 2 == 0 { "and" } else { "or" };
+            expr = format!("({expr} {op} b)");
+        }
+        let src = format!("def f(a, b):\n    return {expr}\n");
+        let file = parse(Lang::Python, src.into_bytes()).unwrap();
+        let func = file.root().named_child(0).unwrap();
+        assert_eq!(func.kind(), "function_definition");
+        let v = cognitive_with(&file, func, rules::rules(Profile::Paper, Lang::Python));
+        assert_eq!(v, depth as u32);
+        let mut src = String::from("function f(a) {\n");
+        for _ in 0..depth {
+            src.push_str("if (a) {\n");
+        }
+        for _ in 0..depth {
+            src.push('}');
+        }
+        src.push_str("\n}\n");
+        let file = parse(Lang::JavaScript, src.into_bytes()).unwrap();
+        let func = file.root().named_child(0).unwrap();
+        let v = cognitive_with(&file, func, rules::rules(Profile::Paper, Lang::JavaScript));
+        assert!(v > 0);
+    }
 }

@@ -38,9 +38,28 @@ pub fn cyclomatic_with(file: &ParsedFile, func: Node<'_>, table: &CcRules) -> u3
     if table.mode == CcMode::Tokens {
         return table.base.saturating_add(count_tokens(file, func, table));
     }
+    // Ancestor kinds some decision's condition looks at (`NotInside`): carried
+    // down the walk as bits, because `Node::parent` costs O(depth).
+    let watched: Vec<&str> = table
+        .decisions
+        .iter()
+        .filter_map(|d| match d.when {
+            When::NotInside(kinds) => Some(kinds),
+            _ => None,
+        })
+        .flatten()
+        .copied()
+        .collect();
     let mut total: u32 = table.base;
-    let mut stack: Vec<Node<'_>> = vec![scope];
-    while let Some(node) = stack.pop() {
+    let start = Item {
+        node: scope,
+        parent_kind: scope.parent().map(|p| p.kind()),
+        inside: 0,
+    };
+    let mut stack: Vec<Item<'_>> = vec![start];
+    let mut kids: Vec<Node<'_>> = Vec::new();
+    while let Some(item) = stack.pop() {
+        let node = item.node;
         let kind = node.kind();
         let is_root = node.id() == scope.id() || node.id() == func.id();
         if !is_root {
@@ -54,7 +73,7 @@ pub fn cyclomatic_with(file: &ParsedFile, func: Node<'_>, table: &CcRules) -> u3
         if table
             .decisions
             .iter()
-            .any(|d| d.kind == kind && holds(d.when, node))
+            .any(|d| d.kind == kind && holds(d.when, &item, &watched))
         {
             total = total.saturating_add(1);
         }
@@ -63,11 +82,32 @@ pub fn cyclomatic_with(file: &ParsedFile, func: Node<'_>, table: &CcRules) -> u3
                 total = total.saturating_add(match_increment(node, m));
             }
         }
-        if !table.pruned.contains(&kind) {
-            push_children(node, &mut stack);
+        if table.pruned.contains(&kind) {
+            continue;
         }
+        let mut inside = item.inside;
+        for (bit, w) in watched.iter().enumerate().take(64) {
+            if *w == kind {
+                inside |= 1u64 << bit;
+            }
+        }
+        kids.clear();
+        push_children(node, &mut kids);
+        stack.extend(kids.drain(..).map(|n| Item {
+            node: n,
+            parent_kind: Some(kind),
+            inside,
+        }));
     }
     total
+}
+
+/// A node to visit with what its conditions need to know about its ancestors.
+struct Item<'t> {
+    node: Node<'t>,
+    parent_kind: Option<&'static str>,
+    /// Bit i: some ancestor has the i-th watched kind.
+    inside: u64,
 }
 
 /// Token mode: decision tokens among the function's tokens (atomic subtrees
@@ -100,14 +140,22 @@ fn count_tokens(file: &ParsedFile, func: Node<'_>, table: &CcRules) -> u32 {
 }
 
 /// Index one past the closing token of the tool's function body.
-fn brace_end(func: Node<'_>, tokens: &[(usize, &[u8])], scope: &rules::BraceScope) -> Option<usize> {
+fn brace_end(
+    func: Node<'_>,
+    tokens: &[(usize, &[u8])],
+    scope: &rules::BraceScope,
+) -> Option<usize> {
     let after = func.child_by_field_name(scope.after_field)?.end_byte();
     let open = scope.open.as_bytes();
     let close = scope.close.as_bytes();
     let start = tokens.iter().enumerate().position(|(i, (pos, text))| {
         *pos >= after
             && *text == open
-            && !(i > 0 && scope.not_after.iter().any(|n| n.as_bytes() == tokens[i - 1].1))
+            && !(i > 0
+                && scope
+                    .not_after
+                    .iter()
+                    .any(|n| n.as_bytes() == tokens[i - 1].1))
     })?;
     let mut depth = 0usize;
     for (i, (_, text)) in tokens.iter().enumerate().skip(start) {
@@ -138,21 +186,16 @@ fn push_children<'t>(node: Node<'t>, stack: &mut Vec<Node<'t>>) {
     stack[start..].reverse();
 }
 
-fn holds(when: When, node: Node<'_>) -> bool {
+fn holds(when: When, item: &Item<'_>, watched: &[&str]) -> bool {
     match when {
         When::Always => true,
-        When::ParentIn(kinds) => node.parent().is_some_and(|p| kinds.contains(&p.kind())),
-        When::ParentNotIn(kinds) => !node.parent().is_some_and(|p| kinds.contains(&p.kind())),
-        When::NotInside(kinds) => {
-            let mut cur = node.parent();
-            while let Some(p) = cur {
-                if kinds.contains(&p.kind()) {
-                    return false;
-                }
-                cur = p.parent();
-            }
-            true
-        }
+        When::ParentIn(kinds) => item.parent_kind.is_some_and(|p| kinds.contains(&p)),
+        When::ParentNotIn(kinds) => !item.parent_kind.is_some_and(|p| kinds.contains(&p)),
+        When::NotInside(kinds) => !watched
+            .iter()
+            .enumerate()
+            .take(64)
+            .any(|(bit, w)| kinds.contains(w) && item.inside & (1u64 << bit) != 0),
     }
 }
 
@@ -216,7 +259,13 @@ mod tests {
         let mut out = Vec::new();
         for f in funcs.iter().filter(|f| f.name == name) {
             let node = f.find_node(&file).expect("function node");
-            let ctx = FnCtx { file: &file, func: f, node, index: &funcs, profile: Profile::Paper };
+            let ctx = FnCtx {
+                file: &file,
+                func: f,
+                node,
+                index: &funcs,
+                profile: Profile::Paper,
+            };
             out.push(cyclomatic(&ctx));
         }
         assert!(!out.is_empty(), "no function {name}");
@@ -230,7 +279,10 @@ mod tests {
     // ---- Python: radon -------------------------------------------------
     #[test]
     fn radon_straight_line_is_one() {
-        assert_eq!(one(Lang::Python, "def f():\n    x = 1\n    return x\n", "f"), 1);
+        assert_eq!(
+            one(Lang::Python, "def f():\n    x = 1\n    return x\n", "f"),
+            1
+        );
     }
 
     #[test]
@@ -241,8 +293,18 @@ mod tests {
 
     #[test]
     fn radon_boolean_operators_count_per_operator() {
-        assert_eq!(one(Lang::Python, "def f():\n    return a and b and c or d\n", "f"), 4);
-        assert_eq!(one(Lang::Python, "def f():\n    g = lambda: a or b\n", "f"), 2);
+        assert_eq!(
+            one(
+                Lang::Python,
+                "def f():\n    return a and b and c or d\n",
+                "f"
+            ),
+            4
+        );
+        assert_eq!(
+            one(Lang::Python, "def f():\n    g = lambda: a or b\n", "f"),
+            2
+        );
     }
 
     #[test]
@@ -265,7 +327,14 @@ mod tests {
         let src = "def f(p):\n    with open(p) as fh:\n        assert fh\n";
         assert_eq!(one(Lang::Python, src, "f"), 2);
         // radon's visit_Assert does not visit the assertion's expressions.
-        assert_eq!(one(Lang::Python, "def f():\n    assert a and [x for x in y if x]\n", "f"), 2);
+        assert_eq!(
+            one(
+                Lang::Python,
+                "def f():\n    assert a and [x for x in y if x]\n",
+                "f"
+            ),
+            2
+        );
     }
 
     #[test]

@@ -327,6 +327,10 @@ pub static PYTHON_COMPLEXIPY: CogRules = CogRules {
                 ],
             )
         },
+        NodeRule {
+            when: When::InField("body", &["match_statement"]),
+            ..stmt("block", &[route(Sel::Kind("case_clause"), Stmt, 1)])
+        },
         stmt("block", &[route(Sel::AnyNamed, Stmt, 0)]),
         stmt("expression_statement", &[route(Sel::AnyNamed, Expr, 0)]),
         stmt("return_statement", &[route(Sel::AnyNamed, Expr, 0)]),
@@ -413,10 +417,6 @@ pub static PYTHON_COMPLEXIPY: CogRules = CogRules {
         NodeRule {
             inc: Inc::Nesting,
             ..stmt("match_statement", &[route(Sel::Field("body"), Stmt, 0)])
-        },
-        NodeRule {
-            when: When::InField("body", &["match_statement"]),
-            ..stmt("block", &[route(Sel::Kind("case_clause"), Stmt, 1)])
         },
         stmt("case_clause", &[route(Sel::Field("consequence"), Stmt, 0)]),
         // --- expressions ------------------------------------------------
