@@ -367,3 +367,53 @@ fn reorder(m: ResolveMatrix, order: &[String]) -> ResolveMatrix {
         flags,
     }
 }
+
+/// Everything the `difficulty` command reports about a leaderboard.
+#[derive(Debug, Clone, Serialize)]
+pub struct DifficultyReport {
+    /// Runs in file order.
+    pub runs: Vec<RunRate>,
+    /// The runs whose computed rate differs from the published one by more than the tolerance.
+    pub discrepancies: Vec<RunRate>,
+    /// Per instance: resolve rate over all runs and leave-one-out difficulty per run.
+    pub instances: Vec<InstanceDifficultyNamed>,
+}
+
+/// [`InstanceDifficulty`] with the leave-one-out values keyed by run.
+#[derive(Debug, Clone, Serialize)]
+pub struct InstanceDifficultyNamed {
+    /// Instance id.
+    pub instance: String,
+    /// Runs with a record.
+    pub n_models: usize,
+    /// Runs that resolved it.
+    pub resolved_by: usize,
+    /// resolved_by / n_models.
+    pub resolve_rate: f64,
+    /// run → mean resolved flag of the other runs.
+    pub loo: BTreeMap<String, Option<f64>>,
+}
+
+/// Loads a leaderboard file and computes rates, discrepancies and difficulty.
+pub fn difficulty_report(path: &Path, tol_points: f64) -> Result<DifficultyReport> {
+    let lb = Leaderboard::from_path(path)?;
+    let runs = lb.run_rates(tol_points);
+    let discrepancies = runs.iter().filter(|r| !r.agrees).cloned().collect();
+    let instances = lb
+        .matrix
+        .difficulty()
+        .into_iter()
+        .map(|d| InstanceDifficultyNamed {
+            instance: d.instance,
+            n_models: d.n_models,
+            resolved_by: d.resolved_by,
+            resolve_rate: d.resolve_rate,
+            loo: lb.matrix.models.iter().cloned().zip(d.loo).collect(),
+        })
+        .collect();
+    Ok(DifficultyReport {
+        runs,
+        discrepancies,
+        instances,
+    })
+}

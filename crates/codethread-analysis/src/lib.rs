@@ -21,9 +21,11 @@
 
 pub mod design;
 pub mod error;
+pub mod features;
 pub mod leaderboard;
 pub mod logit;
 pub mod rank;
+pub mod report;
 pub mod results;
 pub mod stats;
 pub mod synth;

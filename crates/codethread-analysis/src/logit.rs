@@ -574,19 +574,23 @@ fn single_regressor_separation(d: &Design, pre: &Prepass) -> Vec<(String, Separa
                 format!("y = 1 exactly when {name} < {}", lo[0][j]),
             )
         } else if hi[0][j] <= lo[1][j] {
+            let v = hi[0][j];
+            let below = lo[0][j] < v;
             (
                 SeparationKind::Quasi,
                 format!(
-                    "every row with {name} > {v} has y = 1 and every row with {name} < {v} has y = 0",
-                    v = hi[0][j]
+                    "every row with {name} > {v} has y = 1{}; rows with {name} = {v} have both outcomes",
+                    if below { format!(", every row with {name} < {v} has y = 0") } else { String::new() }
                 ),
             )
         } else if hi[1][j] <= lo[0][j] {
+            let v = lo[0][j];
+            let above = hi[0][j] > v;
             (
                 SeparationKind::Quasi,
                 format!(
-                    "every row with {name} < {v} has y = 1 and every row with {name} > {v} has y = 0",
-                    v = lo[0][j]
+                    "every row with {name} < {v} has y = 1{}; rows with {name} = {v} have both outcomes",
+                    if above { format!(", every row with {name} > {v} has y = 0") } else { String::new() }
                 ),
             )
         } else {
@@ -833,73 +837,100 @@ fn firth_augmented_information(d: &Design, beta: &[f64], info: &[f64]) -> Option
 }
 
 impl LogitFit {
-    /// The fit as one JSON object in statsmodels' vocabulary: `nobs, df_model, llf, llnull,
-    /// prsquared, llr, llr_pvalue, aic, bic, converged, iterations`, and per-parameter maps
-    /// `params, bse, zvalues, pvalues, conf_int ([lo, hi]), odds_ratios, odds_ratio_conf_int`,
-    /// plus `separation` (regressor names) and `warnings`. Non-finite numbers become `null`.
-    pub fn to_json(&self) -> serde_json::Value {
-        use serde_json::{json, Map, Value};
-        let num = |v: f64| {
+    /// The fit as one JSON object in statsmodels' vocabulary, keys in a fixed order and
+    /// per-parameter maps in model order: `nobs, df_model, df_resid, llf, llnull, prsquared,
+    /// llr, llr_pvalue, aic, bic, converged, iterations, method, params, bse, zvalues, pvalues,
+    /// conf_int ([lo, hi]), odds_ratios, odds_ratio_conf_int, separation` (regressor names),
+    /// `separation_kind`, `warnings`, and for Firth fits `penalized_llf`,
+    /// `pvalues_penalized_lrt`. Non-finite numbers are written as `null`.
+    pub fn to_json(&self) -> String {
+        fn num(v: f64) -> String {
             if v.is_finite() {
-                json!(v)
+                serde_json::Value::from(v).to_string()
             } else {
-                Value::Null
+                "null".to_string()
             }
-        };
+        }
+        fn string(s: &str) -> String {
+            serde_json::Value::from(s).to_string()
+        }
         let map = |vals: &[f64]| {
-            let mut m = Map::new();
-            for (n, v) in self.names.iter().zip(vals) {
-                m.insert(n.clone(), num(*v));
-            }
-            Value::Object(m)
+            let items: Vec<String> = self
+                .names
+                .iter()
+                .zip(vals)
+                .map(|(n, v)| format!("{}:{}", string(n), num(*v)))
+                .collect();
+            format!("{{{}}}", items.join(","))
         };
         let map2 = |vals: &[[f64; 2]]| {
-            let mut m = Map::new();
-            for (n, v) in self.names.iter().zip(vals) {
-                m.insert(n.clone(), json!([num(v[0]), num(v[1])]));
-            }
-            Value::Object(m)
+            let items: Vec<String> = self
+                .names
+                .iter()
+                .zip(vals)
+                .map(|(n, v)| format!("{}:[{},{}]", string(n), num(v[0]), num(v[1])))
+                .collect();
+            format!("{{{}}}", items.join(","))
         };
-        let mut o = json!({
-            "method": match self.method { Method::Mle => "mle", Method::Firth => "firth" },
-            "nobs": self.nobs,
-            "df_model": self.df_model,
-            "df_resid": self.df_resid,
-            "llf": num(self.llf),
-            "llnull": num(self.llnull),
-            "prsquared": num(self.prsquared),
-            "llr": num(self.llr),
-            "llr_pvalue": num(self.llr_pvalue),
-            "aic": num(self.aic),
-            "bic": num(self.bic),
-            "converged": self.converged,
-            "iterations": self.iterations,
-            "params": map(&self.params),
-            "bse": map(&self.bse),
-            "zvalues": map(&self.zvalues),
-            "pvalues": map(&self.pvalues),
-            "conf_int": map2(&self.conf_int),
-            "odds_ratios": map(&self.odds_ratios),
-            "odds_ratio_conf_int": map2(&self.odds_ratio_conf_int),
-            "separation": self.separation.as_ref().map(|s| s.regressors.clone()).unwrap_or_default(),
-            "warnings": self.warnings,
-        });
-        if let (Some(pll), Some(obj)) = (self.penalized_llf, o.as_object_mut()) {
-            obj.insert("penalized_llf".into(), num(pll));
-            if let Some(p) = &self.pvalues_penalized_lrt {
-                obj.insert("pvalues_penalized_lrt".into(), map(p));
-            }
-        }
-        if let (Some(s), Some(obj)) = (&self.separation, o.as_object_mut()) {
-            obj.insert(
-                "separation_kind".into(),
-                json!(match s.kind {
-                    SeparationKind::Complete => "complete",
-                    SeparationKind::Quasi => "quasi",
+        let list = |v: &[String]| {
+            format!(
+                "[{}]",
+                v.iter().map(|s| string(s)).collect::<Vec<_>>().join(",")
+            )
+        };
+        let mut f: Vec<(&str, String)> = vec![
+            ("nobs", self.nobs.to_string()),
+            ("df_model", num(self.df_model)),
+            ("df_resid", num(self.df_resid)),
+            ("llf", num(self.llf)),
+            ("llnull", num(self.llnull)),
+            ("prsquared", num(self.prsquared)),
+            ("llr", num(self.llr)),
+            ("llr_pvalue", num(self.llr_pvalue)),
+            ("aic", num(self.aic)),
+            ("bic", num(self.bic)),
+            ("converged", self.converged.to_string()),
+            ("iterations", self.iterations.to_string()),
+            (
+                "method",
+                string(match self.method {
+                    Method::Mle => "mle",
+                    Method::Firth => "firth",
                 }),
-            );
+            ),
+            ("params", map(&self.params)),
+            ("bse", map(&self.bse)),
+            ("zvalues", map(&self.zvalues)),
+            ("pvalues", map(&self.pvalues)),
+            ("conf_int", map2(&self.conf_int)),
+            ("odds_ratios", map(&self.odds_ratios)),
+            ("odds_ratio_conf_int", map2(&self.odds_ratio_conf_int)),
+        ];
+        if let Some(pll) = self.penalized_llf {
+            f.push(("penalized_llf", num(pll)));
         }
-        o
+        if let Some(p) = &self.pvalues_penalized_lrt {
+            f.push(("pvalues_penalized_lrt", map(p)));
+        }
+        let sep = self.separation.as_ref();
+        f.push((
+            "separation",
+            list(&sep.map(|s| s.regressors.clone()).unwrap_or_default()),
+        ));
+        f.push((
+            "separation_kind",
+            match sep.map(|s| s.kind) {
+                Some(SeparationKind::Complete) => string("complete"),
+                Some(SeparationKind::Quasi) => string("quasi"),
+                None => "null".to_string(),
+            },
+        ));
+        f.push(("warnings", list(&self.warnings)));
+        let body: Vec<String> = f
+            .into_iter()
+            .map(|(k, v)| format!("{}:{}", string(k), v))
+            .collect();
+        format!("{{{}}}", body.join(","))
     }
 }
 

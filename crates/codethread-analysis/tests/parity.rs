@@ -293,3 +293,48 @@ fn rank_e_collinear_named() {
         other => panic!("expected rank error, got {other:?}"),
     }
 }
+
+#[test]
+fn json_output_shape() {
+    let Some(p) = codethread_testkit::shared_path("stats") else {
+        return;
+    };
+    let fit = fit_logit(&load(&p, "a18_paper_df"), &LogitOptions::default()).unwrap();
+    let text = fit.to_json();
+    let v: Value = serde_json::from_str(&text).unwrap();
+    for k in [
+        "nobs",
+        "df_model",
+        "llf",
+        "llnull",
+        "prsquared",
+        "llr",
+        "llr_pvalue",
+        "aic",
+        "bic",
+        "converged",
+        "iterations",
+        "params",
+        "bse",
+        "zvalues",
+        "pvalues",
+        "conf_int",
+        "odds_ratios",
+        "odds_ratio_conf_int",
+        "separation",
+        "warnings",
+    ] {
+        assert!(v.get(k).is_some(), "{k}");
+    }
+    assert_eq!(v["df_model"].as_f64(), Some(18.0));
+    assert_eq!(v["params"]["const"].as_f64(), Some(fit.params[0]));
+    assert_eq!(
+        v["conf_int"]["model_M3"][1].as_f64(),
+        Some(fit.conf_int[18][1])
+    );
+    // parameters appear in model order in the text
+    let a = text.find("\"d_cc_pr1\"").unwrap();
+    let b = text.find("\"bench_B1\"").unwrap();
+    assert!(a < b);
+    assert_eq!(v["separation"].as_array().unwrap().len(), 0);
+}

@@ -1,0 +1,543 @@
+//! Reports: Markdown and CSV of every table, and SVG box plots like the paper's Figure 3
+//! (per feature, HA-only vs AA-only wins; box = quartiles, line = median, whiskers = 5th and
+//! 95th percentiles), drawn with `plotters`' SVG backend.
+
+use crate::error::{AnalysisError, Result};
+use crate::features::{FeatureTable, FEATURES};
+use crate::leaderboard::RunRate;
+use crate::results::csv_cell;
+use crate::stats::{quantile_sorted, Interval};
+use crate::tables::{PairedCell, Tables};
+use plotters::prelude::*;
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+fn f(v: f64, d: usize) -> String {
+    if v.is_finite() {
+        format!("{v:.d$}")
+    } else {
+        String::new()
+    }
+}
+
+fn ci(c: &Option<Interval>) -> (String, String) {
+    match c {
+        Some(i) => (f(i.lo, 2), f(i.hi, 2)),
+        None => (String::new(), String::new()),
+    }
+}
+
+fn p(v: f64) -> String {
+    if v < 1e-4 {
+        format!("{v:.2e}")
+    } else {
+        format!("{v:.4}")
+    }
+}
+
+fn cell_csv(c: &PairedCell) -> String {
+    let (lo, hi) = ci(&c.delta_ci);
+    format!(
+        "{},{},{},{},{},{},{},{},{},{},{}",
+        c.n,
+        c.ha_resolved,
+        c.aa_resolved,
+        f(c.ha_rate, 4),
+        f(c.aa_rate, 4),
+        f(c.delta, 4),
+        lo,
+        hi,
+        c.ha_only,
+        c.aa_only,
+        c.mcnemar_p
+    )
+}
+
+const CELL_HEAD: &str = "n,ha_resolved,aa_resolved,ha_rate,aa_rate,delta,delta_ci_lo,delta_ci_hi,ha_only,aa_only,mcnemar_p";
+
+/// Table 2 as CSV (one row per benchmark × model; shared and full columns).
+pub fn table2_csv(t: &Tables) -> String {
+    let mut s = format!(
+        "benchmark,model,{},{},hh_rate\n",
+        CELL_HEAD
+            .split(',')
+            .map(|c| format!("shared_{c}"))
+            .collect::<Vec<_>>()
+            .join(","),
+        CELL_HEAD
+            .split(',')
+            .map(|c| format!("full_{c}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    for r in &t.table2 {
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{}",
+            csv_cell(&r.benchmark),
+            csv_cell(&r.model),
+            cell_csv(&r.shared),
+            cell_csv(&r.full),
+            r.hh_rate.map(|v| f(v, 4)).unwrap_or_default()
+        );
+    }
+    s
+}
+
+/// Table 3 as CSV (one row per task type × model) followed by nothing else; see
+/// [`table3_means_csv`] for the means.
+pub fn table3_csv(t: &Tables) -> String {
+    let mut s = format!("task_type,model,{CELL_HEAD}\n");
+    for r in &t.table3 {
+        let _ = writeln!(
+            s,
+            "{},{},{}",
+            r.task_type.as_str(),
+            csv_cell(&r.model),
+            cell_csv(&r.cell)
+        );
+    }
+    s
+}
+
+/// Mean Δ across models per task type as CSV.
+pub fn table3_means_csv(t: &Tables) -> String {
+    let mut s = String::from("task_type,models,mean_delta,ci_lo,ci_hi\n");
+    for m in &t.table3_means {
+        let (lo, hi) = ci(&m.ci);
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{}",
+            m.task_type.map(|t| t.as_str()).unwrap_or("all"),
+            m.models,
+            f(m.mean_delta, 4),
+            lo,
+            hi
+        );
+    }
+    s
+}
+
+/// Discordant cohort as CSV.
+pub fn discordant_csv(t: &Tables) -> String {
+    let mut s = String::from(
+        "benchmark,model,n,ha_only,aa_only,ha_only_pct,aa_only_pct,discordant_pct,mcnemar_p\n",
+    );
+    for d in &t.discordant {
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{},{},{},{},{}",
+            csv_cell(&d.benchmark),
+            csv_cell(&d.model),
+            d.n,
+            d.ha_only,
+            d.aa_only,
+            f(d.ha_only_pct, 4),
+            f(d.aa_only_pct, 4),
+            f(d.discordant_pct, 4),
+            d.mcnemar_p
+        );
+    }
+    s
+}
+
+/// Leaderboard rates as CSV (published, computed, difference, missing count).
+pub fn run_rates_csv(rates: &[RunRate]) -> String {
+    let mut s = String::from(
+        "run,name,published,computed,diff_points,agrees,records,resolved,missing,unknown\n",
+    );
+    for r in rates {
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{},{},{},{},{},{}",
+            csv_cell(&r.run),
+            csv_cell(&r.name),
+            r.published.map(|v| v.to_string()).unwrap_or_default(),
+            f(r.computed, 4),
+            r.diff_points.map(|v| f(v, 4)).unwrap_or_default(),
+            r.agrees,
+            r.records,
+            r.resolved,
+            r.missing.len(),
+            r.unknown.len()
+        );
+    }
+    s
+}
+
+fn md_cell(c: &PairedCell) -> String {
+    let (lo, hi) = ci(&c.delta_ci);
+    format!(
+        "{} | {} | {} | {:+.1} [{}, {}] | {}/{} | {}",
+        c.n,
+        f(c.ha_rate, 1),
+        f(c.aa_rate, 1),
+        c.delta,
+        lo,
+        hi,
+        c.ha_only,
+        c.aa_only,
+        p(c.mcnemar_p)
+    )
+}
+
+/// The whole report as Markdown.
+pub fn markdown(t: &Tables, features: Option<&FeatureTable>, rates: Option<&[RunRate]>) -> String {
+    let mut s = String::from("# CodeThread analysis report\n\n");
+    s.push_str(
+        "Rates in percent; Δ = AA − HA in points with a seeded percentile-bootstrap 95 % CI; \
+         HA-only/AA-only = discordant wins; p = exact two-sided McNemar.\n\n",
+    );
+    s.push_str("## Table 2 — PR2 resolve rate, HA vs AA\n\n");
+    for (b, n) in &t.shared_n {
+        let _ = writeln!(s, "- {b}: {n} instances shared by all models");
+    }
+    s.push_str("\n| benchmark | model | shared n | HA | AA | Δ [95% CI] | HA-only/AA-only | p | full n | HA | AA | Δ [95% CI] | HA-only/AA-only | p |\n");
+    s.push_str("|---|---|---:|---:|---:|---|---|---:|---:|---:|---:|---|---|---:|\n");
+    for r in &t.table2 {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} |",
+            r.benchmark,
+            r.model,
+            md_cell(&r.shared),
+            md_cell(&r.full)
+        );
+    }
+    s.push_str("\n## Table 3 — by task type (full sets, pooled over benchmarks)\n\n");
+    s.push_str("| task type | model | n | HA | AA | Δ [95% CI] | HA-only/AA-only | p |\n|---|---|---:|---:|---:|---|---|---:|\n");
+    for r in &t.table3 {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} |",
+            r.task_type.as_str(),
+            r.model,
+            md_cell(&r.cell)
+        );
+    }
+    s.push_str("\n| task type | models | mean Δ | 95% CI |\n|---|---:|---:|---|\n");
+    for m in &t.table3_means {
+        let (lo, hi) = ci(&m.ci);
+        let _ = writeln!(
+            s,
+            "| {} | {} | {:+.2} | [{lo}, {hi}] |",
+            m.task_type.map(|t| t.as_str()).unwrap_or("all"),
+            m.models,
+            m.mean_delta
+        );
+    }
+    if t.untyped_pairs > 0 {
+        let _ = writeln!(
+            s,
+            "\n{} paired instances have no task type and are not in Table 3.",
+            t.untyped_pairs
+        );
+    }
+    s.push_str("\n## Discordant cohort\n\n| benchmark | model | n | HA-only | AA-only | HA-only % | AA-only % | discordant % | p |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for d in &t.discordant {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            d.benchmark,
+            d.model,
+            d.n,
+            d.ha_only,
+            d.aa_only,
+            f(d.ha_only_pct, 1),
+            f(d.aa_only_pct, 1),
+            f(d.discordant_pct, 1),
+            p(d.mcnemar_p)
+        );
+    }
+    if let Some(ft) = features {
+        s.push_str("\n## Figure 3 — features of HA-only vs AA-only wins\n\n| feature | HA-only n | median | AA-only n | median | figure |\n|---|---:|---:|---:|---:|---|\n");
+        for name in FEATURES {
+            if let Some((ha, aa)) = ft.split(name) {
+                let med = |v: &[f64]| box_stats(v).map(|b| f(b.median, 3)).unwrap_or_default();
+                let _ = writeln!(
+                    s,
+                    "| {name} | {} | {} | {} | {} | ![](figure3_{name}.svg) |",
+                    ha.len(),
+                    med(&ha),
+                    aa.len(),
+                    med(&aa)
+                );
+            }
+        }
+    }
+    if let Some(rates) = rates {
+        s.push_str("\n## Leaderboard runs: published vs computed resolve rate\n\n| run | published | computed | Δ | records | missing |\n|---|---:|---:|---:|---:|---:|\n");
+        for r in rates {
+            let _ = writeln!(
+                s,
+                "| {}{} | {} | {} | {} | {} | {} |",
+                r.run,
+                if r.agrees { "" } else { " **(disagrees)**" },
+                r.published.map(|v| v.to_string()).unwrap_or_default(),
+                f(r.computed, 2),
+                r.diff_points.map(|v| f(v, 2)).unwrap_or_default(),
+                r.records,
+                r.missing.len()
+            );
+        }
+    }
+    s
+}
+
+/// Five-number summary used by the box plots.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct BoxStats {
+    /// Observations.
+    pub n: usize,
+    /// 5th percentile (lower whisker).
+    pub p05: f64,
+    /// First quartile.
+    pub q1: f64,
+    /// Median.
+    pub median: f64,
+    /// Third quartile.
+    pub q3: f64,
+    /// 95th percentile (upper whisker).
+    pub p95: f64,
+}
+
+/// Box statistics of `v` (linear-interpolation quantiles); `None` when empty.
+pub fn box_stats(v: &[f64]) -> Option<BoxStats> {
+    if v.is_empty() {
+        return None;
+    }
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    Some(BoxStats {
+        n: s.len(),
+        p05: quantile_sorted(&s, 0.05),
+        q1: quantile_sorted(&s, 0.25),
+        median: quantile_sorted(&s, 0.5),
+        q3: quantile_sorted(&s, 0.75),
+        p95: quantile_sorted(&s, 0.95),
+    })
+}
+
+fn plot_err(name: &str) -> impl Fn(String) -> AnalysisError + '_ {
+    move |m| AnalysisError::Plot {
+        name: name.to_string(),
+        message: m,
+    }
+}
+
+/// One Figure-3 panel as an SVG document: feature `title`, y-axis label `y_desc`, groups
+/// `(label, values)`.
+pub fn box_plot_svg(title: &str, y_desc: &str, groups: &[(&str, &[f64])]) -> Result<String> {
+    let err = plot_err(title);
+    let stats: Vec<Option<BoxStats>> = groups.iter().map(|g| box_stats(g.1)).collect();
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for b in stats.iter().flatten() {
+        lo = lo.min(b.p05);
+        hi = hi.max(b.p95);
+    }
+    if !lo.is_finite() {
+        lo = 0.0;
+        hi = 1.0;
+    }
+    if hi - lo < 1e-12 {
+        lo -= 0.5;
+        hi += 0.5;
+    }
+    let pad = 0.08 * (hi - lo);
+    let (lo, hi) = (lo - pad, hi + pad);
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, (360, 300)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| err(e.to_string()))?;
+        let ng = groups.len().max(1) as f64;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 16))
+            .margin(10)
+            .x_label_area_size(30)
+            .y_label_area_size(55)
+            .build_cartesian_2d(-0.5f64..(ng - 0.5), lo..hi)
+            .map_err(|e| err(e.to_string()))?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(0)
+            .y_desc(y_desc)
+            .draw()
+            .map_err(|e| err(e.to_string()))?;
+        let colors = [RGBColor(70, 120, 200), RGBColor(220, 110, 60)];
+        for (g, (b, (label, _))) in stats.iter().zip(groups).enumerate() {
+            let x = g as f64;
+            let color = colors[g % colors.len()];
+            let text = match b {
+                Some(b) => format!("{label} (n={})", b.n),
+                None => format!("{label} (n=0)"),
+            };
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    text,
+                    (x - 0.35, lo + 0.02 * (hi - lo)),
+                    ("sans-serif", 12).into_font(),
+                )))
+                .map_err(|e| err(e.to_string()))?;
+            let Some(b) = b else { continue };
+            let w = 0.25;
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(x - w, b.q1), (x + w, b.q3)],
+                    color.mix(0.35).filled(),
+                )))
+                .map_err(|e| err(e.to_string()))?;
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(x - w, b.q1), (x + w, b.q3)],
+                    color.stroke_width(1),
+                )))
+                .map_err(|e| err(e.to_string()))?;
+            let lines = [
+                vec![(x - w, b.median), (x + w, b.median)],
+                vec![(x, b.q3), (x, b.p95)],
+                vec![(x, b.q1), (x, b.p05)],
+                vec![(x - w / 2.0, b.p95), (x + w / 2.0, b.p95)],
+                vec![(x - w / 2.0, b.p05), (x + w / 2.0, b.p05)],
+            ];
+            for (li, l) in lines.into_iter().enumerate() {
+                let style = if li == 0 {
+                    BLACK.stroke_width(2)
+                } else {
+                    color.stroke_width(1)
+                };
+                chart
+                    .draw_series(std::iter::once(PathElement::new(l, style)))
+                    .map_err(|e| err(e.to_string()))?;
+            }
+        }
+        root.present().map_err(|e| err(e.to_string()))?;
+    }
+    Ok(out)
+}
+
+fn write(dir: &Path, name: &str, text: &str, out: &mut Vec<PathBuf>) -> Result<()> {
+    let p = dir.join(name);
+    std::fs::write(&p, text).map_err(|source| AnalysisError::Io {
+        path: p.clone(),
+        source,
+    })?;
+    out.push(p);
+    Ok(())
+}
+
+/// Writes `report.md`, `table2.csv`, `table3.csv`, `table3_means.csv`, `discordant.csv`,
+/// `tables.json`, and — when given — `features.csv` with `figure3_<feature>.svg` per feature and
+/// `leaderboard_rates.csv`. Returns the files written.
+pub fn write_report(
+    dir: &Path,
+    t: &Tables,
+    features: Option<&FeatureTable>,
+    rates: Option<&[RunRate]>,
+) -> Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir).map_err(|source| AnalysisError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut out = Vec::new();
+    write(dir, "report.md", &markdown(t, features, rates), &mut out)?;
+    write(dir, "table2.csv", &table2_csv(t), &mut out)?;
+    write(dir, "table3.csv", &table3_csv(t), &mut out)?;
+    write(dir, "table3_means.csv", &table3_means_csv(t), &mut out)?;
+    write(dir, "discordant.csv", &discordant_csv(t), &mut out)?;
+    let json = serde_json::to_string_pretty(t).map_err(|e| AnalysisError::Invalid {
+        origin: "tables.json".into(),
+        message: e.to_string(),
+    })?;
+    write(dir, "tables.json", &json, &mut out)?;
+    if let Some(ft) = features {
+        write(dir, "features.csv", &ft.to_csv(), &mut out)?;
+        for name in FEATURES {
+            if let Some((ha, aa)) = ft.split(name) {
+                if ha.is_empty() && aa.is_empty() {
+                    continue;
+                }
+                let y_desc = if name.starts_with("d_") {
+                    "AA − HA"
+                } else {
+                    "value"
+                };
+                let svg = box_plot_svg(name, y_desc, &[("HA-only", &ha), ("AA-only", &aa)])?;
+                write(dir, &format!("figure3_{name}.svg"), &svg, &mut out)?;
+            }
+        }
+    }
+    if let Some(r) = rates {
+        write(dir, "leaderboard_rates.csv", &run_rates_csv(r), &mut out)?;
+    }
+    Ok(out)
+}
+
+/// Inputs of [`report_from_files`].
+#[derive(Debug, Clone, Default)]
+pub struct ReportRequest {
+    /// Results file (CSV or JSONL, see [`crate::Results::from_path`]).
+    pub results: PathBuf,
+    /// Output folder.
+    pub out: PathBuf,
+    /// Optional leaderboard JSON for the published-vs-computed section.
+    pub leaderboard: Option<PathBuf>,
+    /// Optional IEC judgements (JSONL, see [`crate::features::load_iec_jsonl`]).
+    pub iec: Option<PathBuf>,
+    /// Bootstrap resamples.
+    pub bootstrap_reps: usize,
+    /// Bootstrap seed.
+    pub seed: u64,
+}
+
+/// Loads the files, builds tables and (IEC / difficulty) features, and writes the report.
+pub fn report_from_files(req: &ReportRequest) -> Result<Vec<PathBuf>> {
+    let results = crate::results::Results::from_path(&req.results)?;
+    let tables = crate::tables::build_tables(
+        &results,
+        &crate::tables::TableOptions {
+            bootstrap_reps: req.bootstrap_reps,
+            seed: req.seed,
+        },
+    );
+    let iec = match &req.iec {
+        Some(p) => {
+            let bytes = std::fs::read(p).map_err(|source| AnalysisError::Io {
+                path: p.clone(),
+                source,
+            })?;
+            Some(crate::features::load_iec_jsonl(
+                &p.display().to_string(),
+                &bytes,
+            )?)
+        }
+        None => None,
+    };
+    let iec_fn = |k: &crate::features::InstanceKey| {
+        iec.as_ref().and_then(|m| crate::features::lookup_iec(m, k))
+    };
+    let sources = crate::features::FeatureSources {
+        metrics: &|_, _| None,
+        edits: &|_, _| None,
+        iec: &iec_fn,
+    };
+    let features = crate::features::build_features(&results, &sources, &Default::default());
+    let rates = match &req.leaderboard {
+        Some(p) => Some(crate::leaderboard::Leaderboard::from_path(p)?.run_rates(0.1)),
+        None => None,
+    };
+    write_report(&req.out, &tables, Some(&features), rates.as_deref())
+}
+
+/// Loads a results file and builds the tables.
+pub fn tables_from_file(path: &Path, bootstrap_reps: usize, seed: u64) -> Result<Tables> {
+    let results = crate::results::Results::from_path(path)?;
+    Ok(crate::tables::build_tables(
+        &results,
+        &crate::tables::TableOptions {
+            bootstrap_reps,
+            seed,
+        },
+    ))
+}

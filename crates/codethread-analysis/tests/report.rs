@@ -1,0 +1,217 @@
+//! Report files, figures and the feature builder on hand-made data.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use codethread_analysis::features::{
+    build_features, jaccard, EditSet, FeatureSources, InstanceKey, MetricValues, Stage, Winner,
+};
+use codethread_analysis::report::{box_plot_svg, box_stats, write_report};
+use codethread_analysis::{
+    build_tables, fit_logit, Condition, LogitOptions, Outcome, Results, TableOptions,
+};
+use std::collections::BTreeSet;
+
+fn results() -> Results {
+    // two benchmarks × three models × 40 instances, flags from a fixed pattern
+    let mut r = Results::new();
+    for b in ["B1", "B2"] {
+        for (mi, m) in ["m1", "m2", "m3"].iter().enumerate() {
+            for i in 0..40usize {
+                let inst = format!("{b}-{i}");
+                let ha = (i * 7 + mi * 3) % 5 < 3;
+                let aa = (i * 11 + mi) % 4 < 2;
+                for (c, f) in [(Condition::HA, ha), (Condition::AA, aa)] {
+                    r.push(Outcome {
+                        benchmark: b.into(),
+                        model: (*m).into(),
+                        condition: c,
+                        instance: inst.clone(),
+                        resolved: f,
+                        task_type: None,
+                    });
+                }
+            }
+        }
+    }
+    r
+}
+
+#[test]
+fn box_stats_percentiles() {
+    let v: Vec<f64> = (1..=101).map(f64::from).collect();
+    let b = box_stats(&v).unwrap();
+    assert_eq!(
+        (b.p05, b.q1, b.median, b.q3, b.p95),
+        (6.0, 26.0, 51.0, 76.0, 96.0)
+    );
+    assert!(box_stats(&[]).is_none());
+}
+
+#[test]
+fn svg_has_boxes_and_labels() {
+    let a = [1.0, 2.0, 3.0, 4.0, 5.0];
+    let b = [-1.0, 0.0, 0.5];
+    let svg = box_plot_svg("d_cc_pr1", "AA − HA", &[("HA-only", &a), ("AA-only", &b)]).unwrap();
+    assert!(svg.starts_with("<svg"));
+    assert!(svg.contains("HA-only (n=5)"));
+    assert!(svg.contains("AA-only (n=3)"));
+    assert!(
+        svg.matches("<rect").count() >= 5,
+        "background + 2×(fill + outline)"
+    );
+    // empty groups are drawn as labels only, never a panic
+    let svg = box_plot_svg("x", "v", &[("HA-only", &[]), ("AA-only", &[])]).unwrap();
+    assert!(svg.contains("n=0"));
+}
+
+#[test]
+fn features_from_plain_data() {
+    let r = results();
+    let metrics = |k: &InstanceKey, s: Stage| {
+        let base = k.instance.len() as f64;
+        Some(match s {
+            Stage::Pr1Human => MetricValues {
+                cyclomatic: base,
+                cognitive: 1.0,
+                halstead_volume: 10.0,
+                lloc: 3.0,
+            },
+            Stage::Pr1Agent => MetricValues {
+                cyclomatic: base + 2.0,
+                cognitive: 4.0,
+                halstead_volume: 12.5,
+                lloc: 5.0,
+            },
+            Stage::Pr2Ha => MetricValues {
+                cyclomatic: 1.0,
+                cognitive: 1.0,
+                halstead_volume: 1.0,
+                lloc: 1.0,
+            },
+            Stage::Pr2Aa => MetricValues {
+                cyclomatic: 0.0,
+                cognitive: 3.0,
+                halstead_volume: 1.0,
+                lloc: 2.0,
+            },
+        })
+    };
+    let edits = |_: &InstanceKey, c: Condition| {
+        let mut e = EditSet::default();
+        e.files.insert("a.py".into());
+        e.functions.insert("a.py::f".into());
+        if c == Condition::AA {
+            e.files.insert("b.py".into());
+            e.functions.insert("b.py::g".into());
+            e.functions.insert("b.py::h".into());
+        }
+        Some(e)
+    };
+    let iec = |k: &InstanceKey| Some(k.instance.ends_with('3'));
+    let src = FeatureSources {
+        metrics: &metrics,
+        edits: &edits,
+        iec: &iec,
+    };
+    let ft = build_features(&r, &src, &Default::default());
+    let t = build_tables(
+        &r,
+        &TableOptions {
+            bootstrap_reps: 0,
+            seed: 1,
+        },
+    );
+    let disc: usize = t.table2.iter().map(|x| x.full.discordant()).sum();
+    assert_eq!(ft.rows.len(), disc);
+    let row = &ft.rows[0];
+    assert_eq!(row.values[0], Some(2.0)); // d_cc_pr1
+    assert_eq!(row.values[1], Some(-1.0)); // d_cc_pr2
+    assert_eq!(row.values[4], Some(2.5)); // d_hv_pr1
+    assert_eq!(row.values[8], Some(0.5)); // file Jaccard {a} vs {a,b}
+    assert!((row.values[9].unwrap() - 1.0 / 3.0).abs() < 1e-15);
+    // leave-one-out difficulty: mean over the other two models of (HA + AA)/2
+    let k = &row.key;
+    let other: Vec<f64> = ["m1", "m2", "m3"]
+        .iter()
+        .filter(|m| **m != k.model)
+        .map(|m| {
+            let f: Vec<bool> = r
+                .rows()
+                .iter()
+                .filter(|o| o.model == *m && o.instance == k.instance && o.benchmark == k.benchmark)
+                .map(|o| o.resolved)
+                .collect();
+            f.iter().filter(|x| **x).count() as f64 / f.len() as f64
+        })
+        .collect();
+    assert!((row.values[11].unwrap() - (other[0] + other[1]) / 2.0).abs() < 1e-15);
+    assert!(ft.rows.iter().any(|r| r.winner == Winner::HaOnly));
+    assert!(ft.rows.iter().any(|r| r.winner == Winner::AaOnly));
+    // regression design: dummies for benchmark and model, chosen features
+    let (d, dropped) = ft
+        .design(
+            Some(&["d_cc_pr1", "jacc_file_pr2", "iec", "difficulty"]),
+            false,
+        )
+        .unwrap();
+    assert!(dropped.is_empty());
+    assert_eq!(
+        d.names,
+        vec![
+            "const",
+            "benchmark[B2]",
+            "model[m2]",
+            "model[m3]",
+            "d_cc_pr1",
+            "jacc_file_pr2",
+            "iec",
+            "difficulty"
+        ]
+    );
+    // d_cc_pr1 and jacc are constant here -> collinear with const: a typed error, not a fit
+    assert!(fit_logit(&d, &LogitOptions::default()).is_err());
+    assert_eq!(jaccard::<String>(&BTreeSet::new(), &BTreeSet::new()), None);
+}
+
+#[test]
+fn report_writes_every_table_and_figure() {
+    let r = results();
+    let t = build_tables(
+        &r,
+        &TableOptions {
+            bootstrap_reps: 200,
+            seed: 3,
+        },
+    );
+    let iec = |k: &InstanceKey| Some(k.instance.len() % 2 == 0);
+    let src = FeatureSources {
+        metrics: &|_, _| None,
+        edits: &|_, _| None,
+        iec: &iec,
+    };
+    let ft = build_features(&r, &src, &Default::default());
+    let dir = std::env::temp_dir().join(format!("ct-analysis-report-{}", std::process::id()));
+    let files = write_report(&dir, &t, Some(&ft), None).unwrap();
+    let names: Vec<String> = files
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().to_string())
+        .collect();
+    for n in [
+        "report.md",
+        "table2.csv",
+        "table3.csv",
+        "table3_means.csv",
+        "discordant.csv",
+        "features.csv",
+        "figure3_iec.svg",
+        "figure3_difficulty.svg",
+    ] {
+        assert!(names.contains(&n.to_string()), "{n} in {names:?}");
+    }
+    // no metric sources -> no metric figures
+    assert!(!names.iter().any(|n| n.contains("d_cc")));
+    let t2 = std::fs::read_to_string(dir.join("table2.csv")).unwrap();
+    assert_eq!(t2.lines().count(), 1 + 6);
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(md.contains("## Table 2") && md.contains("## Discordant cohort"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,160 @@
+//! codethread analysis from the command line.
+//!
+//! ```text
+//! analyze logit --csv FILE --outcome COL [--categorical A,B] [--firth] [--standardize]
+//! analyze tables --results FILE [--reps N] [--seed N] [--markdown]
+//! analyze difficulty --leaderboard FILE [--tol POINTS]
+//! analyze report --results FILE --out DIR [--leaderboard FILE] [--iec FILE] [--reps N] [--seed N]
+//! analyze large --stats DIR     (regenerate + fit the 1,000,000 × 20 benchmark set, print timings)
+//! ```
+//! Each command prints one JSON document (or Markdown with `tables --markdown`); errors go to
+//! stderr with exit status 1.
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(about = "CodeThread statistics: logistic regression, tables, difficulty, reports")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Fit a logistic regression (statsmodels-exact MLE, or Firth) and print one JSON object.
+    Logit {
+        #[arg(long)]
+        csv: PathBuf,
+        #[arg(long)]
+        outcome: String,
+        /// Comma-separated categorical columns (dummy-coded drop-first, sorted levels).
+        #[arg(long, value_delimiter = ',')]
+        categorical: Vec<String>,
+        #[arg(long)]
+        firth: bool,
+        #[arg(long)]
+        standardize: bool,
+    },
+    /// Tables 2 and 3 and the discordant cohort from a results CSV / JSONL.
+    Tables {
+        #[arg(long)]
+        results: PathBuf,
+        #[arg(long, default_value_t = 2000)]
+        reps: usize,
+        #[arg(long, default_value_t = 20240405)]
+        seed: u64,
+        #[arg(long)]
+        markdown: bool,
+    },
+    /// Published vs computed resolve rates and leave-one-out difficulty of a leaderboard file.
+    Difficulty {
+        #[arg(long)]
+        leaderboard: PathBuf,
+        #[arg(long, default_value_t = 0.1)]
+        tol: f64,
+    },
+    /// Write the Markdown / CSV / SVG report.
+    Report {
+        #[arg(long)]
+        results: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+        #[arg(long)]
+        leaderboard: Option<PathBuf>,
+        #[arg(long)]
+        iec: Option<PathBuf>,
+        #[arg(long, default_value_t = 2000)]
+        reps: usize,
+        #[arg(long, default_value_t = 20240405)]
+        seed: u64,
+    },
+    /// Regenerate and fit the large benchmark set of shared/stats; print timings and memory.
+    Large {
+        #[arg(long)]
+        stats: PathBuf,
+    },
+}
+
+fn run(cli: Cli) -> Result<String, String> {
+    use codethread_analysis as ca;
+    match cli.cmd {
+        Cmd::Logit {
+            csv,
+            outcome,
+            categorical,
+            firth,
+            standardize,
+        } => {
+            let opts = ca::LogitOptions {
+                firth,
+                ..Default::default()
+            };
+            let fit = ca::fit_csv(&csv, &outcome, &categorical, standardize, &opts)
+                .map_err(|e| e.to_string())?;
+            Ok(fit.to_json())
+        }
+        Cmd::Tables {
+            results,
+            reps,
+            seed,
+            markdown,
+        } => {
+            let t =
+                ca::report::tables_from_file(&results, reps, seed).map_err(|e| e.to_string())?;
+            if markdown {
+                Ok(ca::report::markdown(&t, None, None))
+            } else {
+                json(&t)
+            }
+        }
+        Cmd::Difficulty { leaderboard, tol } => json(
+            &ca::leaderboard::difficulty_report(&leaderboard, tol).map_err(|e| e.to_string())?,
+        ),
+        Cmd::Report {
+            results,
+            out,
+            leaderboard,
+            iec,
+            reps,
+            seed,
+        } => {
+            let req = ca::report::ReportRequest {
+                results,
+                out,
+                leaderboard,
+                iec,
+                bootstrap_reps: reps,
+                seed,
+            };
+            let files = ca::report::report_from_files(&req).map_err(|e| e.to_string())?;
+            json(&files)
+        }
+        Cmd::Large { stats } => {
+            let read = |p: PathBuf| std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()));
+            let manifest = read(stats.join("data/f_large_manifest.json"))?;
+            let head = read(stats.join("data/f_large_head.csv")).ok();
+            json(
+                &ca::synth::benchmark_large(&manifest, head.as_deref())
+                    .map_err(|e| e.to_string())?,
+            )
+        }
+    }
+}
+
+fn json<T: serde::Serialize>(v: &T) -> Result<String, String> {
+    serde_json::to_string(v).map_err(|e| e.to_string())
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(s) => {
+            println!("{s}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
