@@ -650,9 +650,7 @@ fn recursion(file: &ParsedFile, func: Node<'_>, mode: Recursion) -> u32 {
             method_kinds,
             toplevel_decls,
         } => {
-            if method_kinds.contains(&func.kind())
-                && declared_at_top(file, func, name, toplevel_decls)
-            {
+            if method_kinds.contains(&func.kind()) && declared_at_top(file, name, toplevel_decls) {
                 return 0;
             }
             count_calls(
@@ -704,9 +702,8 @@ fn count_calls(
     count
 }
 
-/// Whether the file declares `name` at top level (outside any function).
-fn declared_at_top(file: &ParsedFile, func: Node<'_>, name: &[u8], decl_kinds: &[&str]) -> bool {
-    let _ = func;
+/// Whether the file declares `name` at top level (outside any function body).
+fn declared_at_top(file: &ParsedFile, name: &[u8], decl_kinds: &[&str]) -> bool {
     let mut stack = vec![(file.root(), 0usize)];
     while let Some((n, depth)) = stack.pop() {
         if decl_kinds.contains(&n.kind()) {
@@ -716,18 +713,15 @@ fn declared_at_top(file: &ParsedFile, func: Node<'_>, name: &[u8], decl_kinds: &
             {
                 return true;
             }
-            continue;
         }
-        if depth >= 3 {
+        // Declarations sit at most a few levels down (`var ( … )` groups);
+        // function bodies are not entered.
+        if depth >= 3 || (depth > 0 && n.child_by_field_name("body").is_some()) {
             continue;
         }
         let mut cursor = n.walk();
         for c in n.named_children(&mut cursor) {
-            if c.child_by_field_name("body").is_none() || c.kind().ends_with("_spec") {
-                stack.push((c, depth + 1));
-            } else if decl_kinds.contains(&c.kind()) {
-                stack.push((c, depth + 1));
-            }
+            stack.push((c, depth + 1));
         }
     }
     false
