@@ -170,6 +170,8 @@ pub struct LargeBenchmark {
     pub head_rows_ok: Option<bool>,
     /// Seconds for the fit (rank check, Newton, covariance, SEs, p-values, llnull, separation check).
     pub fit_s: f64,
+    /// CPU seconds (user + system, all threads) spent in the fit — a load-independent measure.
+    pub fit_cpu_s: Option<f64>,
     /// Newton iterations.
     pub iterations: usize,
     /// Converged.
@@ -188,6 +190,16 @@ pub struct LargeBenchmark {
     pub peak_rss_bytes: Option<usize>,
     /// Resident set size before the data were generated, bytes.
     pub baseline_rss_bytes: Option<usize>,
+}
+
+fn proc_cpu_s() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // fields after the parenthesised command name; utime and stime are fields 14 and 15
+    let rest = &s[s.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ut: f64 = f.get(11)?.parse().ok()?;
+    let st: f64 = f.get(12)?.parse().ok()?;
+    Some((ut + st) / 100.0)
 }
 
 fn proc_status_kib(field: &str) -> Option<usize> {
@@ -223,9 +235,14 @@ pub fn benchmark_large(manifest: &[u8], head_csv: Option<&[u8]>) -> Result<Large
         }
         None => None,
     };
+    let c1 = proc_cpu_s();
     let t1 = std::time::Instant::now();
     let fit = crate::logit::fit_logit(&d, &crate::logit::LogitOptions::default())?;
     let fit_s = t1.elapsed().as_secs_f64();
+    let fit_cpu_s = match (c1, proc_cpu_s()) {
+        (Some(a), Some(b)) => Some(b - a),
+        _ => None,
+    };
     Ok(LargeBenchmark {
         n: m.n,
         k: m.k,
@@ -235,6 +252,7 @@ pub fn benchmark_large(manifest: &[u8], head_csv: Option<&[u8]>) -> Result<Large
         sha256_y_ok: m.sha256_y_u8.as_deref() == Some(hy.as_str()),
         head_rows_ok,
         fit_s,
+        fit_cpu_s,
         iterations: fit.iterations,
         converged: fit.converged,
         llf: fit.llf,
