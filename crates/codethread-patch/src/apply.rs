@@ -407,7 +407,9 @@ fn apply_hunks(
         let pos = newpos.saturating_sub(1);
         let mut found = None;
         for f in 0..=opts.fuzz {
-            let (lead_cut, trail_cut) = (f.min(leading), f.min(trailing));
+            // An all-context hunk counts its lines as both leading and trailing.
+            let lead_cut = f.min(leading);
+            let trail_cut = f.min(trailing).min(pre.len() - lead_cut);
             if f > 0 && lead_cut == 0 && trail_cut == 0 && f > leading.max(trailing) {
                 break;
             }
@@ -685,6 +687,15 @@ mod tests {
             .expect("fuzz 1");
         assert_eq!(t.get(b"f"), Some(&b"A\nb\nC\nd\nE\n"[..]));
         assert_eq!(r.files[0].hunks[0].fuzz, 1);
+    }
+
+    #[test]
+    fn all_context_hunk_with_fuzz() {
+        // Found by the fuzz driver: every line is both leading and trailing context.
+        let p = parse(b"--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n b\n").expect("parse");
+        let mut t = tree(&[("f", "x\na\nc\n")]);
+        assert!(t.apply(&p, &ApplyOptions { fuzz: 2, ..Default::default() }).is_ok());
+        assert_eq!(t.get(b"f"), Some(&b"x\na\nc\n"[..]));
     }
 
     #[test]
