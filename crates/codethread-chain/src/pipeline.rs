@@ -128,7 +128,7 @@ fn io_read(p: &Path) -> Result<Vec<u8>, ChainError> {
 fn language_of(inst: &Instance, paths: &[&str]) -> String {
     paths
         .iter()
-        .find_map(|p| codethread_lang::Lang::from_path(p))
+        .find_map(codethread_lang::Lang::from_path)
         .map(|l| l.name().to_string())
         .or_else(|| inst.language.clone())
         .unwrap_or_else(|| "unknown".into())
