@@ -498,6 +498,16 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
                     c.operand((ctx, py_value(a, source, r)));
                 }
             }
+        } else if kind == a.chevron.0 {
+            let mut cur = n.walk();
+            let ch: Vec<Node<'_>> = n.children(&mut cur).filter(|x| !x.is_extra()).collect();
+            if let (Some(op), Some(right)) = (ch.first(), ch.get(1)) {
+                if let Some(name) = lookup(a.binary_ops, text(source, *op)) {
+                    c.operator(name);
+                    c.operand((ctx, PyValue::Str(a.chevron.1.as_bytes().to_vec())));
+                    c.operand((ctx, py_value(a, source, *right)));
+                }
+            }
         } else if kind == a.complex_pattern_kind {
             // `[-] real (+|-) imaginary`: BinOp(left, op, imaginary).
             let mut cur = n.walk();
@@ -772,10 +782,16 @@ fn py_string(t: &[u8]) -> Option<(bool, Vec<u8>)> {
 fn push_char(out: &mut Vec<u8>, cp: u32, is_bytes: bool) {
     if is_bytes {
         out.push((cp & 0xff) as u8);
-    } else {
-        let ch = char::from_u32(cp).unwrap_or('\u{fffd}');
+    } else if let Some(ch) = char::from_u32(cp) {
         let mut buf = [0u8; 4];
         out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+    } else {
+        // A lone surrogate (Python strings may hold one): its own 3-byte form.
+        out.extend_from_slice(&[
+            0xE0 | ((cp >> 12) & 0x0F) as u8,
+            0x80 | ((cp >> 6) & 0x3F) as u8,
+            0x80 | (cp & 0x3F) as u8,
+        ]);
     }
 }
 
@@ -955,6 +971,14 @@ mod tests {
     fn python_match_patterns_negative_and_complex_literals() {
         let src = "def f(x):\n    match x:\n        case -1 | 2+3j:\n            pass\n        case {\"a\": -2.5}:\n            pass\n";
         assert_eq!(counts(Lang::Python, src), (2, 4, 3, 4));
+    }
+
+    #[test]
+    fn python_print_chevron_is_a_shift_and_surrogates_stay_distinct() {
+        let src = "def f():\n    print >> sys.stderr, \"m\"\n    print >> 42\n    x = print << sys.stderr\n";
+        assert_eq!(counts(Lang::Python, src), (2, 3, 3, 6));
+        let src = "def f():\n    return '\\ud800\\udc02' < '\\ud84d\\udc56' < '\\U00010002'\n";
+        assert_eq!(counts(Lang::Python, src), (1, 3, 2, 3));
     }
 
     #[test]

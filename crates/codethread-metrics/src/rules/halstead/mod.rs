@@ -152,6 +152,10 @@ pub(crate) struct AstOpRules {
     pub pattern_kinds: &'static [&'static str],
     /// Pattern node `[-] number (+|-) imaginary`: a binary operator.
     pub complex_pattern_kind: &'static str,
+    /// `print >> x` that the grammar reads as a Python 2 print statement
+    /// (kind of the `>> x` part, the name on its left): Python 3's AST has
+    /// `BinOp(Name(print), RShift, x)`.
+    pub chevron: (&'static str, &'static str),
     /// Token text → AST operator name, for binary operators and augmented
     /// assignments (with the trailing `=` removed).
     pub binary_ops: &'static [(&'static str, &'static str)],

@@ -46,6 +46,7 @@ static AST: AstOpRules = AstOpRules {
         "as_pattern",
     ],
     complex_pattern_kind: "complex_pattern",
+    chevron: ("chevron", "print"),
     binary_ops: &[
         ("+", "Add"),
         ("-", "Sub"),
