@@ -196,6 +196,11 @@ fn holds(when: When, item: &Item<'_>, watched: &[&str]) -> bool {
             .enumerate()
             .take(64)
             .any(|(bit, w)| kinds.contains(w) && item.inside & (1u64 << bit) != 0),
+        When::LacksChild(kind) => {
+            let mut cursor = item.node.walk();
+            let found = item.node.children(&mut cursor).any(|c| c.kind() == kind);
+            !found
+        }
     }
 }
 

@@ -420,6 +420,8 @@ pub static PYTHON_COMPLEXIPY: CogRules = CogRules {
         },
         stmt("case_clause", &[route(Sel::Field("consequence"), Stmt, 0)]),
         // --- expressions ------------------------------------------------
+        // `with a as b`: the context expression is the pattern's first child.
+        expr("as_pattern", &[route(Sel::Nth(0), Expr, 0)]),
         expr("assignment", &[route(Sel::Field("right"), Expr, 0)]),
         expr(
             "augmented_assignment",
@@ -768,7 +770,6 @@ pub static JS_RCA: CogRules = CogRules {
         "arrow_function",
         "method_definition",
         "class_declaration",
-        "abstract_class_declaration",
     ],
     recursion: Recursion::None,
     null_kinds: &[],
