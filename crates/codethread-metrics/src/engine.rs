@@ -221,13 +221,15 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
     // Position of each index entry among the records (None: not reported).
     let mut record_of: Vec<Option<usize>> = vec![None; index.len()];
     let mut anonymous_counter = 0usize;
+    let candidates = function_nodes(file, set);
     for (i, func) in index.iter().enumerate() {
         if !set.node_kinds.contains(&func.node_kind) {
             continue;
         }
-        let Some(node) = locate(file, func) else {
+        let Some(cand) = locate(&candidates, func) else {
             continue;
         };
+        let node = cand.node;
         let ctx = FnCtx {
             file,
             func,
@@ -236,7 +238,7 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
             profile,
         };
         let parent = enclosing_record(&index, &record_of, func);
-        let name = record_name(set, file, func, node, &mut anonymous_counter);
+        let name = record_name(set, file, func, cand, &mut anonymous_counter);
         let kind = record_kind(set, func, node, parent.is_some());
         let line = func.node.start_line;
         let end_line = func.node.end_line;
@@ -430,18 +432,57 @@ pub fn analyze_paths(
     out
 }
 
-/// The function's syntax node: the innermost node of its kind that covers its
-/// own span (the index trims trailing comments and leading decorators from
-/// `Function::node`, so the tree node may be wider).
-fn locate<'t>(file: &'t ParsedFile, func: &Function) -> Option<Node<'t>> {
-    let start = func.node.start_byte;
-    let mut n = file.root().descendant_for_byte_range(start, start)?;
+/// A tree node of a reported kind, with its parent and grandparent (found
+/// in the same walk: `Node::parent` is not O(1) in tree-sitter).
+#[derive(Clone, Copy)]
+struct Candidate<'t> {
+    node: Node<'t>,
+    parent: Option<Node<'t>>,
+    grandparent: Option<Node<'t>>,
+}
+
+/// Every node of the function set's kinds, in pre-order (so by start byte),
+/// from one iterative walk.
+fn function_nodes<'t>(file: &'t ParsedFile, set: &FunctionSet) -> Vec<Candidate<'t>> {
+    let mut out = Vec::new();
+    let mut ancestors: Vec<Node<'t>> = Vec::new();
+    let mut cursor = file.root().walk();
     loop {
-        if n.kind() == func.node_kind && n.start_byte() <= start && n.end_byte() >= func.node.end_byte {
-            return Some(n);
+        let node = cursor.node();
+        if set.node_kinds.contains(&node.kind()) {
+            let n = ancestors.len();
+            out.push(Candidate {
+                node,
+                parent: n.checked_sub(1).and_then(|i| ancestors.get(i).copied()),
+                grandparent: n.checked_sub(2).and_then(|i| ancestors.get(i).copied()),
+            });
         }
-        n = n.parent()?;
+        if cursor.goto_first_child() {
+            ancestors.push(node);
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return out;
+            }
+            ancestors.pop();
+        }
     }
+}
+
+/// The function's syntax node: the innermost candidate of its kind that
+/// covers its own span (the index trims trailing comments and leading
+/// decorators from `Function::node`, so the tree node may be wider).
+fn locate<'c, 't>(candidates: &'c [Candidate<'t>], func: &Function) -> Option<&'c Candidate<'t>> {
+    let start = func.node.start_byte;
+    let end = func.node.end_byte;
+    let upto = candidates.partition_point(|c| c.node.start_byte() <= start);
+    candidates[..upto].iter().rev().find(|c| {
+        c.node.kind() == func.node_kind && c.node.start_byte() <= start && c.node.end_byte() >= end
+    })
 }
 
 /// The nearest enclosing function that is itself reported.
@@ -468,9 +509,10 @@ fn record_name(
     set: &FunctionSet,
     file: &ParsedFile,
     func: &Function,
-    node: Node<'_>,
+    cand: &Candidate<'_>,
     anon: &mut usize,
 ) -> String {
+    let node = cand.node;
     match set.naming {
         Naming::Radon => {
             let own = node
@@ -482,16 +524,16 @@ fn record_name(
                 _ => own,
             }
         }
-        Naming::Rca => rca_name(file, node),
-        Naming::GoTools => go_name(file, node, anon),
+        Naming::Rca => rca_name(file, cand),
+        Naming::GoTools => go_name(file, cand, anon),
     }
 }
 
-fn rca_name(file: &ParsedFile, node: Node<'_>) -> String {
-    if let Some(n) = node.child_by_field_name("name") {
+fn rca_name(file: &ParsedFile, cand: &Candidate<'_>) -> String {
+    if let Some(n) = cand.node.child_by_field_name("name") {
         return node_text(file, n).into_owned();
     }
-    if let Some(p) = node.parent() {
+    if let Some(p) = cand.parent {
         let field = match p.kind() {
             "pair" => Some("key"),
             "variable_declarator" => Some("name"),
@@ -504,14 +546,15 @@ fn rca_name(file: &ParsedFile, node: Node<'_>) -> String {
     "<anonymous>".to_string()
 }
 
-fn go_name(file: &ParsedFile, node: Node<'_>, anon: &mut usize) -> String {
+fn go_name(file: &ParsedFile, cand: &Candidate<'_>, anon: &mut usize) -> String {
+    let node = cand.node;
     match node.kind() {
         "func_literal" => {
             // lizard names `var x [T] = func...` after the variable.
-            let var = node
-                .parent()
+            let var = cand
+                .parent
                 .filter(|p| p.kind() == "expression_list")
-                .and_then(|p| p.parent())
+                .and(cand.grandparent)
                 .filter(|p| p.kind() == "var_spec")
                 .and_then(|p| p.child_by_field_name("name"));
             match var {

@@ -1,0 +1,309 @@
+//! Bad input is normal input: no panic, metrics on the recovered tree, typed
+//! errors that name the file, and one bad file never hides the others.
+//!
+//! Test threads run on small (2 MiB) stacks, so the deep-nesting cases would
+//! overflow if any walk were recursive.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::PathBuf;
+
+use codethread_lang::Lang;
+use codethread_metrics::{analyze_paths, analyze_source, FileMetrics, MetricsError, Profile};
+
+fn run(lang: Lang, src: impl Into<Vec<u8>>) -> FileMetrics {
+    analyze_source("bad", lang, src, Profile::Paper).expect("syntax problems are not errors")
+}
+
+fn all_metrics_present(f: &FileMetrics) {
+    for r in &f.functions {
+        assert!(r.lloc.is_some(), "{r:?}");
+        assert!(r.line >= 1 && r.end_line >= r.line, "{r:?}");
+    }
+}
+
+#[test]
+fn non_utf8_bytes() {
+    let mut py = b"def f(x):\n    s = '".to_vec();
+    py.extend_from_slice(&[0xff, 0xfe, 0x80]);
+    py.extend_from_slice(b"'  # \xc3\x28\n    return s\n");
+    let f = run(Lang::Python, py);
+    assert_eq!(f.functions.len(), 1);
+    assert_eq!(f.functions[0].lloc, Some(3));
+    all_metrics_present(&f);
+
+    let mut go = b"package p\n\n// \xff\xfe\nfunc F() string {\n\treturn \"".to_vec();
+    go.extend_from_slice(&[0xc0, 0xaf]);
+    go.extend_from_slice(b"\"\n}\n");
+    let f = run(Lang::Go, go);
+    assert_eq!(f.functions.len(), 1);
+    assert_eq!(f.functions[0].lloc, Some(3));
+
+    let js = b"function f() { return '\xff'; }\n".to_vec();
+    let f = run(Lang::JavaScript, js);
+    assert_eq!(f.functions.len(), 1);
+    all_metrics_present(&f);
+}
+
+#[test]
+fn crlf_and_tabs_match_lf() {
+    let lf = "def f(x):\n\tif x:\n\t\treturn {1: 2}\n\treturn 3\n";
+    let crlf = lf.replace('\n', "\r\n");
+    let a = run(Lang::Python, lf);
+    let b = run(Lang::Python, crlf);
+    assert_eq!(a.functions.len(), 1);
+    let (x, y) = (&a.functions[0], &b.functions[0]);
+    assert_eq!((x.line, x.end_line, x.lloc), (y.line, y.end_line, y.lloc));
+    assert_eq!((x.cyclomatic, x.cognitive), (y.cyclomatic, y.cognitive));
+
+    let go = "package p\n\nfunc F() {\n\tx()\n}\n";
+    let a = run(Lang::Go, go);
+    let b = run(Lang::Go, go.replace('\n', "\r\n"));
+    assert_eq!(a.functions[0].lloc, b.functions[0].lloc);
+    assert_eq!(a.functions[0].end_line, b.functions[0].end_line);
+}
+
+#[test]
+fn syntax_errors_are_measured_on_the_recovered_tree() {
+    let cases: &[(Lang, &str)] = &[
+        (
+            Lang::Python,
+            "def f(x):\n    if x\n        return 1\n    return (2\n\ndef g():\n    pass\n",
+        ),
+        (
+            Lang::Go,
+            "package p\n\nfunc F() {\n\tif x {\n\t\ty(\n\t}\n}\n\nfunc G() {}\n",
+        ),
+        (
+            Lang::Rust,
+            "fn f() {\n    let x = ;\n    g(\n}\nfn h() {}\n",
+        ),
+        (
+            Lang::JavaScript,
+            "function f() {\n  if (x {\n    g();\n  }\n}\nfunction h() {}\n",
+        ),
+        (Lang::TypeScript, "function f(a: ) {\n  return a +;\n}\n"),
+    ];
+    for (lang, src) in cases {
+        let f = run(*lang, *src);
+        assert!(f.parse_errors > 0, "{lang}: {src:?}");
+        assert!(
+            !f.functions.is_empty(),
+            "{lang}: no functions recovered from {src:?}"
+        );
+        assert!(
+            f.functions.iter().any(|r| r.parse_errors > 0),
+            "{lang}: no function carries the error: {:?}",
+            f.functions
+        );
+        all_metrics_present(&f);
+    }
+}
+
+#[test]
+fn empty_and_blank_files() {
+    for lang in Lang::ALL {
+        for src in ["", "\n", "   \n\t\n", "\r\n\r\n"] {
+            let f = run(lang, src);
+            assert!(f.functions.is_empty(), "{lang} {src:?}");
+            assert_eq!(f.totals.functions, 0);
+        }
+    }
+}
+
+#[test]
+fn ten_megabyte_generated_file() {
+    let mut src = String::with_capacity(10 << 20);
+    let mut n = 0usize;
+    while src.len() < 10 << 20 {
+        src.push_str(&format!(
+            "def f{n}(a, b):\n    \"\"\"Doc.\"\"\"\n    if a and b:\n        return {{a: b}}\n    for i in range(a):\n        b += i * 2\n    return b\n\n"
+        ));
+        n += 1;
+    }
+    let f = run(Lang::Python, src);
+    assert_eq!(f.functions.len(), n);
+    // def 1, docstring 1, if 1, return {a: b} 2, for 1, b += 1, return 1
+    assert!(f.functions.iter().all(|r| r.lloc == Some(8)));
+    assert_eq!(f.totals.lloc, 8 * n as u64);
+}
+
+fn deep(open: &str, close: &str, depth: usize) -> String {
+    let mut s = String::with_capacity((open.len() + close.len()) * depth);
+    for _ in 0..depth {
+        s.push_str(open);
+    }
+    for _ in 0..depth {
+        s.push_str(close);
+    }
+    s
+}
+
+#[test]
+fn ten_thousand_deep_nesting() {
+    const D: usize = 10_000;
+    let cases: Vec<(Lang, String)> = vec![
+        (
+            Lang::Python,
+            format!("def f():\n    x = {}\n    return x\n", deep("(", ")", D)),
+        ),
+        (
+            Lang::Python,
+            format!("def f():\n    x = {}\n", deep("[", "]", D)),
+        ),
+        (
+            Lang::Go,
+            format!("package p\n\nfunc F() {{\n{}\n}}\n", deep("{", "}", D)),
+        ),
+        (
+            Lang::Go,
+            format!(
+                "package p\n\nfunc F() int {{\n\treturn {}1{}\n}}\n",
+                "(".repeat(D),
+                ")".repeat(D)
+            ),
+        ),
+        (
+            Lang::Rust,
+            format!(
+                "fn f() {{\n    let x = {}1{};\n}}\n",
+                "(".repeat(D),
+                ")".repeat(D)
+            ),
+        ),
+        (Lang::Rust, format!("fn f() {}\n", deep("{", "}", D))),
+        (
+            Lang::JavaScript,
+            format!("function f() {{\n{}\n}}\n", deep("{", "}", D)),
+        ),
+        (
+            Lang::JavaScript,
+            format!(
+                "function f(x) {{\n  return {}x{};\n}}\n",
+                "!(".repeat(D),
+                ")".repeat(D)
+            ),
+        ),
+        (
+            Lang::TypeScript,
+            format!("function f() {{\n{}\n}}\n", deep("if (x) {", "}", D)),
+        ),
+    ];
+    for (lang, src) in cases {
+        let f = run(lang, src);
+        assert!(!f.functions.is_empty(), "{lang}");
+        all_metrics_present(&f);
+    }
+}
+
+#[test]
+fn deeply_nested_functions() {
+    // 1,000 nested arrows / closures / func literals / defs: every level is a
+    // function record whose metrics include (RCA) or exclude (lizard) the rest.
+    const D: usize = 1_000;
+    let js = format!("const f = {}1;\n", "() => ".repeat(D));
+    let f = run(Lang::JavaScript, js);
+    assert_eq!(f.functions.len(), D);
+    all_metrics_present(&f);
+
+    let go = format!(
+        "package p\n\nfunc F() {{\n{}\n}}\n",
+        deep("_ = func() {\n", "}\n", D)
+    );
+    let f = run(Lang::Go, go);
+    assert_eq!(f.functions.len(), D + 1);
+    all_metrics_present(&f);
+
+    let rust = format!("fn f() {{\n    let c = {}1;\n}}\n", "|| ".repeat(D));
+    let f = run(Lang::Rust, rust);
+    assert_eq!(f.functions.len(), D + 1);
+    all_metrics_present(&f);
+
+    let mut py = String::new();
+    for i in 0..200 {
+        py.push_str(&" ".repeat(i));
+        py.push_str(&format!("def f{i}():\n"));
+    }
+    py.push_str(&" ".repeat(200));
+    py.push_str("pass\n");
+    let f = run(Lang::Python, py);
+    assert_eq!(f.functions.len(), 200);
+    assert_eq!(f.functions[0].kind, "function");
+    assert_eq!(f.functions[1].kind, "closure");
+    all_metrics_present(&f);
+}
+
+#[test]
+fn unreadable_and_unsupported_files_are_named_and_skipped() {
+    let dir = std::env::temp_dir().join(format!("codethread-metrics-bad-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("a.py"), "def f():\n    pass\n").unwrap();
+    std::fs::write(dir.join("sub/b.go"), "package p\n\nfunc G() {}\n").unwrap();
+    std::fs::write(dir.join("notes.txt"), "not code").unwrap();
+    // A dangling symlink with a supported extension: listed, but unreadable.
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(dir.join("missing-target.py"), dir.join("broken.py")).unwrap();
+    let unsupported = dir.join("notes.txt");
+    let missing = dir.join("nope.rs");
+
+    let results = analyze_paths(
+        &[dir.clone(), unsupported.clone(), missing.clone()],
+        Profile::Paper,
+    );
+    let mut ok = Vec::new();
+    let mut errors = Vec::new();
+    for r in results {
+        match r {
+            Ok(f) => ok.push(f.path.clone()),
+            Err(e) => errors.push(e),
+        }
+    }
+    // The directory's good files, labelled relative to it, in order.
+    assert_eq!(ok, vec!["a.py".to_string(), "sub/b.go".to_string()]);
+    let msgs: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    assert!(
+        errors
+            .iter()
+            .any(|e| matches!(e, MetricsError::Unsupported { path } if *path == unsupported)),
+        "{msgs:?}"
+    );
+    assert!(
+        errors
+            .iter()
+            .any(|e| matches!(e, MetricsError::Read { path, .. } if *path == missing)),
+        "{msgs:?}"
+    );
+    #[cfg(unix)]
+    assert!(
+        errors
+            .iter()
+            .any(|e| matches!(e, MetricsError::Read { path, .. } if path.ends_with("broken.py"))),
+        "{msgs:?}"
+    );
+    // Every message names its file.
+    for e in &errors {
+        assert!(e.to_string().contains(&*e.path().to_string_lossy()), "{e}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn labels_have_no_leading_dot_slash() {
+    // cargo runs tests from the crate directory.
+    let file = PathBuf::from("./tests/bad_input.rs");
+    let f = analyze_paths(&[file], Profile::Paper)
+        .into_iter()
+        .next()
+        .unwrap()
+        .unwrap();
+    assert_eq!(f.path, "tests/bad_input.rs");
+    let dir = PathBuf::from("./tests");
+    let labels: Vec<String> = analyze_paths(&[dir], Profile::Paper)
+        .into_iter()
+        .map(|r| r.unwrap().path)
+        .collect();
+    assert!(labels.contains(&"bad_input.rs".to_string()), "{labels:?}");
+    let mut sorted = labels.clone();
+    sorted.sort();
+    assert_eq!(labels, sorted);
+}
