@@ -22,6 +22,7 @@
 pub mod design;
 pub mod error;
 pub mod features;
+pub mod iec;
 pub mod leaderboard;
 pub mod logit;
 pub mod rank;

@@ -1,0 +1,151 @@
+//! Static IEC detector on small human / agent pairs in every language.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use codethread_analysis::iec::{detect_iec, ContractChange};
+use codethread_lang::Lang;
+
+fn run(lang: Lang, h: &str, a: &str, t: &str) -> codethread_analysis::iec::IecReport {
+    detect_iec(lang, h.as_bytes(), a.as_bytes(), &[t.to_string()]).unwrap()
+}
+
+#[test]
+fn python_changed_exception_type() {
+    let h = "class A:\n    def f(self, x):\n        if x < 0:\n            raise ValueError('neg')\n        return x\n";
+    let a = "class A:\n    def f(self, x):\n        if x < 0:\n            raise TypeError('neg')\n        return x\n";
+    let r = run(Lang::Python, h, a, "A.f");
+    assert!(r.flag);
+    let c = &r.functions[0].changes;
+    assert!(
+        c.contains(&ContractChange::RaiseAdded("TypeError".into(), 1)),
+        "{c:?}"
+    );
+    assert!(
+        c.contains(&ContractChange::RaiseRemoved("ValueError".into(), 1)),
+        "{c:?}"
+    );
+}
+
+#[test]
+fn python_same_contract_different_body_is_not_flagged() {
+    let h = "def f(x, y=None):\n    if x is None:\n        raise ValueError('x')\n    total = 0\n    for i in range(x):\n        total += i\n    return total\n";
+    let a = "def f(x, y=None):\n    if x is None:\n        raise ValueError('missing x')\n    return sum(range(x))\n";
+    let r = run(Lang::Python, h, a, "f");
+    assert!(!r.flag, "{:?}", r.functions);
+}
+
+#[test]
+fn python_guard_removed_and_getattr_default() {
+    let h = "def f(obj, name):\n    if not name:\n        raise KeyError(name)\n    return getattr(obj, name)\n";
+    let a = "def f(obj, name):\n    return getattr(obj, name, None)\n";
+    let r = run(Lang::Python, h, a, "f");
+    assert!(r.flag);
+    let c = &r.functions[0].changes;
+    assert!(
+        c.iter()
+            .any(|x| matches!(x, ContractChange::GuardRemoved(g) if g.starts_with("not name"))),
+        "{c:?}"
+    );
+    assert!(
+        c.iter().any(|x| matches!(x, ContractChange::DefaultChanged(k, h, a) if k == "getattr(obj, name)" && h == &vec!["<none>".to_string()] && a == &vec!["None".to_string()])),
+        "{c:?}"
+    );
+}
+
+#[test]
+fn python_parameter_default_changed() {
+    let r = run(
+        Lang::Python,
+        "def f(x, n=10):\n    return x[:n]\n",
+        "def f(x, n=None):\n    return x[:n]\n",
+        "f",
+    );
+    assert!(r.flag);
+}
+
+#[test]
+fn javascript_throw_and_nullish_default() {
+    let h = "function g(a, b) {\n  if (a == null) { throw new TypeError('a'); }\n  const v = b ?? 1;\n  return a + v;\n}\n";
+    let a = "function g(a, b) {\n  const v = b ?? 0;\n  return a + v;\n}\n";
+    let r = run(Lang::JavaScript, h, a, "g");
+    let c = &r.functions[0].changes;
+    assert!(
+        c.contains(&ContractChange::RaiseRemoved("TypeError".into(), 1)),
+        "{c:?}"
+    );
+    assert!(
+        c.iter()
+            .any(|x| matches!(x, ContractChange::GuardRemoved(_))),
+        "{c:?}"
+    );
+    assert!(
+        c.iter()
+            .any(|x| matches!(x, ContractChange::DefaultChanged(k, _, _) if k == "b ??")),
+        "{c:?}"
+    );
+}
+
+#[test]
+fn typescript_param_default() {
+    let h = "export function g(a: number, b: number = 2): number { return a * b; }\n";
+    let a = "export function g(a: number, b: number = 3): number { return a * b; }\n";
+    assert!(run(Lang::TypeScript, h, a, "g").flag);
+    assert!(!run(Lang::TypeScript, h, h, "g").flag);
+}
+
+#[test]
+fn go_panic_and_error_returns() {
+    let h = "package p\n\nfunc (s *S) Get(k string) (int, error) {\n\tif k == \"\" {\n\t\treturn 0, errors.New(\"empty\")\n\t}\n\treturn s.m[k], nil\n}\n";
+    let a = "package p\n\nfunc (s *S) Get(k string) (int, error) {\n\tif k == \"\" {\n\t\tpanic(\"empty\")\n\t}\n\treturn s.m[k], nil\n}\n";
+    let r = run(Lang::Go, h, a, "S.Get");
+    assert!(r.functions[0].in_human && r.functions[0].in_agent, "{r:?}");
+    let c = &r.functions[0].changes;
+    assert!(
+        c.contains(&ContractChange::RaiseAdded("panic:panic".into(), 1)),
+        "{c:?}"
+    );
+    assert!(
+        c.contains(&ContractChange::RaiseRemoved("error:errors.New".into(), 1)),
+        "{c:?}"
+    );
+}
+
+#[test]
+fn rust_panic_macro_and_unwrap_or() {
+    let h = "impl S {\n    fn get(&self, i: usize) -> u8 {\n        self.v.get(i).copied().unwrap_or(0)\n    }\n}\n";
+    let a = "impl S {\n    fn get(&self, i: usize) -> u8 {\n        if i >= self.v.len() {\n            panic!(\"out of range\");\n        }\n        self.v.get(i).copied().unwrap_or(1)\n    }\n}\n";
+    let r = run(Lang::Rust, h, a, "S.get");
+    let c = &r.functions[0].changes;
+    assert!(
+        c.contains(&ContractChange::RaiseAdded("panic:panic".into(), 1)),
+        "{c:?}"
+    );
+    assert!(
+        c.iter().any(|x| matches!(x, ContractChange::GuardAdded(_))),
+        "{c:?}"
+    );
+    assert!(
+        c.iter()
+            .any(|x| matches!(x, ContractChange::DefaultChanged(..))),
+        "{c:?}"
+    );
+}
+
+#[test]
+fn missing_function_is_reported_not_flagged() {
+    let r = run(
+        Lang::Python,
+        "def f():\n    pass\n",
+        "def g():\n    pass\n",
+        "f",
+    );
+    assert!(!r.flag);
+    assert!(r.functions[0].in_human && !r.functions[0].in_agent);
+}
+
+#[test]
+fn non_utf8_and_crlf_sources() {
+    let h = b"def f(x):\r\n    # \xff\xfe\r\n    if x is None:\r\n        raise ValueError('x')\r\n    return x\r\n";
+    let a = b"def f(x):\r\n    return x\r\n";
+    let r = detect_iec(Lang::Python, h, a, &["f".to_string()]).unwrap();
+    assert!(r.flag);
+}
