@@ -166,7 +166,7 @@ pub struct ContractSignature {
     pub raises: BTreeMap<String, usize>,
     /// Guard clauses on parameters: `condition => exit`.
     pub guards: BTreeMap<String, usize>,
-    /// Defaults: site → default text (`<none>` when the site has no default).
+    /// Defaults: site → its distinct default texts, sorted (`<none>` when a call has none).
     pub defaults: BTreeMap<String, Vec<String>>,
     /// Parameter names.
     pub params: BTreeSet<String>,
@@ -470,8 +470,10 @@ pub fn signature(file: &ParsedFile, func: Node<'_>, sp: &IecSpec) -> ContractSig
         let kids: Vec<Node<'_>> = n.named_children(&mut c).collect();
         stack.extend(kids.into_iter().rev());
     }
+    // a site's distinct default values: calling the same site more often is not a change
     for v in sig.defaults.values_mut() {
         v.sort();
+        v.dedup();
     }
     sig
 }
