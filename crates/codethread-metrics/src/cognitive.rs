@@ -109,7 +109,9 @@ fn path_to<'t>(root: Node<'t>, target: Node<'t>) -> Vec<(Node<'t>, Option<&'stat
     let mut path = vec![(root, None)];
     let mut cursor = root.walk();
     while cursor.node().id() != target.id() {
-        if !cursor.goto_first_child() {
+        // Jump to the first child ending after `start` (tree-sitter searches
+        // the children itself), then step over zero-width or earlier siblings.
+        if cursor.goto_first_child_for_byte(start).is_none() {
             break;
         }
         let mut found = false;
@@ -323,6 +325,22 @@ fn route_children<'t>(
     }
 }
 
+/// The index of `child` among `parent`'s named, non-extra children.
+fn named_index_of(parent: Node<'_>, child: Node<'_>) -> Option<usize> {
+    let mut cursor = parent.walk();
+    let mut i = 0usize;
+    for c in parent.named_children(&mut cursor) {
+        if c.is_extra() {
+            continue;
+        }
+        if c.id() == child.id() {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
 fn child_route(
     rule: Option<&NodeRule>,
     scan: Scan,
@@ -365,7 +383,6 @@ fn context_nesting(
     let mut nesting = Nesting::default();
     let mut scan = table.start;
     let mut seen = 0u64;
-    let mut out = Vec::new();
     for (i, pair) in path.windows(2).enumerate() {
         let ((node, field), (next, _)) = (pair[0], pair[1]);
         let parent = i.checked_sub(1).and_then(|j| path.get(j)).map(|(n, _)| *n);
@@ -378,14 +395,19 @@ fn context_nesting(
             );
         }
         seen = seen_with(seen, node.kind(), watched);
-        out.clear();
-        route_children(node, rule, scan, nesting, 0, seen, &mut out);
-        match out.iter().find(|f| f.node.id() == next.id()) {
-            Some(f) => {
-                nesting = f.nesting;
-                scan = f.scan;
-            }
-            None => scan = table.start,
+        let next_field = pair[1].1;
+        let wants_nth = rule.is_some_and(|r| r.routes.iter().any(|x| matches!(x.sel, Sel::Nth(_))));
+        let nth = if wants_nth && next.is_named() && !next.is_extra() {
+            named_index_of(node, next)
+        } else {
+            None
+        };
+        let (child_scan, extra) = child_route(rule, scan, next, next_field, nth);
+        if child_scan == Scan::Skip {
+            scan = table.start;
+        } else {
+            nesting.nest = nesting.nest.saturating_add(extra);
+            scan = child_scan;
         }
     }
     nesting

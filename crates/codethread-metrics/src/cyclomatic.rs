@@ -51,9 +51,12 @@ pub fn cyclomatic_with(file: &ParsedFile, func: Node<'_>, table: &CcRules) -> u3
         .copied()
         .collect();
     let mut total: u32 = table.base;
+    // The scope's parent is the function node when a field is the scope; the
+    // function node's own parent never matters (no decision is a function kind).
+    let parent_kind = (scope.id() != func.id()).then(|| func.kind());
     let start = Item {
         node: scope,
-        parent_kind: scope.parent().map(|p| p.kind()),
+        parent_kind,
         inside: 0,
     };
     let mut stack: Vec<Item<'_>> = vec![start];
