@@ -179,6 +179,9 @@ pub struct Leaderboard {
     pub matrix: ResolveMatrix,
     /// Per run: instances whose record has no boolean `resolved`.
     pub unknown: BTreeMap<String, Vec<String>>,
+    /// Entries that could not be used (e.g. a run without a folder), one message each; the rest
+    /// of the file is still loaded.
+    pub problems: Vec<String>,
 }
 
 /// Published vs computed resolve rate of one run.
@@ -241,11 +244,18 @@ impl Leaderboard {
             .and_then(|r| r.as_object())
             .ok_or_else(|| jerr("no \"per_instance\" object".into()))?;
         let mut runs = Vec::new();
+        let mut problems = Vec::new();
         for (i, r) in runs_v.iter().enumerate() {
-            let folder = r
-                .get("folder")
-                .and_then(|f| f.as_str())
-                .ok_or_else(|| jerr(format!("runs[{i}] has no \"folder\"")))?;
+            let Some(folder) = r.get("folder").and_then(|f| f.as_str()) else {
+                problems.push(format!("{origin}: runs[{i}] has no \"folder\"; skipped"));
+                continue;
+            };
+            if runs.iter().any(|x: &RunInfo| x.folder == folder) {
+                problems.push(format!(
+                    "{origin}: runs[{i}]: duplicate folder {folder:?}; skipped"
+                ));
+                continue;
+            }
             runs.push(RunInfo {
                 folder: folder.to_string(),
                 name: r
@@ -269,7 +279,14 @@ impl Leaderboard {
         let mut triples = Vec::new();
         let mut unknown: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for r in &runs {
-            if let Some(recs) = per.get(&r.folder).and_then(|x| x.as_object()) {
+            let recs = per.get(&r.folder);
+            if recs.is_some_and(|x| !x.is_object()) {
+                problems.push(format!(
+                    "{origin}: per_instance[{:?}] is not an object",
+                    r.folder
+                ));
+            }
+            if let Some(recs) = recs.and_then(|x| x.as_object()) {
                 for (inst, rec) in recs {
                     let flag = match rec {
                         serde_json::Value::Bool(b) => Some(*b),
@@ -293,6 +310,7 @@ impl Leaderboard {
             runs,
             matrix,
             unknown,
+            problems,
         })
     }
 

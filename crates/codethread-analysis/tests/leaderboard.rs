@@ -109,3 +109,21 @@ fn loo_difficulty_matches_the_matrix_csv() {
     assert!(diff.iter().any(|d| d.resolved_by == 0));
     assert!(diff.iter().any(|d| d.resolved_by == 25));
 }
+
+#[test]
+fn malformed_entries_do_not_lose_the_rest() {
+    let j = r#"{"runs":[{"folder":"a","resolved":50.0},{"name":"no folder"},{"folder":"b","resolved":100.0}],
+      "per_instance":{"a":{"i1":{"resolved":true},"i2":{"resolved":false}},
+                      "b":{"i1":{"resolved":true},"i2":{"resolved":"yes"}}}}"#;
+    let lb = Leaderboard::from_json_bytes("t.json", j.as_bytes()).unwrap();
+    assert_eq!(lb.runs.len(), 2);
+    assert_eq!(lb.problems.len(), 1);
+    let rates = lb.run_rates(0.1);
+    assert!(rates[0].agrees);
+    // b: i2 has no boolean flag -> unknown, computed 50 vs published 100 -> reported
+    assert_eq!(rates[1].unknown, vec!["i2".to_string()]);
+    assert!(!rates[1].agrees);
+    assert!((rates[1].computed - 50.0).abs() < 1e-12);
+    assert!(Leaderboard::from_json_bytes("t.json", b"{").is_err());
+    assert!(Leaderboard::from_json_bytes("t.json", b"{}").is_err());
+}
