@@ -25,13 +25,22 @@ use codethread_metrics::{
 };
 use rayon::prelude::*;
 
-/// CPU time (user + system) of the calling thread, in seconds (Linux).
+/// CPU time of the calling thread in seconds (Linux `schedstat`, ns
+/// resolution; falls back to `stat` clock ticks).
 fn thread_cpu() -> f64 {
+    if let Ok(s) = std::fs::read_to_string("/proc/thread-self/schedstat") {
+        if let Some(ns) = s
+            .split_whitespace()
+            .next()
+            .and_then(|v| v.parse::<f64>().ok())
+        {
+            return ns / 1e9;
+        }
+    }
     let Ok(stat) = std::fs::read_to_string("/proc/thread-self/stat") else {
         return 0.0;
     };
-    // Fields after the parenthesized command name; utime and stime are
-    // fields 14 and 15 (1-based) of the whole line.
+    // utime and stime are fields 14 and 15 (1-based) of the whole line.
     let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else {
         return 0.0;
     };

@@ -221,14 +221,15 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
     // Position of each index entry among the records (None: not reported).
     let mut record_of: Vec<Option<usize>> = vec![None; index.len()];
     let mut anonymous_counter = 0usize;
-    let candidates = function_nodes(file, set);
+    let mut finder = NodeFinder::new(file);
     for (i, func) in index.iter().enumerate() {
         if !set.node_kinds.contains(&func.node_kind) {
             continue;
         }
-        let Some(cand) = locate(&candidates, func) else {
+        let Some(cand) = finder.find(func) else {
             continue;
         };
+        let cand = &cand;
         let node = cand.node;
         let ctx = FnCtx {
             file,
@@ -441,48 +442,78 @@ struct Candidate<'t> {
     grandparent: Option<Node<'t>>,
 }
 
-/// Every node of the function set's kinds, in pre-order (so by start byte),
-/// from one iterative walk.
-fn function_nodes<'t>(file: &'t ParsedFile, set: &FunctionSet) -> Vec<Candidate<'t>> {
-    let mut out = Vec::new();
-    let mut ancestors: Vec<Node<'t>> = Vec::new();
-    let mut cursor = file.root().walk();
-    loop {
-        let node = cursor.node();
-        if set.node_kinds.contains(&node.kind()) {
-            let n = ancestors.len();
-            out.push(Candidate {
-                node,
-                parent: n.checked_sub(1).and_then(|i| ancestors.get(i).copied()),
-                grandparent: n.checked_sub(2).and_then(|i| ancestors.get(i).copied()),
-            });
-        }
-        if cursor.goto_first_child() {
-            ancestors.push(node);
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return out;
-            }
-            ancestors.pop();
-        }
-    }
+/// Finds function nodes by guided descent: a cursor that climbs to the
+/// nearest ancestor covering the next function and descends only into the
+/// child containing it. Functions come in source order, so the whole file
+/// costs about one pass over the ancestors of its functions (and their
+/// siblings), not a full walk; no `Node::parent` calls (not O(1) in
+/// tree-sitter).
+struct NodeFinder<'t> {
+    cursor: tree_sitter::TreeCursor<'t>,
+    /// Ancestors of the cursor's node, outermost first.
+    stack: Vec<Node<'t>>,
 }
 
-/// The function's syntax node: the innermost candidate of its kind that
-/// covers its own span (the index trims trailing comments and leading
-/// decorators from `Function::node`, so the tree node may be wider).
-fn locate<'c, 't>(candidates: &'c [Candidate<'t>], func: &Function) -> Option<&'c Candidate<'t>> {
-    let start = func.node.start_byte;
-    let end = func.node.end_byte;
-    let upto = candidates.partition_point(|c| c.node.start_byte() <= start);
-    candidates[..upto].iter().rev().find(|c| {
-        c.node.kind() == func.node_kind && c.node.start_byte() <= start && c.node.end_byte() >= end
-    })
+impl<'t> NodeFinder<'t> {
+    fn new(file: &'t ParsedFile) -> Self {
+        NodeFinder {
+            cursor: file.root().walk(),
+            stack: Vec::new(),
+        }
+    }
+
+    /// The innermost node of the function's kind covering its own span (the
+    /// index trims trailing comments and leading decorators from
+    /// `Function::node`, so the tree node may be wider).
+    fn find(&mut self, func: &Function) -> Option<Candidate<'t>> {
+        let (start, end) = (func.node.start_byte, func.node.end_byte);
+        let covers = |n: Node<'_>| n.start_byte() <= start && n.end_byte() >= end;
+        // Climb until the cursor's node covers the target (the root always does).
+        while !covers(self.cursor.node()) {
+            if !self.cursor.goto_parent() {
+                break;
+            }
+            self.stack.pop();
+        }
+        // Climb further out of function nodes of the same kind nested in the
+        // target's range... then descend, remembering the innermost match.
+        let mut best: Option<Candidate<'t>> = None;
+        loop {
+            let node = self.cursor.node();
+            if node.kind() == func.node_kind && covers(node) {
+                let n = self.stack.len();
+                best = Some(Candidate {
+                    node,
+                    parent: n.checked_sub(1).and_then(|i| self.stack.get(i).copied()),
+                    grandparent: n.checked_sub(2).and_then(|i| self.stack.get(i).copied()),
+                });
+            }
+            // Descend into the child that covers the target, if any.
+            if self.cursor.goto_first_child_for_byte(start).is_none() {
+                break;
+            }
+            let mut found = false;
+            loop {
+                let c = self.cursor.node();
+                if c.start_byte() > start {
+                    break;
+                }
+                if covers(c) {
+                    found = true;
+                    break;
+                }
+                if !self.cursor.goto_next_sibling() {
+                    break;
+                }
+            }
+            if !found {
+                self.cursor.goto_parent();
+                break;
+            }
+            self.stack.push(node);
+        }
+        best
+    }
 }
 
 /// The nearest enclosing function that is itself reported.

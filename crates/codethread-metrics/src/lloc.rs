@@ -3,15 +3,97 @@
 //!
 //! All walks are iterative (a `TreeCursor`), so any nesting depth is safe.
 
+use std::sync::OnceLock;
+
+use codethread_lang::Lang;
 use tree_sitter::{Node, TreeCursor};
 
-use crate::FnCtx;
+use crate::{FnCtx, Profile};
 
 #[path = "rules/lloc.rs"]
 mod rules;
 
 pub(crate) use rules::lloc_rule;
-use rules::{CodeLines, LlocRule, LogicalLines, Statements};
+use rules::{CodeLines, LlocRule, Statements};
+
+// Per-kind flags, looked up by `kind_id` (string compares per node are slow).
+const ATOMIC: u16 = 1;
+const COMMENT: u16 = 1 << 1;
+const CONTINUATION: u16 = 1 << 2;
+const OPEN: u16 = 1 << 3;
+const CLOSE: u16 = 1 << 4;
+const SPLIT: u16 = 1 << 5;
+const COLON: u16 = 1 << 6;
+const NESTED: u16 = 1 << 7;
+const COUNTED: u16 = 1 << 8;
+const CONDITIONAL: u16 = 1 << 9;
+const FIELD_PARENT: u16 = 1 << 10;
+
+/// Flags of every node kind of a grammar under one LLOC rule, indexed by
+/// `kind_id`. Every id whose name matches is flagged, so aliases are covered.
+struct KindFlags(Vec<u16>);
+
+impl KindFlags {
+    fn build(lang: Lang, rule: &LlocRule) -> KindFlags {
+        let language = lang.ts_language();
+        let n = language.node_kind_count();
+        let mut flags = vec![0u16; n + 1];
+        let mut mark = |names: &[&str], flag: u16| {
+            for (id, f) in flags.iter_mut().enumerate() {
+                let Ok(id) = u16::try_from(id) else { break };
+                if language
+                    .node_kind_for_id(id)
+                    .is_some_and(|k| names.contains(&k))
+                {
+                    *f |= flag;
+                }
+            }
+        };
+        match rule {
+            LlocRule::LogicalLines(r) => {
+                mark(r.atomic, ATOMIC);
+                mark(r.comments, COMMENT);
+                mark(r.continuations, CONTINUATION);
+                mark(r.open, OPEN);
+                mark(r.close, CLOSE);
+                mark(&[r.split], SPLIT);
+                mark(&[r.colon], COLON);
+            }
+            LlocRule::CodeLines(r) => {
+                mark(r.atomic, ATOMIC);
+                mark(r.comments, COMMENT);
+                mark(r.nested, NESTED);
+            }
+            LlocRule::Statements(r) => {
+                mark(r.kinds, COUNTED);
+                if let Some(c) = &r.conditional {
+                    mark(c.kinds, CONDITIONAL);
+                }
+                let parents: Vec<&str> = r.fields.iter().map(|f| f.parent).collect();
+                mark(&parents, FIELD_PARENT);
+            }
+        }
+        KindFlags(flags)
+    }
+
+    #[inline]
+    fn get(&self, node: Node<'_>) -> u16 {
+        self.0
+            .get(usize::from(node.kind_id()))
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+/// The flag table of (profile, language), built on first use.
+fn kind_flags(profile: Profile, lang: Lang) -> &'static KindFlags {
+    const N: usize = Lang::ALL.len();
+    static TABLES: [[OnceLock<KindFlags>; N]; Profile::ALL.len()] =
+        [const { [const { OnceLock::new() }; N] }; Profile::ALL.len()];
+    let p = Profile::ALL.iter().position(|x| *x == profile).unwrap_or(0);
+    let l = Lang::ALL.iter().position(|x| *x == lang).unwrap_or(0);
+    TABLES[p][l].get_or_init(|| KindFlags::build(lang, &lloc_rule(profile, lang)))
+}
 
 /// LLOC of one function; `None` when the profile's tool does not report it.
 ///
@@ -23,19 +105,21 @@ use rules::{CodeLines, LlocRule, LogicalLines, Statements};
 /// - JavaScript / TypeScript / Rust (paper): rust-code-analysis `loc.lloc`,
 ///   statements by node kind, nested functions included.
 pub fn lloc(ctx: &FnCtx<'_>) -> Option<u32> {
+    let (profile, lang) = (ctx.profile, ctx.file.lang);
     Some(count(
         ctx.node,
         &ctx.file.source,
-        &lloc_rule(ctx.profile, ctx.file.lang),
+        &lloc_rule(profile, lang),
+        kind_flags(profile, lang),
     ))
 }
 
 /// LLOC of any node (a function, or a whole file's root) under `rule`.
-pub(crate) fn count(node: Node<'_>, src: &[u8], rule: &LlocRule) -> u32 {
+fn count(node: Node<'_>, src: &[u8], rule: &LlocRule, flags: &KindFlags) -> u32 {
     match rule {
-        LlocRule::LogicalLines(r) => logical_lines(node, src, r),
-        LlocRule::CodeLines(r) => code_lines(node, src, r),
-        LlocRule::Statements(r) => statements(node, r),
+        LlocRule::LogicalLines(_) => logical_lines(node, src, flags),
+        LlocRule::CodeLines(r) => code_lines(node, src, r, flags),
+        LlocRule::Statements(r) => statements(node, r, flags),
     }
 }
 
@@ -65,10 +149,12 @@ fn next_node(cursor: &mut TreeCursor<'_>, depth: &mut usize, descend: bool) -> b
 /// True when a leaf holds no token (zero width, or whitespace such as Go's
 /// newline terminators).
 fn is_blank_leaf(node: Node<'_>, src: &[u8]) -> bool {
-    node.start_byte() >= node.end_byte()
-        || src
-            .get(node.byte_range())
-            .is_none_or(|b| b.iter().all(u8::is_ascii_whitespace))
+    let (start, end) = (node.start_byte(), node.end_byte());
+    start >= end
+        || (src.get(start).is_none_or(u8::is_ascii_whitespace)
+            && src
+                .get(start..end)
+                .is_none_or(|b| b.iter().all(u8::is_ascii_whitespace)))
 }
 
 /// One logical-line piece in progress (radon's `_logical` → `aux`).
@@ -92,7 +178,7 @@ impl Piece {
     }
 }
 
-fn logical_lines(node: Node<'_>, src: &[u8], r: &LogicalLines) -> u32 {
+fn logical_lines(node: Node<'_>, src: &[u8], flags: &KindFlags) -> u32 {
     let mut total = 0u32;
     let mut in_line = false;
     let mut last_row = 0usize;
@@ -103,11 +189,11 @@ fn logical_lines(node: Node<'_>, src: &[u8], r: &LogicalLines) -> u32 {
     let mut d = 0usize;
     loop {
         let n = cursor.node();
-        let kind = n.kind();
-        let atomic = r.atomic.contains(&kind);
+        let f = flags.get(n);
+        let atomic = f & ATOMIC != 0;
         let leaf = atomic || n.child_count() == 0;
-        if leaf && !is_blank_leaf(n, src) && !r.comments.contains(&kind) {
-            if r.continuations.contains(&kind) {
+        if leaf && f & COMMENT == 0 && !is_blank_leaf(n, src) {
+            if f & CONTINUATION != 0 {
                 continued = true;
             } else {
                 let start = n.start_position().row;
@@ -123,15 +209,15 @@ fn logical_lines(node: Node<'_>, src: &[u8], r: &LogicalLines) -> u32 {
                     last_row = start;
                 }
                 continued = false;
-                if kind == r.split {
+                if f & SPLIT != 0 {
                     total += piece.value(false);
                     piece = Piece::default();
                 } else {
-                    if kind == r.colon {
+                    if f & COLON != 0 {
                         piece.last_colon = Some(piece.tokens);
-                    } else if r.open.contains(&kind) {
+                    } else if f & OPEN != 0 {
                         depth += 1;
-                    } else if r.close.contains(&kind) {
+                    } else if f & CLOSE != 0 {
                         depth = depth.saturating_sub(1);
                     }
                     piece.tokens += 1;
@@ -149,7 +235,7 @@ fn logical_lines(node: Node<'_>, src: &[u8], r: &LogicalLines) -> u32 {
     total
 }
 
-fn code_lines(node: Node<'_>, src: &[u8], r: &CodeLines) -> u32 {
+fn code_lines(node: Node<'_>, src: &[u8], r: &CodeLines, flags: &KindFlags) -> u32 {
     // lizard starts a function's NLOC at 1 for its first line; its `func`
     // keyword token itself is credited to the enclosing scope.
     let mut count = 1u32;
@@ -165,9 +251,9 @@ fn code_lines(node: Node<'_>, src: &[u8], r: &CodeLines) -> u32 {
         if n.start_byte() >= limit {
             break;
         }
-        let kind = n.kind();
-        let nested = d > 0 && r.nested.contains(&kind);
-        let atomic = r.atomic.contains(&kind);
+        let f = flags.get(n);
+        let nested = d > 0 && f & NESTED != 0;
+        let atomic = f & ATOMIC != 0;
         let leaf = atomic || n.child_count() == 0;
         if nested {
             // The literal's first token (`func`) is ours; the rest is its own.
@@ -176,7 +262,7 @@ fn code_lines(node: Node<'_>, src: &[u8], r: &CodeLines) -> u32 {
                 count += 1;
             }
             prev_end = Some(n.end_position().row);
-        } else if leaf && !is_blank_leaf(n, src) && !r.comments.contains(&kind) {
+        } else if leaf && f & COMMENT == 0 && !is_blank_leaf(n, src) {
             let start = n.start_position().row;
             let end = n.end_position().row;
             if prev_end.is_some() {
@@ -208,25 +294,30 @@ fn first_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
     }
 }
 
-fn statements(node: Node<'_>, r: &Statements) -> u32 {
+fn statements(node: Node<'_>, r: &Statements, flags: &KindFlags) -> u32 {
     let mut total = 0u32;
     let mut cursor = node.walk();
     let mut d = 0usize;
     loop {
         let n = cursor.node();
-        let kind = n.kind();
-        if r.kinds.contains(&kind) {
+        let f = flags.get(n);
+        if f & COUNTED != 0 {
             total += 1;
-        } else if let Some(c) = &r.conditional {
-            if c.kinds.contains(&kind) && !has_ancestor_before_stop(n, c.ancestors, c.stop) {
-                total += 1;
+        } else if f & CONDITIONAL != 0 {
+            if let Some(c) = &r.conditional {
+                if !has_ancestor_before_stop(n, c.ancestors, c.stop) {
+                    total += 1;
+                }
             }
         }
-        for f in r.fields.iter().filter(|f| f.parent == kind) {
-            for field in f.fields {
-                if let Some(child) = n.child_by_field_name(field) {
-                    if !f.unless.contains(&child.kind()) {
-                        total += 1;
+        if f & FIELD_PARENT != 0 {
+            let kind = n.kind();
+            for fs in r.fields.iter().filter(|fs| fs.parent == kind) {
+                for field in fs.fields {
+                    if let Some(child) = n.child_by_field_name(field) {
+                        if !fs.unless.contains(&child.kind()) {
+                            total += 1;
+                        }
                     }
                 }
             }
