@@ -694,7 +694,15 @@ mod tests {
         // Found by the fuzz driver: every line is both leading and trailing context.
         let p = parse(b"--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n b\n").expect("parse");
         let mut t = tree(&[("f", "x\na\nc\n")]);
-        assert!(t.apply(&p, &ApplyOptions { fuzz: 2, ..Default::default() }).is_ok());
+        assert!(t
+            .apply(
+                &p,
+                &ApplyOptions {
+                    fuzz: 2,
+                    ..Default::default()
+                }
+            )
+            .is_ok());
         assert_eq!(t.get(b"f"), Some(&b"x\na\nc\n"[..]));
     }
 

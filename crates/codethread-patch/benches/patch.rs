@@ -1,0 +1,199 @@
+//! Throughput of parse, apply, create and localize on real patches:
+//! the 800 gold patches of SWE-bench Verified (500) + Multilingual (300),
+//! applied to pre-images synthesized from their own hunks (the repositories
+//! are not at hand), and the 41 chains/dev instances with real pre-images.
+//! Needs `CODETHREAD_SHARED`; without it the bench prints a notice and exits.
+#![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use codethread_patch::{
+    diff_trees, localize, parse, synthesize_images, ApplyOptions, DiffOptions, MemTree, Patch,
+};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+fn shared() -> Option<PathBuf> {
+    std::env::var_os("CODETHREAD_SHARED").map(PathBuf::from)
+}
+
+fn gold_patches(root: &Path) -> Vec<Vec<u8>> {
+    let mut v = Vec::new();
+    for name in [
+        "SWE-bench_Verified.test.jsonl",
+        "SWE-bench_Multilingual.test.jsonl",
+    ] {
+        let text =
+            std::fs::read_to_string(root.join("swebench/swebench_datasets").join(name)).unwrap();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let row: serde_json::Value = serde_json::from_str(line).unwrap();
+            v.push(row["patch"].as_str().unwrap().as_bytes().to_vec());
+        }
+    }
+    v
+}
+
+fn load_tree(dir: &Path) -> MemTree {
+    let mut t = MemTree::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+                t.insert(rel.into_bytes(), std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    t
+}
+
+fn bench(c: &mut Criterion) {
+    let Some(root) = shared() else {
+        println!("SKIPPED: CODETHREAD_SHARED is not set; patch benchmarks need the real patches");
+        return;
+    };
+    let texts = gold_patches(&root);
+    assert_eq!(texts.len(), 800);
+    let bytes: usize = texts.iter().map(Vec::len).sum();
+    let patches: Vec<Patch> = texts.iter().map(|t| parse(t).unwrap()).collect();
+    let images: Vec<(MemTree, MemTree)> = patches.iter().map(synthesize_images).collect();
+
+    let mut g = c.benchmark_group("swebench_800_gold");
+    g.sample_size(10)
+        .measurement_time(Duration::from_secs(4))
+        .warm_up_time(Duration::from_secs(1));
+    g.throughput(Throughput::Bytes(bytes as u64));
+    g.bench_function("parse", |b| {
+        b.iter(|| {
+            texts
+                .iter()
+                .map(|t| parse(t).map(|p| p.files.len()).unwrap_or(0))
+                .sum::<usize>()
+        })
+    });
+    g.bench_function("apply", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for (p, (pre, _)) in patches.iter().zip(&images) {
+                let mut t = pre.clone();
+                n += t
+                    .apply(p, &ApplyOptions::default())
+                    .map(|r| r.files.len())
+                    .unwrap_or(0);
+            }
+            n
+        })
+    });
+    g.bench_function("parse_and_apply", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for (text, (pre, _)) in texts.iter().zip(&images) {
+                let p = parse(text).unwrap();
+                let mut t = pre.clone();
+                n += t
+                    .apply(&p, &ApplyOptions::default())
+                    .map(|r| r.files.len())
+                    .unwrap_or(0);
+            }
+            n
+        })
+    });
+    g.bench_function("write", |b| {
+        b.iter(|| patches.iter().map(|p| p.to_bytes().len()).sum::<usize>())
+    });
+    g.finish();
+
+    // Real pre-images: the 41 dev instances.
+    let dev = root.join("chains/dev");
+    let text = std::fs::read_to_string(dev.join("instances.jsonl")).unwrap();
+    let mut dev_cases = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let row: serde_json::Value = serde_json::from_str(line).unwrap();
+        let id = row["instance_id"].as_str().unwrap();
+        let files = dev.join("files").join(id);
+        let patch = parse(row["patch"].as_str().unwrap().as_bytes()).unwrap();
+        dev_cases.push((
+            patch,
+            load_tree(&files.join("before")),
+            load_tree(&files.join("after")),
+        ));
+    }
+    let src_bytes: usize = dev_cases
+        .iter()
+        .map(|(_, b, _)| b.files.values().map(|f| f.content.len()).sum::<usize>())
+        .sum();
+    let mut g = c.benchmark_group("dev_41");
+    g.sample_size(10)
+        .measurement_time(Duration::from_secs(4))
+        .warm_up_time(Duration::from_secs(1));
+    g.throughput(Throughput::Bytes(src_bytes as u64));
+    g.bench_function("apply", |b| {
+        b.iter(|| {
+            dev_cases
+                .iter()
+                .map(|(p, before, _)| {
+                    before
+                        .clone()
+                        .apply(p, &ApplyOptions::default())
+                        .map(|r| r.files.len())
+                        .unwrap_or(0)
+                })
+                .sum::<usize>()
+        })
+    });
+    g.bench_function("create", |b| {
+        b.iter(|| {
+            dev_cases
+                .iter()
+                .map(|(_, before, after)| {
+                    diff_trees(before, after, &DiffOptions::default())
+                        .map(|p| p.files.len())
+                        .unwrap_or(0)
+                })
+                .sum::<usize>()
+        })
+    });
+    // The share of localize spent in codethread-lang: parse + index every
+    // source pre- and post-image.
+    g.bench_function("lang_parse_index_only", |b| {
+        b.iter(|| {
+            let mut n = 0;
+            for (p, before, after) in &dev_cases {
+                for f in &p.files {
+                    for (tree, path) in [(before, &f.old_path), (after, &f.new_path)] {
+                        let Some(path) = path else { continue };
+                        let name = String::from_utf8_lossy(path).into_owned();
+                        if !codethread_patch::is_source_path(&name) {
+                            continue;
+                        }
+                        if let Some(src) = tree.get(path) {
+                            let parsed =
+                                codethread_lang::parse_path_best(Path::new(&name), src.to_vec())
+                                    .unwrap();
+                            n += codethread_lang::index_functions(&parsed).len();
+                        }
+                    }
+                }
+            }
+            n
+        })
+    });
+    g.bench_function("localize", |b| {
+        b.iter(|| {
+            dev_cases
+                .iter()
+                .map(|(p, before, _)| localize(before, p).map(|l| l.targets.len()).unwrap_or(0))
+                .sum::<usize>()
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
