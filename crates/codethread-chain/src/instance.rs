@@ -95,11 +95,15 @@ impl<T> Default for Loaded<T> {
 }
 
 /// Load instances from a `.json` (array, `{id: row}`, or `{"instances": ...}`)
-/// or `.jsonl` file (`.parquet` too when built with the `parquet` feature).
+/// or `.jsonl` file, or a `.parquet` file (feature `parquet`, on by default;
+/// Snappy or uncompressed columns; errors name the row in `line`).
 ///
 /// A file that cannot be read at all is an `Err`; a bad row is reported in
 /// [`Loaded::errors`] and the other rows are still returned.
 pub fn load_instances(path: &Path) -> Result<Loaded<Instance>, ChainError> {
+    if path.extension().is_some_and(|e| e == "parquet") {
+        return load_parquet(path);
+    }
     let text = read_text(path)?;
     parse_instances(path, &text)
 }
@@ -533,4 +537,50 @@ impl Instance {
         }
         m
     }
+}
+
+/// Read a `.parquet` dataset with the `parquet` crate's row API (no arrow).
+/// Errors name the row (1-based) in the `line` field.
+#[cfg(feature = "parquet")]
+fn load_parquet(path: &Path) -> Result<Loaded<Instance>, ChainError> {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    let fmt = |m: String| ChainError::Format {
+        path: path.to_path_buf(),
+        message: m,
+    };
+    let file = std::fs::File::open(path).map_err(|e| ChainError::io(path, e))?;
+    let reader = SerializedFileReader::new(file)
+        .map_err(|e| fmt(format!("not a readable parquet file: {e}")))?;
+    let rows = reader
+        .get_row_iter(None)
+        .map_err(|e| fmt(format!("cannot read rows: {e}")))?;
+    let mut out = Loaded::default();
+    for (i, row) in rows.enumerate() {
+        match row {
+            Ok(r) => match r.to_json_value() {
+                Value::Object(map) => match instance_from_map(map, None, path, i + 1) {
+                    Ok(inst) => out.items.push(inst),
+                    Err(e) => out.errors.push(e),
+                },
+                _ => out
+                    .errors
+                    .push(fmt(format!("row {} is not a record", i + 1))),
+            },
+            Err(e) => {
+                // A decoding error ends the row stream: report it and stop.
+                out.errors.push(fmt(format!("row {}: {e}", i + 1)));
+                break;
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(not(feature = "parquet"))]
+fn load_parquet(path: &Path) -> Result<Loaded<Instance>, ChainError> {
+    Err(ChainError::Format {
+        path: path.to_path_buf(),
+        message: "parquet support is off (build codethread-chain with the `parquet` feature)"
+            .into(),
+    })
 }

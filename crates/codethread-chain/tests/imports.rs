@@ -475,3 +475,34 @@ fn report_from_run_instance_log() {
     let d = codethread_chain::gate::gate_one(&r.instance_id, Some(r), &[], &[]);
     assert!(d.kept, "F2P still failing, no P2P: kept");
 }
+
+/// The parquet originals load to exactly the same instances as their JSONL
+/// conversions (Verified: test lists as JSON strings; Multilingual: list columns).
+#[cfg(feature = "parquet")]
+#[test]
+fn parquet_equals_jsonl() {
+    let Some(sw) = codethread_testkit::shared_path("swebench/swebench_datasets") else {
+        return;
+    };
+    for name in ["SWE-bench_Verified.test", "SWE-bench_Multilingual.test"] {
+        let pq = load_instances(&sw.join(format!("{name}.parquet"))).expect("parquet");
+        let js = load_instances(&sw.join(format!("{name}.jsonl"))).expect("jsonl");
+        assert!(pq.errors.is_empty(), "{:?}", pq.errors.first());
+        assert_eq!(pq.items.len(), js.items.len());
+        for (a, b) in pq.items.iter().zip(&js.items) {
+            assert_eq!(a.instance_id, b.instance_id);
+            assert_eq!(
+                (&a.patch, &a.test_patch, &a.base_commit),
+                (&b.patch, &b.test_patch, &b.base_commit)
+            );
+            assert_eq!(
+                (&a.fail_to_pass, &a.pass_to_pass),
+                (&b.fail_to_pass, &b.pass_to_pass),
+                "{}",
+                a.instance_id
+            );
+            assert_eq!(a.source_format, b.source_format);
+            assert_eq!(a.problem_statement, b.problem_statement);
+        }
+    }
+}
