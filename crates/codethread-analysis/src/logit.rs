@@ -147,6 +147,8 @@ struct Stats {
     h: Vec<f64>,
     /// rows with |y − p| < 1e-8
     perfect: usize,
+    /// rows strictly on their outcome's side of the hyperplane η = 0
+    correct: usize,
 }
 
 impl Stats {
@@ -156,6 +158,7 @@ impl Stats {
             g: vec![0.0; k],
             h: vec![0.0; k * k],
             perfect: 0,
+            correct: 0,
         }
     }
 }
@@ -210,6 +213,9 @@ fn accumulate_chunk(xc: &[f64], yc: &[f64], beta: &[f64], k: usize) -> Stats {
             if (y - p).abs() < 1e-8 {
                 s.perfect += 1;
             }
+            if (y > 0.5 && eta > 0.0) || (y < 0.5 && eta < 0.0) {
+                s.correct += 1;
+            }
             w[t] = p * (1.0 - p);
             r[t] = y - p;
         }
@@ -232,6 +238,9 @@ fn accumulate_chunk(xc: &[f64], yc: &[f64], beta: &[f64], k: usize) -> Stats {
         s.ll += ll;
         if (y - p).abs() < 1e-8 {
             s.perfect += 1;
+        }
+        if (y > 0.5 && eta > 0.0) || (y < 0.5 && eta < 0.0) {
+            s.correct += 1;
         }
         let w = p * (1.0 - p);
         let r = y - p;
@@ -258,6 +267,7 @@ fn accumulate(d: &Design, beta: &[f64], chunk_rows: usize) -> Stats {
     for p in parts {
         tot.ll += p.ll;
         tot.perfect += p.perfect;
+        tot.correct += p.correct;
         for (t, v) in tot.g.iter_mut().zip(&p.g) {
             *t += v;
         }
@@ -393,6 +403,7 @@ pub fn fit_logit(d: &Design, opts: &LogitOptions) -> Result<LogitFit> {
         let mut iterations = 0;
         let ridge = opts.ridge * n as f64;
         let mut first = first;
+        let mut stopped: Option<usize> = None;
         while iterations < opts.max_iter && step.iter().any(|s| s.abs() > opts.tol) {
             let s = match first.take() {
                 Some(s0) => s0,
@@ -402,24 +413,25 @@ pub fn fit_logit(d: &Design, opts: &LogitOptions) -> Result<LogitFit> {
             for a in 0..k {
                 h[a * k + a] += ridge;
             }
-            step = solve_spd(&h, k, &s.g).ok_or_else(|| {
-                AnalysisError::Numerical(format!(
-                    "Newton step {} has a singular Hessian",
-                    iterations + 1
-                ))
-            })?;
-            if step.iter().any(|v| !v.is_finite()) {
-                return Err(AnalysisError::Numerical(format!(
-                    "Newton step {} is not finite",
-                    iterations + 1
-                )));
-            }
+            let next = solve_spd(&h, k, &s.g).filter(|v| v.iter().all(|x| x.is_finite()));
+            let Some(next) = next else {
+                // only reachable when the weights have collapsed (diverging, separated fit):
+                // stop here, report non-convergence and let the separation checks name it
+                if iterations == 0 {
+                    return Err(AnalysisError::Numerical(
+                        "the first Newton step has a singular Hessian".to_string(),
+                    ));
+                }
+                stopped = Some(iterations + 1);
+                break;
+            };
+            step = next;
             for (b, s) in beta.iter_mut().zip(&step) {
                 *b += s;
             }
             iterations += 1;
         }
-        let converged = iterations < opts.max_iter;
+        let converged = iterations < opts.max_iter && stopped.is_none();
         let stats = accumulate(d, &beta, chunk);
         (beta, iterations, converged, step, stats, None, None)
     };
@@ -465,7 +477,11 @@ pub fn fit_logit(d: &Design, opts: &LogitOptions) -> Result<LogitFit> {
                 }
             }
         }
-        let complete = perfectly == n || single.iter().any(|s| s.1 == SeparationKind::Complete);
+        // the fitted hyperplane classifying every row strictly is a certificate of complete
+        // separation (only trusted for a diverging MLE fit)
+        let complete = perfectly == n
+            || (diverging && !opts.firth && stats.correct == n)
+            || single.iter().any(|s| s.1 == SeparationKind::Complete);
         let kind = if complete {
             SeparationKind::Complete
         } else {
@@ -502,9 +518,14 @@ pub fn fit_logit(d: &Design, opts: &LogitOptions) -> Result<LogitFit> {
         });
     }
     if !converged {
+        let why = if iterations >= opts.max_iter || opts.firth {
+            "(maximum reached)".to_string()
+        } else {
+            format!("(Newton step {} had a singular Hessian)", iterations + 1)
+        };
         warnings.insert(
             0,
-            format!("did not converge in {iterations} iterations (maximum reached)"),
+            format!("did not converge in {iterations} iterations {why}"),
         );
     }
     if !d.scaling.is_empty() {

@@ -191,3 +191,49 @@ fn reference_level_separation_is_detected() {
     assert!(sep.regressors.contains(&"m[b]".to_string()), "{sep:?}");
     assert!(sep.regressors.contains(&"m[c]".to_string()), "{sep:?}");
 }
+
+#[test]
+fn separation_by_a_combination_is_detected_and_named() {
+    // y = 1 exactly when x1 + x2 > 0; neither regressor separates alone; x3 is noise
+    let mut csv = String::from("y,x1,x2,x3\n");
+    let mut s: u64 = 42;
+    let mut u = || {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((s >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+    };
+    for _ in 0..80 {
+        let (a, b, c) = (u(), u(), u());
+        let y = i32::from(a + b > 0.0);
+        csv.push_str(&format!("{y},{a},{b},{c}\n"));
+    }
+    let fit = fit_bytes(&csv, "y").unwrap();
+    assert!(!fit.converged);
+    let sep = fit.separation.expect("separation");
+    assert_eq!(sep.kind, codethread_analysis::SeparationKind::Complete);
+    assert!(sep.regressors.contains(&"x1".to_string()), "{sep:?}");
+    assert!(sep.regressors.contains(&"x2".to_string()), "{sep:?}");
+    assert!(!sep.regressors.contains(&"x3".to_string()), "{sep:?}");
+}
+
+#[test]
+fn no_false_separation_on_ordinary_data() {
+    let mut csv = String::from("y,x1,x2\n");
+    let mut s: u64 = 7;
+    let mut u = || {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (s >> 11) as f64 / (1u64 << 53) as f64
+    };
+    for _ in 0..500 {
+        let (a, b, e) = (u() * 4.0 - 2.0, u() * 4.0 - 2.0, u());
+        let p = 1.0 / (1.0 + (-(0.3 + 1.5 * a - 0.8 * b)).exp());
+        csv.push_str(&format!("{},{a},{b}\n", i32::from(e < p)));
+    }
+    let fit = fit_bytes(&csv, "y").unwrap();
+    assert!(fit.converged);
+    assert!(fit.separation.is_none());
+    assert!(fit.warnings.is_empty(), "{:?}", fit.warnings);
+}
