@@ -136,6 +136,9 @@ pub struct LogitFit {
     pub penalized_llf: Option<f64>,
     /// Firth only: penalized likelihood-ratio p-values per coefficient.
     pub pvalues_penalized_lrt: Option<Vec<f64>>,
+    /// Firth only: 95 % profile penalized-likelihood intervals
+    /// {b : 2(l*(β̂) − max l*(β | βⱼ = b)) ≤ χ²₁(0.95)}.
+    pub conf_int_profile: Option<Vec<[f64; 2]>>,
     /// Human-readable warnings (non-convergence, separation, standardization applied).
     pub warnings: Vec<String>,
 }
@@ -367,19 +370,9 @@ pub fn fit_logit(d: &Design, opts: &LogitOptions) -> Result<LogitFit> {
         Some(s0)
     };
 
+    let mut profile: Option<Vec<[f64; 2]>> = None;
     let (params, iterations, converged, last_step, stats, penalized_llf, lrt) = if opts.firth {
-        let f = firth_fit(d, None, chunk)?;
-        let lrt = if opts.firth_lrt {
-            let mut ps = Vec::with_capacity(k);
-            for j in 0..k {
-                let r = firth_fit(d, Some(j), chunk)?;
-                let lr = (2.0 * (f.pll - r.pll)).max(0.0);
-                ps.push(chi2_sf(lr, 1.0));
-            }
-            Some(ps)
-        } else {
-            None
-        };
+        let f = firth_fit(d, None, None, chunk)?;
         let mut stats = accumulate(d, &f.beta, chunk);
         // Wald covariance from the information of the Firth-augmented data, XᵀW(1+h)X (what
         // firthmodels reports); falls back to (XᵀWX)⁻¹ if that is not positive definite.
@@ -388,6 +381,24 @@ pub fn fit_logit(d: &Design, opts: &LogitOptions) -> Result<LogitFit> {
                 stats.h = hs;
             }
         }
+        let lrt = if opts.firth_lrt {
+            let scale: Vec<f64> = match inverse_spd(&stats.h, k) {
+                Some((c, _)) => (0..k).map(|j| c[j * k + j].sqrt()).collect(),
+                None => vec![1.0; k],
+            };
+            let mut ps = Vec::with_capacity(k);
+            let mut cis = Vec::with_capacity(k);
+            for j in 0..k {
+                let r = firth_fit(d, Some((j, 0.0)), Some(&f.beta), chunk)?;
+                let lr = (2.0 * (f.pll - r.pll)).max(0.0);
+                ps.push(chi2_sf(lr, 1.0));
+                cis.push(profile_interval(d, &f, j, scale[j], chunk)?);
+            }
+            profile = Some(cis);
+            Some(ps)
+        } else {
+            None
+        };
         (
             f.beta,
             f.iterations,
@@ -568,6 +579,7 @@ pub fn fit_logit(d: &Design, opts: &LogitOptions) -> Result<LogitFit> {
         separation,
         penalized_llf,
         pvalues_penalized_lrt: lrt,
+        conf_int_profile: profile,
         warnings,
     })
 }
@@ -715,6 +727,61 @@ fn diverging_regressors(d: &Design, pre: &Prepass, step: &[f64]) -> Vec<String> 
         .collect()
 }
 
+/// χ²₁ 95 % quantile.
+const CHI2_1_95: f64 = 3.841_458_820_694_124;
+
+/// Profile penalized-likelihood 95 % interval of coefficient `j`: the two roots of
+/// 2(l*(β̂) − l*_j(b)) = χ²₁(0.95), bracketed by stepping out in units of the Wald SE and then
+/// bisected to 1e-10 relative.
+fn profile_interval(
+    d: &Design,
+    f: &FirthResult,
+    j: usize,
+    se: f64,
+    chunk: usize,
+) -> Result<[f64; 2]> {
+    let center = f.beta[j];
+    let step0 = if se.is_finite() && se > 0.0 { se } else { 1.0 };
+    let g = |b: f64| -> Result<f64> {
+        let r = firth_fit(d, Some((j, b)), Some(&f.beta), chunk)?;
+        Ok(2.0 * (f.pll - r.pll) - CHI2_1_95)
+    };
+    let mut out = [f64::NAN; 2];
+    for (side, dir) in [(0usize, -1.0f64), (1, 1.0)] {
+        let mut inner = center;
+        let mut outer = center + dir * 2.0 * step0;
+        let mut found = false;
+        for _ in 0..60 {
+            if g(outer)? > 0.0 {
+                found = true;
+                break;
+            }
+            inner = outer;
+            outer = center + 2.0 * (outer - center);
+            if !outer.is_finite() || (outer - center).abs() > 1e6 * step0.max(1.0) {
+                break;
+            }
+        }
+        if !found {
+            out[side] = dir * f64::INFINITY;
+            continue;
+        }
+        for _ in 0..200 {
+            let mid = 0.5 * (inner + outer);
+            if (outer - inner).abs() <= 1e-10 * mid.abs().max(1.0) {
+                break;
+            }
+            if g(mid)? > 0.0 {
+                outer = mid;
+            } else {
+                inner = mid;
+            }
+        }
+        out[side] = 0.5 * (inner + outer);
+    }
+    Ok(out)
+}
+
 struct FirthResult {
     beta: Vec<f64>,
     pll: f64,
@@ -758,11 +825,19 @@ fn firth_adjustment(d: &Design, beta: &[f64], hinv: &[f64], chunk_rows: usize) -
 }
 
 /// Firth fit by modified-score Fisher scoring with step halving on the penalized likelihood;
-/// `fixed = Some(j)` holds β_j at 0 (for penalized likelihood-ratio tests).
-fn firth_fit(d: &Design, fixed: Option<usize>, chunk: usize) -> Result<FirthResult> {
+/// `fixed = Some((j, v))` holds β_j at v (penalized likelihood-ratio tests and profiles).
+fn firth_fit(
+    d: &Design,
+    fixed: Option<(usize, f64)>,
+    start: Option<&[f64]>,
+    chunk: usize,
+) -> Result<FirthResult> {
     let k = d.k();
-    let free: Vec<usize> = (0..k).filter(|j| Some(*j) != fixed).collect();
-    let mut beta = vec![0.0; k];
+    let free: Vec<usize> = (0..k).filter(|j| fixed.map(|f| f.0) != Some(*j)).collect();
+    let mut beta = start.map(|s| s.to_vec()).unwrap_or_else(|| vec![0.0; k]);
+    if let Some((j, v)) = fixed {
+        beta[j] = v;
+    }
     let eval = |beta: &[f64]| -> Result<(Stats, Vec<f64>, f64)> {
         let s = accumulate(d, beta, chunk);
         let (hinv, logdet) = inverse_spd(&s.h, k)
@@ -932,6 +1007,11 @@ impl LogitFit {
         }
         if let Some(p) = &self.pvalues_penalized_lrt {
             f.push(("pvalues_penalized_lrt", map(p)));
+        }
+        if let Some(ci) = &self.conf_int_profile {
+            f.push(("conf_int_profile", map2(ci)));
+            let or: Vec<[f64; 2]> = ci.iter().map(|c| [c[0].exp(), c[1].exp()]).collect();
+            f.push(("odds_ratio_conf_int_profile", map2(&or)));
         }
         let sep = self.separation.as_ref();
         f.push((

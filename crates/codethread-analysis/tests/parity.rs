@@ -189,6 +189,26 @@ fn check_firth(name: &str) {
             plrt[j]
         );
     }
+    let prof = fit.conf_int_profile.clone().unwrap();
+    let mut worst_ci = 0.0f64;
+    for (j, ci) in r["conf_int_95_profile_penalized"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .enumerate()
+    {
+        for s in 0..2 {
+            let v = ci[s].as_f64().unwrap();
+            let e = (prof[j][s] - v).abs() / v.abs().max(1.0);
+            worst_ci = worst_ci.max(e);
+            assert!(
+                e <= 1e-5,
+                "{name} profile ci {j}.{s}: {} vs {v}",
+                prof[j][s]
+            );
+        }
+    }
+    println!("{name}: profile CI max rel diff {worst_ci:.2e}");
     let pll = r["penalized_llf"].as_f64().unwrap();
     let ours = fit.penalized_llf.unwrap();
     assert!((ours - pll).abs() <= 1e-6, "{name} pll");
