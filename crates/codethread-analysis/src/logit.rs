@@ -388,11 +388,11 @@ pub fn fit_logit(d: &Design, opts: &LogitOptions) -> Result<LogitFit> {
             };
             let mut ps = Vec::with_capacity(k);
             let mut cis = Vec::with_capacity(k);
-            for j in 0..k {
+            for (j, se) in scale.iter().enumerate() {
                 let r = firth_fit(d, Some((j, 0.0)), Some(&f.beta), chunk)?;
                 let lr = (2.0 * (f.pll - r.pll)).max(0.0);
                 ps.push(chi2_sf(lr, 1.0));
-                cis.push(profile_interval(d, &f, j, scale[j], chunk)?);
+                cis.push(profile_interval(d, &f, j, *se, chunk)?);
             }
             profile = Some(cis);
             Some(ps)
