@@ -205,7 +205,6 @@ pub fn cognitive_with(file: &ParsedFile, func: Node<'_>, table: &CogRules) -> u3
             }
         }
         let boolean = booleans(
-            file,
             node,
             frame.scan,
             table.booleans,
@@ -413,9 +412,7 @@ fn context_nesting(
     nesting
 }
 
-#[allow(clippy::too_many_arguments)]
 fn booleans(
-    file: &ParsedFile,
     node: Node<'_>,
     scan: Scan,
     mode: BoolMode,
@@ -515,7 +512,6 @@ fn booleans(
                 return 0;
             }
             let shape = PyBool {
-                file,
                 bool_kind,
                 operator_field,
                 unary_kinds,
@@ -539,7 +535,6 @@ fn booleans(
 /// complexipy's view of boolean expressions: `BoolOp` nodes with flattened
 /// same-operator operands, unary operators, and parentheses that do not exist.
 struct PyBool<'a> {
-    file: &'a ParsedFile,
     bool_kind: &'a str,
     operator_field: &'a str,
     unary_kinds: &'a [&'a str],
@@ -615,7 +610,6 @@ impl PyBool<'_> {
     /// enclosing one; a unary operator in between counts as a different
     /// operator (`a or not (b or c)` adds 2). Iterative.
     fn count(&self, expr: Node<'_>, parent: Option<&str>) -> u32 {
-        let _ = self.file;
         let mut total = 0u32;
         let mut stack = vec![(expr, parent)];
         while let Some((e, p)) = stack.pop() {
