@@ -151,10 +151,11 @@ fn mem_tree(base: &BTreeMap<String, Vec<u8>>) -> MemTree {
     t
 }
 
-/// Apply `layers` in order to `base` in memory (codethread-patch, git's
-/// rules) and return the combined diff against base, re-diffed with
-/// codethread-patch (empty when the layers cancel out, e.g. PR0 followed by
-/// the human PR1). `names` label the layers in errors (`PR0`, `PR1`, ...).
+/// Apply `layers` in order to `base` in memory and return the combined
+/// diff against base ([`codethread_patch::compose`]: git's rules, re-diffed
+/// over the touched files; empty when the layers cancel out, e.g. PR0
+/// followed by the human PR1). `names` label the layers in errors (`PR0`,
+/// `PR1`, ...); empty layers are skipped.
 pub fn compose_on(
     instance_id: &str,
     base: &BTreeMap<String, Vec<u8>>,
@@ -165,21 +166,26 @@ pub fn compose_on(
         instance_id: instance_id.to_string(),
         message: m,
     };
-    let before = mem_tree(base);
-    let mut after = before.clone();
+    let mut parsed = Vec::new();
+    let mut kept_names = Vec::new();
     for (i, l) in layers.iter().enumerate() {
         if l.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
         let name = names.get(i).copied().unwrap_or("layer");
-        let patch =
-            codethread_patch::parse(l).map_err(|e| err(format!("{name} cannot be parsed: {e}")))?;
-        after
-            .apply(&patch, &ApplyOptions::default())
-            .map_err(|e| err(format!("{name} does not apply: {e}")))?;
+        parsed.push(
+            codethread_patch::parse(l).map_err(|e| err(format!("{name} cannot be parsed: {e}")))?,
+        );
+        kept_names.push(name);
     }
-    let combined = diff_trees(&before, &after, &DiffOptions::default())
-        .map_err(|e| err(format!("cannot write the combined diff: {e}")))?;
+    let refs: Vec<&codethread_patch::Patch> = parsed.iter().collect();
+    let combined = codethread_patch::compose(&mem_tree(base), &refs).map_err(|e| match e {
+        codethread_patch::ComposeError::Apply { index, error } => err(format!(
+            "{} does not apply: {error}",
+            kept_names.get(index).copied().unwrap_or("layer")
+        )),
+        other => err(format!("cannot write the combined diff: {other}")),
+    })?;
     Ok(combined.to_bytes())
 }
 

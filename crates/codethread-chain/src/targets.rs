@@ -1,14 +1,15 @@
 //! Target functions: the existing functions the gold patch edits, by the
 //! rule of `TARGET_RULES.md`, and the typed reason when there are none.
 //!
-//! Changed lines come from applying the gold patch in memory with
-//! codethread-patch (git's rules, real offsets); functions and their spans
-//! from codethread-lang's index of the pre- and post-images.
+//! The rule is codethread-patch's [`codethread_patch::localize`] (changed
+//! lines from applying the gold patch with git's rules, functions from
+//! codethread-lang); this module reads the pre-images from a source, maps
+//! the result to chain types and attaches each target's indexed function.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use codethread_lang::{index_functions, parse_path_best, Function, Lang};
-use codethread_patch::{ApplyOptions, FileOp, MemTree};
+use codethread_patch::MemTree;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ChainError;
@@ -70,7 +71,8 @@ pub struct Localization {
     /// Pre-images of every file the gold patch touches that exists at base.
     #[serde(skip)]
     pub before: BTreeMap<String, Vec<u8>>,
-    /// Notes (parse errors in a pre-image, files that could not be indexed).
+    /// Notes on uncertain matches (duplicates, removed functions, trivial-only
+    /// targets, offsets, syntax errors), from codethread-patch.
     pub notes: Vec<String>,
 }
 
@@ -81,57 +83,25 @@ impl Localization {
     }
 }
 
-fn is_target_source(path: &str) -> bool {
-    matches!(
-        path.rsplit('.').next(),
-        Some("py" | "go" | "rs" | "js" | "mjs" | "cjs" | "jsx" | "ts" | "tsx")
-    ) && path.contains('.')
-}
-
-/// Functions under `TARGET_RULES.md`: named, with a body.
-fn real_functions(path: &str, bytes: &[u8], notes: &mut Vec<String>) -> Option<Vec<Function>> {
-    Lang::from_path(path)?;
+/// Functions under `TARGET_RULES.md` (named, with a body) of a pre-image,
+/// parsed the way localization parses it.
+fn real_functions(path: &str, bytes: &[u8]) -> Vec<Function> {
+    if Lang::from_path(path).is_none() {
+        return Vec::new();
+    }
     match parse_path_best(std::path::Path::new(path), bytes.to_vec()) {
-        Ok(file) => {
-            if file.parse_errors > 0 {
-                notes.push(format!("{path}: {} parse error node(s)", file.parse_errors));
-            }
-            Some(
-                index_functions(&file)
-                    .into_iter()
-                    .filter(|f| !f.anonymous && f.body.is_some())
-                    .collect(),
-            )
-        }
-        Err(e) => {
-            notes.push(format!("{path}: {e}"));
-            None
-        }
+        Ok(file) => index_functions(&file)
+            .into_iter()
+            .filter(|f| !f.anonymous && f.body.is_some())
+            .collect(),
+        Err(_) => Vec::new(),
     }
 }
 
-fn line_text(bytes: &[u8], line: usize) -> &[u8] {
-    bytes
-        .split(|b| *b == b'\n')
-        .nth(line.saturating_sub(1))
-        .unwrap_or(&[])
-}
-
-/// Blank or comment-only line.
-fn trivial(path: &str, line: &[u8]) -> bool {
-    let t = String::from_utf8_lossy(line);
-    let t = t.trim();
-    if t.is_empty() {
-        return true;
-    }
-    if path.ends_with(".py") {
-        t.starts_with('#')
-    } else {
-        t.starts_with("//") || t.starts_with("/*") || t.starts_with('*') || t.starts_with("*/")
-    }
-}
-
-/// Localize the gold patch of `inst`, reading pre-images from `source`.
+/// Localize the gold patch of `inst`, reading pre-images from `source`:
+/// codethread-patch's [`codethread_patch::localize`] decides the targets;
+/// each target is then looked up in codethread-lang's index of the
+/// pre-image (same qualname, same first line) for its spans.
 pub fn localize(
     inst: &Instance,
     source: &mut dyn SourceReader,
@@ -155,106 +125,85 @@ pub fn localize(
             before.insert(p, bytes);
         }
     }
-    let mut after_tree = tree.clone();
-    let report = after_tree
-        .apply(&patch, &ApplyOptions::default())
-        .map_err(|e| perr(format!("gold patch does not apply at base: {e}")))?;
-    let mut loc = Localization {
-        instance_id: inst.instance_id.clone(),
-        targets: Vec::new(),
-        negative_case: None,
-        added_functions: Vec::new(),
-        before: BTreeMap::new(),
-        notes: Vec::new(),
-    };
-    let mut any_source = false;
-    let mut nontrivial_outside = false;
-    for fr in &report.files {
-        let old = fr.old_path.clone();
-        let new = fr.new_path.clone();
-        let path_for_lang = new.clone().or(old.clone()).unwrap_or_default();
-        if !is_target_source(&path_for_lang) {
-            continue;
+    let l = codethread_patch::localize(&tree, &patch).map_err(|e| match e {
+        codethread_patch::LocalizeError::Apply(a) => {
+            perr(format!("gold patch does not apply at base: {a}"))
         }
-        any_source = true;
-        let before_bytes = old.as_ref().and_then(|p| before.get(p)).cloned();
-        let after_bytes = new
-            .as_ref()
-            .and_then(|p| after_tree.get(p.as_bytes()))
-            .map(<[u8]>::to_vec);
-        let bf = match (&old, &before_bytes) {
-            (Some(p), Some(b)) => real_functions(p, b, &mut loc.notes).unwrap_or_default(),
-            _ => Vec::new(),
-        };
-        let af = match (&new, &after_bytes) {
-            (Some(p), Some(b)) if fr.op != FileOp::Delete => {
-                real_functions(p, b, &mut loc.notes).unwrap_or_default()
-            }
-            _ => Vec::new(),
-        };
-        let removed: BTreeSet<usize> = fr.removed_lines.iter().copied().collect();
-        let added: BTreeSet<usize> = fr.added_lines.iter().copied().collect();
-        let after_by_key: BTreeMap<_, &Function> = af.iter().map(|f| (f.match_key(), f)).collect();
-        let before_keys: BTreeSet<_> = bf.iter().map(|f| f.match_key()).collect();
-        let path = old.clone().unwrap_or_default();
-        for f in &bf {
-            let hit_before = removed.iter().any(|l| f.span.contains_line(*l));
-            let after_f = after_by_key.get(&f.match_key());
-            let hit_after = after_f.is_some_and(|a| added.iter().any(|l| a.span.contains_line(*l)));
-            if hit_before || hit_after {
-                loc.targets.push(Target {
-                    path: path.clone(),
-                    target_id: f.target_id(&path),
-                    status: if after_f.is_some() {
-                        "modified"
-                    } else {
-                        "removed"
-                    }
-                    .into(),
-                    function: f.clone(),
-                });
-            }
-        }
-        let new_path = new.clone().unwrap_or_default();
-        for f in &af {
-            if !before_keys.contains(&f.match_key()) {
-                loc.added_functions
-                    .push(format!("{new_path}::{}", f.qualname));
-            }
-        }
-        // Changed lines outside every function span.
-        for l in &removed {
-            if !bf.iter().any(|f| f.span.contains_line(*l)) {
-                if let Some(b) = &before_bytes {
-                    if !trivial(&path, line_text(b, *l)) {
-                        nontrivial_outside = true;
-                    }
-                }
-            }
-        }
-        for l in &added {
-            if !af.iter().any(|f| f.span.contains_line(*l)) {
-                if let Some(b) = &after_bytes {
-                    if !trivial(&new_path, line_text(b, *l)) {
-                        nontrivial_outside = true;
-                    }
-                }
-            }
-        }
-    }
-    if loc.targets.is_empty() {
-        loc.negative_case = Some(if !any_source {
-            NegativeCase::NonSourceOnly
-        } else if !loc.added_functions.is_empty() {
-            if nontrivial_outside {
-                NegativeCase::AddsNewFunctionsAndModuleLevelCodeOnly
-            } else {
-                NegativeCase::AddsNewFunctionsOnly
-            }
+        other => perr(format!("cannot localize the gold patch: {other}")),
+    })?;
+    // Pre-image path of each edited file (renames read the old path).
+    let old_path: BTreeMap<&str, &str> = l
+        .files
+        .iter()
+        .map(|f| {
+            (
+                f.path.as_str(),
+                f.old_path.as_deref().unwrap_or(f.path.as_str()),
+            )
+        })
+        .collect();
+    let mut index: BTreeMap<String, Vec<Function>> = BTreeMap::new();
+    let mut targets = Vec::new();
+    for t in &l.targets {
+        let path = old_path
+            .get(t.path.as_str())
+            .copied()
+            .unwrap_or(t.path.as_str())
+            .to_string();
+        let funcs = index.entry(path.clone()).or_insert_with(|| {
+            before
+                .get(&path)
+                .map(|b| real_functions(&path, b))
+                .unwrap_or_default()
+        });
+        let f = funcs
+            .iter()
+            .find(|f| f.qualname == t.qualname && Some(f.span.start_line) == t.start)
+            .or_else(|| {
+                funcs
+                    .iter()
+                    .filter(|f| f.qualname == t.qualname)
+                    .nth(t.occurrence.saturating_sub(1))
+            })
+            .ok_or_else(|| {
+                perr(format!(
+                    "target {} not found in the pre-image index",
+                    t.target_id()
+                ))
+            })?;
+        let id = if t.path == path {
+            t.target_id()
         } else {
-            NegativeCase::ModuleOrClassLevelChangesOnly
+            f.target_id(&path)
+        };
+        targets.push(Target {
+            path,
+            target_id: id,
+            status: match t.status {
+                codethread_patch::FunctionStatus::Removed => "removed",
+                _ => "modified",
+            }
+            .into(),
+            function: f.clone(),
         });
     }
-    loc.before = before;
-    Ok(loc)
+    Ok(Localization {
+        instance_id: inst.instance_id.clone(),
+        negative_case: l.negative_case.map(|n| match n {
+            codethread_patch::NegativeCase::NonSourceOnly => NegativeCase::NonSourceOnly,
+            codethread_patch::NegativeCase::AddsNewFunctionsOnly => {
+                NegativeCase::AddsNewFunctionsOnly
+            }
+            codethread_patch::NegativeCase::AddsNewFunctionsAndModuleLevelCodeOnly => {
+                NegativeCase::AddsNewFunctionsAndModuleLevelCodeOnly
+            }
+            codethread_patch::NegativeCase::ModuleOrClassLevelChangesOnly => {
+                NegativeCase::ModuleOrClassLevelChangesOnly
+            }
+        }),
+        added_functions: l.added_functions.iter().map(|f| f.target_id()).collect(),
+        notes: l.unsure.clone(),
+        targets,
+        before,
+    })
 }
