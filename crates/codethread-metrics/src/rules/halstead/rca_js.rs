@@ -13,7 +13,7 @@
 //! The tool bundled an older grammar (function expressions were the node kind
 //! `function`, today `function_expression`); the tables name today's kinds.
 
-use super::{HalsteadRules, Mode, NodeRules, Piece};
+use super::{HalsteadRules, HiddenIn, Mode, NodeRules, Piece};
 
 pub(crate) static PAPER_JS: HalsteadRules = HalsteadRules {
     null_for: &[],
@@ -160,6 +160,10 @@ static TS: NodeRules = NodeRules {
     operators: js_operators!(),
     operands: js_operands!(("nested_identifier", true)),
     opaque: &[("comment", true)],
-    hidden_in: &[],
+    // `x as const`: the tool's grammar read `const` as a type name.
+    hidden_in: &[HiddenIn {
+        parent: "as_expression",
+        texts: &["const"],
+    }],
     splits: JS_SPLITS,
 };
