@@ -160,6 +160,15 @@ pub(crate) fn apply_with(
             symlink_ancestor_check(&|q: &[u8]| get(&overlay, q), p)?;
         }
         let is_copy = fp.is_copy && !opts.reverse;
+        // git: a traditional (non-git) diff with no pre-image lines whose
+        // file does not exist creates it, even without `/dev/null`.
+        let src_missing = src.as_ref().is_some_and(|s| get(&overlay, s).is_none());
+        let implicit_create = src_missing
+            && !fp.is_git
+            && !opts.reverse
+            && !fp.hunks.is_empty()
+            && fp.hunks.iter().all(|h| h.old_len == 0);
+        let src = if implicit_create { &None } else { src };
         let op = match (src, dst) {
             (None, _) => FileOp::Create,
             (_, None) => FileOp::Delete,

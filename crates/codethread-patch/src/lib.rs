@@ -17,6 +17,8 @@
 //! - [`localize`]: the files and functions a patch edits, by the rule of
 //!   `TARGET_RULES.md`, on `codethread-lang`'s function index.
 //! - [`jaccard`], [`similarity`]: J^file and J^func of two patches.
+//! - [`to_git_format`]: add `diff --git` headers to traditional diffs;
+//!   [`compose`]: stack patches (PR1 + PR2) into one git diff.
 //!
 //! ```
 //! use codethread_patch::{diff_files, localize, parse, ApplyOptions, DiffOptions, FileChange, MemTree};
@@ -47,6 +49,7 @@ mod fs;
 mod jaccard;
 mod localize;
 pub mod model;
+mod normalize;
 mod parse;
 pub mod quote;
 mod safety;
@@ -69,6 +72,7 @@ pub use localize::{
     LocalizeError, NegativeCase,
 };
 pub use model::*;
-pub use parse::parse;
+pub use normalize::{compose, to_git_format, ComposeError};
+pub use parse::{parse, parse_with_strip};
 pub use safety::check_path;
 pub use synth::synthesize_images;

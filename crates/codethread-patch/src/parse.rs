@@ -12,11 +12,19 @@ use crate::quote::unquote_c;
 /// with a typed error naming the line for malformed headers or hunks whose
 /// line counts disagree with their header.
 pub fn parse(input: &[u8]) -> Result<Patch, ParseError> {
+    parse_with_strip(input, 1)
+}
+
+/// [`parse`] with another `-p` strip level for the `---`/`+++` and
+/// `diff --git` names: 0 for svn-style diffs without `a/`/`b/` prefixes
+/// (`rename`/`copy` names are never stripped, as in git).
+pub fn parse_with_strip(input: &[u8], strip: usize) -> Result<Patch, ParseError> {
     let lines = split_lines(input);
     let mut p = Parser {
         input,
         lines: &lines,
         i: 0,
+        strip,
     };
     let mut files = Vec::new();
     let mut garbage_start = 0usize; // byte offset where unassigned bytes begin
@@ -72,6 +80,7 @@ struct Parser<'a> {
     input: &'a [u8],
     lines: &'a [(usize, usize)],
     i: usize,
+    strip: usize,
 }
 
 /// A line without its `\n` / `\r\n` terminator.
@@ -139,7 +148,7 @@ fn name_field(s: &[u8], line: usize) -> Result<Vec<u8>, ParseError> {
 }
 
 /// A `---`/`+++` name: `None` for `/dev/null`, else `-p1`-stripped.
-fn file_line_name(s: &[u8], line: usize) -> Result<Option<Vec<u8>>, ParseError> {
+fn file_line_name(s: &[u8], line: usize, strip: usize) -> Result<Option<Vec<u8>>, ParseError> {
     let name = name_field(s, line)?;
     if name == b"/dev/null" {
         return Ok(None);
@@ -150,7 +159,7 @@ fn file_line_name(s: &[u8], line: usize) -> Result<Option<Vec<u8>>, ParseError> 
             reason: "empty name on ---/+++ line",
         });
     }
-    Ok(Some(strip_components(&name, 1)))
+    Ok(Some(strip_components(&name, strip)))
 }
 
 /// The two names of a `diff --git` line when they can be told apart: both
@@ -158,7 +167,7 @@ fn file_line_name(s: &[u8], line: usize) -> Result<Option<Vec<u8>>, ParseError> 
 /// component (git's rule; renames with spaces rely on the other headers).
 type NamePair = Option<(Vec<u8>, Vec<u8>)>;
 
-fn git_header_names(rest: &[u8], line: usize) -> Result<NamePair, ParseError> {
+fn git_header_names(rest: &[u8], line: usize, strip: usize) -> Result<NamePair, ParseError> {
     if rest.first() == Some(&b'"') {
         let (a, n) = unquote_c(rest).ok_or(ParseError::BadQuotedPath { line })?;
         let tail = rest[n..].strip_prefix(b" ").unwrap_or(&rest[n..]);
@@ -167,15 +176,18 @@ fn git_header_names(rest: &[u8], line: usize) -> Result<NamePair, ParseError> {
         } else {
             tail.to_vec()
         };
-        return Ok(Some((strip_components(&a, 1), strip_components(&b, 1))));
+        return Ok(Some((
+            strip_components(&a, strip),
+            strip_components(&b, strip),
+        )));
     }
     // Unquoted first name; the second may be quoted.
     if let Some(q) = rest.windows(2).position(|w| w == b" \"") {
         if let Some((b, n)) = unquote_c(&rest[q + 1..]) {
             if q + 1 + n == rest.len() {
                 return Ok(Some((
-                    strip_components(&rest[..q], 1),
-                    strip_components(&b, 1),
+                    strip_components(&rest[..q], strip),
+                    strip_components(&b, strip),
                 )));
             }
         }
@@ -183,7 +195,7 @@ fn git_header_names(rest: &[u8], line: usize) -> Result<NamePair, ParseError> {
     // Both unquoted: find a split where both sides agree after -p1.
     for (sp, _) in rest.iter().enumerate().filter(|(_, &b)| b == b' ') {
         let (a, b) = (&rest[..sp], &rest[sp + 1..]);
-        let (sa, sb) = (strip_components(a, 1), strip_components(b, 1));
+        let (sa, sb) = (strip_components(a, strip), strip_components(b, strip));
         if sa == sb && a.contains(&b'/') && b.contains(&b'/') {
             return Ok(Some((sa, sb)));
         }
@@ -206,7 +218,7 @@ impl<'a> Parser<'a> {
         let lno = first + 1;
         let head = chomp(self.line(first));
         let rest = &head[b"diff --git ".len()..];
-        let names = git_header_names(rest, lno)?;
+        let names = git_header_names(rest, lno, self.strip)?;
         let mut fp = FilePatch {
             is_git: true,
             ..FilePatch::default()
@@ -324,8 +336,8 @@ impl<'a> Parser<'a> {
                 if nl >= self.lines.len() || !self.line(nl).starts_with(b"+++ ") {
                     return Err(ParseError::MissingNewFileLine { line: ln });
                 }
-                let o = file_line_name(v, ln)?;
-                let n = file_line_name(&chomp(self.line(nl))[4..], nl + 1)?;
+                let o = file_line_name(v, ln, self.strip)?;
+                let n = file_line_name(&chomp(self.line(nl))[4..], nl + 1, self.strip)?;
                 if o.is_none() {
                     created = true;
                 } else if !fp.is_rename && !fp.is_copy {
@@ -451,8 +463,8 @@ impl<'a> Parser<'a> {
 
     fn traditional_file(&mut self) -> Result<FilePatch, ParseError> {
         let ln = self.i + 1;
-        let o = file_line_name(&chomp(self.line(self.i))[4..], ln)?;
-        let n = file_line_name(&chomp(self.line(self.i + 1))[4..], ln + 1)?;
+        let o = file_line_name(&chomp(self.line(self.i))[4..], ln, self.strip)?;
+        let n = file_line_name(&chomp(self.line(self.i + 1))[4..], ln + 1, self.strip)?;
         if o.is_none() && n.is_none() {
             return Err(ParseError::MissingFileName {
                 line: ln,

@@ -105,6 +105,69 @@ fn edge_cases_accepted_by_git() {
     check_with_git(&before, &after);
 }
 
+/// Traditional diffs (no `diff --git`, as the paper's PR0 patches) become
+/// git diffs that git applies with the same result.
+#[test]
+fn traditional_diffs_normalized_for_git() {
+    let before = tree(&[
+        (b"src/m.py", b"def f():\n    return 1\n"),
+        (b"old.txt", b"x\n"),
+    ]);
+    // svn style (no a/ b/ prefixes): parse with -p0.
+    let svn = b"Index: src/m.py\n===================================================================\n--- src/m.py\t(revision 1)\n+++ src/m.py\t(working copy)\n@@ -1,2 +1,2 @@\n def f():\n-    return 1\n+    raise NotImplementedError\n";
+    let p0 = codethread_patch::parse_with_strip(svn, 0).unwrap();
+    assert_eq!(p0.files[0].new_path.as_deref(), Some(&b"src/m.py"[..]));
+    assert_eq!(
+        parse(svn).unwrap().files[0].new_path.as_deref(),
+        Some(&b"m.py"[..]),
+        "-p1 like git"
+    );
+    let text = b"--- a/src/m.py\n+++ b/src/m.py\n@@ -1,2 +1,2 @@\n def f():\n-    return 1\n+    raise NotImplementedError\n--- a/new dir/n.py\n+++ b/new dir/n.py\n@@ -0,0 +1 @@\n+x = 1\n--- a/old.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n";
+    let p = parse(text).unwrap();
+    let g = codethread_patch::to_git_format(&p).unwrap();
+    let bytes = g.to_bytes();
+    assert!(
+        bytes.starts_with(b"diff --git a/src/m.py b/src/m.py\n--- a/src/m.py\n"),
+        "{}",
+        String::from_utf8_lossy(&bytes)
+    );
+    let mut ours = before.clone();
+    ours.apply(&p, &ApplyOptions::default()).unwrap();
+    let theirs = git_apply(&before, &bytes)
+        .unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&bytes)));
+    assert_eq!(theirs, ours);
+    assert_eq!(ours.get(b"new dir/n.py"), Some(&b"x = 1\n"[..]));
+    let g0 = codethread_patch::to_git_format(&p0).unwrap();
+    let mut ours0 = before.clone();
+    ours0.apply(&p0, &ApplyOptions::default()).unwrap();
+    assert_eq!(git_apply(&before, &g0.to_bytes()).unwrap(), ours0);
+}
+
+/// PR1 + PR2 stacked into one diff: git applies it to the base and gets the
+/// state after both (dev instances: gold patch, then a second edit on top).
+#[test]
+fn compose_stacked_patches() {
+    let Some(dev) = codethread_testkit::shared_path("chains/dev") else {
+        return;
+    };
+    for (row, files) in dev_instances(&dev).into_iter().take(12) {
+        let id = row["instance_id"].as_str().unwrap();
+        let before = load_tree(&files.join("before"));
+        let after = load_tree(&files.join("after"));
+        let pr1 = parse(row["patch"].as_str().unwrap().as_bytes()).unwrap();
+        // PR2: append a line to every file PR1 left behind.
+        let mut after2 = after.clone();
+        for f in after2.files.values_mut() {
+            f.content.extend_from_slice(b"\n# pr2\n");
+        }
+        let pr2 = diff_trees(&after, &after2, &DiffOptions::default()).unwrap();
+        let both = codethread_patch::compose(&before, &[&pr1, &pr2])
+            .unwrap_or_else(|e| panic!("{id}: {e}"));
+        let theirs = git_apply(&before, &both.to_bytes()).unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert_eq!(theirs, after2, "{id}");
+    }
+}
+
 #[test]
 fn mode_changes_accepted_by_git() {
     let mut before = tree(&[(b"s.sh", b"echo\n")]);
