@@ -231,8 +231,9 @@ fn count_tokens(t: &TokenRules, source: &[u8], node: Node<'_>) -> Option<Halstea
 /// A node-kind table resolved against one grammar's kind ids.
 struct Resolved {
     classes: Vec<NodeClass>,
-    /// parent kind id → child kind ids not counted there.
-    hidden: HashMap<u16, HashSet<u16>>,
+    /// parent kind id → (child kind ids not counted there, those of them
+    /// counted when last).
+    hidden: HashMap<u16, (HashSet<u16>, HashSet<u16>)>,
 }
 
 fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
@@ -248,7 +249,7 @@ fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
     let language = lang.ts_language();
     let count = language.node_kind_count();
     let mut classes = vec![NodeClass::Unknown; count];
-    let mut hidden: HashMap<u16, HashSet<u16>> = HashMap::new();
+    let mut hidden: HashMap<u16, (HashSet<u16>, HashSet<u16>)> = HashMap::new();
     let mut by_name: HashMap<(&str, bool), Vec<u16>> = HashMap::new();
     for (id, class) in classes.iter_mut().enumerate() {
         let Ok(id16) = u16::try_from(id) else { break };
@@ -276,18 +277,19 @@ fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
         }
     }
     for h in rules.hidden_in {
-        let children: HashSet<u16> = h
-            .texts
-            .iter()
-            .filter_map(|t| by_name.get(&(*t, false)))
-            .flatten()
-            .copied()
-            .collect();
+        let ids = |texts: &[&str]| -> HashSet<u16> {
+            texts
+                .iter()
+                .filter_map(|t| by_name.get(&(*t, false)))
+                .flatten()
+                .copied()
+                .collect()
+        };
+        let (children, keep) = (ids(h.texts), ids(h.keep_last));
         for pid in by_name.get(&(h.parent, true)).into_iter().flatten() {
-            hidden
-                .entry(*pid)
-                .or_default()
-                .extend(children.iter().copied());
+            let entry = hidden.entry(*pid).or_default();
+            entry.0.extend(children.iter().copied());
+            entry.1.extend(keep.iter().copied());
         }
     }
     let resolved = Arc::new(Resolved { classes, hidden });
@@ -314,7 +316,10 @@ fn count_nodes(rules: &'static NodeRules, lang: Lang, source: &[u8], node: Node<
             && parents
                 .last()
                 .and_then(|p| resolved.hidden.get(p))
-                .is_some_and(|set| set.contains(&n.kind_id()));
+                .is_some_and(|(set, keep_last)| {
+                    set.contains(&n.kind_id())
+                        && !(keep_last.contains(&n.kind_id()) && n.next_sibling().is_none())
+                });
         let mut descend = true;
         if !hidden && !n.is_missing() {
             match class {
@@ -1085,6 +1090,27 @@ mod tests {
     fn rust_types_else_as_and_primitive_types() {
         let src = "fn g(v: &[u8]) -> Option<usize> {\n    if v.is_empty() { None } else { Some(v.len() as usize) }\n}\n";
         assert_eq!(counts(Lang::Rust, src), (11, 4, 19, 6));
+    }
+
+    #[test]
+    fn rust_macro_rules_repetitions_hide_punctuation_but_not_the_repetition_operator() {
+        // rust-code-analysis-cli 0.0.25 on this source: n1 10, n2 4, N1 17, N2 6.
+        let src = "fn f(v: u8) {\n    macro_rules! m {\n        ($($x:ident),+) => { $( let _ = $x + 1; )* };\n    }\n    m!(v);\n}\n";
+        assert_eq!(counts(Lang::Rust, src), (10, 4, 17, 6));
+    }
+
+    #[test]
+    fn js_labels_shorthands_templates_regex_spread() {
+        // rust-code-analysis-cli 0.0.25 on this source: n1 15, n2 4, N1 26, N2 10.
+        let src = "function f(a) {\n  label: for (const k in a) { if (!a[k]) continue label; }\n  return { a, b: `x${a}y`, [a]: /re/g, ...a };\n}\n";
+        assert_eq!(counts(Lang::JavaScript, src), (15, 4, 26, 10));
+    }
+
+    #[test]
+    fn ts_type_annotations_and_as_const() {
+        // rust-code-analysis-cli 0.0.25 on this source: n1 16, n2 6, N1 23, N2 9.
+        let src = "function f<T>(a: T[], b?: number): T | undefined {\n  const x = a as unknown as T[];\n  return x?.[b ?? 0] as const;\n}\n";
+        assert_eq!(counts(Lang::TypeScript, src), (16, 6, 23, 9));
     }
 
     #[test]

@@ -111,6 +111,9 @@ pub(crate) struct HiddenIn {
     pub parent: &'static str,
     /// Token texts hidden there.
     pub texts: &'static [&'static str],
+    /// Of these texts, the ones still counted when they are the parent's
+    /// last child (the `+`/`*`/`?` closing a macro repetition `$(...)+`).
+    pub keep_last: &'static [&'static str],
 }
 
 /// AST-operator rules (radon's `h_visit`).

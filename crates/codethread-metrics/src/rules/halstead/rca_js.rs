@@ -164,6 +164,7 @@ static TS: NodeRules = NodeRules {
     hidden_in: &[HiddenIn {
         parent: "as_expression",
         texts: &["const"],
+        keep_last: &[],
     }],
     splits: JS_SPLITS,
 };

@@ -90,14 +90,29 @@ static RUST: NodeRules = NodeRules {
         HiddenIn {
             parent: "token_tree",
             texts: TOKEN_TREE_PUNCTUATION,
+            keep_last: &[],
         },
         HiddenIn {
             parent: "token_tree_pattern",
             texts: TOKEN_TREE_PUNCTUATION,
+            keep_last: &[],
+        },
+        HiddenIn {
+            parent: "token_repetition",
+            texts: TOKEN_TREE_PUNCTUATION,
+            keep_last: REPETITION_OPERATORS,
+        },
+        HiddenIn {
+            parent: "token_repetition_pattern",
+            texts: TOKEN_TREE_PUNCTUATION,
+            keep_last: REPETITION_OPERATORS,
         },
     ],
     splits: &[],
 };
+
+/// The operator closing a macro repetition: a visible token in the tool's grammar.
+static REPETITION_OPERATORS: &[&str] = &["+", "*", "?"];
 
 /// Punctuation inside macro token trees: one invisible token in the tool's grammar.
 static TOKEN_TREE_PUNCTUATION: &[&str] = &[
