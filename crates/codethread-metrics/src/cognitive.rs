@@ -175,7 +175,7 @@ pub fn cognitive_with(file: &ParsedFile, func: Node<'_>, table: &CogRules) -> u3
             continue;
         }
         let mut space = frame.space;
-        if node.id() != func.id() && table.spaces.contains(&node.kind()) {
+        if node.id() != func.id() && node.is_named() && table.spaces.contains(&node.kind()) {
             sequences.push(None);
             space = sequences.len() - 1;
         }

@@ -69,7 +69,7 @@ pub fn cyclomatic_with(file: &ParsedFile, func: Node<'_>, table: &CcRules) -> u3
             if table.excluded.contains(&kind) {
                 continue;
             }
-            if table.nested_spaces.contains(&kind) {
+            if node.is_named() && table.nested_spaces.contains(&kind) {
                 total = total.saturating_add(table.base);
             }
         }

@@ -244,7 +244,7 @@ pub struct CogRules {
     pub nodes: &'static [NodeRule],
     /// Boolean operators.
     pub booleans: BoolMode,
-    /// Kinds that open a new boolean-sequence scope (rust-code-analysis spaces).
+    /// Named kinds that open a new boolean-sequence scope (rust-code-analysis spaces).
     pub spaces: &'static [&'static str],
     /// Direct recursion.
     pub recursion: Recursion,
@@ -770,6 +770,7 @@ pub static JS_RCA: CogRules = CogRules {
         "arrow_function",
         "method_definition",
         "class_declaration",
+        "class",
     ],
     recursion: Recursion::None,
     null_kinds: &[],

@@ -97,7 +97,7 @@ pub struct CcRules {
     /// Nodes counted as decisions but not entered (radon's `visit_Assert`
     /// does not visit the assertion's expressions).
     pub pruned: &'static [&'static str],
-    /// Nested nodes that each add `base` (rust-code-analysis sums nested spaces).
+    /// Nested named nodes that each add `base` (rust-code-analysis sums nested spaces).
     pub nested_spaces: &'static [&'static str],
     /// radon's `match` handling.
     pub match_cases: Option<MatchCases>,
@@ -305,6 +305,8 @@ const JS_RCA_SPACES: &[&str] = &[
     "arrow_function",
     "method_definition",
     "class_declaration",
+    // A class expression (a named node; the `class` keyword token is anonymous).
+    "class",
 ];
 
 /// rust-code-analysis 0.0.25 `cyclomatic.sum` for JavaScript, TypeScript and TSX.
