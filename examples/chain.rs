@@ -7,6 +7,7 @@
 //! cargo run --release --example chain -- pr0 --instances I.jsonl --snapshots DIR --out PATCHES
 //! cargo run --release --example chain -- build --instances I.jsonl --repos REPOS --out CHAIN
 //! cargo run --release --example chain -- gate --chain CHAIN --predictions PR1.jsonl --reports LOGS
+//! cargo run --release --example chain -- requests --chain CHAIN --format openai --model gpt-4o > batch.jsonl
 //! cargo run --release --example chain -- stack --chain CHAIN --repos REPOS --pr1 PR1.jsonl --pr2 PR2.jsonl --out P.jsonl
 //! ```
 
@@ -108,6 +109,20 @@ enum Cmd {
         /// Harness report.json files or directories holding them (logs/run_evaluation/...).
         #[arg(long, required = true, num_args = 1..)]
         reports: Vec<PathBuf>,
+    },
+    /// The statement writer's chat requests of a chain, as JSONL on stdout.
+    Requests {
+        #[arg(long)]
+        chain: PathBuf,
+        /// neutral | openai | anthropic
+        #[arg(long, default_value = "neutral")]
+        format: String,
+        /// Model name written into provider requests.
+        #[arg(long, default_value = "")]
+        model: String,
+        /// max_tokens for Anthropic requests.
+        #[arg(long, default_value_t = 4096)]
+        max_tokens: u32,
     },
     /// Combine PR0 + PR1 (+ PR2 ...) into one prediction per instance against base_commit.
     Stack {
@@ -324,6 +339,27 @@ fn run(cli: Cli) -> Result<ExitCode, Box<dyn std::error::Error>> {
                 d.iter().filter(|x| x.kept).count(),
                 d.len()
             );
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Requests {
+            chain,
+            format,
+            model,
+            max_tokens,
+        } => {
+            let f = match format.as_str() {
+                "neutral" => pipeline::RequestFormat::Neutral,
+                "openai" => pipeline::RequestFormat::Openai,
+                "anthropic" => pipeline::RequestFormat::Anthropic,
+                other => {
+                    return Err(
+                        format!("unknown --format {other:?} (neutral, openai, anthropic)").into(),
+                    )
+                }
+            };
+            for r in pipeline::llm_requests(&Chain::open(&chain)?, f, &model, max_tokens)? {
+                writeln!(stdout, "{}", serde_json::to_string(&r)?)?;
+            }
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Stack {

@@ -622,3 +622,39 @@ pub fn pr0_batch(
     }
     res
 }
+
+/// Shape of LLM request lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RequestFormat {
+    /// `{custom_id, messages, metadata}` (provider-neutral).
+    Neutral,
+    /// OpenAI Batch API lines.
+    Openai,
+    /// Anthropic Message Batches lines.
+    Anthropic,
+}
+
+/// The chat requests of every built instance of `chain`, in the given shape.
+pub fn llm_requests(
+    chain: &Chain,
+    format: RequestFormat,
+    model: &str,
+    max_tokens: u32,
+) -> Result<Vec<Value>, ChainError> {
+    let mut out = Vec::new();
+    for inst in &chain.instances {
+        let p = instance_dir(&chain.dir, &inst.instance_id).join("llm_request.json");
+        if !p.exists() {
+            continue;
+        }
+        let req: crate::statement::LlmRequest =
+            serde_json::from_slice(&io_read(&p)?).map_err(|e| ChainError::json(&p, 0, &e))?;
+        out.push(match format {
+            RequestFormat::Neutral => serde_json::to_value(&req).unwrap_or(Value::Null),
+            RequestFormat::Openai => req.to_openai_batch(model),
+            RequestFormat::Anthropic => req.to_anthropic_batch(model, max_tokens),
+        });
+    }
+    Ok(out)
+}
