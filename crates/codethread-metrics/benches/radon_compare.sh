@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Side-by-side wall time and peak RSS: radon 6.0.1 (`radon cc`, `radon hal`,
+# `radon raw`, one after another) against the codethread-metrics engine over
+# the same tree (default: django from the shared corpora).
+#
+# usage: benches/radon_compare.sh [TREE]
+#   RADON_VENV  venv holding radon==6.0.1 (created under /tmp if missing)
+#   CARGO_TARGET_DIR as usual.
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+tree="${1:-${CODETHREAD_SHARED:?set CODETHREAD_SHARED or pass a tree}/metrics/corpora/django}"
+venv="${RADON_VENV:-/tmp/radon-venv}"
+if [ ! -x "$venv/bin/radon" ]; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q radon==6.0.1
+fi
+target="${CARGO_TARGET_DIR:-$here/../../target}"
+(cd "$here" && cargo build -q --release -p codethread-metrics --example jsonl)
+engine="$target/release/examples/jsonl"
+bytes=$(find "$tree" -name '*.py' -type f -print0 | xargs -0 cat | wc -c)
+echo "tree: $tree ($bytes bytes of Python)"
+echo "machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+
+measure() { # label, command...
+  local label="$1"; shift
+  local log; log="$(mktemp)"
+  /usr/bin/time -f "%e %U %S %M" -o "$log" "$@" > /dev/null 2>&1 || true
+  read -r wall user sys rss < "$log"; rm -f "$log"
+  cpu=$(echo "$user + $sys" | bc -l)
+  printf '%-12s wall %8.2f s   cpu %8.2f s   peak RSS %7.1f MB\n' "$label" "$wall" "$cpu" "$(echo "$rss / 1024" | bc -l)"
+  echo "$wall $cpu" > "/tmp/.radon_compare_$label"
+}
+
+measure radon_cc  "$venv/bin/radon" cc -j "$tree"
+measure radon_hal "$venv/bin/radon" hal -f -j "$tree"
+measure radon_raw "$venv/bin/radon" raw -j "$tree"
+measure engine    "$engine" "$tree"
+read -r ccw ccc < /tmp/.radon_compare_radon_cc
+read -r halw halc < /tmp/.radon_compare_radon_hal
+read -r raww rawc < /tmp/.radon_compare_radon_raw
+read -r engw engc < /tmp/.radon_compare_engine
+rm -f /tmp/.radon_compare_*
+rw=$(echo "$ccw + $halw + $raww" | bc -l); rc=$(echo "$ccc + $halc + $rawc" | bc -l)
+printf 'radon cc+hal+raw: wall %.2f s, cpu %.2f s | engine: wall %.2f s, cpu %.2f s\n' "$rw" "$rc" "$engw" "$engc"
+printf 'speedup: wall %.1fx, cpu %.1fx (cpu: robust when the machine is shared)\n' \
+  "$(echo "$rw / $engw" | bc -l)" "$(echo "$rc / $engc" | bc -l)"
