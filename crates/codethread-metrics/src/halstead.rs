@@ -234,6 +234,8 @@ struct Resolved {
     /// parent kind id → (child kind ids not counted there, those of them
     /// counted when last).
     hidden: HashMap<u16, (HashSet<u16>, HashSet<u16>)>,
+    /// (parent kind id, token kind id) → extra pieces.
+    extras: HashMap<(u16, u16), &'static [Piece]>,
 }
 
 fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
@@ -292,7 +294,19 @@ fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
             entry.1.extend(keep.iter().copied());
         }
     }
-    let resolved = Arc::new(Resolved { classes, hidden });
+    let mut extras: HashMap<(u16, u16), &'static [Piece]> = HashMap::new();
+    for e in rules.extra_in {
+        for pid in by_name.get(&(e.parent, true)).into_iter().flatten() {
+            for tid in by_name.get(&(e.token, false)).into_iter().flatten() {
+                extras.insert((*pid, *tid), e.pieces);
+            }
+        }
+    }
+    let resolved = Arc::new(Resolved {
+        classes,
+        hidden,
+        extras,
+    });
     if let Ok(mut guard) = cache.lock() {
         guard.push((key, lang, Arc::clone(&resolved)));
     }
@@ -304,7 +318,7 @@ fn count_nodes(rules: &'static NodeRules, lang: Lang, source: &[u8], node: Node<
     let mut c: Counter<&'static str, &[u8]> = Counter::new();
     let mut cursor = node.walk();
     // Kind ids of the ancestors of the cursor's node (within the subtree).
-    let mut parents: Vec<u16> = Vec::new();
+    let mut parents: Vec<Node<'_>> = Vec::new();
     'walk: loop {
         let n = cursor.node();
         let class = resolved
@@ -315,7 +329,7 @@ fn count_nodes(rules: &'static NodeRules, lang: Lang, source: &[u8], node: Node<
         let hidden = !n.is_named()
             && parents
                 .last()
-                .and_then(|p| resolved.hidden.get(p))
+                .and_then(|p| resolved.hidden.get(&p.kind_id()))
                 .is_some_and(|(set, keep_last)| {
                     set.contains(&n.kind_id())
                         && !(keep_last.contains(&n.kind_id()) && n.next_sibling().is_none())
@@ -328,17 +342,20 @@ fn count_nodes(rules: &'static NodeRules, lang: Lang, source: &[u8], node: Node<
                 NodeClass::Unknown => {}
                 NodeClass::Opaque => descend = false,
                 NodeClass::Split(i) => {
-                    for piece in rules.splits.get(i).map_or(&[][..], |(_, p)| p) {
-                        match *piece {
-                            Piece::Operator(key) => c.operator(key),
-                            Piece::Operand(t) => c.operand(t.as_bytes()),
-                        }
+                    let pieces = rules.splits.get(i).map_or(&[][..], |(_, p)| p);
+                    count_pieces(&mut c, pieces, source, parents.last().copied());
+                }
+            }
+            if !n.is_named() && !resolved.extras.is_empty() {
+                if let Some(p) = parents.last() {
+                    if let Some(pieces) = resolved.extras.get(&(p.kind_id(), n.kind_id())) {
+                        count_pieces(&mut c, pieces, source, Some(*p));
                     }
                 }
             }
         }
         if descend && cursor.goto_first_child() {
-            parents.push(n.kind_id());
+            parents.push(n);
             continue;
         }
         loop {
@@ -355,6 +372,25 @@ fn count_nodes(rules: &'static NodeRules, lang: Lang, source: &[u8], node: Node<
         }
     }
     c.finish()
+}
+
+fn count_pieces<'s>(
+    c: &mut Counter<&'static str, &'s [u8]>,
+    pieces: &[Piece],
+    source: &'s [u8],
+    parent: Option<Node<'_>>,
+) {
+    for piece in pieces {
+        match *piece {
+            Piece::Operator(key) => c.operator(key),
+            Piece::Operand(t) => c.operand(t.as_bytes()),
+            Piece::ParentText => {
+                if let Some(p) = parent {
+                    c.operand(text(source, p));
+                }
+            }
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -1104,6 +1140,13 @@ mod tests {
         // rust-code-analysis-cli 0.0.25 on this source: n1 15, n2 4, N1 26, N2 10.
         let src = "function f(a) {\n  label: for (const k in a) { if (!a[k]) continue label; }\n  return { a, b: `x${a}y`, [a]: /re/g, ...a };\n}\n";
         assert_eq!(counts(Lang::JavaScript, src), (15, 4, 26, 10));
+    }
+
+    #[test]
+    fn js_import_meta_as_the_old_member_expression() {
+        // rust-code-analysis-cli 0.0.25 on this source: n1 10, n2 5, N1 13, N2 5.
+        let src = "function F() {\n  if (new.target) return import.meta.url;\n}\n";
+        assert_eq!(counts(Lang::JavaScript, src), (10, 5, 13, 5));
     }
 
     #[test]

@@ -93,6 +93,8 @@ pub(crate) struct NodeRules {
     /// Anonymous tokens today's grammar has where the tool's grammar had
     /// several tokens (JSX `</` was `<` `/`): each counts as the listed pieces.
     pub splits: &'static [(&'static str, &'static [Piece])],
+    /// Extra pieces for tokens under given parents.
+    pub extra_in: &'static [ExtraIn],
 }
 
 /// One counted piece of a split token.
@@ -102,6 +104,21 @@ pub(crate) enum Piece {
     Operator(&'static str),
     /// An operand with this text.
     Operand(&'static str),
+    /// An operand keyed by the source text of the token's parent node.
+    ParentText,
+}
+
+/// Extra pieces counted for an anonymous token under a given parent (where
+/// the tool's grammar had more nodes: `import.meta` was a member expression
+/// of a named `import` node and a property `meta`).
+#[derive(Debug)]
+pub(crate) struct ExtraIn {
+    /// Parent kind.
+    pub parent: &'static str,
+    /// Token text.
+    pub token: &'static str,
+    /// What is counted in addition to the token's own class.
+    pub pieces: &'static [Piece],
 }
 
 /// Anonymous tokens that the reference grammar folded into an invisible token.

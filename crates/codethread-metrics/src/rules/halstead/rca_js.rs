@@ -13,7 +13,7 @@
 //! The tool bundled an older grammar (function expressions were the node kind
 //! `function`, today `function_expression`); the tables name today's kinds.
 
-use super::{HalsteadRules, HiddenIn, Mode, NodeRules, Piece};
+use super::{ExtraIn, HalsteadRules, HiddenIn, Mode, NodeRules, Piece};
 
 pub(crate) static PAPER_JS: HalsteadRules = HalsteadRules {
     null_for: &[],
@@ -32,6 +32,22 @@ static JS_SPLITS: &[(&str, &[Piece])] = &[
     ("</", &[Piece::Operator("<"), Piece::Operator("/")]),
     ("/>", &[Piece::Operator("/"), Piece::Operator(">")]),
     ("static get", &[Piece::Operand("get")]),
+];
+
+/// `import.meta` was `member_expression(import, ., property_identifier)` with
+/// a named `import` node around the keyword: one more operator (the named
+/// `import`), the member expression's text and `meta` as operands.
+static JS_EXTRA: &[ExtraIn] = &[
+    ExtraIn {
+        parent: "meta_property",
+        token: "import",
+        pieces: &[Piece::Operator("import()"), Piece::ParentText],
+    },
+    ExtraIn {
+        parent: "meta_property",
+        token: "meta",
+        pieces: &[Piece::Operand("meta")],
+    },
 ];
 
 macro_rules! js_operators {
@@ -154,6 +170,7 @@ static JS: NodeRules = NodeRules {
     opaque: &[("comment", true)],
     hidden_in: &[],
     splits: JS_SPLITS,
+    extra_in: JS_EXTRA,
 };
 
 static TS: NodeRules = NodeRules {
@@ -167,4 +184,5 @@ static TS: NodeRules = NodeRules {
         keep_last: &[],
     }],
     splits: JS_SPLITS,
+    extra_in: JS_EXTRA,
 };

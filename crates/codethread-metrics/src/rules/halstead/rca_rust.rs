@@ -109,6 +109,7 @@ static RUST: NodeRules = NodeRules {
         },
     ],
     splits: &[],
+    extra_in: &[],
 };
 
 /// The operator closing a macro repetition: a visible token in the tool's grammar.
