@@ -1,6 +1,6 @@
 //! Cognitive-complexity rule tables, one per (profile, language).
 //!
-//! The walker in [`crate::cognitive`] is language-agnostic. It visits nodes in
+//! The walker in [`crate::cognitive()`] is language-agnostic. It visits nodes in
 //! pre-order with an explicit stack; every node carries a *scan mode* (see
 //! [`Scan`]) and nesting counters inherited from its parent. A table says, per
 //! node kind (and context):

@@ -1,6 +1,6 @@
 //! Cyclomatic-complexity rule tables, one per (profile, language).
 //!
-//! The walker in [`crate::cyclomatic`] knows nothing about any language: it
+//! The walker in [`crate::cyclomatic()`] knows nothing about any language: it
 //! reads one [`CcRules`] value. Each table below reproduces one tool's counting
 //! rules as documented in `RULES.md` of the shared reference set.
 
