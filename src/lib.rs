@@ -14,3 +14,5 @@ pub use codethread_lang as lang;
 pub use codethread_metrics as metrics;
 pub use codethread_patch as patch;
 pub use codethread_skeleton as skeleton;
+
+pub mod reproduce;

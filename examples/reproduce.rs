@@ -1,0 +1,109 @@
+//! The main job: the whole CodeThread pipeline on a benchmark directory
+//! (default: the bundled `fixtures/bench`), writing a report.
+//!
+//! `cargo run --release --example reproduce [-- --bench DIR] [--out DIR]`
+//! Real inputs by flags: `--instances`, `--snapshots` or `--repo`/`--repos`,
+//! `--agents`, `--reports`, `--task-types`, `--benchmark`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+use codethread::chain::pipeline::SourceSpec;
+use codethread::reproduce::{reproduce, ReproduceConfig};
+
+#[derive(Parser)]
+#[command(about = "Run the CodeThread pipeline end to end and write the report")]
+struct Args {
+    /// Benchmark directory (layout in fixtures/README.md).
+    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/bench"))]
+    bench: PathBuf,
+    /// Output directory.
+    #[arg(long, default_value = "target/codethread-reproduce")]
+    out: PathBuf,
+    /// Instances file (default: BENCH/instances.jsonl).
+    #[arg(long)]
+    instances: Option<PathBuf>,
+    /// Snapshot directory `<id>/before/<path>` (default: BENCH/snapshots).
+    #[arg(long, conflicts_with_all = ["repo", "repos"])]
+    snapshots: Option<PathBuf>,
+    /// One git repository holding every instance's base commit.
+    #[arg(long, conflicts_with = "repos")]
+    repo: Option<PathBuf>,
+    /// A directory of git repositories named after the benchmark repos.
+    #[arg(long)]
+    repos: Option<PathBuf>,
+    /// Agent outputs `<model>/{pr1,pr2_HA,pr2_AA}/<id>/<path>`.
+    #[arg(long)]
+    agents: Option<PathBuf>,
+    /// Harness reports `<model>/{pr1,pr2_HA,pr2_AA}/...`.
+    #[arg(long)]
+    reports: Option<PathBuf>,
+    /// `{instance_id: task type}` JSON.
+    #[arg(long)]
+    task_types: Option<PathBuf>,
+    /// Benchmark name in the tables.
+    #[arg(long)]
+    benchmark: Option<String>,
+    /// Bootstrap resamples per Δ.
+    #[arg(long, default_value_t = 2000)]
+    bootstrap: usize,
+    /// Bootstrap seed.
+    #[arg(long, default_value_t = 20_240_405)]
+    seed: u64,
+}
+
+fn main() -> ExitCode {
+    let a = Args::parse();
+    let mut cfg = ReproduceConfig::for_bench_dir(&a.bench, &a.out);
+    if let Some(p) = a.instances {
+        cfg.instances = p;
+    }
+    if let Some(p) = a.snapshots {
+        cfg.source = SourceSpec::Snapshots(p);
+    } else if let Some(p) = a.repo {
+        cfg.source = SourceSpec::Repo(p);
+    } else if let Some(p) = a.repos {
+        cfg.source = SourceSpec::Repos(p);
+    }
+    if let Some(p) = a.agents {
+        cfg.agents = p;
+    }
+    if let Some(p) = a.reports {
+        cfg.reports = p;
+    }
+    if a.task_types.is_some() {
+        cfg.task_types = a.task_types;
+    }
+    if let Some(b) = a.benchmark {
+        cfg.benchmark = b;
+    }
+    cfg.bootstrap_reps = a.bootstrap;
+    cfg.seed = a.seed;
+    match reproduce(&cfg, &mut |stage| eprintln!("reproduce: {stage}")) {
+        Ok(s) => {
+            for w in &s.warnings {
+                eprintln!("warning: {w}");
+            }
+            eprintln!(
+                "instances {}, chains built {}, negative cases {}, failed {}, models {}, PR2 outcomes {}, discordant {}",
+                s.instances,
+                s.built,
+                s.filtered.len(),
+                s.failed.len(),
+                s.models.len(),
+                s.outcomes,
+                s.discordant
+            );
+            for (id, e) in &s.failed {
+                eprintln!("failed: {id}: {e}");
+            }
+            println!("{}", s.report_dir.join("report.md").display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,837 @@
+//! The end-to-end CodeThread pipeline: the `reproduce` example's one call.
+//!
+//! From a benchmark directory it builds the chains (targets, PR0, task
+//! statements, harness exports), turns each agent's PR1 and PR2 outputs into
+//! patches, gates PR1 on the harness reports, stacks PR0 + PR1 + PR2 into the
+//! predictions the SWE-bench harness grades, reads the PR2 outcomes, computes
+//! the features of the discordant cohort (metric deltas, Jaccard overlaps,
+//! IEC drift, leave-one-out difficulty), the tables and the logistic
+//! regression, and writes the report.
+//!
+//! Layout of a benchmark directory (`fixtures/bench` is one; see
+//! `fixtures/README.md`), each part overridable in [`ReproduceConfig`]:
+//!
+//! ```text
+//! instances.jsonl                              SWE-bench rows (any supported format)
+//! snapshots/<id>/before/<path>                 pre-images (or a git repository: --repo)
+//! agents/<model>/pr1/<id>/<path>               the agent's files after PR1 (on PR0)
+//! agents/<model>/pr2_HA/<id>/<path>            its files after PR2 on the human PR1
+//! agents/<model>/pr2_AA/<id>/<path>            its files after PR2 on its own PR1
+//! reports/<model>/{pr1,pr2_HA,pr2_AA}/…/report.json   harness reports
+//! task_types.json                              {instance_id: "BF"|"FI"|"RF"|"FI+RF"}
+//! ```
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use codethread_analysis::features::{
+    build_features, EditSet, FeatureOptions, FeatureSources, InstanceKey, MetricValues, Stage,
+    FEATURES,
+};
+use codethread_analysis::{
+    build_tables, fit_logit, AnalysisError, Condition, LogitFit, LogitOptions, Outcome, Results,
+    TableOptions, TaskType,
+};
+use codethread_chain::instance::{load_instances, Instance};
+use codethread_chain::pipeline::{
+    build, gate_predictions, stack, BuildOptions, BuildStatus, Chain, Layer, SourceSpec,
+};
+use codethread_chain::predictions::{predictions_to_jsonl, Prediction};
+use codethread_chain::report::load_reports_dir;
+use codethread_lang::{index_functions, parse_path_best};
+use codethread_metrics::{analyze_parsed, Profile};
+use codethread_patch::{diff_trees, localize, ApplyOptions, DiffOptions, MemTree};
+
+/// Errors that stop the whole pipeline. Per-instance problems do not: they
+/// are collected in [`ReproduceSummary::warnings`].
+#[derive(Debug, thiserror::Error)]
+pub enum ReproduceError {
+    /// A file or directory could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// Chain construction failed as a whole.
+    #[error("chain: {0}")]
+    Chain(#[from] codethread_chain::error::ChainError),
+    /// The analysis failed as a whole.
+    #[error("analysis: {0}")]
+    Analysis(#[from] codethread_analysis::AnalysisError),
+    /// A required input is missing.
+    #[error("{0}")]
+    Missing(String),
+}
+
+/// Inputs and outputs of [`reproduce`].
+#[derive(Debug, Clone)]
+pub struct ReproduceConfig {
+    /// Benchmark rows.
+    pub instances: PathBuf,
+    /// Where pre-images come from.
+    pub source: SourceSpec,
+    /// `<model>/{pr1,pr2_HA,pr2_AA}/<id>/<path>` agent outputs.
+    pub agents: PathBuf,
+    /// `<model>/{pr1,pr2_HA,pr2_AA}/` harness reports.
+    pub reports: PathBuf,
+    /// `{instance_id: task type}` (optional).
+    pub task_types: Option<PathBuf>,
+    /// Benchmark name used in the tables.
+    pub benchmark: String,
+    /// Output directory (chain, predictions, report).
+    pub out: PathBuf,
+    /// Bootstrap resamples per Δ.
+    pub bootstrap_reps: usize,
+    /// Bootstrap seed.
+    pub seed: u64,
+}
+
+impl ReproduceConfig {
+    /// The configuration for a benchmark directory in the layout above.
+    pub fn for_bench_dir(bench: &Path, out: &Path) -> ReproduceConfig {
+        let task_types = bench.join("task_types.json");
+        ReproduceConfig {
+            instances: bench.join("instances.jsonl"),
+            source: SourceSpec::Snapshots(bench.join("snapshots")),
+            agents: bench.join("agents"),
+            reports: bench.join("reports"),
+            task_types: task_types.exists().then_some(task_types),
+            benchmark: bench
+                .file_name()
+                .map_or_else(|| "bench".to_string(), |n| n.to_string_lossy().into_owned()),
+            out: out.to_path_buf(),
+            bootstrap_reps: 2000,
+            seed: 20_240_405,
+        }
+    }
+}
+
+/// What [`reproduce`] did.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct ReproduceSummary {
+    /// The report directory (`report.md` inside).
+    pub report_dir: PathBuf,
+    /// Every file the report step wrote.
+    pub files: Vec<PathBuf>,
+    /// Instances read.
+    pub instances: usize,
+    /// Instances with targets (chains built).
+    pub built: usize,
+    /// Negative cases (no targets), with the reason.
+    pub filtered: Vec<(String, String)>,
+    /// Instances whose chain could not be built, with the error.
+    pub failed: Vec<(String, String)>,
+    /// Models found under the agents directory.
+    pub models: Vec<String>,
+    /// Per model: PR1s kept by the gate / judged.
+    pub gate: BTreeMap<String, (usize, usize)>,
+    /// PR2 outcomes entered into the tables.
+    pub outcomes: usize,
+    /// Discordant (model, instance) pairs.
+    pub discordant: usize,
+    /// Problems that did not stop the run (per instance / model).
+    pub warnings: Vec<String>,
+}
+
+fn io<T>(path: &Path, r: std::io::Result<T>) -> Result<T, ReproduceError> {
+    r.map_err(|source| ReproduceError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Files below `dir` as (relative path with `/`, bytes), sorted.
+fn read_tree(dir: &Path) -> Result<Vec<(String, Vec<u8>)>, ReproduceError> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in io(&d, std::fs::read_dir(&d))? {
+            let p = io(&d, e)?.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).unwrap_or(&p);
+                let rel = rel
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join("/");
+                out.push((rel, io(&p, std::fs::read(&p))?));
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Subdirectory names of `dir`, sorted (empty when it does not exist).
+fn subdirs(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(Result::ok)
+                .filter(|e| e.path().is_dir())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+/// `tree` with the files of `dir` written over it (`None` when `dir` is absent).
+fn overlay(tree: &MemTree, dir: &Path) -> Result<Option<MemTree>, ReproduceError> {
+    if !dir.is_dir() {
+        return Ok(None);
+    }
+    let mut t = tree.clone();
+    for (p, bytes) in read_tree(dir)? {
+        t.insert(p.into_bytes(), bytes);
+    }
+    Ok(Some(t))
+}
+
+/// The patch from `a` to `b` as text (empty when they are equal).
+fn diff_text(a: &MemTree, b: &MemTree) -> Result<String, String> {
+    let p = diff_trees(a, b, &DiffOptions::default()).map_err(|e| e.to_string())?;
+    Ok(String::from_utf8_lossy(&p.to_bytes()).into_owned())
+}
+
+/// The trees of one (model, instance) chain.
+struct Trees {
+    /// Base = human PR1.
+    base: MemTree,
+    agent_pr1: Option<MemTree>,
+    ha_pr2: Option<MemTree>,
+    aa_pr2: Option<MemTree>,
+    /// PR2 patches (HA, AA) as text.
+    ha_patch: Option<String>,
+    aa_patch: Option<String>,
+}
+
+/// Sum of the paper-profile metrics of the functions `ids` (`path::qualname`)
+/// in `tree`; functions missing from the tree count 0.
+fn metric_sum(tree: &MemTree, ids: &BTreeSet<String>) -> MetricValues {
+    let mut by_path: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    for id in ids {
+        if let Some((p, q)) = id.split_once("::") {
+            by_path
+                .entry(p)
+                .or_default()
+                .insert(q.split('#').next().unwrap_or(q));
+        }
+    }
+    let mut v = MetricValues::default();
+    for (path, quals) in by_path {
+        let Some(bytes) = tree.get(path.as_bytes()) else {
+            continue;
+        };
+        let Ok(file) = parse_path_best(Path::new(path), bytes.to_vec()) else {
+            continue;
+        };
+        let funcs = index_functions(&file);
+        let fm = analyze_parsed(path, &file, Profile::Paper);
+        for f in funcs.iter().filter(|f| quals.contains(f.qualname.as_str())) {
+            if let Some(m) = fm
+                .functions
+                .iter()
+                .find(|m| m.line == f.node.start_line && m.end_line == f.node.end_line)
+            {
+                v.cyclomatic += f64::from(m.cyclomatic.unwrap_or(0));
+                v.cognitive += f64::from(m.cognitive.unwrap_or(0));
+                v.halstead_volume += m.halstead.as_ref().map_or(0.0, |h| h.volume);
+                v.lloc += f64::from(m.lloc.unwrap_or(0));
+            }
+        }
+    }
+    v
+}
+
+/// Edited files and functions (`path::qualname`) of `patch` on `pre`.
+fn edit_set(pre: &MemTree, patch: &str) -> Result<EditSet, String> {
+    if patch.trim().is_empty() {
+        return Ok(EditSet::default());
+    }
+    let parsed = codethread_patch::parse(patch.as_bytes()).map_err(|e| e.to_string())?;
+    let loc = localize(pre, &parsed).map_err(|e| e.to_string())?;
+    Ok(EditSet {
+        files: codethread_patch::file_set(&parsed),
+        functions: codethread_patch::function_set(&loc, true),
+    })
+}
+
+fn load_task_types(path: Option<&Path>) -> Result<BTreeMap<String, TaskType>, ReproduceError> {
+    let Some(path) = path else {
+        return Ok(BTreeMap::new());
+    };
+    let bytes = io(path, std::fs::read(path))?;
+    let raw: BTreeMap<String, String> = serde_json::from_slice(&bytes)
+        .map_err(|e| ReproduceError::Missing(format!("{}: {e}", path.display())))?;
+    let mut out = BTreeMap::new();
+    for (id, t) in raw {
+        let tt = TaskType::parse(&t).ok_or_else(|| {
+            ReproduceError::Missing(format!("{}: {id}: unknown task type {t:?}", path.display()))
+        })?;
+        out.insert(id, tt);
+    }
+    Ok(out)
+}
+
+fn write(path: &Path, text: &str) -> Result<(), ReproduceError> {
+    if let Some(d) = path.parent() {
+        io(d, std::fs::create_dir_all(d))?;
+    }
+    io(path, std::fs::write(path, text))
+}
+
+/// Run the whole pipeline. `progress` receives one line per stage.
+///
+/// # Errors
+/// Only for failures of the run as a whole (unreadable instances file,
+/// unwritable output directory). Per-instance and per-model problems are
+/// reported in [`ReproduceSummary::warnings`] and never stop the others.
+pub fn reproduce(
+    cfg: &ReproduceConfig,
+    progress: &mut dyn FnMut(&str),
+) -> Result<ReproduceSummary, ReproduceError> {
+    let mut sum = ReproduceSummary::default();
+    let loaded = load_instances(&cfg.instances)?;
+    sum.warnings
+        .extend(loaded.errors.iter().map(|e| e.to_string()));
+    let instances: Vec<Instance> = loaded.items;
+    sum.instances = instances.len();
+    if instances.is_empty() {
+        return Err(ReproduceError::Missing(format!(
+            "{}: no instances",
+            cfg.instances.display()
+        )));
+    }
+    let task_types = load_task_types(cfg.task_types.as_deref())?;
+
+    // 1. Chains: targets, PR0, statements, exports.
+    progress("building chains (targets, PR0, task statements, exports)");
+    let chain_dir = cfg.out.join("chain");
+    let mut source = cfg.source.open();
+    let built = build(
+        &instances,
+        source.as_mut(),
+        &BuildOptions {
+            out: chain_dir.clone(),
+            force: true,
+            ..BuildOptions::default()
+        },
+        &mut |_, _, _| {},
+    )?;
+    for o in &built.outcomes {
+        match &o.status {
+            BuildStatus::Built { .. } => sum.built += 1,
+            BuildStatus::Filtered { reason } => {
+                sum.filtered.push((o.instance_id.clone(), reason.clone()))
+            }
+            BuildStatus::Failed { error } => {
+                sum.failed.push((o.instance_id.clone(), error.clone()))
+            }
+        }
+    }
+    let chain = Chain::open(&chain_dir)?;
+    let built_ids: Vec<&Instance> = chain
+        .instances
+        .iter()
+        .filter(|i| chain.pr0(&i.instance_id).is_some())
+        .collect();
+    let targets: BTreeMap<String, BTreeSet<String>> = built
+        .outcomes
+        .iter()
+        .filter_map(|o| match &o.status {
+            BuildStatus::Built { targets, .. } => {
+                Some((o.instance_id.clone(), targets.iter().cloned().collect()))
+            }
+            _ => None,
+        })
+        .collect();
+
+    // Base and PR0 trees per built instance.
+    let mut base_trees: BTreeMap<String, (MemTree, MemTree)> = BTreeMap::new();
+    for inst in &built_ids {
+        let id = &inst.instance_id;
+        let r = (|| -> Result<(MemTree, MemTree), String> {
+            let gold = codethread_patch::parse(inst.patch.as_bytes()).map_err(|e| e.to_string())?;
+            source.select_repo(&inst.repo).map_err(|e| e.to_string())?;
+            let mut base = MemTree::new();
+            for p in gold.touched_paths() {
+                let p = String::from_utf8_lossy(&p).into_owned();
+                if let Some(b) = source
+                    .read(id, &inst.base_commit, &p)
+                    .map_err(|e| e.to_string())?
+                {
+                    base.insert(p.into_bytes(), b);
+                }
+            }
+            let pr0 = chain.pr0(id).ok_or("no PR0")?;
+            let pr0 = codethread_patch::parse(&pr0).map_err(|e| e.to_string())?;
+            let mut stubbed = base.clone();
+            stubbed
+                .apply(&pr0, &ApplyOptions::default())
+                .map_err(|e| e.to_string())?;
+            Ok((base, stubbed))
+        })();
+        match r {
+            Ok(t) => {
+                base_trees.insert(id.clone(), t);
+            }
+            Err(e) => sum.warnings.push(format!("{id}: pre-images: {e}")),
+        }
+    }
+
+    // 2. Agents: PR1 / PR2 patches, gate, stacks, outcomes.
+    sum.models = subdirs(&cfg.agents);
+    let mut results = Results::new();
+    let mut trees: BTreeMap<(String, String), Trees> = BTreeMap::new();
+    for model in &sum.models {
+        progress(&format!(
+            "model {model}: PR1 patches, gate, PR2 stacks, outcomes"
+        ));
+        let adir = cfg.agents.join(model);
+        let mut pr1_preds: BTreeMap<String, Prediction> = BTreeMap::new();
+        let mut pr2: [BTreeMap<String, Prediction>; 2] = [BTreeMap::new(), BTreeMap::new()];
+        for (id, (base, stubbed)) in &base_trees {
+            let agent_pr1 = overlay(stubbed, &adir.join("pr1").join(id))?;
+            let ha_pr2 = overlay(base, &adir.join("pr2_HA").join(id))?;
+            let aa_pr2 = match &agent_pr1 {
+                Some(a) => overlay(a, &adir.join("pr2_AA").join(id))?,
+                None => None,
+            };
+            let mut t = Trees {
+                base: base.clone(),
+                agent_pr1,
+                ha_pr2,
+                aa_pr2,
+                ha_patch: None,
+                aa_patch: None,
+            };
+            let pred = |patch: String| Prediction {
+                instance_id: id.clone(),
+                model_name_or_path: model.clone(),
+                model_patch: patch,
+            };
+            if let Some(a) = &t.agent_pr1 {
+                match diff_text(stubbed, a) {
+                    Ok(p) => {
+                        pr1_preds.insert(id.clone(), pred(p));
+                    }
+                    Err(e) => sum.warnings.push(format!("{model} {id}: PR1 diff: {e}")),
+                }
+            }
+            for (k, (pre, post)) in [
+                (Some(&t.base), &t.ha_pr2),
+                (t.agent_pr1.as_ref(), &t.aa_pr2),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                if let (Some(pre), Some(post)) = (pre, post) {
+                    match diff_text(pre, post) {
+                        Ok(p) => {
+                            if k == 0 {
+                                t.ha_patch = Some(p.clone());
+                            } else {
+                                t.aa_patch = Some(p.clone());
+                            }
+                            pr2[k].insert(id.clone(), pred(p));
+                        }
+                        Err(e) => sum.warnings.push(format!("{model} {id}: PR2 diff: {e}")),
+                    }
+                }
+            }
+            trees.insert((model.clone(), id.clone()), t);
+        }
+        write(
+            &cfg.out
+                .join("predictions")
+                .join(format!("{model}.pr1.jsonl")),
+            &predictions_to_jsonl(&pr1_preds.values().cloned().collect::<Vec<_>>()),
+        )?;
+
+        // Gate PR1 on its harness reports.
+        let rdir = cfg.reports.join(model);
+        let pr1_reports = match load_reports_dir(&rdir.join("pr1")) {
+            Ok((r, errs)) => {
+                sum.warnings
+                    .extend(errs.iter().map(|e| format!("{model}: {e}")));
+                r
+            }
+            Err(e) => {
+                sum.warnings.push(format!("{model}: PR1 reports: {e}"));
+                BTreeMap::new()
+            }
+        };
+        let decisions = gate_predictions(&chain, &pr1_preds, &pr1_reports);
+        let kept: BTreeSet<String> = decisions
+            .iter()
+            .filter(|d| d.kept)
+            .map(|d| d.instance_id.clone())
+            .collect();
+        sum.gate
+            .insert(model.clone(), (kept.len(), decisions.len()));
+        let gate_lines: Vec<String> = decisions
+            .iter()
+            .filter_map(|d| serde_json::to_string(d).ok())
+            .collect();
+        write(
+            &cfg.out.join("gate").join(format!("{model}.jsonl")),
+            &(gate_lines.join("\n") + "\n"),
+        )?;
+
+        // Stacks the harness grades: PR0 + PR1 + PR2 as one diff against base.
+        let kept_pr1: BTreeMap<String, Prediction> = pr1_preds
+            .iter()
+            .filter(|(k, _)| kept.contains(*k))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let kept_pr2 = |m: &BTreeMap<String, Prediction>| -> BTreeMap<String, Prediction> {
+            m.iter()
+                .filter(|(k, _)| kept.contains(*k))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect()
+        };
+        for (cond, layers) in [
+            (
+                "HA",
+                vec![Layer::HumanPr1, Layer::Predictions(kept_pr2(&pr2[0]))],
+            ),
+            (
+                "AA",
+                vec![
+                    Layer::Predictions(kept_pr1.clone()),
+                    Layer::Predictions(kept_pr2(&pr2[1])),
+                ],
+            ),
+        ] {
+            let (preds, outcomes) = stack(
+                &chain,
+                &layers,
+                &format!("{model}__{cond}"),
+                source.as_mut(),
+                &mut |_, _, _| {},
+            );
+            for o in outcomes {
+                if let Some(e) = o.error {
+                    if kept.contains(&o.instance_id) {
+                        sum.warnings
+                            .push(format!("{model} {cond} {}: stack: {e}", o.instance_id));
+                    }
+                }
+            }
+            write(
+                &cfg.out
+                    .join("predictions")
+                    .join(format!("{model}.{cond}.stacked.jsonl")),
+                &predictions_to_jsonl(&preds),
+            )?;
+        }
+
+        // PR2 outcomes on the gated instances.
+        for cond in [Condition::HA, Condition::AA] {
+            let dir = rdir.join(format!("pr2_{}", cond.as_str()));
+            let reports = match load_reports_dir(&dir) {
+                Ok((r, errs)) => {
+                    sum.warnings
+                        .extend(errs.iter().map(|e| format!("{model}: {e}")));
+                    r
+                }
+                Err(e) => {
+                    sum.warnings
+                        .push(format!("{model}: PR2 {} reports: {e}", cond.as_str()));
+                    continue;
+                }
+            };
+            for id in &kept {
+                match reports.get(id).map(|r| r.resolved) {
+                    Some(resolved) => results.push(Outcome {
+                        benchmark: cfg.benchmark.clone(),
+                        model: model.clone(),
+                        condition: cond,
+                        instance: id.clone(),
+                        resolved,
+                        task_type: task_types.get(id).copied(),
+                    }),
+                    None => sum
+                        .warnings
+                        .push(format!("{model} {} {id}: no PR2 report", cond.as_str())),
+                }
+            }
+        }
+    }
+    sum.outcomes = results.rows().len();
+    write(&cfg.out.join("outcomes.csv"), &outcomes_csv(&results))?;
+
+    // 3. Features of the discordant cohort.
+    progress("features: metric deltas, Jaccard, IEC, difficulty");
+    let mut metric_cache: BTreeMap<(String, String, &'static str), MetricValues> = BTreeMap::new();
+    let mut edit_cache: BTreeMap<(String, String, &'static str), EditSet> = BTreeMap::new();
+    for ((model, id), t) in &trees {
+        let mut ids = targets.get(id).cloned().unwrap_or_default();
+        let mut sets = Vec::new();
+        for (tag, pre, patch) in [
+            ("HA", Some(&t.base), &t.ha_patch),
+            ("AA", t.agent_pr1.as_ref(), &t.aa_patch),
+        ] {
+            if let (Some(pre), Some(patch)) = (pre, patch) {
+                match edit_set(pre, patch) {
+                    Ok(s) => sets.push((tag, s)),
+                    Err(e) => sum
+                        .warnings
+                        .push(format!("{model} {id}: PR2 {tag} localization: {e}")),
+                }
+            }
+        }
+        for (_, s) in &sets {
+            ids.extend(s.functions.iter().cloned());
+        }
+        for (tag, s) in sets {
+            edit_cache.insert((model.clone(), id.clone(), tag), s);
+        }
+        let t_ids = targets.get(id).cloned().unwrap_or_default();
+        metric_cache.insert(
+            (model.clone(), id.clone(), "pr1h"),
+            metric_sum(&t.base, &t_ids),
+        );
+        if let Some(a) = &t.agent_pr1 {
+            metric_cache.insert((model.clone(), id.clone(), "pr1a"), metric_sum(a, &t_ids));
+        }
+        if let Some(h) = &t.ha_pr2 {
+            metric_cache.insert((model.clone(), id.clone(), "pr2h"), metric_sum(h, &ids));
+        }
+        if let Some(a) = &t.aa_pr2 {
+            metric_cache.insert((model.clone(), id.clone(), "pr2a"), metric_sum(a, &ids));
+        }
+    }
+    let metrics_fn = |k: &InstanceKey, s: Stage| {
+        let tag = match s {
+            Stage::Pr1Human => "pr1h",
+            Stage::Pr1Agent => "pr1a",
+            Stage::Pr2Ha => "pr2h",
+            Stage::Pr2Aa => "pr2a",
+        };
+        metric_cache
+            .get(&(k.model.clone(), k.instance.clone(), tag))
+            .copied()
+    };
+    let edits_fn = |k: &InstanceKey, c: Condition| {
+        edit_cache
+            .get(&(k.model.clone(), k.instance.clone(), c.as_str()))
+            .cloned()
+    };
+    let iec_fn = |_: &InstanceKey| None;
+    let features = build_features(
+        &results,
+        &FeatureSources {
+            metrics: &metrics_fn,
+            edits: &edits_fn,
+            iec: &iec_fn,
+        },
+        &FeatureOptions::default(),
+    );
+    sum.discordant = features.rows.len();
+
+    // 4. Tables, regression, report.
+    progress("tables, regression, report");
+    let tables = build_tables(
+        &results,
+        &TableOptions {
+            bootstrap_reps: cfg.bootstrap_reps,
+            seed: cfg.seed,
+        },
+    );
+    let report_dir = cfg.out.join("report");
+    sum.files =
+        codethread_analysis::report::write_report(&report_dir, &tables, Some(&features), None)?;
+    // The paper's regressors, less those this cohort cannot inform: a
+    // feature missing for some row, or constant over the cohort.
+    let mut chosen: Vec<&str> = Vec::new();
+    for (j, name) in FEATURES.iter().enumerate() {
+        let vals: Vec<Option<f64>> = features
+            .rows
+            .iter()
+            .map(|r| r.values.get(j).copied().flatten())
+            .collect();
+        let present: Vec<f64> = vals.iter().flatten().copied().collect();
+        if present.len() < vals.len() {
+            sum.warnings.push(format!(
+                "regression: {name} left out (missing for {} of {} rows)",
+                vals.len() - present.len(),
+                vals.len()
+            ));
+        } else if present.windows(2).all(|w| w[0] == w[1]) {
+            sum.warnings.push(format!(
+                "regression: {name} left out (constant over the cohort)"
+            ));
+        } else {
+            chosen.push(name);
+        }
+    }
+    // Exactly collinear regressors (e.g. PR2 deltas that move together in a
+    // small cohort) are dropped one fit at a time, each with a warning.
+    let mut fits: Vec<LogitFit> = Vec::new();
+    let mut reg_error: Option<String> = None;
+    loop {
+        let (design, dropped) = match features.design(Some(&chosen), false) {
+            Ok(d) => d,
+            Err(e) => {
+                reg_error = Some(e.to_string());
+                break;
+            }
+        };
+        if !dropped.is_empty() {
+            sum.warnings.push(format!(
+                "regression: {} rows lack a feature and were left out",
+                dropped.len()
+            ));
+        }
+        match fit_logit(&design, &LogitOptions::default()) {
+            Ok(fit) => {
+                // Under separation the MLE does not exist: add the Firth fit.
+                let separated = fit.separation.is_some();
+                fits.push(fit);
+                if separated {
+                    let opts = LogitOptions {
+                        firth: true,
+                        ..LogitOptions::default()
+                    };
+                    match fit_logit(&design, &opts) {
+                        Ok(f) => fits.push(f),
+                        Err(e) => sum
+                            .warnings
+                            .push(format!("regression: Firth fit failed: {e}")),
+                    }
+                }
+                break;
+            }
+            Err(AnalysisError::RankDeficient {
+                zero_columns,
+                dependencies,
+                detail,
+                ..
+            }) => {
+                let drop: BTreeSet<String> = zero_columns
+                    .into_iter()
+                    .chain(dependencies.into_iter().map(|d| d.column))
+                    .filter(|c| chosen.contains(&c.as_str()))
+                    .collect();
+                if drop.is_empty() {
+                    reg_error = Some(detail);
+                    break;
+                }
+                sum.warnings.push(format!(
+                    "regression: left out {} ({detail})",
+                    drop.iter().cloned().collect::<Vec<_>>().join(", ")
+                ));
+                chosen.retain(|c| !drop.contains(*c));
+            }
+            Err(e) => {
+                reg_error = Some(e.to_string());
+                break;
+            }
+        }
+    }
+    let reg_json = match &reg_error {
+        Some(e) => serde_json::json!({ "error": e }),
+        None => serde_json::json!({ "fits": fits }),
+    };
+    let reg_path = report_dir.join("regression.json");
+    write(&reg_path, &format!("{reg_json:#}\n"))?;
+    sum.files.push(reg_path);
+    // Table 4 goes right after Tables 2 and 3 in report.md.
+    let md_path = report_dir.join("report.md");
+    let md = io(&md_path, std::fs::read_to_string(&md_path))?;
+    let table4 = table4_markdown(&fits, reg_error.as_deref());
+    let md = match md.find("\n## Discordant cohort") {
+        Some(i) => format!("{}\n{table4}{}", &md[..i], &md[i..]),
+        None => format!("{md}\n{table4}"),
+    };
+    write(&md_path, &md)?;
+    sum.report_dir = report_dir;
+    Ok(sum)
+}
+
+fn outcomes_csv(r: &Results) -> String {
+    let mut s = String::from("benchmark,model,condition,instance_id,resolved,task_type\n");
+    for o in r.rows() {
+        s.push_str(&format!(
+            "{},{},{},{},{},{}\n",
+            o.benchmark,
+            o.model,
+            o.condition.as_str(),
+            o.instance,
+            u8::from(o.resolved),
+            o.task_type.map_or("", |t| t.as_str())
+        ));
+    }
+    s
+}
+
+/// Table 4: the logistic regression of an HA-only win on the features.
+fn table4_markdown(fits: &[LogitFit], error: Option<&str>) -> String {
+    let mut s = String::from(
+        "## Table 4 — logistic regression: P(HA-only win) on the discordant cohort\n\n",
+    );
+    if let Some(e) = error {
+        s.push_str(&format!("Not estimable: {e}\n"));
+        return s;
+    }
+    for fit in fits {
+        let label = if fit.penalized_llf.is_some() {
+            "Firth penalized likelihood"
+        } else {
+            "maximum likelihood"
+        };
+        s.push_str(&format!(
+            "{label}: n = {}, df = {}, log-likelihood {:.4} (null {:.4}), McFadden R² = {:.4}, LR χ² = {:.3} (p = {:.4}), AIC {:.2}, BIC {:.2}, {} iterations{}\n\n",
+            fit.nobs,
+            fit.df_model,
+            fit.llf,
+            fit.llnull,
+            fit.prsquared,
+            fit.llr,
+            fit.llr_pvalue,
+            fit.aic,
+            fit.bic,
+            fit.iterations,
+            if fit.converged { "" } else { ", not converged" }
+        ));
+        s.push_str("| term | coef | SE | z | p | odds ratio | OR 95% CI |\n|---|---:|---:|---:|---:|---:|---|\n");
+        for (j, name) in fit.names.iter().enumerate() {
+            let g = |v: &[f64]| v.get(j).copied().unwrap_or(f64::NAN);
+            let ci = fit
+                .odds_ratio_conf_int
+                .get(j)
+                .copied()
+                .unwrap_or([f64::NAN; 2]);
+            s.push_str(&format!(
+                "| {name} | {} | {} | {:.3} | {:.4} | {} | [{}, {}] |\n",
+                num(g(&fit.params)),
+                num(g(&fit.bse)),
+                g(&fit.zvalues),
+                g(&fit.pvalues),
+                num(g(&fit.odds_ratios)),
+                num(ci[0]),
+                num(ci[1])
+            ));
+        }
+        for w in &fit.warnings {
+            s.push_str(&format!("\n> {w}\n"));
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// Four decimals, or scientific notation for very large or small magnitudes.
+fn num(v: f64) -> String {
+    if v.is_finite() && v != 0.0 && !(1e-4..1e6).contains(&v.abs()) {
+        format!("{v:.3e}")
+    } else {
+        format!("{v:.4}")
+    }
+}
