@@ -53,10 +53,10 @@ pub fn cyclomatic_with(file: &ParsedFile, func: Node<'_>, table: &CcRules) -> u3
     let mut total: u32 = table.base;
     // The scope's parent is the function node when a field is the scope; the
     // function node's own parent never matters (no decision is a function kind).
-    let parent_kind = (scope.id() != func.id()).then(|| func.kind());
+    let parent = (scope.id() != func.id()).then_some(func);
     let start = Item {
         node: scope,
-        parent_kind,
+        parent,
         inside: 0,
     };
     let mut stack: Vec<Item<'_>> = vec![start];
@@ -98,7 +98,7 @@ pub fn cyclomatic_with(file: &ParsedFile, func: Node<'_>, table: &CcRules) -> u3
         push_children(node, &mut kids);
         stack.extend(kids.drain(..).map(|n| Item {
             node: n,
-            parent_kind: Some(kind),
+            parent: Some(node),
             inside,
         }));
     }
@@ -108,7 +108,8 @@ pub fn cyclomatic_with(file: &ParsedFile, func: Node<'_>, table: &CcRules) -> u3
 /// A node to visit with what its conditions need to know about its ancestors.
 struct Item<'t> {
     node: Node<'t>,
-    parent_kind: Option<&'static str>,
+    /// The parent (`Node::parent` costs O(depth)).
+    parent: Option<Node<'t>>,
     /// Bit i: some ancestor has the i-th watched kind.
     inside: u64,
 }
@@ -192,8 +193,23 @@ fn push_children<'t>(node: Node<'t>, stack: &mut Vec<Node<'t>>) {
 fn holds(when: When, item: &Item<'_>, watched: &[&str]) -> bool {
     match when {
         When::Always => true,
-        When::ParentIn(kinds) => item.parent_kind.is_some_and(|p| kinds.contains(&p)),
-        When::ParentNotIn(kinds) => !item.parent_kind.is_some_and(|p| kinds.contains(&p)),
+        When::ParentIn(kinds) => item.parent.is_some_and(|p| kinds.contains(&p.kind())),
+        When::ParentNotIn(kinds) => !item.parent.is_some_and(|p| kinds.contains(&p.kind())),
+        When::ParentInWithout {
+            parents,
+            child,
+            marker,
+        } => item.parent.is_some_and(|p| {
+            if !parents.contains(&p.kind()) {
+                return false;
+            }
+            let mut cursor = p.walk();
+            let marked = p.children(&mut cursor).any(|c| {
+                let mut inner = c.walk();
+                c.kind() == child && c.children(&mut inner).any(|g| g.kind() == marker)
+            });
+            !marked
+        }),
         When::NotInside(kinds) => !watched
             .iter()
             .enumerate()
@@ -327,6 +343,13 @@ mod tests {
         // Table: radon 4.
         let src = "def f():\n    try:\n        g()\n    except A:\n        pass\n    except B:\n        pass\n    else:\n        pass\n    finally:\n        pass\n";
         assert_eq!(one(Lang::Python, src, "f"), 4);
+    }
+
+    #[test]
+    fn radon_ignores_except_star_handlers_and_their_else() {
+        // radon counts handlers and `else` of `Try` only; `except*` is `TryStar`.
+        let src = "def f(a):\n    try:\n        pass\n    except* E:\n        pass\n    else:\n        if a:\n            pass\n";
+        assert_eq!(one(Lang::Python, src, "f"), 2);
     }
 
     #[test]

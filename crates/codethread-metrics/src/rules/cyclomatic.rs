@@ -31,6 +31,17 @@ pub enum When {
     NotInside(&'static [&'static str]),
     /// No direct child has this kind (`except*` has a `*` child).
     LacksChild(&'static str),
+    /// The parent's kind is one of `parents` and none of the parent's
+    /// `child`-kind children has a `marker`-kind child (a `try` whose handlers
+    /// are not `except*`).
+    ParentInWithout {
+        /// Parent kinds.
+        parents: &'static [&'static str],
+        /// Kind of the parent's children to inspect.
+        child: &'static str,
+        /// Kind whose presence under such a child disqualifies the parent.
+        marker: &'static str,
+    },
 }
 
 /// One decision point: every node of `kind` (when `when` holds) adds 1.
@@ -138,7 +149,16 @@ pub static PYTHON_RADON: CcRules = CcRules {
         },
         Decision {
             kind: "else_clause",
-            when: When::ParentIn(&["for_statement", "while_statement", "try_statement"]),
+            when: When::ParentIn(&["for_statement", "while_statement"]),
+        },
+        // radon counts a try's `else` only for `Try`, not `TryStar` (`except*`).
+        Decision {
+            kind: "else_clause",
+            when: When::ParentInWithout {
+                parents: &["try_statement"],
+                child: "except_clause",
+                marker: "*",
+            },
         },
         Decision {
             kind: "except_clause",
