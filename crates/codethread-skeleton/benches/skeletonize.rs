@@ -58,20 +58,37 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10);
     g.throughput(Throughput::Bytes(bytes as u64));
     g.bench_function("parse+walk", |b| {
-        b.iter(|| files.iter().map(|s| walk_count(&parse(Lang::Python, s.clone()).unwrap())).sum::<usize>())
+        b.iter(|| {
+            files
+                .iter()
+                .map(|s| walk_count(&parse(Lang::Python, s.clone()).unwrap()))
+                .sum::<usize>()
+        })
     });
     g.bench_function("parse+index", |b| {
-        b.iter(|| files.iter().map(|s| index_functions(&parse(Lang::Python, s.clone()).unwrap()).len()).sum::<usize>())
+        b.iter(|| {
+            files
+                .iter()
+                .map(|s| index_functions(&parse(Lang::Python, s.clone()).unwrap()).len())
+                .sum::<usize>()
+        })
     });
     for (name, verify) in [("skeletonize", false), ("skeletonize+verify", true)] {
-        let opts = Options { verify, on_parse_errors: ParseErrorPolicy::SkipAffected, ..Options::default() };
+        let opts = Options {
+            verify,
+            on_parse_errors: ParseErrorPolicy::SkipAffected,
+            ..Options::default()
+        };
         g.bench_function(name, |b| {
             b.iter(|| {
                 files
                     .iter()
                     .map(|s| {
                         let f = parse(Lang::Python, s.clone()).unwrap();
-                        skeletonize(&f, &[Selector::All], &opts).unwrap().edits.len()
+                        skeletonize(&f, &[Selector::All], &opts)
+                            .unwrap()
+                            .edits
+                            .len()
                     })
                     .sum::<usize>()
             })

@@ -365,10 +365,10 @@ fn collect_warnings(inp: &PlanInput<'_, '_>, out: &mut Vec<Warning>) {
                 }
             }
         }
-        Lang::TypeScript | Lang::Tsx => {
-            if node.kind() == "method_definition" && is_derived_constructor(inp) {
-                out.push(Warning::DerivedConstructor);
-            }
+        Lang::TypeScript | Lang::Tsx
+            if node.kind() == "method_definition" && is_derived_constructor(inp) =>
+        {
+            out.push(Warning::DerivedConstructor);
         }
         _ => {}
     }

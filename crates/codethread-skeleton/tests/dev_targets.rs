@@ -28,12 +28,23 @@ fn git_apply_ok(dir: &Path, before: &[u8], after: &[u8]) -> Result<(), String> {
     std::fs::create_dir_all(dir).unwrap();
     let git = |args: &[&str]| {
         let out = Command::new("git")
-            .args(["-c", "core.autocrlf=false", "-c", "user.email=t@t", "-c", "user.name=t"])
+            .args([
+                "-c",
+                "core.autocrlf=false",
+                "-c",
+                "user.email=t@t",
+                "-c",
+                "user.name=t",
+            ])
             .args(args)
             .current_dir(dir)
             .output()
             .unwrap();
-        (out.status.success(), out.stdout, String::from_utf8_lossy(&out.stderr).into_owned())
+        (
+            out.status.success(),
+            out.stdout,
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
     };
     git(&["init", "-q"]);
     std::fs::write(dir.join("f"), before).unwrap();
@@ -71,11 +82,15 @@ fn dev_targets_skeletonize_exactly() {
         let id = inst["instance_id"].as_str().unwrap();
         let mut by_file: BTreeMap<String, Vec<&Value>> = BTreeMap::new();
         for t in inst["targets"].as_array().unwrap() {
-            by_file.entry(t["path"].as_str().unwrap().to_string()).or_default().push(t);
+            by_file
+                .entry(t["path"].as_str().unwrap().to_string())
+                .or_default()
+                .push(t);
         }
         for (path, ts) in by_file {
             files += 1;
-            let before = std::fs::read(dev.join("files").join(id).join("before").join(&path)).unwrap();
+            let before =
+                std::fs::read(dev.join("files").join(id).join("before").join(&path)).unwrap();
             let file = parse_path_best(Path::new(&path), before.clone()).unwrap();
             let ids: Vec<String> = inst["target_ids"]
                 .as_array()
@@ -93,7 +108,11 @@ fn dev_targets_skeletonize_exactly() {
                     continue;
                 }
             };
-            assert!(sk.unmatched.is_empty(), "{id} {path}: unmatched {:?}", sk.unmatched);
+            assert!(
+                sk.unmatched.is_empty(),
+                "{id} {path}: unmatched {:?}",
+                sk.unmatched
+            );
             for (q, t) in ids.iter().zip(&ts) {
                 targets += 1;
                 let (name, _) = split_occurrence(q);
@@ -103,16 +122,24 @@ fn dev_targets_skeletonize_exactly() {
                     t["end"].as_u64().unwrap() as usize,
                     t["header_end"].as_u64().unwrap() as usize,
                 );
-                let Some(e) = sk.edits.iter().find(|e| &e.function == q || e.function == name && !q.contains('#')) else {
+                let Some(e) = sk
+                    .edits
+                    .iter()
+                    .find(|e| &e.function == q || e.function == name && !q.contains('#'))
+                else {
                     // Must be covered by another target's edit.
                     let inside = sk.edits.iter().any(|e| {
-                        let (es, ee) = (line_of(&before, e.start_byte), line_of(&before, e.end_byte));
+                        let (es, ee) =
+                            (line_of(&before, e.start_byte), line_of(&before, e.end_byte));
                         es <= start && end <= ee
                     });
                     if inside {
                         covered += 1;
                     } else {
-                        failures.push(format!("{id} {path}: {q} not edited; skipped {:?}", sk.skipped));
+                        failures.push(format!(
+                            "{id} {path}: {q} not edited; skipped {:?}",
+                            sk.skipped
+                        ));
                     }
                     continue;
                 };
@@ -135,8 +162,17 @@ fn dev_targets_skeletonize_exactly() {
                     ));
                 }
             }
-            assert_eq!(restore(&sk.text, &sk.edits, &before).unwrap(), before, "{id} {path}");
-            let again = skeletonize(&codethread_lang::parse(file.lang, sk.text.clone()).unwrap(), &sels, &Options::default()).unwrap();
+            assert_eq!(
+                restore(&sk.text, &sk.edits, &before).unwrap(),
+                before,
+                "{id} {path}"
+            );
+            let again = skeletonize(
+                &codethread_lang::parse(file.lang, sk.text.clone()).unwrap(),
+                &sels,
+                &Options::default(),
+            )
+            .unwrap();
             assert!(again.edits.is_empty(), "{id} {path}: second run edited");
             if has_git {
                 match git_apply_ok(&tmp, &before, &sk.text) {

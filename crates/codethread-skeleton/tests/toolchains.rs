@@ -19,7 +19,10 @@ use std::process::Command;
 use codethread_skeleton::{skeletonize_dir, Options, ParseErrorPolicy, Selector};
 
 fn tool(name: &str, arg: &str) -> bool {
-    let ok = Command::new(name).arg(arg).output().is_ok_and(|o| o.status.success());
+    let ok = Command::new(name)
+        .arg(arg)
+        .output()
+        .is_ok_and(|o| o.status.success());
     if !ok {
         println!("SKIPPED: `{name}` is not on this machine; its gate did not run");
     }
@@ -142,7 +145,12 @@ fn python_compile_gate() {
                 .spawn()
                 .unwrap();
             use std::io::Write;
-            child.stdin.take().unwrap().write_all(list.join("\n").as_bytes()).unwrap();
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(list.join("\n").as_bytes())
+                .unwrap();
             let res = child.wait_with_output().unwrap();
             let text = String::from_utf8_lossy(&res.stdout);
             println!("{sub} keep_docs={keep_docs}: {text}");
@@ -154,12 +162,7 @@ fn python_compile_gate() {
 
 /// Run `check` on each original; where it passes, it must pass on the
 /// skeleton too.
-fn per_file_gate(
-    label: &str,
-    root: &Path,
-    ext: &[&str],
-    check: impl Fn(&Path) -> (bool, String),
-) {
+fn per_file_gate(label: &str, root: &Path, ext: &[&str], check: impl Fn(&Path) -> (bool, String)) {
     let out = tmp(label);
     let rels = write_trees(root, &out, false);
     let (mut checked, mut skipped, mut edits) = (0, 0, 0);
@@ -197,10 +200,18 @@ fn javascript_node_check_gate() {
         return;
     }
     for sub in ["express", "lodash"] {
-        per_file_gate(&format!("node-{sub}"), &corpora.join(sub), &["js", "mjs", "cjs"], |p| {
-            let o = Command::new("node").arg("--check").arg(p).output().unwrap();
-            (o.status.success(), String::from_utf8_lossy(&o.stderr).into_owned())
-        });
+        per_file_gate(
+            &format!("node-{sub}"),
+            &corpora.join(sub),
+            &["js", "mjs", "cjs"],
+            |p| {
+                let o = Command::new("node").arg("--check").arg(p).output().unwrap();
+                (
+                    o.status.success(),
+                    String::from_utf8_lossy(&o.stderr).into_owned(),
+                )
+            },
+        );
     }
 }
 
@@ -230,13 +241,21 @@ fn go_gofmt_gate() {
     let Some(corpora) = codethread_testkit::shared_path("metrics/corpora") else {
         return;
     };
-    if !tool("gofmt", "-h") && !Command::new("gofmt").arg("-l").arg("/dev/null").output().is_ok() {
+    if !tool("gofmt", "/dev/null") {
         return;
     }
     for sub in ["gin", "cobra"] {
         per_file_gate(&format!("gofmt-{sub}"), &corpora.join(sub), &["go"], |p| {
-            let o = Command::new("gofmt").arg("-e").arg("-l").arg(p).output().unwrap();
-            (o.status.success(), String::from_utf8_lossy(&o.stderr).into_owned())
+            let o = Command::new("gofmt")
+                .arg("-e")
+                .arg("-l")
+                .arg(p)
+                .output()
+                .unwrap();
+            (
+                o.status.success(),
+                String::from_utf8_lossy(&o.stderr).into_owned(),
+            )
         });
     }
 }
