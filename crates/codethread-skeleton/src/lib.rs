@@ -43,6 +43,7 @@
 
 mod batch;
 mod error;
+mod goimports;
 mod plan;
 mod select;
 mod skeleton;

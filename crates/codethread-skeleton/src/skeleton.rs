@@ -57,6 +57,9 @@ pub enum Warning {
     /// TypeScript constructor of a derived class: TS2377 requires a `super()`
     /// call, which the stub removes.
     DerivedConstructor,
+    /// Go: the stub removes the last use of an imported package, and Go
+    /// rejects unused imports (`imported and not used`).
+    GoUnusedImport,
 }
 
 impl fmt::Display for Warning {
@@ -67,6 +70,9 @@ impl fmt::Display for Warning {
             }
             Warning::DerivedConstructor => {
                 "constructor of a derived class: TypeScript requires a super() call (TS2377), which the stub removes"
+            }
+            Warning::GoUnusedImport => {
+                "the stub removes the last use of an imported package; Go rejects unused imports"
             }
         })
     }
@@ -293,9 +299,13 @@ pub fn skeletonize(
         });
     }
     let text = apply_edits(src, &edits)?;
-    if options.verify && !edits.is_empty() {
+    let needs_reparse = options.verify || file.lang == Lang::Go;
+    if needs_reparse && !edits.is_empty() {
         let re = parse(file.lang, text.clone())?;
-        if re.parse_errors > file.parse_errors {
+        if file.lang == Lang::Go {
+            crate::goimports::flag_unused_imports(file, &re, &mut edits);
+        }
+        if options.verify && re.parse_errors > file.parse_errors {
             let (line, column) = first_error(re.root()).unwrap_or((1, 1));
             return Err(SkeletonError::Verification {
                 before: file.parse_errors,

@@ -221,3 +221,28 @@ fn non_utf8_bytes_survive() {
     assert_eq!(restore(&sk.text, &sk.edits, &src).unwrap(), src);
     src.clear();
 }
+
+#[test]
+fn go_unused_import_is_flagged_on_the_edit_that_removes_the_last_use() {
+    let src = "package p\n\nimport (\n\t\"fmt\"\n\tyaml \"gopkg.in/yaml.v2\"\n\t\"strings\"\n)\n\nfunc a() {\n\tfmt.Println(1)\n}\n\nfunc b() {\n\tvar n yaml.Node\n\t_ = n\n\t_ = strings.ToUpper(\"x\")\n}\n\nvar s = strings.ToLower\n";
+    let sk = run(Lang::Go, src, &[Selector::All], &Options::default());
+    assert_eq!(sk.edits.len(), 2);
+    // fmt: last use in a; yaml: last use in b; strings: still used at package level.
+    assert_eq!(sk.edits[0].warnings, vec![Warning::GoUnusedImport]);
+    assert_eq!(sk.edits[1].warnings, vec![Warning::GoUnusedImport]);
+    let sk = run(
+        Lang::Go,
+        src,
+        &[Selector::Qualname("a".into())],
+        &Options::default(),
+    );
+    assert_eq!(sk.edits[0].warnings, vec![Warning::GoUnusedImport]);
+    let keep = "package p\n\nimport \"fmt\"\n\nfunc a() {\n\tfmt.Println(1)\n}\n\nfunc b() { fmt.Println(2) }\n";
+    let sk = run(
+        Lang::Go,
+        keep,
+        &[Selector::Qualname("a".into())],
+        &Options::default(),
+    );
+    assert!(sk.edits[0].warnings.is_empty());
+}
