@@ -94,7 +94,7 @@ impl Selector {
                 (name, None) => f.qualname == name,
             },
             Selector::Bytes { start, end } => {
-                f.span.start_byte < *end.max(&(start + 1)) && *start < f.span.end_byte
+                f.span.start_byte < (*end).max(start.saturating_add(1)) && *start < f.span.end_byte
             }
             Selector::Lines { start, end } => {
                 f.span.start_line <= *end && *start <= f.span.end_line

@@ -246,3 +246,47 @@ fn go_unused_import_is_flagged_on_the_edit_that_removes_the_last_use() {
     );
     assert!(sk.edits[0].warnings.is_empty());
 }
+
+#[test]
+fn span_selectors_and_predicates() {
+    let src = "def a():\n    return 1\n\n\ndef b():\n    f = lambda: 2\n    return f\n";
+    let one = |sel: Selector| run(Lang::Python, src, &[sel], &Options::default()).edits;
+    assert_eq!(one(Selector::Lines { start: 5, end: 5 })[0].function, "b");
+    assert_eq!(one(Selector::Lines { start: 3, end: 4 }).len(), 0);
+    assert_eq!(one(Selector::Bytes { start: 0, end: 1 })[0].function, "a");
+    assert_eq!(
+        one(Selector::Bytes {
+            start: usize::MAX,
+            end: usize::MAX
+        })
+        .len(),
+        0
+    );
+    assert_eq!(one(Selector::predicate(|f| f.name == "b"))[0].function, "b");
+    // A lambda chosen by predicate cannot hold a statement: reported.
+    let sk = run(
+        Lang::Python,
+        src,
+        &[Selector::predicate(|f| f.anonymous)],
+        &Options::default(),
+    );
+    assert!(sk.edits.is_empty());
+    assert!(matches!(sk.skipped[0].reason, SkipReason::Unsupported(_)));
+    // JS anonymous callbacks: not selected by All, stubbed by predicate.
+    let js = "describe('x', () => {\n  it('y', function () { return 1; });\n});\n";
+    assert!(
+        run(Lang::JavaScript, js, &[Selector::All], &Options::default())
+            .edits
+            .is_empty()
+    );
+    let sk = run(
+        Lang::JavaScript,
+        js,
+        &[Selector::predicate(|f| f.anonymous)],
+        &Options::default(),
+    );
+    assert_eq!(
+        String::from_utf8(sk.text).unwrap(),
+        "describe('x', () => {\n  throw new Error(\"not implemented\");\n});\n"
+    );
+}
