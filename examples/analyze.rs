@@ -1,10 +1,11 @@
 //! codethread analysis from the command line.
 //!
 //! ```text
-//! analyze logit --csv FILE --outcome COL [--categorical A,B] [--firth] [--standardize]
+//! analyze logit --csv FILE --outcome COL [--categorical A,B] [--exclude C,D] [--drop-missing] [--firth] [--standardize]
 //! analyze tables --results FILE [--reps N] [--seed N] [--markdown]
 //! analyze difficulty --leaderboard FILE [--tol POINTS]
-//! analyze report --results FILE --out DIR [--leaderboard FILE] [--iec FILE] [--reps N] [--seed N]
+//! analyze report --results FILE --out DIR [--leaderboard FILE] [--iec FILE] [--metrics FILE]
+//!                [--edits FILE] [--reps N] [--seed N]
 //! analyze large --stats DIR     (regenerate + fit the 1,000,000 × 20 benchmark set, print timings)
 //! ```
 //! Each command prints one JSON document (or Markdown with `tables --markdown`); errors go to
@@ -31,6 +32,12 @@ enum Cmd {
         /// Comma-separated categorical columns (dummy-coded drop-first, sorted levels).
         #[arg(long, value_delimiter = ',')]
         categorical: Vec<String>,
+        /// Comma-separated columns to leave out (ids, labels).
+        #[arg(long, value_delimiter = ',')]
+        exclude: Vec<String>,
+        /// Drop rows with a missing cell (empty, NA, NaN, null) instead of failing.
+        #[arg(long)]
+        drop_missing: bool,
         #[arg(long)]
         firth: bool,
         #[arg(long)]
@@ -64,6 +71,12 @@ enum Cmd {
         leaderboard: Option<PathBuf>,
         #[arg(long)]
         iec: Option<PathBuf>,
+        /// Metric values per stage (JSONL).
+        #[arg(long)]
+        metrics: Option<PathBuf>,
+        /// PR2 edit sets (JSONL).
+        #[arg(long)]
+        edits: Option<PathBuf>,
         #[arg(long, default_value_t = 2000)]
         reps: usize,
         #[arg(long, default_value_t = 20240405)]
@@ -83,6 +96,8 @@ fn run(cli: Cli) -> Result<String, String> {
             csv,
             outcome,
             categorical,
+            exclude,
+            drop_missing,
             firth,
             standardize,
         } => {
@@ -90,8 +105,16 @@ fn run(cli: Cli) -> Result<String, String> {
                 firth,
                 ..Default::default()
             };
-            let fit = ca::fit_csv(&csv, &outcome, &categorical, standardize, &opts)
-                .map_err(|e| e.to_string())?;
+            let fit = ca::fit_csv(
+                &csv,
+                &outcome,
+                &categorical,
+                &exclude,
+                standardize,
+                drop_missing,
+                &opts,
+            )
+            .map_err(|e| e.to_string())?;
             Ok(fit.to_json())
         }
         Cmd::Tables {
@@ -116,6 +139,8 @@ fn run(cli: Cli) -> Result<String, String> {
             out,
             leaderboard,
             iec,
+            metrics,
+            edits,
             reps,
             seed,
         } => {
@@ -124,6 +149,8 @@ fn run(cli: Cli) -> Result<String, String> {
                 out,
                 leaderboard,
                 iec,
+                metrics,
+                edits,
                 bootstrap_reps: reps,
                 seed,
             };

@@ -184,6 +184,48 @@ impl Frame {
 
     /// Builds the design matrix described by `spec`.
     pub fn design(&self, spec: &DesignSpec) -> Result<Design> {
+        if spec.drop_missing {
+            let mut used: Vec<&str> = vec![spec.outcome.as_str()];
+            match &spec.columns {
+                Some(c) => used.extend(c.iter().map(String::as_str)),
+                None => used.extend(self.names.iter().map(String::as_str)),
+            }
+            let mut idx = Vec::new();
+            for u in &used {
+                idx.push(self.index(u)?);
+            }
+            let keep: Vec<usize> = (0..self.nrows)
+                .filter(|&r| !idx.iter().any(|&c| is_missing(&self.columns[c][r])))
+                .collect();
+            let dropped: Vec<usize> = (0..self.nrows)
+                .filter(|r| keep.binary_search(r).is_err())
+                .map(|r| r + 1)
+                .collect();
+            if !dropped.is_empty() {
+                if keep.is_empty() {
+                    return Err(AnalysisError::Empty {
+                        origin: format!("{} (every row has a missing value)", self.origin),
+                    });
+                }
+                let sub = Frame {
+                    origin: self.origin.clone(),
+                    names: self.names.clone(),
+                    columns: self
+                        .columns
+                        .iter()
+                        .map(|c| keep.iter().map(|&r| c[r].clone()).collect())
+                        .collect(),
+                    nrows: keep.len(),
+                };
+                let inner = DesignSpec {
+                    drop_missing: false,
+                    ..spec.clone()
+                };
+                let mut d = sub.design(&inner)?;
+                d.dropped_rows = dropped;
+                return Ok(d);
+            }
+        }
         let y = self.numeric(&spec.outcome)?;
         for (i, &v) in y.iter().enumerate() {
             if v != 0.0 && v != 1.0 {
@@ -266,6 +308,15 @@ impl Frame {
     }
 }
 
+/// True for cells treated as missing by [`DesignSpec::drop_missing`]: empty, `NA`, `NaN`,
+/// `null`, `None` (case-insensitive).
+pub fn is_missing(cell: &str) -> bool {
+    matches!(
+        cell.trim().to_ascii_lowercase().as_str(),
+        "" | "na" | "nan" | "null" | "none"
+    )
+}
+
 /// How a design column was made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub enum ColumnKind {
@@ -329,6 +380,9 @@ pub struct DesignSpec {
     pub categorical: Vec<String>,
     /// Standardize continuous regressors to mean 0, sd 1 (dummies and `const` untouched).
     pub standardize: bool,
+    /// Drop rows with a missing cell (see [`is_missing`]) in the outcome or a used column instead
+    /// of failing; the dropped data rows are listed in [`Design::dropped_rows`].
+    pub drop_missing: bool,
 }
 
 /// A design matrix with a binary outcome: row-major `x` (`nobs × k`), `const` first.
@@ -346,6 +400,8 @@ pub struct Design {
     pub scaling: Vec<Scaling>,
     /// Kind of each column.
     pub kinds: Vec<ColumnKind>,
+    /// 1-based data rows left out by [`DesignSpec::drop_missing`].
+    pub dropped_rows: Vec<usize>,
 }
 
 impl Design {
@@ -413,6 +469,7 @@ impl Design {
             outcome,
             scaling: Vec::new(),
             kinds,
+            dropped_rows: Vec::new(),
         })
     }
 

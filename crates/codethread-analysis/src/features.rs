@@ -348,6 +348,7 @@ impl FeatureTable {
             columns: Some(columns),
             categorical,
             standardize,
+            drop_missing: false,
         })?;
         Ok((d, dropped))
     }
@@ -402,13 +403,173 @@ pub fn lookup_iec(
     map: &BTreeMap<(String, String, String), bool>,
     key: &InstanceKey,
 ) -> Option<bool> {
-    let b = &key.benchmark;
-    let m = &key.model;
-    let i = &key.instance;
-    let e = String::new();
-    map.get(&(b.clone(), m.clone(), i.clone()))
-        .or_else(|| map.get(&(e.clone(), m.clone(), i.clone())))
-        .or_else(|| map.get(&(b.clone(), e.clone(), i.clone())))
-        .or_else(|| map.get(&(e.clone(), e.clone(), i.clone())))
-        .copied()
+    loose_keys(key)
+        .into_iter()
+        .find_map(|k| map.get(&k).copied())
+}
+
+/// Table key with optional parts: (benchmark, model, instance); empty = applies to all.
+pub type LooseKey = (String, String, String);
+
+/// The lookup order for a key: exact, without benchmark, without model, instance only.
+fn loose_keys(key: &InstanceKey) -> [LooseKey; 4] {
+    let (b, m, i) = (&key.benchmark, &key.model, &key.instance);
+    [
+        (b.clone(), m.clone(), i.clone()),
+        (String::new(), m.clone(), i.clone()),
+        (b.clone(), String::new(), i.clone()),
+        (String::new(), String::new(), i.clone()),
+    ]
+}
+
+fn jsonl_lines<'a>(
+    origin: &'a str,
+    bytes: &'a [u8],
+) -> impl Iterator<Item = Result<(usize, serde_json::Value)>> + 'a {
+    bytes
+        .split(|b| *b == b'\n')
+        .enumerate()
+        .filter(|(_, l)| !l.iter().all(|b| b.is_ascii_whitespace()))
+        .map(move |(n, l)| {
+            let l = l.strip_suffix(b"\r").unwrap_or(l);
+            serde_json::from_slice(l)
+                .map(|v| (n + 1, v))
+                .map_err(|e| AnalysisError::Json {
+                    origin: origin.to_string(),
+                    line: n + 1,
+                    message: e.to_string(),
+                })
+        })
+}
+
+fn jstr(v: &serde_json::Value, keys: &[&str]) -> String {
+    keys.iter()
+        .find_map(|k| v.get(*k).and_then(|x| x.as_str()).map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// Metric values per stage, read from JSONL: `instance` (or `instance_id`), optional `benchmark`
+/// and `model` (omit `model` for the human PR1, which every model shares), `stage`
+/// (`pr1_human`, `pr1_agent`, `pr2_ha`, `pr2_aa`) and numbers `cyclomatic`, `cognitive`,
+/// `halstead_volume`, `lloc`.
+#[derive(Debug, Clone, Default)]
+pub struct MetricTable {
+    map: BTreeMap<(LooseKey, String), MetricValues>,
+}
+
+impl MetricTable {
+    /// Parses the JSONL; errors name the line and field.
+    pub fn from_jsonl(origin: &str, bytes: &[u8]) -> Result<MetricTable> {
+        let mut map = BTreeMap::new();
+        for item in jsonl_lines(origin, bytes) {
+            let (line, v) = item?;
+            let err = |m: String| AnalysisError::Json {
+                origin: origin.to_string(),
+                line,
+                message: m,
+            };
+            let inst = jstr(&v, &["instance", "instance_id"]);
+            if inst.is_empty() {
+                return Err(err("no \"instance\"".into()));
+            }
+            let stage = jstr(&v, &["stage"]).to_ascii_lowercase();
+            if !["pr1_human", "pr1_agent", "pr2_ha", "pr2_aa"].contains(&stage.as_str()) {
+                return Err(err(format!(
+                    "\"stage\" {stage:?} is not pr1_human, pr1_agent, pr2_ha or pr2_aa"
+                )));
+            }
+            let num = |k: &str| -> Result<f64> {
+                v.get(k)
+                    .and_then(|x| x.as_f64())
+                    .filter(|x| x.is_finite())
+                    .ok_or_else(|| err(format!("\"{k}\" is missing or not a finite number")))
+            };
+            let mv = MetricValues {
+                cyclomatic: num("cyclomatic")?,
+                cognitive: num("cognitive")?,
+                halstead_volume: num("halstead_volume")?,
+                lloc: num("lloc")?,
+            };
+            map.insert(
+                (
+                    (jstr(&v, &["benchmark"]), jstr(&v, &["model"]), inst),
+                    stage,
+                ),
+                mv,
+            );
+        }
+        Ok(MetricTable { map })
+    }
+
+    /// The value for a key and stage (exact key first, then without benchmark / model).
+    pub fn get(&self, key: &InstanceKey, stage: Stage) -> Option<MetricValues> {
+        let s = match stage {
+            Stage::Pr1Human => "pr1_human",
+            Stage::Pr1Agent => "pr1_agent",
+            Stage::Pr2Ha => "pr2_ha",
+            Stage::Pr2Aa => "pr2_aa",
+        };
+        loose_keys(key)
+            .into_iter()
+            .find_map(|k| self.map.get(&(k, s.to_string())).copied())
+    }
+}
+
+/// Edit sets of PR2 patches, read from JSONL: `instance`, optional `benchmark`, `model`,
+/// `condition` (`HA` / `AA`), `files` and `functions` (arrays of strings).
+#[derive(Debug, Clone, Default)]
+pub struct EditTable {
+    map: BTreeMap<(LooseKey, Condition), EditSet>,
+}
+
+impl EditTable {
+    /// Parses the JSONL; errors name the line and field.
+    pub fn from_jsonl(origin: &str, bytes: &[u8]) -> Result<EditTable> {
+        let mut map = BTreeMap::new();
+        for item in jsonl_lines(origin, bytes) {
+            let (line, v) = item?;
+            let err = |m: String| AnalysisError::Json {
+                origin: origin.to_string(),
+                line,
+                message: m,
+            };
+            let inst = jstr(&v, &["instance", "instance_id"]);
+            if inst.is_empty() {
+                return Err(err("no \"instance\"".into()));
+            }
+            let c = Condition::parse(&jstr(&v, &["condition"]))
+                .filter(|c| *c != Condition::HH)
+                .ok_or_else(|| err("\"condition\" must be HA or AA".into()))?;
+            let list = |k: &str| -> Result<BTreeSet<String>> {
+                match v.get(k) {
+                    None => Ok(BTreeSet::new()),
+                    Some(serde_json::Value::Array(a)) => a
+                        .iter()
+                        .map(|x| {
+                            x.as_str()
+                                .map(str::to_string)
+                                .ok_or_else(|| err(format!("\"{k}\" has a non-string item")))
+                        })
+                        .collect(),
+                    Some(_) => Err(err(format!("\"{k}\" is not an array"))),
+                }
+            };
+            let e = EditSet {
+                files: list("files")?,
+                functions: list("functions")?,
+            };
+            map.insert(
+                ((jstr(&v, &["benchmark"]), jstr(&v, &["model"]), inst), c),
+                e,
+            );
+        }
+        Ok(EditTable { map })
+    }
+
+    /// The edit set for a key and condition.
+    pub fn get(&self, key: &InstanceKey, c: Condition) -> Option<EditSet> {
+        loose_keys(key)
+            .into_iter()
+            .find_map(|k| self.map.get(&(k, c)).cloned())
+    }
 }

@@ -539,6 +539,24 @@ pub fn fit_logit(d: &Design, opts: &LogitOptions) -> Result<LogitFit> {
             format!("did not converge in {iterations} iterations {why}"),
         );
     }
+    if !d.dropped_rows.is_empty() {
+        let shown: Vec<String> = d
+            .dropped_rows
+            .iter()
+            .take(20)
+            .map(|r| r.to_string())
+            .collect();
+        warnings.push(format!(
+            "{} rows with missing values dropped (data rows {}{})",
+            d.dropped_rows.len(),
+            shown.join(", "),
+            if d.dropped_rows.len() > 20 {
+                ", ..."
+            } else {
+                ""
+            }
+        ));
+    }
     if !d.scaling.is_empty() {
         warnings.push(format!(
             "standardized (mean 0, sd 1, ddof 1): {}",
@@ -1035,20 +1053,33 @@ impl LogitFit {
     }
 }
 
-/// Reads a CSV, builds the design (`outcome`, `categorical`, `standardize`) and fits it.
+/// Reads a CSV, builds the design (`outcome`, `categorical`, `standardize`; every other column
+/// except those in `exclude` is a regressor, in file order) and fits it.
 pub fn fit_csv(
     path: &std::path::Path,
     outcome: &str,
     categorical: &[String],
+    exclude: &[String],
     standardize: bool,
+    drop_missing: bool,
     opts: &LogitOptions,
 ) -> Result<LogitFit> {
     let frame = crate::design::Frame::from_csv_path(path)?;
+    for e in exclude {
+        frame.cells(e)?;
+    }
+    let columns: Vec<String> = frame
+        .names()
+        .iter()
+        .filter(|n| *n != outcome && !exclude.contains(n))
+        .cloned()
+        .collect();
     let d = frame.design(&crate::design::DesignSpec {
         outcome: outcome.to_string(),
-        columns: None,
+        columns: Some(columns),
         categorical: categorical.to_vec(),
         standardize,
+        drop_missing,
     })?;
     fit_logit(&d, opts)
 }

@@ -485,13 +485,18 @@ pub struct ReportRequest {
     pub leaderboard: Option<PathBuf>,
     /// Optional IEC judgements (JSONL, see [`crate::features::load_iec_jsonl`]).
     pub iec: Option<PathBuf>,
+    /// Optional metric values per stage (JSONL, see [`crate::features::MetricTable`]).
+    pub metrics: Option<PathBuf>,
+    /// Optional PR2 edit sets (JSONL, see [`crate::features::EditTable`]).
+    pub edits: Option<PathBuf>,
     /// Bootstrap resamples.
     pub bootstrap_reps: usize,
     /// Bootstrap seed.
     pub seed: u64,
 }
 
-/// Loads the files, builds tables and (IEC / difficulty) features, and writes the report.
+/// Loads the files, builds the tables and the discordant features (metrics, edit sets and IEC
+/// when given; difficulty always), and writes the report.
 pub fn report_from_files(req: &ReportRequest) -> Result<Vec<PathBuf>> {
     let results = crate::results::Results::from_path(&req.results)?;
     let tables = crate::tables::build_tables(
@@ -501,25 +506,40 @@ pub fn report_from_files(req: &ReportRequest) -> Result<Vec<PathBuf>> {
             seed: req.seed,
         },
     );
+    let read = |p: &PathBuf| {
+        std::fs::read(p).map_err(|source| AnalysisError::Io {
+            path: p.clone(),
+            source,
+        })
+    };
+    let name = |p: &PathBuf| p.display().to_string();
     let iec = match &req.iec {
-        Some(p) => {
-            let bytes = std::fs::read(p).map_err(|source| AnalysisError::Io {
-                path: p.clone(),
-                source,
-            })?;
-            Some(crate::features::load_iec_jsonl(
-                &p.display().to_string(),
-                &bytes,
-            )?)
-        }
+        Some(p) => Some(crate::features::load_iec_jsonl(&name(p), &read(p)?)?),
+        None => None,
+    };
+    let metrics = match &req.metrics {
+        Some(p) => Some(crate::features::MetricTable::from_jsonl(
+            &name(p),
+            &read(p)?,
+        )?),
+        None => None,
+    };
+    let edits = match &req.edits {
+        Some(p) => Some(crate::features::EditTable::from_jsonl(&name(p), &read(p)?)?),
         None => None,
     };
     let iec_fn = |k: &crate::features::InstanceKey| {
         iec.as_ref().and_then(|m| crate::features::lookup_iec(m, k))
     };
+    let metrics_fn = |k: &crate::features::InstanceKey, s: crate::features::Stage| {
+        metrics.as_ref().and_then(|m| m.get(k, s))
+    };
+    let edits_fn = |k: &crate::features::InstanceKey, c: crate::results::Condition| {
+        edits.as_ref().and_then(|m| m.get(k, c))
+    };
     let sources = crate::features::FeatureSources {
-        metrics: &|_, _| None,
-        edits: &|_, _| None,
+        metrics: &metrics_fn,
+        edits: &edits_fn,
         iec: &iec_fn,
     };
     let features = crate::features::build_features(&results, &sources, &Default::default());

@@ -237,3 +237,28 @@ fn no_false_separation_on_ordinary_data() {
     assert!(fit.separation.is_none());
     assert!(fit.warnings.is_empty(), "{:?}", fit.warnings);
 }
+
+#[test]
+fn drop_missing_rows_is_opt_in_and_reported() {
+    let csv = "y,x,id\n0,1,a\n1,,b\n0,3,c\n1,NA,d\n1,5,e\n0,2,f\n1,4,g\n0,6,h\n";
+    assert!(matches!(
+        fit_bytes(csv, "y").unwrap_err(),
+        AnalysisError::NonNumeric { .. }
+    ));
+    let f = Frame::from_csv_bytes("t.csv", csv.as_bytes()).unwrap();
+    let d = f
+        .design(&DesignSpec {
+            outcome: "y".into(),
+            columns: Some(vec!["x".into()]),
+            drop_missing: true,
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(d.dropped_rows, vec![2, 4]);
+    assert_eq!(d.nobs(), 6);
+    let fit = fit_logit(&d, &LogitOptions::default()).unwrap();
+    assert!(fit
+        .warnings
+        .iter()
+        .any(|w| w.contains("2 rows with missing values dropped (data rows 2, 4)")));
+}

@@ -215,3 +215,82 @@ fn report_writes_every_table_and_figure() {
     assert!(md.contains("## Table 2") && md.contains("## Discordant cohort"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn report_from_files_with_metrics_and_edits() {
+    use codethread_analysis::report::{report_from_files, ReportRequest};
+    let dir = std::env::temp_dir().join(format!("ct-analysis-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let r = results();
+    std::fs::write(dir.join("results.csv"), r.to_csv()).unwrap();
+    let mut m = String::new();
+    let mut e = String::new();
+    for b in ["B1", "B2"] {
+        for i in 0..40 {
+            // human PR1 shared by all models (no "model" field)
+            m.push_str(&format!(
+                "{{\"benchmark\":\"{b}\",\"instance\":\"{b}-{i}\",\"stage\":\"pr1_human\",\"cyclomatic\":3,\"cognitive\":2,\"halstead_volume\":50.5,\"lloc\":10}}\n"
+            ));
+            for model in ["m1", "m2", "m3"] {
+                m.push_str(&format!(
+                    "{{\"benchmark\":\"{b}\",\"model\":\"{model}\",\"instance\":\"{b}-{i}\",\"stage\":\"pr1_agent\",\"cyclomatic\":{},\"cognitive\":2,\"halstead_volume\":60.5,\"lloc\":12}}\n",
+                    3 + i % 3
+                ));
+                for (st, cc) in [("pr2_ha", 4), ("pr2_aa", 6)] {
+                    m.push_str(&format!(
+                        "{{\"benchmark\":\"{b}\",\"model\":\"{model}\",\"instance\":\"{b}-{i}\",\"stage\":\"{st}\",\"cyclomatic\":{cc},\"cognitive\":1,\"halstead_volume\":1,\"lloc\":1}}\n"
+                    ));
+                }
+                for (c, files) in [("HA", "[\"a.py\"]"), ("AA", "[\"a.py\",\"b.py\"]")] {
+                    e.push_str(&format!(
+                        "{{\"benchmark\":\"{b}\",\"model\":\"{model}\",\"instance\":\"{b}-{i}\",\"condition\":\"{c}\",\"files\":{files},\"functions\":[\"a.py::f\"]}}\n"
+                    ));
+                }
+            }
+        }
+    }
+    std::fs::write(dir.join("metrics.jsonl"), m).unwrap();
+    std::fs::write(dir.join("edits.jsonl"), e).unwrap();
+    let req = ReportRequest {
+        results: dir.join("results.csv"),
+        out: dir.join("out"),
+        metrics: Some(dir.join("metrics.jsonl")),
+        edits: Some(dir.join("edits.jsonl")),
+        bootstrap_reps: 100,
+        seed: 1,
+        ..Default::default()
+    };
+    let files = report_from_files(&req).unwrap();
+    assert!(files.iter().any(|f| f.ends_with("figure3_d_cc_pr1.svg")));
+    assert!(files
+        .iter()
+        .any(|f| f.ends_with("figure3_jacc_file_pr2.svg")));
+    let csv = std::fs::read_to_string(dir.join("out/features.csv")).unwrap();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let col = |n: &str| header.iter().position(|h| *h == n).unwrap();
+    for line in csv.lines().skip(1) {
+        let cells: Vec<&str> = line.split(',').collect();
+        let inst: usize = cells[2].split('-').nth(1).unwrap().parse().unwrap();
+        assert_eq!(
+            cells[col("d_cc_pr1")].parse::<f64>().unwrap(),
+            (inst % 3) as f64
+        );
+        assert_eq!(cells[col("d_cc_pr2")].parse::<f64>().unwrap(), 2.0);
+        assert_eq!(cells[col("d_hv_pr1")].parse::<f64>().unwrap(), 10.0);
+        assert_eq!(cells[col("jacc_file_pr2")].parse::<f64>().unwrap(), 0.5);
+        assert_eq!(cells[col("jacc_func_pr2")].parse::<f64>().unwrap(), 1.0);
+    }
+    // a bad metrics line is an error naming the line
+    std::fs::write(
+        dir.join("bad.jsonl"),
+        "{\"instance\":\"x\",\"stage\":\"pr9\"}\n",
+    )
+    .unwrap();
+    let bad = ReportRequest {
+        metrics: Some(dir.join("bad.jsonl")),
+        ..req
+    };
+    let err = report_from_files(&bad).unwrap_err().to_string();
+    assert!(err.contains("line 1") && err.contains("pr9"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
