@@ -223,7 +223,7 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
     let mut anonymous_counter = 0usize;
     let mut finder = NodeFinder::new(file);
     for (i, func) in index.iter().enumerate() {
-        if !set.node_kinds.contains(&func.node_kind) {
+        if !set.node_kinds.contains(&func.node_kind) || (set.require_body && func.body.is_none()) {
             continue;
         }
         let Some(cand) = finder.find(func) else {
@@ -555,16 +555,17 @@ fn record_name(
                 _ => own,
             }
         }
-        Naming::Rca => rca_name(file, cand),
+        Naming::Rca => rca_name(file, cand, true),
+        Naming::RcaOwn => rca_name(file, cand, false),
         Naming::GoTools => go_name(file, cand, anon),
     }
 }
 
-fn rca_name(file: &ParsedFile, cand: &Candidate<'_>) -> String {
+fn rca_name(file: &ParsedFile, cand: &Candidate<'_>, from_parent: bool) -> String {
     if let Some(n) = cand.node.child_by_field_name("name") {
         return node_text(file, n).into_owned();
     }
-    if let Some(p) = cand.parent {
+    if let Some(p) = cand.parent.filter(|_| from_parent) {
         let field = match p.kind() {
             "pair" => Some("key"),
             "variable_declarator" => Some("name"),

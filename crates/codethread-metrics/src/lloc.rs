@@ -184,6 +184,7 @@ fn logical_lines(node: Node<'_>, src: &[u8], flags: &KindFlags) -> u32 {
     let mut last_row = 0usize;
     let mut depth = 0usize;
     let mut continued = false;
+    let mut prev_end = 0usize;
     let mut piece = Piece::default();
     let mut cursor = node.walk();
     let mut d = 0usize;
@@ -198,7 +199,11 @@ fn logical_lines(node: Node<'_>, src: &[u8], flags: &KindFlags) -> u32 {
             } else {
                 let start = n.start_position().row;
                 let end = n.end_position().row;
-                let new_line = !in_line || (depth == 0 && !continued && start > last_row);
+                let new_line = !in_line
+                    || (depth == 0
+                        && start > last_row
+                        && !continued
+                        && !backslash_after(src, prev_end, n.start_byte()));
                 if new_line {
                     if in_line {
                         total += piece.value(true);
@@ -223,6 +228,7 @@ fn logical_lines(node: Node<'_>, src: &[u8], flags: &KindFlags) -> u32 {
                     piece.tokens += 1;
                 }
                 last_row = last_row.max(end);
+                prev_end = n.end_byte();
             }
         }
         if !next_node(&mut cursor, &mut d, !atomic) {
@@ -233,6 +239,27 @@ fn logical_lines(node: Node<'_>, src: &[u8], flags: &KindFlags) -> u32 {
         total += piece.value(true);
     }
     total
+}
+
+/// True when the line holding byte `from` ends, before byte `to`, with a
+/// backslash continuation (the grammar does not always keep a
+/// `line_continuation` node, e.g. before an f-string). A `#` starts a comment,
+/// which cannot be continued.
+fn backslash_after(src: &[u8], from: usize, to: usize) -> bool {
+    let Some(gap) = src.get(from..to.max(from)) else {
+        return false;
+    };
+    let line = match gap.iter().position(|&b| b == b'\n') {
+        Some(i) => &gap[..i],
+        None => return false,
+    };
+    if line.contains(&b'#') {
+        return false;
+    }
+    line.iter()
+        .rev()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|&b| b == b'\\')
 }
 
 fn code_lines(node: Node<'_>, src: &[u8], r: &CodeLines, flags: &KindFlags) -> u32 {

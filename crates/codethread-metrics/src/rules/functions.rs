@@ -14,10 +14,13 @@ pub(crate) enum Naming {
     /// Go: gocognit's `(*T).M` for declarations; lizard's variable name or
     /// `anonymous__N` (a per-file counter) for func literals.
     GoTools,
-    /// rust-code-analysis: the `name` field's text, else the key of an
-    /// enclosing `pair` or the name of an enclosing `variable_declarator`,
-    /// else `<anonymous>`.
+    /// rust-code-analysis (JavaScript): the `name` field's text, else the key
+    /// of an enclosing `pair` or the name of an enclosing
+    /// `variable_declarator`, else `<anonymous>`.
     Rca,
+    /// rust-code-analysis (Rust, TypeScript, TSX): the `name` field's text,
+    /// else `<anonymous>` (no names borrowed from parents).
+    RcaOwn,
 }
 
 /// How a record's `kind` is formed.
@@ -57,6 +60,9 @@ pub(crate) struct FunctionSet {
     pub kinds: Kinds,
     /// Which metric values include nested functions.
     pub nesting: Nesting,
+    /// Skip functions without a body (Go assembly stubs: the reference has
+    /// no record for them; lizard merges them with the next declarations).
+    pub require_body: bool,
 }
 
 static PYTHON: FunctionSet = FunctionSet {
@@ -71,6 +77,7 @@ static PYTHON: FunctionSet = FunctionSet {
         halstead: true,
         lloc: true,
     },
+    require_body: false,
 };
 
 static GO: FunctionSet = FunctionSet {
@@ -84,6 +91,7 @@ static GO: FunctionSet = FunctionSet {
         halstead: true,
         lloc: false,
     },
+    require_body: true,
 };
 
 static RCA_ALL: Nesting = Nesting {
@@ -95,24 +103,36 @@ static RCA_ALL: Nesting = Nesting {
 
 static RUST: FunctionSet = FunctionSet {
     node_kinds: &["function_item", "closure_expression"],
-    naming: Naming::Rca,
+    naming: Naming::RcaOwn,
     kinds: Kinds::Function,
     nesting: RCA_ALL,
+    require_body: false,
 };
 
+const JS_KINDS: &[&str] = &[
+    "function_declaration",
+    "generator_function_declaration",
+    "function_expression",
+    "function",
+    "generator_function",
+    "arrow_function",
+    "method_definition",
+];
+
 static JS: FunctionSet = FunctionSet {
-    node_kinds: &[
-        "function_declaration",
-        "generator_function_declaration",
-        "function_expression",
-        "function",
-        "generator_function",
-        "arrow_function",
-        "method_definition",
-    ],
+    node_kinds: JS_KINDS,
     naming: Naming::Rca,
     kinds: Kinds::Function,
     nesting: RCA_ALL,
+    require_body: false,
+};
+
+static TS: FunctionSet = FunctionSet {
+    node_kinds: JS_KINDS,
+    naming: Naming::RcaOwn,
+    kinds: Kinds::Function,
+    nesting: RCA_ALL,
+    require_body: false,
 };
 
 /// The function set of `profile` for `lang`.
@@ -121,6 +141,7 @@ pub(crate) fn function_set(profile: Profile, lang: Lang) -> &'static FunctionSet
         (Profile::Paper, Lang::Python) => &PYTHON,
         (Profile::Paper, Lang::Go) => &GO,
         (Profile::Paper, Lang::Rust) => &RUST,
-        (Profile::Paper, Lang::JavaScript | Lang::TypeScript | Lang::Tsx) => &JS,
+        (Profile::Paper, Lang::JavaScript) => &JS,
+        (Profile::Paper, Lang::TypeScript | Lang::Tsx) => &TS,
     }
 }
