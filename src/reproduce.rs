@@ -248,6 +248,33 @@ fn metric_sum(tree: &MemTree, ids: &BTreeSet<String>) -> MetricValues {
     v
 }
 
+/// The static IEC flag: does any target's input/error contract differ
+/// between the human PR1 (`human`) and the agent's PR1 (`agent`)?
+fn iec_flag(human: &MemTree, agent: &MemTree, ids: &BTreeSet<String>) -> Result<bool, String> {
+    let mut by_path: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for id in ids {
+        if let Some((p, q)) = id.split_once("::") {
+            by_path
+                .entry(p)
+                .or_default()
+                .push(q.split('#').next().unwrap_or(q).to_string());
+        }
+    }
+    let mut flag = false;
+    for (path, quals) in by_path {
+        let (Some(h), Some(a)) = (human.get(path.as_bytes()), agent.get(path.as_bytes())) else {
+            continue;
+        };
+        let Some(lang) = codethread_lang::Lang::from_path(path) else {
+            continue;
+        };
+        let r = codethread_analysis::iec::detect_iec(lang, h, a, &quals)
+            .map_err(|e| format!("{path}: {e}"))?;
+        flag |= r.flag;
+    }
+    Ok(flag)
+}
+
 /// Edited files and functions (`path::qualname`) of `patch` on `pre`.
 fn edit_set(pre: &MemTree, patch: &str) -> Result<EditSet, String> {
     if patch.trim().is_empty() {
@@ -570,6 +597,7 @@ pub fn reproduce(
     progress("features: metric deltas, Jaccard, IEC, difficulty");
     let mut metric_cache: BTreeMap<(String, String, &'static str), MetricValues> = BTreeMap::new();
     let mut edit_cache: BTreeMap<(String, String, &'static str), EditSet> = BTreeMap::new();
+    let mut iec_cache: BTreeMap<(String, String), bool> = BTreeMap::new();
     for ((model, id), t) in &trees {
         let mut ids = targets.get(id).cloned().unwrap_or_default();
         let mut sets = Vec::new();
@@ -593,6 +621,14 @@ pub fn reproduce(
             edit_cache.insert((model.clone(), id.clone(), tag), s);
         }
         let t_ids = targets.get(id).cloned().unwrap_or_default();
+        if let Some(agent) = &t.agent_pr1 {
+            match iec_flag(&t.base, agent, &t_ids) {
+                Ok(flag) => {
+                    iec_cache.insert((model.clone(), id.clone()), flag);
+                }
+                Err(e) => sum.warnings.push(format!("{model} {id}: IEC: {e}")),
+            }
+        }
         metric_cache.insert(
             (model.clone(), id.clone(), "pr1h"),
             metric_sum(&t.base, &t_ids),
@@ -623,7 +659,11 @@ pub fn reproduce(
             .get(&(k.model.clone(), k.instance.clone(), c.as_str()))
             .cloned()
     };
-    let iec_fn = |_: &InstanceKey| None;
+    let iec_fn = |k: &InstanceKey| {
+        iec_cache
+            .get(&(k.model.clone(), k.instance.clone()))
+            .copied()
+    };
     let features = build_features(
         &results,
         &FeatureSources {
