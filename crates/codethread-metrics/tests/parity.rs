@@ -37,6 +37,8 @@ fn env_list(name: &str) -> Option<Vec<String>> {
 }
 
 type Key = (String, usize, usize, usize);
+/// Reference and engine record indexes sharing `(path, line, end_line)`.
+type Groups = HashMap<(String, usize, usize), (Vec<usize>, Vec<usize>)>;
 
 fn key_of(v: &Value) -> Key {
     (
@@ -142,7 +144,7 @@ fn paper_profile_matches_reference() {
         // Join: group both sides by (path, line, end_line); inside a group pair
         // equal (name, occurrence) first, then the rest in emission order (so
         // a name difference shows up in the `name` column, not as missing).
-        let mut groups: HashMap<(String, usize, usize), (Vec<usize>, Vec<usize>)> = HashMap::new();
+        let mut groups: Groups = HashMap::new();
         for (i, v) in reference.iter().enumerate() {
             let k = key_of(v);
             groups.entry((k.0, k.1, k.2)).or_default().0.push(i);
@@ -174,7 +176,11 @@ fn paper_profile_matches_reference() {
                     None => pending.push(i),
                 }
             }
-            let mut rest = mine.iter().enumerate().filter(|(u, _)| !used[*u]).map(|(_, &j)| j);
+            let mut rest = mine
+                .iter()
+                .enumerate()
+                .filter(|(u, _)| !used[*u])
+                .map(|(_, &j)| j);
             for i in pending {
                 if let Some(j) = rest.next() {
                     ours_by_key.insert(i, &ours_all[j]);
