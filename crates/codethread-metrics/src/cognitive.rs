@@ -665,8 +665,12 @@ fn recursion(file: &ParsedFile, func: Node<'_>, mode: Recursion) -> u32 {
             ident_kind,
             method_kinds,
             toplevel_decls,
+            shadowing,
         } => {
             if method_kinds.contains(&func.kind()) && declared_at_top(file, name, toplevel_decls) {
+                return 0;
+            }
+            if declared_inside(file, func, name, ident_kind, shadowing) {
                 return 0;
             }
             count_calls(
@@ -716,6 +720,45 @@ fn count_calls(
         }
     }
     count
+}
+
+/// Whether `func` declares `name` locally (parameters, `:=`, `var`, ...).
+fn declared_inside(
+    file: &ParsedFile,
+    func: Node<'_>,
+    name: &[u8],
+    ident_kind: &str,
+    shadowing: &[(&str, &str)],
+) -> bool {
+    if shadowing.is_empty() {
+        return false;
+    }
+    let mut stack = vec![func];
+    while let Some(n) = stack.pop() {
+        for (kind, field) in shadowing {
+            if n.kind() != *kind {
+                continue;
+            }
+            let mut cursor = n.walk();
+            for target in n.children_by_field_name(field, &mut cursor) {
+                if target.kind() == ident_kind && file.text(target) == name {
+                    return true;
+                }
+                let mut inner = target.walk();
+                if target
+                    .named_children(&mut inner)
+                    .any(|c| c.kind() == ident_kind && file.text(c) == name)
+                {
+                    return true;
+                }
+            }
+        }
+        let mut cursor = n.walk();
+        for c in n.named_children(&mut cursor) {
+            stack.push(c);
+        }
+    }
+    false
 }
 
 /// Whether the file declares `name` at top level (outside any function body).
@@ -928,6 +971,11 @@ mod tests {
         assert_eq!(one(Lang::Go, src, "m"), Some(1));
         let src = "package p\nfunc m() {}\nfunc (t T) m() {\n\tm()\n}\n";
         assert_eq!(cog(Lang::Go, src, "m")[1], Some(0));
+        // A local declaration of the name shadows the function.
+        let src = "package p\nfunc f() {\n\tf := func() {}\n\tf()\n}\n";
+        assert_eq!(one(Lang::Go, src, "f"), Some(0));
+        let src = "package p\nfunc (t T) logf(s string) {\n\tif logf, ok := t.v.(func(string)); ok {\n\t\tlogf(s)\n\t}\n}\n";
+        assert_eq!(one(Lang::Go, src, "logf"), Some(1));
     }
 
     // ---- Rust: rust-code-analysis 0.0.25 ---------------------------------

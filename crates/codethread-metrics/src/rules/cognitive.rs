@@ -229,6 +229,10 @@ pub enum Recursion {
         method_kinds: &'static [&'static str],
         /// Top-level declaration kinds and the kinds of their name-bearing specs.
         toplevel_decls: &'static [&'static str],
+        /// Local declarations `(kind, field)` inside the function: a name
+        /// declared there (directly or in a list) shadows the function, so a
+        /// bare call of it is not recursion (go/parser resolves it locally).
+        shadowing: &'static [(&'static str, &'static str)],
     },
 }
 
@@ -636,6 +640,16 @@ pub static GO_GOCOGNIT: CogRules = CogRules {
             "const_spec",
             "type_spec",
             "type_alias",
+        ],
+        shadowing: &[
+            ("parameter_declaration", "name"),
+            ("variadic_parameter_declaration", "name"),
+            ("short_var_declaration", "left"),
+            ("var_spec", "name"),
+            ("const_spec", "name"),
+            ("range_clause", "left"),
+            ("type_switch_statement", "alias"),
+            ("receive_statement", "left"),
         ],
     },
     null_kinds: &["func_literal"],
