@@ -130,7 +130,8 @@ enum Cmd {
         chain: PathBuf,
         #[command(flatten)]
         src: Src,
-        /// PR1: a predictions file, or `human`.
+        /// PR1: a predictions file (prefix `base:` when its patches are relative
+        /// to base_commit rather than to base + PR0), or `human`.
         #[arg(long)]
         pr1: String,
         /// Later PRs in order: predictions files, or `gold` for the gold patch.
@@ -181,12 +182,24 @@ fn layer(arg: &str) -> Result<(Layer, Option<String>), ChainError> {
         "human" => Ok((Layer::HumanPr1, Some("human".into()))),
         "gold" => Ok((Layer::Gold, Some("gold".into()))),
         path => {
+            let (from_base, path) = match path.strip_prefix("base:") {
+                Some(p) => (true, p),
+                None => (false, path),
+            };
             let l = load_predictions(Path::new(path))?;
             for e in &l.errors {
                 eprintln!("skipped prediction: {e}");
             }
             let model = l.items.last().map(|p| p.model_name_or_path.clone());
-            Ok((Layer::Predictions(predictions_by_id(&l.items)), model))
+            let m = predictions_by_id(&l.items);
+            Ok((
+                if from_base {
+                    Layer::PredictionsFromBase(m)
+                } else {
+                    Layer::Predictions(m)
+                },
+                model,
+            ))
         }
     }
 }

@@ -117,6 +117,25 @@ pub struct BuildSummary {
     pub cached: usize,
 }
 
+/// Run one instance's work; a panic in any stage (a bug, never expected)
+/// becomes that instance's error instead of ending the batch.
+fn guard<T>(instance_id: &str, f: impl FnOnce() -> Result<T, ChainError>) -> Result<T, ChainError> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(ChainError::Instance {
+                instance_id: instance_id.to_string(),
+                message: format!("internal error (panic): {msg}"),
+            })
+        }
+    }
+}
+
 fn instance_dir(out: &Path, id: &str) -> PathBuf {
     out.join("instances").join(id)
 }
@@ -225,8 +244,8 @@ pub fn build(
                 o
             }
             None => {
-                let status =
-                    build_one(inst, source, opts).unwrap_or_else(|e| BuildStatus::Failed {
+                let status = guard(&inst.instance_id, || build_one(inst, source, opts))
+                    .unwrap_or_else(|e| BuildStatus::Failed {
                         error: e.to_string(),
                     });
                 let o = InstanceOutcome {
@@ -357,8 +376,12 @@ pub enum Layer {
     HumanPr1,
     /// The instance's gold patch (the human PR2).
     Gold,
-    /// Imported predictions, by instance id.
+    /// Imported predictions, by instance id, each relative to the state
+    /// after the previous layers.
     Predictions(BTreeMap<String, Prediction>),
+    /// Imported predictions already relative to base_commit (they include
+    /// PR0 and the earlier layers): they replace the layers below them.
+    PredictionsFromBase(BTreeMap<String, Prediction>),
 }
 
 /// One instance's stacking outcome.
@@ -389,7 +412,7 @@ pub fn stack(
         .filter(|i| chain.pr0(&i.instance_id).is_some())
         .collect();
     for (n, inst) in built.iter().enumerate() {
-        let r = stack_one(chain, inst, layers, source);
+        let r = guard(&inst.instance_id, || stack_one(chain, inst, layers, source));
         match r {
             Ok(patch) => {
                 preds.push(Prediction {
@@ -439,6 +462,15 @@ fn stack_one(
                 .get(id)
                 .map(|p| p.model_patch.as_bytes().to_vec())
                 .ok_or_else(|| missing(&format!("no prediction for {name}")))?,
+            Layer::PredictionsFromBase(m) => {
+                let p = m
+                    .get(id)
+                    .map(|p| p.model_patch.as_bytes().to_vec())
+                    .ok_or_else(|| missing(&format!("no prediction for {name}")))?;
+                patches.clear();
+                names.clear();
+                p
+            }
         };
         patches.push(p);
         names.push(name);
@@ -557,11 +589,13 @@ pub fn targets_batch(
 ) -> Vec<Result<TargetsLine, ChainError>> {
     let mut out = Vec::new();
     for (i, inst) in instances.iter().enumerate() {
-        out.push(localize(inst, source).map(|l| TargetsLine {
-            instance_id: inst.instance_id.clone(),
-            targets: l.target_ids(),
-            negative_case: l.negative_case.map(|n| n.as_str().to_string()),
-        }));
+        out.push(
+            guard(&inst.instance_id, || localize(inst, source)).map(|l| TargetsLine {
+                instance_id: inst.instance_id.clone(),
+                targets: l.target_ids(),
+                negative_case: l.negative_case.map(|n| n.as_str().to_string()),
+            }),
+        );
         progress(i + 1, instances.len(), &inst.instance_id);
     }
     out
@@ -604,7 +638,7 @@ pub fn pr0_batch(
         let r = if path.exists() && !force {
             Ok(Pr0Status::Exists { path })
         } else {
-            (|| {
+            guard(&inst.instance_id, || {
                 let loc = localize(inst, source)?;
                 if let Some(n) = loc.negative_case {
                     return Ok(Pr0Status::Filtered {
@@ -615,7 +649,7 @@ pub fn pr0_batch(
                 crate::stack::check_roundtrip(&inst.instance_id, &loc.before, &pr0.patch)?;
                 write_atomic(&path, &pr0.patch)?;
                 Ok(Pr0Status::Written { path })
-            })()
+            })
         };
         res.push((inst.instance_id.clone(), r));
         progress(i + 1, instances.len(), &inst.instance_id);

@@ -416,7 +416,7 @@ fn scripted_agent_end_to_end() {
     }]);
     let (final_preds, outcomes) = stack(
         &chain,
-        &[Layer::Predictions(pr1_map), Layer::Predictions(pr2_map)],
+        &[Layer::Predictions(pr1_map), Layer::Predictions(pr2_map.clone())],
         "AA-scripted",
         &mut src,
         &mut |_, _, _| {},
@@ -432,6 +432,15 @@ fn scripted_agent_end_to_end() {
             .count(),
         2
     );
+    // The same stack when the PR1 patches are already relative to base (they include PR0).
+    let (alt, _) = stack(
+        &chain,
+        &[Layer::PredictionsFromBase(predictions_by_id(&graded)), Layer::Predictions(pr2_map)],
+        "AA-scripted",
+        &mut src,
+        &mut |_, _, _| {},
+    );
+    assert_eq!(alt, final_preds);
     let r = grade(
         &repo,
         by_id["fixture__calc-1"],
