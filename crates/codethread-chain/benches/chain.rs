@@ -1,6 +1,7 @@
 //! Throughput of the chain stages on the real data (needs CODETHREAD_SHARED):
 //! loading SWE-bench Verified (JSONL, 9.5 MB, and parquet), localizing and
 //! stubbing the 41 DEV instances, and composing PR0 + PR1 + gold.
+#![allow(missing_docs)] // criterion_group! generates an undocumented function
 
 use std::collections::BTreeMap;
 
@@ -10,6 +11,9 @@ use codethread_chain::source::SnapshotSource;
 use codethread_chain::stack::{compose_on, reverse_on};
 use codethread_chain::targets::{localize, Localization};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+/// (instance id, base files, [PR0, PR1, gold]).
+type Stack = (String, BTreeMap<String, Vec<u8>>, Vec<Vec<u8>>);
 
 fn benches(c: &mut Criterion) {
     let Some(shared) = std::env::var_os("CODETHREAD_SHARED").map(std::path::PathBuf::from) else {
@@ -59,7 +63,7 @@ fn benches(c: &mut Criterion) {
                 .count()
         })
     });
-    let stacks: Vec<(String, BTreeMap<String, Vec<u8>>, Vec<Vec<u8>>)> = locs
+    let stacks: Vec<Stack> = locs
         .iter()
         .filter_map(|l| {
             let pr0 = make_pr0(l, &Pr0Options::default()).ok()?.patch;

@@ -416,7 +416,10 @@ fn scripted_agent_end_to_end() {
     }]);
     let (final_preds, outcomes) = stack(
         &chain,
-        &[Layer::Predictions(pr1_map), Layer::Predictions(pr2_map.clone())],
+        &[
+            Layer::Predictions(pr1_map),
+            Layer::Predictions(pr2_map.clone()),
+        ],
         "AA-scripted",
         &mut src,
         &mut |_, _, _| {},
@@ -435,7 +438,10 @@ fn scripted_agent_end_to_end() {
     // The same stack when the PR1 patches are already relative to base (they include PR0).
     let (alt, _) = stack(
         &chain,
-        &[Layer::PredictionsFromBase(predictions_by_id(&graded)), Layer::Predictions(pr2_map)],
+        &[
+            Layer::PredictionsFromBase(predictions_by_id(&graded)),
+            Layer::Predictions(pr2_map),
+        ],
         "AA-scripted",
         &mut src,
         &mut |_, _, _| {},
