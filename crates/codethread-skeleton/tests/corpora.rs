@@ -50,6 +50,7 @@ struct Totals {
     asyncs: usize,
     warnings: usize,
     by_lang: std::collections::BTreeMap<&'static str, (usize, usize)>,
+    skip_reasons: std::collections::BTreeMap<String, usize>,
 }
 
 /// End of the function's syntax node in the tree (the index's `node` span
@@ -194,6 +195,10 @@ fn check_file(path: &Path, opts: &Options, totals: &Mutex<Totals>, failures: &Mu
     t.generators += edited.iter().filter(|(_, f)| f.is_generator).count();
     t.asyncs += edited.iter().filter(|(_, f)| f.is_async).count();
     t.warnings += sk.edits.iter().filter(|e| !e.warnings.is_empty()).count();
+    for sk in &sk.skipped {
+        let r = format!("{}: {:?}", file.lang.name(), sk.reason);
+        *t.skip_reasons.entry(r).or_default() += 1;
+    }
     let entry = t.by_lang.entry(file.lang.name()).or_default();
     entry.0 += before.len();
     entry.1 += sk.edits.len();
