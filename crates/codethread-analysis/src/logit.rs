@@ -360,14 +360,13 @@ pub fn fit_logit(d: &Design, opts: &LogitOptions) -> Result<LogitFit> {
     let single = single_regressor_separation(d, &pre);
     // at β = 0 every weight is exactly ¼, so 4·XᵀWX is the Gram matrix XᵀX: large designs get
     // their rank check from the first Newton pass instead of an extra pass over the data
-    let first = if opts.firth || !crate::rank::uses_gram(n, k) {
-        check_full_rank(&d.names, &d.x, n)?;
-        None
+    let (first, near) = if opts.firth || !crate::rank::uses_gram(n, k) {
+        (None, check_full_rank(&d.names, &d.x, n)?)
     } else {
         let s0 = accumulate(d, &vec![0.0; k], chunk);
         let gram: Vec<f64> = s0.h.iter().map(|v| 4.0 * v).collect();
-        crate::rank::check_full_rank_with_gram(&d.names, &d.x, n, Some(&gram))?;
-        Some(s0)
+        let near = crate::rank::check_full_rank_with_gram(&d.names, &d.x, n, Some(&gram))?;
+        (Some(s0), near)
     };
 
     let mut profile: Option<Vec<[f64; 2]>> = None;
@@ -538,6 +537,13 @@ pub fn fit_logit(d: &Design, opts: &LogitOptions) -> Result<LogitFit> {
             0,
             format!("did not converge in {iterations} iterations {why}"),
         );
+    }
+    for (name, r) in &near {
+        warnings.push(format!(
+            "{name} is nearly a linear combination of the earlier columns (relative residual \
+             {r:.1e}, variance inflation > {:.0e}): its coefficient is poorly determined",
+            1.0 / (r * r)
+        ));
     }
     if !d.dropped_rows.is_empty() {
         let shown: Vec<String> = d

@@ -14,9 +14,15 @@ use rayon::prelude::*;
 const QR_LIMIT: usize = 1 << 22;
 
 /// Checks that the `n × k` row-major matrix has full column rank; the error names the columns.
-pub fn check_full_rank(names: &[String], x: &[f64], n: usize) -> Result<()> {
+/// On success, the nearly collinear columns: `(name, r)` where `r` is the column's residual
+/// norm, relative to its own norm, after projection on the earlier columns, for
+/// `r < NEAR_COLLINEAR` (its variance inflation factor exceeds 1/r²).
+pub fn check_full_rank(names: &[String], x: &[f64], n: usize) -> Result<Vec<(String, f64)>> {
     check_full_rank_with_gram(names, x, n, None)
 }
+
+/// Relative residual below which a full-rank column is reported as nearly collinear (VIF > 1e8).
+pub const NEAR_COLLINEAR: f64 = 1e-4;
 
 /// Whether [`check_full_rank`] would use the streamed Gram matrix for this size.
 pub fn uses_gram(n: usize, k: usize) -> bool {
@@ -30,7 +36,7 @@ pub fn check_full_rank_with_gram(
     x: &[f64],
     n: usize,
     gram: Option<&[f64]>,
-) -> Result<()> {
+) -> Result<Vec<(String, f64)>> {
     let k = names.len();
     if n < k {
         return Err(AnalysisError::TooFewRows { nobs: n, params: k });
@@ -43,13 +49,17 @@ pub fn check_full_rank_with_gram(
         .filter(|&j| norms[j] == 0.0)
         .map(|j| names[j].clone())
         .collect();
+    let mut resid = vec![f64::NAN; k];
     let deps = if n * k <= QR_LIMIT {
-        qr_dependencies(names, x, n, &norms)
+        qr_dependencies(names, x, n, &norms, &mut resid)
     } else {
-        gram_dependencies(names, x, gram, &norms)
+        gram_dependencies(names, x, gram, &norms, &mut resid)
     };
     if zero_columns.is_empty() && deps.is_empty() {
-        return Ok(());
+        return Ok((0..k)
+            .filter(|&j| resid[j] < NEAR_COLLINEAR)
+            .map(|j| (names[j].clone(), resid[j]))
+            .collect());
     }
     let rank = k - zero_columns.len() - deps.len();
     let mut parts = Vec::new();
@@ -80,7 +90,13 @@ fn column_norms(x: &[f64], n: usize, k: usize) -> Vec<f64> {
 }
 
 /// Householder QR in model order, skipping dependent columns.
-fn qr_dependencies(names: &[String], x: &[f64], n: usize, norms: &[f64]) -> Vec<Dependency> {
+fn qr_dependencies(
+    names: &[String],
+    x: &[f64],
+    n: usize,
+    norms: &[f64],
+    resid_out: &mut [f64],
+) -> Vec<Dependency> {
     let k = names.len();
     // column-major scaled copy
     let mut a = vec![0.0; n * k];
@@ -108,6 +124,7 @@ fn qr_dependencies(names: &[String], x: &[f64], n: usize, norms: &[f64]) -> Vec<
         }
         let r = basis.len();
         let resid: f64 = col[r..].iter().map(|v| v * v).sum::<f64>().sqrt();
+        resid_out[j] = resid;
         if resid <= tol {
             // dependent: solve R c = col[..r]
             let mut c = vec![0.0; r];
@@ -170,6 +187,7 @@ fn gram_dependencies(
     x: &[f64],
     gram: Option<&[f64]>,
     norms: &[f64],
+    resid_out: &mut [f64],
 ) -> Vec<Dependency> {
     let k = names.len();
     let g = match gram {
@@ -182,7 +200,7 @@ fn gram_dependencies(
         .map(|v| if *v > 0.0 { 1.0 / v } else { 0.0 })
         .collect();
     let at = |a: usize, b: usize| g[a * k + b] * s[a] * s[b];
-    in_order_cholesky(names, k, norms, at)
+    in_order_cholesky(names, k, norms, at, resid_out)
 }
 
 fn gram_matrix(x: &[f64], k: usize) -> Vec<f64> {
@@ -221,6 +239,7 @@ fn in_order_cholesky(
     k: usize,
     norms: &[f64],
     at: impl Fn(usize, usize) -> f64,
+    resid_out: &mut [f64],
 ) -> Vec<Dependency> {
     let mut basis: Vec<usize> = Vec::new();
     let mut l: Vec<Vec<f64>> = Vec::new(); // rows of L for basis columns
@@ -239,6 +258,7 @@ fn in_order_cholesky(
             lj[m] = v / l[m][m];
         }
         let d = at(j, j) - lj.iter().map(|v| v * v).sum::<f64>();
+        resid_out[j] = d.max(0.0).sqrt();
         if d <= 1e-11 {
             // solve Lᵀ c = lj
             let mut c = vec![0.0; r];

@@ -262,3 +262,29 @@ fn drop_missing_rows_is_opt_in_and_reported() {
         .iter()
         .any(|w| w.contains("2 rows with missing values dropped (data rows 2, 4)")));
 }
+
+#[test]
+fn near_collinearity_is_a_warning_naming_the_column() {
+    let mut csv = String::from("y,x1,x2,x3\n");
+    let mut s: u64 = 11;
+    let mut u = || {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (s >> 11) as f64 / (1u64 << 53) as f64
+    };
+    for i in 0..200 {
+        let (a, b) = (u() * 2.0 - 1.0, u() * 2.0 - 1.0);
+        let c = a + b + if i % 2 == 0 { 1e-7 } else { -1e-7 }; // not exact: rank 4
+        let y = i32::from(u() < 1.0 / (1.0 + (-(a - b)).exp()));
+        csv.push_str(&format!("{y},{a},{b},{c}\n"));
+    }
+    let fit = fit_bytes(&csv, "y").unwrap();
+    assert!(
+        fit.warnings
+            .iter()
+            .any(|w| w.starts_with("x3 is nearly a linear combination")),
+        "{:?}",
+        fit.warnings
+    );
+}

@@ -81,6 +81,7 @@ fn check_statsmodels(name: &str) {
     assert_eq!(fit.iterations as u64, r["iterations"].as_u64().unwrap());
     assert_eq!(fit.converged, r["converged"].as_bool().unwrap());
     assert!(fit.separation.is_none(), "{name}: {:?}", fit.separation);
+    assert!(fit.warnings.is_empty(), "{name}: {:?}", fit.warnings);
     println!(
         "{name}: max rel params {:.2e}, max rel bse {:.2e}, max abs p {:.2e}, rel llf {:.2e}, rel llnull {:.2e}",
         worst.0,
