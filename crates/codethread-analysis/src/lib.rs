@@ -1,11 +1,22 @@
 //! # codethread-analysis
 //!
-//! Statistics for the CodeThread method: per-instance results of HH / HA / AA chains
-//! ([`results`]), the paper's resolve-rate tables with exact McNemar tests and seeded bootstrap
-//! intervals ([`tables`], [`stats`]), leave-one-out difficulty and published-vs-computed
-//! leaderboard rates ([`leaderboard`]), logistic regression — statsmodels-exact MLE with rank and
-//! separation checks, optional Firth fit ([`logit`], [`design`], [`rank`]) — and the
-//! 1,000,000-row benchmark set ([`synth`]).
+//! Statistics for the CodeThread method:
+//!
+//! - [`results`]: per-instance PR2 outcomes of HH / HA / AA chains (CSV, JSONL, or pushed by
+//!   other crates);
+//! - [`tables`], [`stats`]: the paper's Table 2, Table 3 and discordant cohort, with exact
+//!   McNemar tests and seeded percentile-bootstrap intervals for every Δ = AA − HA;
+//! - [`leaderboard`]: published-vs-computed resolve rates of real runs (disagreements reported,
+//!   not fixed) and leave-one-out instance difficulty;
+//! - [`features`], [`iec`]: per-instance features of the discordant cohort (metric deltas,
+//!   Jaccard of edit sets, IEC drift from a judge or the static detector, difficulty);
+//! - [`logit`], [`design`], [`rank`]: logistic regression that reproduces statsmodels to
+//!   round-off, names rank deficiency and separation, and offers Firth's penalized fit with
+//!   penalized LR tests and profile intervals;
+//! - [`report`]: Markdown, CSV and SVG (Figure-3 box plots);
+//! - [`synth`]: the 1,000,000 × 20 benchmark set, regenerated bit-exactly.
+//!
+//! Rules, formulas and differences from statsmodels: `docs/analysis.md`.
 //!
 //! ```
 //! use codethread_analysis::{fit_logit, Design, LogitOptions};
