@@ -4,7 +4,8 @@
 
 use codethread_lang::Lang;
 use codethread_skeleton::{
-    restore, skeletonize_source, Options, ParseErrorPolicy, Selector, Skeleton, SkipReason, Warning,
+    apply_edits, restore, restore_selected, skeletonize_source, Options, ParseErrorPolicy,
+    Selector, Skeleton, SkeletonError, SkipReason, Warning,
 };
 
 fn run(lang: Lang, src: &str, sel: &[Selector], opts: &Options) -> Skeleton {
@@ -289,4 +290,38 @@ fn span_selectors_and_predicates() {
         String::from_utf8(sk.text).unwrap(),
         "describe('x', () => {\n  throw new Error(\"not implemented\");\n});\n"
     );
+}
+
+#[test]
+fn partial_restore_and_typed_edit_errors() {
+    let src = "def a():\n    return 1\n\ndef b():\n    return 2\n";
+    let sk = run(Lang::Python, src, &[Selector::All], &Options::default());
+    assert_eq!(apply_edits(src.as_bytes(), &sk.edits).unwrap(), sk.text);
+    // Restore only b: a stays a stub.
+    let only_b =
+        restore_selected(&sk.text, &sk.edits, src.as_bytes(), |e| e.function == "b").unwrap();
+    assert_eq!(
+        String::from_utf8(only_b).unwrap(),
+        "def a():\n    raise NotImplementedError\n\ndef b():\n    return 2\n"
+    );
+    let mut bad = sk.edits.clone();
+    bad[1].start_byte = 0;
+    assert!(matches!(
+        apply_edits(src.as_bytes(), &bad),
+        Err(SkeletonError::EditsOverlap { index: 1, .. })
+    ));
+    let mut far = sk.edits.clone();
+    far[1].end_byte = 10_000;
+    assert!(matches!(
+        apply_edits(src.as_bytes(), &far),
+        Err(SkeletonError::EditOutOfBounds { .. })
+    ));
+    // A skeleton changed at a stub is reported, not spliced blindly.
+    let mut changed = sk.text.clone();
+    let at = changed.iter().position(|&b| b == b'r').unwrap();
+    changed[at] = b'R';
+    assert!(matches!(
+        restore_selected(&changed, &sk.edits, src.as_bytes(), |_| true),
+        Err(SkeletonError::StubNotFound { index: 0, .. })
+    ));
 }
