@@ -159,7 +159,9 @@ pub(crate) fn apply_with(
             // Never write through a symlink held in the tree.
             symlink_ancestor_check(&|q: &[u8]| get(&overlay, q), p)?;
         }
-        let is_copy = fp.is_copy && !opts.reverse;
+        // Reversing a copy makes its source the destination, which exists:
+        // refused, as `git apply -R` refuses it ("already exists").
+        let is_copy = fp.is_copy;
         // git: a traditional (non-git) diff with no pre-image lines whose
         // file does not exist creates it, even without `/dev/null`.
         let src_missing = src.as_ref().is_some_and(|s| get(&overlay, s).is_none());
