@@ -3,7 +3,7 @@
 //! ```text
 //! analyze logit --csv FILE --outcome COL [--categorical A,B] [--exclude C,D] [--drop-missing] [--firth] [--standardize]
 //! analyze tables --results FILE [--reps N] [--seed N] [--markdown]
-//! analyze difficulty --leaderboard FILE [--tol POINTS]
+//! analyze difficulty (--leaderboard FILE [--tol POINTS] | --matrix FILE)
 //! analyze report --results FILE --out DIR [--leaderboard FILE] [--iec FILE] [--metrics FILE]
 //!                [--edits FILE] [--reps N] [--seed N]
 //! analyze large --stats DIR     (regenerate + fit the 1,000,000 × 20 benchmark set, print timings)
@@ -56,8 +56,12 @@ enum Cmd {
     },
     /// Published vs computed resolve rates and leave-one-out difficulty of a leaderboard file.
     Difficulty {
-        #[arg(long)]
-        leaderboard: PathBuf,
+        /// Leaderboard JSON (runs with published rates + per-instance flags).
+        #[arg(long, required_unless_present = "matrix")]
+        leaderboard: Option<PathBuf>,
+        /// Or a wide CSV matrix: instance id, then one 0/1 column per model.
+        #[arg(long, conflicts_with = "leaderboard")]
+        matrix: Option<PathBuf>,
         #[arg(long, default_value_t = 0.1)]
         tol: f64,
     },
@@ -131,9 +135,18 @@ fn run(cli: Cli) -> Result<String, String> {
                 json(&t)
             }
         }
-        Cmd::Difficulty { leaderboard, tol } => json(
-            &ca::leaderboard::difficulty_report(&leaderboard, tol).map_err(|e| e.to_string())?,
-        ),
+        Cmd::Difficulty {
+            leaderboard,
+            matrix,
+            tol,
+        } => {
+            let report = match (leaderboard, matrix) {
+                (Some(l), _) => ca::leaderboard::difficulty_report(&l, tol),
+                (None, Some(m)) => ca::leaderboard::matrix_difficulty_report(&m),
+                (None, None) => return Err("give --leaderboard or --matrix".into()),
+            };
+            json(&report.map_err(|e| e.to_string())?)
+        }
         Cmd::Report {
             results,
             out,

@@ -86,6 +86,40 @@ impl ResolveMatrix {
         )
     }
 
+    /// Reads a wide CSV: first column the instance id, one column per model, cells `0/1`,
+    /// `0.0/1.0` or `true/false`; an empty cell means no record. Other cells are errors naming
+    /// the row and column.
+    pub fn from_csv_bytes(origin: &str, bytes: &[u8]) -> Result<ResolveMatrix> {
+        let frame = crate::design::Frame::from_csv_bytes(origin, bytes)?;
+        let names = frame.names().to_vec();
+        let Some((id_col, models)) = names.split_first() else {
+            return Err(AnalysisError::Empty {
+                origin: origin.to_string(),
+            });
+        };
+        let ids = frame.cells(id_col)?;
+        let mut triples = Vec::new();
+        for m in models {
+            for (r, cell) in frame.cells(m)?.iter().enumerate() {
+                let flag = match cell.trim().to_ascii_lowercase().as_str() {
+                    "" => None,
+                    "1" | "1.0" | "true" => Some(true),
+                    "0" | "0.0" | "false" => Some(false),
+                    _ => {
+                        return Err(AnalysisError::NonNumeric {
+                            origin: origin.to_string(),
+                            column: m.clone(),
+                            row: r + 1,
+                            value: cell.clone(),
+                        })
+                    }
+                };
+                triples.push((m.clone(), ids[r].clone(), flag));
+            }
+        }
+        Ok(ResolveMatrix::from_triples(triples))
+    }
+
     /// The flag of instance row `i`, model column `j`.
     pub fn get(&self, i: usize, j: usize) -> Option<bool> {
         self.flags.get(i * self.models.len() + j).copied().flatten()
@@ -417,21 +451,37 @@ pub fn difficulty_report(path: &Path, tol_points: f64) -> Result<DifficultyRepor
     let lb = Leaderboard::from_path(path)?;
     let runs = lb.run_rates(tol_points);
     let discrepancies = runs.iter().filter(|r| !r.agrees).cloned().collect();
-    let instances = lb
-        .matrix
-        .difficulty()
+    Ok(DifficultyReport {
+        runs,
+        discrepancies,
+        instances: named_difficulty(&lb.matrix),
+    })
+}
+
+/// Difficulty of a wide CSV matrix ([`ResolveMatrix::from_csv_bytes`]); no published rates, so
+/// `runs` and `discrepancies` are empty.
+pub fn matrix_difficulty_report(path: &Path) -> Result<DifficultyReport> {
+    let bytes = std::fs::read(path).map_err(|source| AnalysisError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let m = ResolveMatrix::from_csv_bytes(&path.display().to_string(), &bytes)?;
+    Ok(DifficultyReport {
+        runs: Vec::new(),
+        discrepancies: Vec::new(),
+        instances: named_difficulty(&m),
+    })
+}
+
+fn named_difficulty(m: &ResolveMatrix) -> Vec<InstanceDifficultyNamed> {
+    m.difficulty()
         .into_iter()
         .map(|d| InstanceDifficultyNamed {
             instance: d.instance,
             n_models: d.n_models,
             resolved_by: d.resolved_by,
             resolve_rate: d.resolve_rate,
-            loo: lb.matrix.models.iter().cloned().zip(d.loo).collect(),
+            loo: m.models.iter().cloned().zip(d.loo).collect(),
         })
-        .collect();
-    Ok(DifficultyReport {
-        runs,
-        discrepancies,
-        instances,
-    })
+        .collect()
 }

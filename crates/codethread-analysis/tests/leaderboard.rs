@@ -127,3 +127,60 @@ fn malformed_entries_do_not_lose_the_rest() {
     assert!(Leaderboard::from_json_bytes("t.json", b"{").is_err());
     assert!(Leaderboard::from_json_bytes("t.json", b"{}").is_err());
 }
+
+#[test]
+fn wide_csv_matrices_load_and_agree_with_the_json() {
+    let Some(p) =
+        codethread_testkit::shared_path("swebench/verified_bashonly_leaderboard_per_instance.json")
+    else {
+        return;
+    };
+    let Some(csv) =
+        codethread_testkit::shared_path("swebench/verified_bashonly_resolved_matrix.csv")
+    else {
+        return;
+    };
+    let lb = Leaderboard::from_path(&p).unwrap();
+    let m =
+        codethread_analysis::ResolveMatrix::from_csv_bytes("m.csv", &std::fs::read(csv).unwrap())
+            .unwrap();
+    assert_eq!(m.instances, lb.matrix.instances);
+    for (j, model) in m.models.iter().enumerate() {
+        let jj = lb.matrix.models.iter().position(|x| x == model).unwrap();
+        for i in 0..m.instances.len() {
+            assert_eq!(
+                m.get(i, j),
+                lb.matrix.get(i, jj),
+                "{model} {}",
+                m.instances[i]
+            );
+        }
+    }
+    // the 16-model Inspect matrix (0.0/1.0 cells): 500 instances, LOO over 15 others
+    let Some(ins) = codethread_testkit::shared_path("swebench/verified_inspect16_resolved.csv")
+    else {
+        return;
+    };
+    let m16 =
+        codethread_analysis::ResolveMatrix::from_csv_bytes("i.csv", &std::fs::read(ins).unwrap())
+            .unwrap();
+    assert_eq!((m16.instances.len(), m16.models.len()), (500, 16));
+    let d = m16.difficulty();
+    let i0 = &d[0];
+    let j = (0..16).find(|&j| m16.get(0, j).is_some()).unwrap();
+    let own = f64::from(u8::from(m16.get(0, j).unwrap()));
+    assert!(
+        (i0.loo[j].unwrap() - (i0.resolved_by as f64 - own) / (i0.n_models as f64 - 1.0)).abs()
+            < 1e-15
+    );
+    // a bad cell is an error naming row and column
+    let e = codethread_analysis::ResolveMatrix::from_csv_bytes("x.csv", b"id,a\ni1,1\ni2,maybe\n")
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            codethread_analysis::AnalysisError::NonNumeric { row: 2, .. }
+        ),
+        "{e:?}"
+    );
+}
