@@ -1,0 +1,63 @@
+//! Engine behaviour: file totals, parents, occurrences, deterministic order.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use codethread_lang::Lang;
+use codethread_metrics::{analyze_paths, analyze_source, Profile};
+
+#[test]
+fn totals_do_not_double_count_nested_values() {
+    // rust-code-analysis values include nested functions: only the outer
+    // function is summed (its lloc 3 already holds the arrow's 2).
+    let js = "function f() {\n  const g = () => { h(); };\n}\n";
+    let f = analyze_source("a.js", Lang::JavaScript, js, Profile::Paper).unwrap();
+    assert_eq!(f.functions.len(), 2);
+    assert_eq!(f.functions[1].parent, Some(0));
+    assert_eq!(
+        (f.functions[0].lloc, f.functions[1].lloc),
+        (Some(3), Some(2))
+    );
+    assert_eq!(f.totals.lloc, 3);
+    assert_eq!(f.totals.functions, 2);
+
+    // lizard reports a func literal's lines on their own: all records sum.
+    let go = "package p\n\nfunc F() {\n\tgo func() {\n\t\tx()\n\t}()\n\ty()\n}\n";
+    let f = analyze_source("a.go", Lang::Go, go, Profile::Paper).unwrap();
+    assert_eq!(f.functions.len(), 2);
+    assert_eq!(f.totals.lloc, 4 + 3);
+    // gocognit / go-halstead give literals no value of their own.
+    assert_eq!(f.functions[1].cognitive, None);
+    assert_eq!(f.functions[1].halstead, None);
+}
+
+#[test]
+fn same_line_records_get_occurrences() {
+    let js = "foo(() => 1, () => 2);\n";
+    let f = analyze_source("a.js", Lang::JavaScript, js, Profile::Paper).unwrap();
+    let occ: Vec<(usize, usize)> = f.functions.iter().map(|r| (r.line, r.occurrence)).collect();
+    assert_eq!(occ, vec![(1, 0), (1, 1)]);
+}
+
+#[test]
+fn parallel_output_is_deterministic() {
+    // cargo runs tests from the crate directory: measure this crate's own
+    // sources twice.
+    let roots = vec![
+        std::path::PathBuf::from("src"),
+        std::path::PathBuf::from("tests"),
+    ];
+    let a: Vec<_> = analyze_paths(&roots, Profile::Paper)
+        .into_iter()
+        .map(|r| r.unwrap())
+        .collect();
+    let b: Vec<_> = analyze_paths(&roots, Profile::Paper)
+        .into_iter()
+        .map(|r| r.unwrap())
+        .collect();
+    assert!(a.len() > 5);
+    assert_eq!(a, b);
+    let labels: Vec<&str> = a.iter().map(|f| f.path.as_str()).collect();
+    assert!(
+        labels.contains(&"lib.rs") && labels.contains(&"engine.rs"),
+        "{labels:?}"
+    );
+}
