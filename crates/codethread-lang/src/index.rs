@@ -153,8 +153,14 @@ impl Function {
         let mut node = file
             .root()
             .descendant_for_byte_range(self.node.start_byte, self.node.end_byte)?;
+        // The own-node span may be narrower than the node (trailing comments
+        // trimmed, leading decorators skipped): take the innermost node of
+        // the function's kind that covers it.
         loop {
-            if node.kind() == self.node_kind && node.end_byte() == self.node.end_byte {
+            if node.kind() == self.node_kind
+                && node.start_byte() <= self.node.start_byte
+                && node.end_byte() >= self.node.end_byte
+            {
                 return Some(node);
             }
             node = node.parent()?;

@@ -231,3 +231,28 @@ fn rust_item_macro_bodies_are_reparsed() {
     assert!(f[0].find_node(&file).is_none());
     assert!(f[2].find_node(&file).is_some());
 }
+
+#[test]
+fn find_node_round_trips_for_every_function() {
+    let cases: [(Lang, &str); 3] = [
+        (
+            Lang::Python,
+            "class C:\n    @d\n    def m(self):\n        pass\n        # trailing\n\n    # more\n",
+        ),
+        (
+            Lang::TypeScript,
+            "class K { @dec() m() { return 1; } }\nconst f = () => 2;\n",
+        ),
+        (Lang::Go, "package p\nfunc f() { g := func() {}; g() }\n"),
+    ];
+    for (lang, src) in cases {
+        let file = parse(lang, src.as_bytes().to_vec()).expect("parse");
+        for f in index_functions(&file) {
+            let n = f
+                .find_node(&file)
+                .unwrap_or_else(|| panic!("{lang} {}: node not found", f.qualname));
+            assert_eq!(n.kind(), f.node_kind);
+            assert!(n.start_byte() <= f.node.start_byte && n.end_byte() >= f.node.end_byte);
+        }
+    }
+}
