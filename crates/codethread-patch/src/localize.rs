@@ -431,7 +431,7 @@ pub fn localize(before: &MemTree, patch: &Patch) -> Result<Localization, Localiz
         unsure: Vec::new(),
     };
     for (fp, fr) in patch.files.iter().zip(&report.files) {
-        localize_file(before, &after, fp.binary.is_some(), fr, &mut out)?;
+        localize_file(before, &after, fp, fr, &mut out)?;
     }
     if out.targets.is_empty() {
         let sources: Vec<&FileEdit> = out.files.iter().filter(|f| f.is_source).collect();
@@ -451,7 +451,7 @@ pub fn localize(before: &MemTree, patch: &Patch) -> Result<Localization, Localiz
 fn localize_file(
     before: &MemTree,
     after: &MemTree,
-    binary: bool,
+    fp: &crate::model::FilePatch,
     fr: &FileReport,
     out: &mut Localization,
 ) -> Result<(), LocalizeError> {
@@ -468,7 +468,7 @@ fn localize_file(
         is_source,
         language: None,
         grammar: None,
-        binary,
+        binary: fp.binary.is_some(),
         removed_lines: fr.removed_lines.clone(),
         added_lines: fr.added_lines.clone(),
         changed_lines_outside_functions_before: Vec::new(),
@@ -486,20 +486,23 @@ fn localize_file(
                 .collect::<Vec<_>>()
         ));
     }
-    if !is_source || binary {
+    if !is_source || fp.binary.is_some() {
         out.files.push(fe);
         return Ok(());
     }
+    // Look files up by the patch's byte paths (the report's are lossy UTF-8).
+    let old_bytes = fr.old_path.as_ref().and(fp.old_path.as_deref());
+    let new_bytes = fr.new_path.as_ref().and(fp.new_path.as_deref());
     let img_b = match &fr.old_path {
         Some(p) => before
-            .get(p.as_bytes())
+            .get(old_bytes.unwrap_or(p.as_bytes()))
             .map(|src| Image::new(p, src))
             .transpose()?,
         None => None,
     };
     let img_a = match &fr.new_path {
         Some(p) => after
-            .get(p.as_bytes())
+            .get(new_bytes.unwrap_or(p.as_bytes()))
             .map(|src| Image::new(p, src))
             .transpose()?,
         None => None,
