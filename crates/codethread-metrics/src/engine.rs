@@ -222,6 +222,10 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
     let mut record_of: Vec<Option<usize>> = vec![None; index.len()];
     let mut anonymous_counter = 0usize;
     let mut finder = NodeFinder::new(file);
+    // rust-code-analysis LLOC is additive over nested functions: computed
+    // for the whole file below, in one pass.
+    let additive_lloc = crate::lloc::is_additive(profile, file.lang);
+    let mut nodes: Vec<Node<'_>> = Vec::new();
     for (i, func) in index.iter().enumerate() {
         if !set.node_kinds.contains(&func.node_kind) || (set.require_body && func.body.is_none()) {
             continue;
@@ -244,6 +248,7 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
         let line = func.node.start_line;
         let end_line = func.node.end_line;
         record_of[i] = Some(records.len());
+        nodes.push(node);
         records.push(FunctionMetrics {
             path: path.to_string(),
             language: file.lang,
@@ -254,7 +259,7 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
             cyclomatic: cyclomatic(&ctx),
             cognitive: cognitive(&ctx),
             halstead: halstead(&ctx).map(HalsteadValues::from),
-            lloc: lloc(&ctx),
+            lloc: if additive_lloc { None } else { lloc(&ctx) },
             parse_errors: if node.has_error() {
                 count_errors(node)
             } else {
@@ -263,6 +268,33 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
             parent,
             occurrence: 0,
         });
+    }
+    if additive_lloc {
+        let parents: Vec<Option<usize>> = records.iter().map(|r| r.parent).collect();
+        match crate::lloc::lloc_nested_sums(profile, file.lang, &nodes, &parents) {
+            Some(values) => {
+                for (r, v) in records.iter_mut().zip(values) {
+                    r.lloc = Some(v);
+                }
+            }
+            None => {
+                for (r, (i, func)) in records.iter_mut().zip(
+                    index
+                        .iter()
+                        .enumerate()
+                        .filter(|(i, _)| record_of[*i].is_some()),
+                ) {
+                    let ctx = FnCtx {
+                        file,
+                        func,
+                        node: nodes[record_of[i].unwrap_or(0)],
+                        index: &index,
+                        profile,
+                    };
+                    r.lloc = lloc(&ctx);
+                }
+            }
+        }
     }
     assign_occurrences(&mut records);
     let totals = totals(set, &records);

@@ -114,6 +114,12 @@ pub fn lloc(ctx: &FnCtx<'_>) -> Option<u32> {
     ))
 }
 
+/// True when the profile's LLOC of a function is its own count plus its
+/// nested functions' values (so [`lloc_nested_sums`] applies).
+pub(crate) fn is_additive(profile: Profile, lang: Lang) -> bool {
+    matches!(lloc_rule(profile, lang), LlocRule::Statements(_))
+}
+
 /// LLOC of any node (a function, or a whole file's root) under `rule`.
 fn count(node: Node<'_>, src: &[u8], rule: &LlocRule, flags: &KindFlags) -> u32 {
     match rule {
@@ -321,39 +327,111 @@ fn first_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
     }
 }
 
+/// The statements a node contributes by itself (0, 1, or more through
+/// `FieldStatement`s).
+fn statement_value(n: Node<'_>, f: u16, r: &Statements) -> u32 {
+    let mut total = 0u32;
+    if f & COUNTED != 0 {
+        total += 1;
+    } else if f & CONDITIONAL != 0 {
+        if let Some(c) = &r.conditional {
+            if !has_ancestor_before_stop(n, c.ancestors, c.stop) {
+                total += 1;
+            }
+        }
+    }
+    if f & FIELD_PARENT != 0 {
+        let kind = n.kind();
+        for fs in r.fields.iter().filter(|fs| fs.parent == kind) {
+            for field in fs.fields {
+                if let Some(child) = n.child_by_field_name(field) {
+                    if !fs.unless.contains(&child.kind()) {
+                        total += 1;
+                    }
+                }
+            }
+        }
+    }
+    total
+}
+
 fn statements(node: Node<'_>, r: &Statements, flags: &KindFlags) -> u32 {
     let mut total = 0u32;
     let mut cursor = node.walk();
     let mut d = 0usize;
     loop {
         let n = cursor.node();
-        let f = flags.get(n);
-        if f & COUNTED != 0 {
-            total += 1;
-        } else if f & CONDITIONAL != 0 {
-            if let Some(c) = &r.conditional {
-                if !has_ancestor_before_stop(n, c.ancestors, c.stop) {
-                    total += 1;
-                }
-            }
-        }
-        if f & FIELD_PARENT != 0 {
-            let kind = n.kind();
-            for fs in r.fields.iter().filter(|fs| fs.parent == kind) {
-                for field in fs.fields {
-                    if let Some(child) = n.child_by_field_name(field) {
-                        if !fs.unless.contains(&child.kind()) {
-                            total += 1;
-                        }
-                    }
-                }
-            }
-        }
+        total += statement_value(n, flags.get(n), r);
         if !next_node(&mut cursor, &mut d, true) {
             break;
         }
     }
     total
+}
+
+/// LLOC of all functions of a file at once, for rules where a function's
+/// value is its own statements plus its nested functions' values
+/// (rust-code-analysis). One walk per outermost function instead of one per
+/// function: linear in the file, whatever the nesting. `nodes` are the
+/// functions' nodes in pre-order; `parents[i]` is the index of the
+/// enclosing function. `None` when the rule is not additive (use [`lloc`]).
+pub(crate) fn lloc_nested_sums(
+    profile: Profile,
+    lang: Lang,
+    nodes: &[Node<'_>],
+    parents: &[Option<usize>],
+) -> Option<Vec<u32>> {
+    let LlocRule::Statements(r) = lloc_rule(profile, lang) else {
+        return None;
+    };
+    let flags = kind_flags(profile, lang);
+    let mut own = vec![0u32; nodes.len()];
+    let mut i = 0usize;
+    while i < nodes.len() {
+        if parents.get(i).copied().flatten().is_some() {
+            i += 1;
+            continue;
+        }
+        // Walk the outermost function `i`; `stack` holds (function, depth).
+        let mut stack: Vec<(usize, usize)> = vec![(i, 0)];
+        let mut next = i + 1;
+        let mut cursor = nodes[i].walk();
+        let mut d = 0usize;
+        loop {
+            let n = cursor.node();
+            if d > 0 {
+                while stack.last().is_some_and(|&(_, sd)| sd >= d) {
+                    stack.pop();
+                }
+                if nodes.get(next).is_some_and(|m| m.id() == n.id()) {
+                    stack.push((next, d));
+                    next += 1;
+                }
+            }
+            let top = stack.last().map_or(i, |&(f, _)| f);
+            own[top] += statement_value(n, flags.get(n), r);
+            if !next_node(&mut cursor, &mut d, true) {
+                break;
+            }
+        }
+        // Every function nested in `i` must have been entered, in order.
+        let end = (i + 1..nodes.len())
+            .find(|&j| parents.get(j).copied().flatten().is_none())
+            .unwrap_or(nodes.len());
+        if next != end {
+            return None;
+        }
+        i = end;
+    }
+    let mut total = own;
+    for j in (0..total.len()).rev() {
+        if let Some(p) = parents.get(j).copied().flatten() {
+            if p < j {
+                total[p] += total[j];
+            }
+        }
+    }
+    Some(total)
 }
 
 fn has_ancestor_before_stop(node: Node<'_>, ancestors: &[&str], stop: &[&str]) -> bool {

@@ -61,3 +61,49 @@ fn parallel_output_is_deterministic() {
         "{labels:?}"
     );
 }
+
+#[test]
+fn file_pass_lloc_equals_per_function_lloc() {
+    // The engine computes rust-code-analysis LLOC for the whole file in one
+    // pass; the public per-function walker must give the same values.
+    use codethread_lang::{index_functions, parse};
+    use codethread_metrics::{lloc, FnCtx};
+    let cases: &[(Lang, &str)] = &[
+        (
+            Lang::JavaScript,
+            "function f() {\n  for (i = 0; i < n; i++) { g(() => { a(); b(); }); }\n  const h = function () { if (x) { return; } };\n  class C { m() { return () => 1; } }\n}\nfoo(function () { x: while (1) { break x; } }, () => {});\n",
+        ),
+        (
+            Lang::Rust,
+            "fn f() {\n    let c = |x| { g(x); let y = || { h(); }; };\n    fn inner() { a = 1; b += 2; }\n    if x { c(1); }\n}\nfn g() {}\n",
+        ),
+        (
+            Lang::TypeScript,
+            "export function f(a: number): number {\n  const g = (b: number) => { return b + 1; };\n  return g(a);\n}\n",
+        ),
+    ];
+    for (lang, src) in cases {
+        let engine = analyze_source("t", *lang, *src, Profile::Paper).unwrap();
+        let file = parse(*lang, *src).unwrap();
+        let index = index_functions(&file);
+        let mut direct = Vec::new();
+        for func in &index {
+            let Some(node) = func.find_node(&file) else {
+                continue;
+            };
+            let ctx = FnCtx {
+                file: &file,
+                func,
+                node,
+                index: &index,
+                profile: Profile::Paper,
+            };
+            direct.push((func.node.start_line, lloc(&ctx)));
+        }
+        let ours: Vec<(usize, Option<u32>)> =
+            engine.functions.iter().map(|r| (r.line, r.lloc)).collect();
+        assert_eq!(ours.len(), direct.len(), "{lang}");
+        assert_eq!(ours, direct, "{lang}: {src}");
+        assert!(ours.iter().any(|(_, v)| v.unwrap_or(0) > 2), "{lang}");
+    }
+}
