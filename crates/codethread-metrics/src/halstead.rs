@@ -319,6 +319,8 @@ fn count_nodes(rules: &'static NodeRules, lang: Lang, source: &[u8], node: Node<
     let mut cursor = node.walk();
     // Kind ids of the ancestors of the cursor's node (within the subtree).
     let mut parents: Vec<Node<'_>> = Vec::new();
+    // End of the last hidden token (for operands glued to it).
+    let mut hidden_end: Option<usize> = None;
     'walk: loop {
         let n = cursor.node();
         let class = resolved
@@ -335,9 +337,19 @@ fn count_nodes(rules: &'static NodeRules, lang: Lang, source: &[u8], node: Node<
                         && !(keep_last.contains(&n.kind_id()) && n.next_sibling().is_none())
                 });
         let mut descend = true;
+        if hidden {
+            hidden_end = Some(n.end_byte());
+        }
         if !hidden && !n.is_missing() {
             match class {
                 NodeClass::Operator(key) => c.operator(key),
+                NodeClass::Operand
+                    if !rules.hidden_glue.is_empty()
+                        && n.child_count() == 0
+                        && hidden_end == Some(n.start_byte()) =>
+                {
+                    glued_operand(&mut c, text(source, n), rules.hidden_glue);
+                }
                 NodeClass::Operand => c.operand(text(source, n)),
                 NodeClass::Unknown => {}
                 NodeClass::Opaque => descend = false,
@@ -372,6 +384,33 @@ fn count_nodes(rules: &'static NodeRules, lang: Lang, source: &[u8], node: Node<
         }
     }
     c.finish()
+}
+
+/// An operand that directly follows hidden punctuation whose token, in the
+/// tool's grammar, also took the operand's leading `glue` bytes: the rest is
+/// a number (leading digits) and/or an identifier.
+fn glued_operand<'s>(c: &mut Counter<&'static str, &'s [u8]>, t: &'s [u8], glue: &[u8]) {
+    let start = t.iter().position(|b| !glue.contains(b)).unwrap_or(t.len());
+    if start == 0 {
+        c.operand(t);
+        return;
+    }
+    let rest = &t[start..];
+    let digits = rest
+        .iter()
+        .position(|b| !(b.is_ascii_digit() || *b == b'_'))
+        .unwrap_or(rest.len());
+    let (num, ident) = if rest.first().is_some_and(u8::is_ascii_digit) {
+        rest.split_at(digits)
+    } else {
+        (&rest[..0], rest)
+    };
+    if !num.is_empty() {
+        c.operand(num);
+    }
+    if !ident.is_empty() {
+        c.operand(ident);
+    }
 }
 
 fn count_pieces<'s>(
@@ -1154,6 +1193,19 @@ mod tests {
         // rust-code-analysis-cli 0.0.25 on this source: n1 16, n2 6, N1 23, N2 9.
         let src = "function f<T>(a: T[], b?: number): T | undefined {\n  const x = a as unknown as T[];\n  return x?.[b ?? 0] as const;\n}\n";
         assert_eq!(counts(Lang::TypeScript, src), (16, 6, 23, 9));
+    }
+
+    #[test]
+    fn rust_token_tree_punctuation_takes_leading_underscores() {
+        // rust-code-analysis-cli 0.0.25: `|__t|` is `|__` + `t`, `<_0A` is `<_` + `0` + `A`.
+        let a = counts(Lang::Rust, "fn f() { m!(|__t| x); }\n");
+        let b = counts(Lang::Rust, "fn f() { m!(|t| x); }\n");
+        assert_eq!(a, b);
+        assert_eq!(a, (5, 4, 6, 4));
+        let c = counts(Lang::Rust, "fn f() { m!(<_0A as B>::c()); }\n");
+        let d = counts(Lang::Rust, "fn f() { m!(< 0 A as B>::c()); }\n");
+        assert_eq!(c, d);
+        assert_eq!(c, (5, 6, 7, 6));
     }
 
     #[test]

@@ -95,6 +95,9 @@ pub(crate) struct NodeRules {
     pub splits: &'static [(&'static str, &'static [Piece])],
     /// Extra pieces for tokens under given parents.
     pub extra_in: &'static [ExtraIn],
+    /// Bytes the tool's hidden punctuation token also took from an operand
+    /// glued to it (Rust token trees: `<_0Add` was `<_`, `0`, `Add`).
+    pub hidden_glue: &'static [u8],
 }
 
 /// One counted piece of a split token.

@@ -171,6 +171,7 @@ static JS: NodeRules = NodeRules {
     hidden_in: &[],
     splits: JS_SPLITS,
     extra_in: JS_EXTRA,
+    hidden_glue: &[],
 };
 
 static TS: NodeRules = NodeRules {
@@ -185,4 +186,5 @@ static TS: NodeRules = NodeRules {
     }],
     splits: JS_SPLITS,
     extra_in: JS_EXTRA,
+    hidden_glue: &[],
 };

@@ -110,6 +110,8 @@ static RUST: NodeRules = NodeRules {
     ],
     splits: &[],
     extra_in: &[],
+    // The punctuation regex of the tool's token trees included `_`.
+    hidden_glue: b"_",
 };
 
 /// The operator closing a macro repetition: a visible token in the tool's grammar.
