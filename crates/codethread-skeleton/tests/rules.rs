@@ -325,3 +325,30 @@ fn partial_restore_and_typed_edit_errors() {
         Err(SkeletonError::StubNotFound { index: 0, .. })
     ));
 }
+
+#[test]
+fn duplicate_names_pick_the_right_occurrence() {
+    let go = "package p\n\nfunc init() {\n\ta()\n}\n\nfunc init() {\n\tb()\n}\n";
+    let sk = run(
+        Lang::Go,
+        go,
+        &[Selector::Qualname("init#2".into())],
+        &Options::default(),
+    );
+    assert_eq!(
+        String::from_utf8(sk.text).unwrap(),
+        "package p\n\nfunc init() {\n\ta()\n}\n\nfunc init() {\n\tpanic(\"not implemented\")\n}\n"
+    );
+    let rs = "impl From<u8> for S {\n    fn from(x: u8) -> S {\n        S(x)\n    }\n}\nimpl From<u16> for S {\n    fn from(x: u16) -> S {\n        S(x as u8)\n    }\n}\n";
+    let sk = run(
+        Lang::Rust,
+        rs,
+        &[Selector::Qualname("S.from#1".into())],
+        &Options::default(),
+    );
+    assert_eq!(sk.edits.len(), 1);
+    assert_eq!(sk.edits[0].function, "S.from#1");
+    let text = String::from_utf8(sk.text).unwrap();
+    assert!(text.contains("fn from(x: u8) -> S {\n        todo!()\n    }"));
+    assert!(text.contains("S(x as u8)"));
+}
