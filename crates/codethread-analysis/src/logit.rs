@@ -33,7 +33,8 @@ pub struct LogitOptions {
     pub ridge: f64,
     /// Fit Firth's penalized likelihood instead of the plain MLE.
     pub firth: bool,
-    /// For Firth fits: also compute penalized likelihood-ratio p-values (one refit per coefficient).
+    /// For Firth fits: also compute penalized likelihood-ratio p-values (one refit per
+    /// coefficient) and, for designs up to [`PROFILE_LIMIT`] cells, profile intervals.
     pub firth_lrt: bool,
     /// Rows per parallel chunk.
     pub chunk_rows: usize,
@@ -370,6 +371,7 @@ pub fn fit_logit(d: &Design, opts: &LogitOptions) -> Result<LogitFit> {
     };
 
     let mut profile: Option<Vec<[f64; 2]>> = None;
+    let mut profile_skipped = false;
     let (params, iterations, converged, last_step, stats, penalized_llf, lrt) = if opts.firth {
         let f = firth_fit(d, None, None, chunk)?;
         let mut stats = accumulate(d, &f.beta, chunk);
@@ -385,15 +387,24 @@ pub fn fit_logit(d: &Design, opts: &LogitOptions) -> Result<LogitFit> {
                 Some((c, _)) => (0..k).map(|j| c[j * k + j].sqrt()).collect(),
                 None => vec![1.0; k],
             };
+            // profile intervals cost ~100 constrained refits per coefficient: only for designs of
+            // up to PROFILE_LIMIT cells
+            let do_profile = n * k <= PROFILE_LIMIT;
             let mut ps = Vec::with_capacity(k);
             let mut cis = Vec::with_capacity(k);
             for (j, se) in scale.iter().enumerate() {
                 let r = firth_fit(d, Some((j, 0.0)), Some(&f.beta), chunk)?;
                 let lr = (2.0 * (f.pll - r.pll)).max(0.0);
                 ps.push(chi2_sf(lr, 1.0));
-                cis.push(profile_interval(d, &f, j, *se, chunk)?);
+                if do_profile {
+                    cis.push(profile_interval(d, &f, j, *se, chunk)?);
+                }
             }
-            profile = Some(cis);
+            if do_profile {
+                profile = Some(cis);
+            } else {
+                profile_skipped = true;
+            }
             Some(ps)
         } else {
             None
@@ -543,6 +554,12 @@ pub fn fit_logit(d: &Design, opts: &LogitOptions) -> Result<LogitFit> {
             "{name} is nearly a linear combination of the earlier columns (relative residual \
              {r:.1e}, variance inflation > {:.0e}): its coefficient is poorly determined",
             1.0 / (r * r)
+        ));
+    }
+    if profile_skipped {
+        warnings.push(format!(
+            "Firth profile intervals skipped: n·k = {} exceeds {PROFILE_LIMIT}",
+            n * k
         ));
     }
     if !d.dropped_rows.is_empty() {
@@ -750,6 +767,9 @@ fn diverging_regressors(d: &Design, pre: &Prepass, step: &[f64]) -> Vec<String> 
         .map(|j| d.names[j].clone())
         .collect()
 }
+
+/// Largest design (n·k cells) for which Firth profile intervals are computed.
+pub const PROFILE_LIMIT: usize = 2_000_000;
 
 /// χ²₁ 95 % quantile.
 const CHI2_1_95: f64 = 3.841_458_820_694_124;
