@@ -289,3 +289,40 @@ pub fn load_run_report(path: &Path) -> Result<RunReport, ChainError> {
         error_ids: ids(&["error_ids"])?,
     })
 }
+
+/// Per-instance resolved flags of one run, from any of: a run-level report
+/// (schema_version 2 or the older `resolved` list: ids in the resolved list
+/// are `true`, ids in `unresolved_ids` / `empty_patch_ids` / `error_ids` /
+/// `incomplete_ids` are `false`), or an `{instance_id: bool}` object (SWE-bench
+/// Pro's `eval_results.json`). Instances the run did not evaluate are absent.
+pub fn load_resolved(path: &Path) -> Result<BTreeMap<String, bool>, ChainError> {
+    let text = read_text(path)?;
+    let v: Value = serde_json::from_str(&text).map_err(|e| ChainError::json(path, 0, &e))?;
+    let Value::Object(m) = &v else {
+        return Err(ChainError::Format {
+            path: path.to_path_buf(),
+            message: "expected a JSON object".into(),
+        });
+    };
+    if !m.is_empty() && m.values().all(Value::is_boolean) {
+        return Ok(m
+            .iter()
+            .filter_map(|(k, b)| Some((k.clone(), b.as_bool()?)))
+            .collect());
+    }
+    let r = load_run_report(path)?;
+    let mut out = BTreeMap::new();
+    for id in r
+        .unresolved_ids
+        .iter()
+        .chain(&r.empty_patch_ids)
+        .chain(&r.error_ids)
+        .chain(&r.incomplete_ids)
+    {
+        out.insert(id.clone(), false);
+    }
+    for id in &r.resolved_ids {
+        out.insert(id.clone(), true);
+    }
+    Ok(out)
+}

@@ -506,3 +506,51 @@ fn parquet_equals_jsonl() {
         }
     }
 }
+
+/// SWE-bench Pro eval_results ({id: bool}) per run agree with the per-instance
+/// flags of the independently joined sample file; run reports give flags too.
+#[test]
+fn resolved_flags_from_pro_eval_results_and_run_reports() {
+    let Some(pro) = codethread_testkit::shared_path("swebench/swebench_pro") else {
+        return;
+    };
+    let runs: Value = serde_json::from_str(
+        &std::fs::read_to_string(pro.join("pro_eval_results_9runs.json")).unwrap_or_default(),
+    )
+    .unwrap_or_default();
+    let sample: Value = serde_json::from_str(
+        &std::fs::read_to_string(pro.join("pro_sample_instances_with_outcomes.json"))
+            .unwrap_or_default(),
+    )
+    .unwrap_or_default();
+    let dir = std::env::temp_dir().join(format!("ct-chain-pro-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let mut compared = 0;
+    for (run, results) in runs["runs"].as_object().into_iter().flatten() {
+        let f = dir.join(format!("{run}.json"));
+        std::fs::write(&f, results.to_string()).expect("write");
+        let flags = codethread_chain::report::load_resolved(&f).expect("flags");
+        assert_eq!(flags.len(), results.as_object().map_or(0, |m| m.len()));
+        for (id, inst) in sample["instances"].as_object().into_iter().flatten() {
+            if let Some(b) = inst["resolved_by_run"][run].as_bool() {
+                assert_eq!(flags.get(id), Some(&b), "{run} {id}");
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 100, "{compared}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let Some(t) = codethread_testkit::shared_path(
+        "swebench/tdad_qwen_mini_verified_first100/exp011_baseline_harness_report.json",
+    ) else {
+        return;
+    };
+    let flags = codethread_chain::report::load_resolved(&t).expect("flags");
+    let raw: Value =
+        serde_json::from_str(&std::fs::read_to_string(&t).unwrap_or_default()).unwrap_or_default();
+    assert_eq!(
+        flags.values().filter(|b| **b).count() as u64,
+        raw["resolved_instances"].as_u64().unwrap_or(0)
+    );
+    assert_eq!(flags.get("astropy__astropy-12907"), Some(&false));
+}
