@@ -29,7 +29,10 @@ pub fn shared() -> Option<PathBuf> {
         Some(v) if !v.is_empty() => {
             let p = PathBuf::from(v);
             if !p.is_dir() {
-                panic!("{ENV} is set to {} but that is not a directory", p.display());
+                panic!(
+                    "{ENV} is set to {} but that is not a directory",
+                    p.display()
+                );
             }
             Some(p)
         }
