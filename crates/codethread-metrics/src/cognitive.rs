@@ -25,7 +25,7 @@ use rules::{BoolMode, CogRules, FnNest, Inc, NodeRule, Recursion, Scan, Sel, Whe
 /// nested defs, gocognit for Go function literals).
 pub fn cognitive(ctx: &FnCtx<'_>) -> Option<u32> {
     let table = rules::rules(ctx.profile, ctx.file.lang);
-    if table.null_kinds.contains(&ctx.node.kind()) {
+    if table.null_kinds.contains(&crate::kinds::kind_of(ctx.node)) {
         return None;
     }
     if !table.null_inside.is_empty() {
@@ -33,7 +33,7 @@ pub fn cognitive(ctx: &FnCtx<'_>) -> Option<u32> {
         let ancestors = path.iter().take(path.len().saturating_sub(1));
         if ancestors
             .into_iter()
-            .any(|(n, _)| table.null_inside.contains(&n.kind()))
+            .any(|(n, _)| table.null_inside.contains(&crate::kinds::kind_of(n)))
         {
             return None;
         }
@@ -148,7 +148,9 @@ pub fn cognitive_with(file: &ParsedFile, func: Node<'_>, table: &CogRules) -> u3
     let seen = path
         .iter()
         .take(path.len().saturating_sub(1))
-        .fold(0u64, |acc, (n, _)| seen_with(acc, n.kind(), &watched));
+        .fold(0u64, |acc, (n, _)| {
+            seen_with(acc, crate::kinds::kind_of(n), &watched)
+        });
     let start = if table.context_nesting {
         context_nesting(&path, table, &watched)
     } else {
@@ -175,7 +177,10 @@ pub fn cognitive_with(file: &ParsedFile, func: Node<'_>, table: &CogRules) -> u3
             continue;
         }
         let mut space = frame.space;
-        if node.id() != func.id() && node.is_named() && table.spaces.contains(&node.kind()) {
+        if node.id() != func.id()
+            && node.is_named()
+            && table.spaces.contains(&crate::kinds::kind_of(node))
+        {
             sequences.push(None);
             space = sequences.len() - 1;
         }
@@ -214,7 +219,7 @@ pub fn cognitive_with(file: &ParsedFile, func: Node<'_>, table: &CogRules) -> u3
         );
         total = total.saturating_add(boolean);
 
-        let seen = seen_with(frame.seen, node.kind(), &watched);
+        let seen = seen_with(frame.seen, crate::kinds::kind_of(node), &watched);
         route_children(node, rule, frame.scan, nesting, space, seen, &mut children);
         stack.extend(children.drain(..).rev());
     }
@@ -228,7 +233,7 @@ fn find_rule<'r>(
     field: Option<&str>,
     scan: Scan,
 ) -> Option<&'r NodeRule> {
-    let kind = node.kind();
+    let kind = crate::kinds::kind_of(node);
     table.nodes.iter().find(|r| {
         r.kind == kind
             && (r.scans.is_empty() || r.scans.contains(&scan))
@@ -239,9 +244,11 @@ fn find_rule<'r>(
 fn holds(when: When, node: Node<'_>, parent: Option<Node<'_>>, field: Option<&str>) -> bool {
     match when {
         When::Always => true,
-        When::ParentIn(kinds) => parent.is_some_and(|p| kinds.contains(&p.kind())),
+        When::ParentIn(kinds) => parent.is_some_and(|p| kinds.contains(&crate::kinds::kind_of(p))),
         When::InField(f, parents) => in_field(parent, field, f, parents),
-        When::ChildAt(i, kind) => node.child(i).is_some_and(|c| c.kind() == kind),
+        When::ChildAt(i, kind) => node
+            .child(i)
+            .is_some_and(|c| crate::kinds::kind_of(c) == kind),
         When::Shape {
             field: f,
             parents,
@@ -256,13 +263,13 @@ fn holds(when: When, node: Node<'_>, parent: Option<Node<'_>>, field: Option<&st
             let (Some(a), Some(b), None) = (named.next(), named.next(), named.next()) else {
                 return false;
             };
-            first.contains(&a.kind()) && second.contains(&b.kind())
+            first.contains(&crate::kinds::kind_of(a)) && second.contains(&crate::kinds::kind_of(b))
         }
     }
 }
 
 fn in_field(parent: Option<Node<'_>>, field: Option<&str>, want: &str, parents: &[&str]) -> bool {
-    parent.is_some_and(|p| parents.contains(&p.kind())) && field == Some(want)
+    parent.is_some_and(|p| parents.contains(&crate::kinds::kind_of(p))) && field == Some(want)
 }
 
 fn apply_fn_nest(nesting: &mut Nesting, f: FnNest, inside: bool) {
@@ -361,7 +368,7 @@ fn child_route(
     for r in rule.routes {
         let selected = match r.sel {
             Sel::Field(f) => field == Some(f),
-            Sel::Kind(k) => child.kind() == k,
+            Sel::Kind(k) => crate::kinds::kind_of(child) == k,
             Sel::Nth(i) => nth == Some(i),
             Sel::AnyNamed => child.is_named() && !child.is_extra(),
         };
@@ -393,7 +400,7 @@ fn context_nesting(
                 seen_any(seen, f.depth_if_ancestor, watched),
             );
         }
-        seen = seen_with(seen, node.kind(), watched);
+        seen = seen_with(seen, crate::kinds::kind_of(node), watched);
         let next_field = pair[1].1;
         let wants_nth = rule.is_some_and(|r| r.routes.iter().any(|x| matches!(x.sel, Sel::Nth(_))));
         let nth = if wants_nth && next.is_named() && !next.is_extra() {
@@ -431,7 +438,7 @@ fn booleans(
             let Some(seq) = sequences.get_mut(space) else {
                 return 0;
             };
-            let kind = node.kind();
+            let kind = crate::kinds::kind_of(node);
             if reset_kinds.contains(&kind) {
                 *seq = None;
                 0
@@ -442,7 +449,7 @@ fn booleans(
                 let mut added = 0;
                 let mut cursor = node.walk();
                 for child in node.children(&mut cursor) {
-                    if operators.contains(&child.kind()) {
+                    if operators.contains(&crate::kinds::kind_of(child)) {
                         match *seq {
                             Some(prev) if prev == child.kind_id() => {}
                             Some(_) => added += 1,
@@ -463,13 +470,13 @@ fn booleans(
             operator_field,
             operators,
         } => {
-            if node.kind() != binary_kind || chained.contains(&node.id()) {
+            if crate::kinds::kind_of(node) != binary_kind || chained.contains(&node.id()) {
                 return 0;
             }
             let Some(op) = node.child_by_field_name(operator_field) else {
                 return 0;
             };
-            if !operators.contains(&op.kind()) {
+            if !operators.contains(&crate::kinds::kind_of(op)) {
                 return 0;
             }
             // In-order logical operators of the binary tree rooted here,
@@ -479,13 +486,13 @@ fn booleans(
             while let Some(n) = stack.pop() {
                 chained.insert(n.id());
                 if let Some(o) = n.child_by_field_name(operator_field) {
-                    if operators.contains(&o.kind()) {
+                    if operators.contains(&crate::kinds::kind_of(o)) {
                         ops.push((o.start_byte(), o.kind_id()));
                     }
                 }
                 let mut cursor = n.walk();
                 for c in n.named_children(&mut cursor) {
-                    if c.kind() == binary_kind {
+                    if crate::kinds::kind_of(c) == binary_kind {
                         stack.push(c);
                     }
                 }
@@ -518,9 +525,9 @@ fn booleans(
                 operand_field,
                 paren_kind,
             };
-            if node.kind() == bool_kind {
+            if crate::kinds::kind_of(node) == bool_kind {
                 1u32.saturating_add(shape.different_children(node))
-            } else if unary_kinds.contains(&node.kind()) {
+            } else if unary_kinds.contains(&crate::kinds::kind_of(node)) {
                 match node.child_by_field_name(operand_field) {
                     Some(operand) => shape.count(shape.strip(operand), None),
                     None => 0,
@@ -544,7 +551,7 @@ struct PyBool<'a> {
 
 impl PyBool<'_> {
     fn strip<'t>(&self, mut node: Node<'t>) -> Node<'t> {
-        while node.kind() == self.paren_kind {
+        while crate::kinds::kind_of(node) == self.paren_kind {
             let mut cursor = node.walk();
             let inner = node.named_children(&mut cursor).find(|c| !c.is_extra());
             match inner {
@@ -557,16 +564,16 @@ impl PyBool<'_> {
 
     fn op<'t>(&self, node: Node<'t>) -> &'t str {
         node.child_by_field_name(self.operator_field)
-            .map(|o| o.kind())
+            .map(|o| crate::kinds::kind_of(o))
             .unwrap_or("")
     }
 
     fn is_bool(&self, node: Node<'_>) -> bool {
-        node.kind() == self.bool_kind
+        crate::kinds::kind_of(node) == self.bool_kind
     }
 
     fn is_unary(&self, node: Node<'_>) -> bool {
-        self.unary_kinds.contains(&node.kind())
+        self.unary_kinds.contains(&crate::kinds::kind_of(node))
     }
 
     /// The operands of a `BoolOp` (same-operator chains without parentheses
@@ -667,7 +674,9 @@ fn recursion(file: &ParsedFile, func: Node<'_>, mode: Recursion) -> u32 {
             toplevel_decls,
             shadowing,
         } => {
-            if method_kinds.contains(&func.kind()) && declared_at_top(file, name, toplevel_decls) {
+            if method_kinds.contains(&crate::kinds::kind_of(func))
+                && declared_at_top(file, name, toplevel_decls)
+            {
                 return 0;
             }
             if declared_inside(file, func, name, ident_kind, shadowing) {
@@ -701,12 +710,12 @@ fn count_calls(
     let mut count = 0u32;
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
-        if n.id() != root.id() && skip.contains(&n.kind()) {
+        if n.id() != root.id() && skip.contains(&crate::kinds::kind_of(n)) {
             continue;
         }
-        if n.kind() == call_kind {
+        if crate::kinds::kind_of(n) == call_kind {
             if let Some(f) = n.child_by_field_name(function_field) {
-                if f.kind() == ident_kind && file.text(f) == name {
+                if crate::kinds::kind_of(f) == ident_kind && file.text(f) == name {
                     count = count.saturating_add(1);
                     if first_only {
                         return count;
@@ -736,18 +745,18 @@ fn declared_inside(
     let mut stack = vec![func];
     while let Some(n) = stack.pop() {
         for (kind, field) in shadowing {
-            if n.kind() != *kind {
+            if crate::kinds::kind_of(n) != *kind {
                 continue;
             }
             let mut cursor = n.walk();
             for target in n.children_by_field_name(field, &mut cursor) {
-                if target.kind() == ident_kind && file.text(target) == name {
+                if crate::kinds::kind_of(target) == ident_kind && file.text(target) == name {
                     return true;
                 }
                 let mut inner = target.walk();
                 if target
                     .named_children(&mut inner)
-                    .any(|c| c.kind() == ident_kind && file.text(c) == name)
+                    .any(|c| crate::kinds::kind_of(c) == ident_kind && file.text(c) == name)
                 {
                     return true;
                 }
@@ -765,7 +774,7 @@ fn declared_inside(
 fn declared_at_top(file: &ParsedFile, name: &[u8], decl_kinds: &[&str]) -> bool {
     let mut stack = vec![(file.root(), 0usize)];
     while let Some((n, depth)) = stack.pop() {
-        if decl_kinds.contains(&n.kind()) {
+        if decl_kinds.contains(&crate::kinds::kind_of(n)) {
             let mut cursor = n.walk();
             if n.children_by_field_name("name", &mut cursor)
                 .any(|c| file.text(c) == name)
@@ -1075,7 +1084,7 @@ mod tests {
         let src = format!("def f(a, b):\n    return {expr}\n");
         let file = parse(Lang::Python, src.into_bytes()).unwrap();
         let func = file.root().named_child(0).unwrap();
-        assert_eq!(func.kind(), "function_definition");
+        assert_eq!(crate::kinds::kind_of(func), "function_definition");
         let v = cognitive_with(&file, func, rules::rules(Profile::Paper, Lang::Python));
         assert_eq!(v, depth as u32);
         let mut src = String::from("function f(a) {\n");

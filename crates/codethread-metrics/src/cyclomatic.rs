@@ -63,7 +63,7 @@ pub fn cyclomatic_with(file: &ParsedFile, func: Node<'_>, table: &CcRules) -> u3
     let mut kids: Vec<Node<'_>> = Vec::new();
     while let Some(item) = stack.pop() {
         let node = item.node;
-        let kind = node.kind();
+        let kind = crate::kinds::kind_of(node);
         let is_root = node.id() == scope.id() || node.id() == func.id();
         if !is_root {
             if table.excluded.contains(&kind) {
@@ -121,7 +121,7 @@ fn count_tokens(file: &ParsedFile, func: Node<'_>, table: &CcRules) -> u32 {
     let mut tokens: Vec<(usize, &[u8])> = Vec::new();
     let mut stack: Vec<Node<'_>> = vec![func];
     while let Some(node) = stack.pop() {
-        let kind = node.kind();
+        let kind = crate::kinds::kind_of(node);
         if node.id() != func.id() && table.excluded.contains(&kind) {
             continue;
         }
@@ -193,20 +193,26 @@ fn push_children<'t>(node: Node<'t>, stack: &mut Vec<Node<'t>>) {
 fn holds(when: When, item: &Item<'_>, watched: &[&str]) -> bool {
     match when {
         When::Always => true,
-        When::ParentIn(kinds) => item.parent.is_some_and(|p| kinds.contains(&p.kind())),
-        When::ParentNotIn(kinds) => !item.parent.is_some_and(|p| kinds.contains(&p.kind())),
+        When::ParentIn(kinds) => item
+            .parent
+            .is_some_and(|p| kinds.contains(&crate::kinds::kind_of(p))),
+        When::ParentNotIn(kinds) => !item
+            .parent
+            .is_some_and(|p| kinds.contains(&crate::kinds::kind_of(p))),
         When::ParentInWithout {
             parents,
             child,
             marker,
         } => item.parent.is_some_and(|p| {
-            if !parents.contains(&p.kind()) {
+            if !parents.contains(&crate::kinds::kind_of(p)) {
                 return false;
             }
             let mut cursor = p.walk();
             let marked = p.children(&mut cursor).any(|c| {
                 let mut inner = c.walk();
-                c.kind() == child && c.children(&mut inner).any(|g| g.kind() == marker)
+                crate::kinds::kind_of(c) == child
+                    && c.children(&mut inner)
+                        .any(|g| crate::kinds::kind_of(g) == marker)
             });
             !marked
         }),
@@ -217,7 +223,10 @@ fn holds(when: When, item: &Item<'_>, watched: &[&str]) -> bool {
             .any(|(bit, w)| kinds.contains(w) && item.inside & (1u64 << bit) != 0),
         When::LacksChild(kind) => {
             let mut cursor = item.node.walk();
-            let found = item.node.children(&mut cursor).any(|c| c.kind() == kind);
+            let found = item
+                .node
+                .children(&mut cursor)
+                .any(|c| crate::kinds::kind_of(c) == kind);
             !found
         }
     }
@@ -232,12 +241,12 @@ fn match_increment(node: Node<'_>, m: &MatchCases) -> u32 {
     while let Some(n) = stack.pop() {
         let mut cursor = n.walk();
         for child in n.named_children(&mut cursor) {
-            if child.kind() == m.case_kind {
+            if crate::kinds::kind_of(child) == m.case_kind {
                 cases += 1;
                 if is_irrefutable(child, m) {
                     irrefutable = true;
                 }
-            } else if n.id() == node.id() && child.kind() == "block" {
+            } else if n.id() == node.id() && crate::kinds::kind_of(child) == "block" {
                 stack.push(child);
             }
         }
@@ -249,7 +258,7 @@ fn is_irrefutable(case: Node<'_>, m: &MatchCases) -> bool {
     let mut cursor = case.walk();
     let Some(pattern) = case
         .named_children(&mut cursor)
-        .find(|c| c.kind() == m.pattern_kind)
+        .find(|c| crate::kinds::kind_of(c) == m.pattern_kind)
     else {
         return false;
     };
@@ -259,10 +268,10 @@ fn is_irrefutable(case: Node<'_>, m: &MatchCases) -> bool {
     let Some(only) = pattern.child(0) else {
         return false;
     };
-    if m.wildcard_leaves.contains(&only.kind()) {
+    if m.wildcard_leaves.contains(&crate::kinds::kind_of(only)) {
         return true;
     }
-    only.kind() == m.capture_kind && only.named_child_count() == 1
+    crate::kinds::kind_of(only) == m.capture_kind && only.named_child_count() == 1
 }
 
 #[cfg(test)]

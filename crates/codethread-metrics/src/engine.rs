@@ -512,7 +512,7 @@ impl<'t> NodeFinder<'t> {
         let mut best: Option<Candidate<'t>> = None;
         loop {
             let node = self.cursor.node();
-            if node.kind() == func.node_kind && covers(node) {
+            if crate::kinds::kind_of(node) == func.node_kind && covers(node) {
                 let n = self.stack.len();
                 best = Some(Candidate {
                     node,
@@ -598,7 +598,7 @@ fn rca_name(file: &ParsedFile, cand: &Candidate<'_>, from_parent: bool) -> Strin
         return node_text(file, n).into_owned();
     }
     if let Some(p) = cand.parent.filter(|_| from_parent) {
-        let field = match p.kind() {
+        let field = match crate::kinds::kind_of(p) {
             "pair" => Some("key"),
             "variable_declarator" => Some("name"),
             _ => None,
@@ -612,14 +612,14 @@ fn rca_name(file: &ParsedFile, cand: &Candidate<'_>, from_parent: bool) -> Strin
 
 fn go_name(file: &ParsedFile, cand: &Candidate<'_>, anon: &mut usize) -> String {
     let node = cand.node;
-    match node.kind() {
+    match crate::kinds::kind_of(node) {
         "func_literal" => {
             // lizard names `var x [T] = func...` after the variable.
             let var = cand
                 .parent
-                .filter(|p| p.kind() == "expression_list")
+                .filter(|p| crate::kinds::kind_of(p) == "expression_list")
                 .and(cand.grandparent)
-                .filter(|p| p.kind() == "var_spec")
+                .filter(|p| crate::kinds::kind_of(p) == "var_spec")
                 .and_then(|p| p.child_by_field_name("name"));
             match var {
                 Some(n) => node_text(file, n).into_owned(),
@@ -641,7 +641,7 @@ fn go_name(file: &ParsedFile, cand: &Candidate<'_>, anon: &mut usize) -> String 
                     let mut c = r.walk();
                     let first = r
                         .named_children(&mut c)
-                        .find(|n| n.kind() == "parameter_declaration");
+                        .find(|n| crate::kinds::kind_of(n) == "parameter_declaration");
                     first
                 })
                 .and_then(|p| p.child_by_field_name("type"));
@@ -659,7 +659,7 @@ fn go_recv(file: &ParsedFile, t: Node<'_>) -> String {
     let mut prefix = String::new();
     let mut t = t;
     loop {
-        match t.kind() {
+        match crate::kinds::kind_of(t) {
             "pointer_type" => {
                 prefix.push('*');
                 let mut c = t.walk();
@@ -682,7 +682,7 @@ fn go_recv(file: &ParsedFile, t: Node<'_>) -> String {
 fn record_kind(set: &FunctionSet, func: &Function, node: Node<'_>, nested: bool) -> &'static str {
     match set.kinds {
         Kinds::Function => "function",
-        Kinds::Go => match node.kind() {
+        Kinds::Go => match crate::kinds::kind_of(node) {
             "func_literal" => "func_literal",
             "method_declaration" => "method",
             _ => "function",

@@ -98,7 +98,7 @@ pub fn halstead_node(
     node: Node<'_>,
 ) -> Option<Halstead> {
     let r = rules::rules(profile, lang);
-    if r.null_for.contains(&node.kind()) {
+    if r.null_for.contains(&crate::kinds::kind_of(node)) {
         return None;
     }
     match r.mode {
@@ -158,7 +158,7 @@ fn count_tokens(t: &TokenRules, source: &[u8], node: Node<'_>) -> Option<Halstea
     // The range: from the body's opening token up to (excluding) its closing token.
     let mut end = body.end_byte();
     if let Some(last) = body.child(body.child_count().saturating_sub(1)) {
-        if last.kind() == t.close_kind && !last.is_missing() {
+        if crate::kinds::kind_of(last) == t.close_kind && !last.is_missing() {
             end = last.start_byte();
         }
     }
@@ -174,7 +174,7 @@ fn count_tokens(t: &TokenRules, source: &[u8], node: Node<'_>) -> Option<Halstea
         if n.start_byte() >= end && n.id() != body.id() {
             break 'walk;
         }
-        let kind = n.kind();
+        let kind = crate::kinds::kind_of(n);
         if t.ignored_kinds.contains(&kind) {
             descend = false;
         } else if t.atomic_kinds.contains(&kind) || n.child_count() == 0 {
@@ -473,7 +473,7 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
     };
 
     let mut stack: Vec<(Node<'_>, u32)> = Vec::new();
-    if a.function_kinds.contains(&root.kind()) {
+    if a.function_kinds.contains(&crate::kinds::kind_of(root)) {
         let name = root
             .child_by_field_name("name")
             .map(|n| text(source, n))
@@ -490,7 +490,7 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
     // Boolean operators folded into the chain of an enclosing one.
     let mut merged_bools: HashSet<usize> = HashSet::new();
     while let Some((n, ctx)) = stack.pop() {
-        let kind = n.kind();
+        let kind = crate::kinds::kind_of(n);
         if a.function_kinds.contains(&kind) {
             // A nested def: only its body, under its own name.
             let name = n
@@ -506,10 +506,10 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
         if kind == a.decorated_kind {
             let def_is_function = n
                 .child_by_field_name("definition")
-                .is_some_and(|d| a.function_kinds.contains(&d.kind()));
+                .is_some_and(|d| a.function_kinds.contains(&crate::kinds::kind_of(d)));
             let mut cur = n.walk();
             for child in n.children(&mut cur) {
-                if def_is_function && child.kind() == a.decorator_kind {
+                if def_is_function && crate::kinds::kind_of(child) == a.decorator_kind {
                     continue;
                 }
                 stack.push((child, ctx));
@@ -563,7 +563,10 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
                         rights.push(r);
                     }
                     match cur.child_by_field_name("left") {
-                        Some(l) if l.kind() == a.bool_kind && bool_op(a, source, l) == op => {
+                        Some(l)
+                            if crate::kinds::kind_of(l) == a.bool_kind
+                                && bool_op(a, source, l) == op =>
+                        {
                             merged_bools.insert(l.id());
                             cur = l;
                         }
@@ -692,7 +695,9 @@ fn normalize_ws(t: &[u8]) -> Vec<u8> {
 fn py_value(a: &AstOpRules, source: &[u8], node: Node<'_>) -> PyValue {
     let mut n = node;
     // Look through grouping parentheses and annotation wrappers.
-    while n.kind() == a.paren_kind || a.wrapper_kinds.contains(&n.kind()) {
+    while crate::kinds::kind_of(n) == a.paren_kind
+        || a.wrapper_kinds.contains(&crate::kinds::kind_of(n))
+    {
         let mut cur = n.walk();
         let inner: Vec<Node<'_>> = n
             .named_children(&mut cur)
@@ -703,7 +708,7 @@ fn py_value(a: &AstOpRules, source: &[u8], node: Node<'_>) -> PyValue {
             _ => return PyValue::Node(n.id()),
         }
     }
-    let kind = n.kind();
+    let kind = crate::kinds::kind_of(n);
     if a.name_kinds.contains(&kind) {
         return PyValue::Str(text(source, n).to_vec());
     }
@@ -717,7 +722,7 @@ fn py_value(a: &AstOpRules, source: &[u8], node: Node<'_>) -> PyValue {
         let mut cur = n.walk();
         let last = n
             .named_children(&mut cur)
-            .filter(|x| a.name_kinds.contains(&x.kind()))
+            .filter(|x| a.name_kinds.contains(&crate::kinds::kind_of(x)))
             .last();
         return match last {
             Some(attr) => PyValue::Str(text(source, attr).to_vec()),
@@ -739,7 +744,7 @@ fn py_value(a: &AstOpRules, source: &[u8], node: Node<'_>) -> PyValue {
         let parts: Vec<Node<'_>> = if a.concat_string_kinds.contains(&kind) {
             let mut cur = n.walk();
             n.named_children(&mut cur)
-                .filter(|c| a.string_kinds.contains(&c.kind()))
+                .filter(|c| a.string_kinds.contains(&crate::kinds::kind_of(c)))
                 .collect()
         } else {
             vec![n]
@@ -959,7 +964,7 @@ mod tests {
         let mut found = Vec::new();
         let mut stack = vec![file.root()];
         while let Some(n) = stack.pop() {
-            if FUNCTION_KINDS.contains(&n.kind()) {
+            if FUNCTION_KINDS.contains(&crate::kinds::kind_of(n)) {
                 found.push(n);
             }
             let mut cur = n.walk();

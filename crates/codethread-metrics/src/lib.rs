@@ -41,6 +41,7 @@ mod context;
 mod cyclomatic;
 mod engine;
 mod halstead;
+mod kinds;
 mod lloc;
 mod profile;
 

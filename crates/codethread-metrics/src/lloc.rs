@@ -318,7 +318,7 @@ fn first_of_kind<'t>(node: Node<'t>, kind: &str) -> Option<Node<'t>> {
     let mut cursor = node.walk();
     let mut d = 0usize;
     loop {
-        if cursor.node().kind() == kind {
+        if crate::kinds::kind_of(cursor.node()) == kind {
             return Some(cursor.node());
         }
         if !next_node(&mut cursor, &mut d, true) {
@@ -341,11 +341,11 @@ fn statement_value(n: Node<'_>, f: u16, r: &Statements) -> u32 {
         }
     }
     if f & FIELD_PARENT != 0 {
-        let kind = n.kind();
+        let kind = crate::kinds::kind_of(n);
         for fs in r.fields.iter().filter(|fs| fs.parent == kind) {
             for field in fs.fields {
                 if let Some(child) = n.child_by_field_name(field) {
-                    if !fs.unless.contains(&child.kind()) {
+                    if !fs.unless.contains(&crate::kinds::kind_of(child)) {
                         total += 1;
                     }
                 }
@@ -437,7 +437,7 @@ pub(crate) fn lloc_nested_sums(
 fn has_ancestor_before_stop(node: Node<'_>, ancestors: &[&str], stop: &[&str]) -> bool {
     let mut p = node.parent();
     while let Some(a) = p {
-        let k = a.kind();
+        let k = crate::kinds::kind_of(a);
         if ancestors.contains(&k) {
             return true;
         }
