@@ -28,6 +28,29 @@ pub fn cyclomatic(ctx: &FnCtx<'_>) -> Option<u32> {
 
 /// Cyclomatic complexity of the function at `func` under an explicit rule table.
 pub fn cyclomatic_with(file: &ParsedFile, func: Node<'_>, table: &CcRules) -> u32 {
+    cyclomatic_memo(file, func, table, &mut Memo::default())
+}
+
+/// Interior sums of functions already measured in this file: node id → the
+/// part of the function's value that its descendants contribute (the walk's
+/// total after its root node). A walker of an enclosing function that
+/// reaches such a node in the same state the node's own walk started from
+/// (no watched ancestor bits, children's parent = the node) adds the sum
+/// instead of walking the subtree again: same value, one walk per file for
+/// tools whose values include nested functions.
+#[derive(Debug, Default)]
+pub(crate) struct Memo {
+    interior: std::collections::HashMap<usize, u32>,
+}
+
+/// [`cyclomatic`] with a file-wide [`Memo`]; functions must be measured
+/// innermost first for the memo to help (the value never depends on it).
+pub(crate) fn cyclomatic_memo_ctx(ctx: &FnCtx<'_>, memo: &mut Memo) -> Option<u32> {
+    let table = rules::rules(ctx.profile, ctx.file.lang);
+    Some(cyclomatic_memo(ctx.file, ctx.node, table, memo))
+}
+
+fn cyclomatic_memo(file: &ParsedFile, func: Node<'_>, table: &CcRules, memo: &mut Memo) -> u32 {
     let scope = match table.scope_field {
         Some(field) => match func.child_by_field_name(field) {
             Some(n) => n,
@@ -61,7 +84,13 @@ pub fn cyclomatic_with(file: &ParsedFile, func: Node<'_>, table: &CcRules) -> u3
     };
     let mut stack: Vec<Item<'_>> = vec![start];
     let mut kids: Vec<Node<'_>> = Vec::new();
+    // Memoizable: the walk starts at the function node itself.
+    let memoize = scope.id() == func.id();
+    let mut after_root: Option<u32> = None;
     while let Some(item) = stack.pop() {
+        if after_root.is_none() && node_is_after_root(&item, func) {
+            after_root = Some(total);
+        }
         let node = item.node;
         let kind = crate::kinds::kind_of(node);
         let is_root = node.id() == scope.id() || node.id() == func.id();
@@ -94,6 +123,12 @@ pub fn cyclomatic_with(file: &ParsedFile, func: Node<'_>, table: &CcRules) -> u3
                 inside |= 1u64 << bit;
             }
         }
+        if memoize && !is_root && item.inside == 0 {
+            if let Some(sum) = memo.interior.get(&node.id()) {
+                total = total.saturating_add(*sum);
+                continue;
+            }
+        }
         kids.clear();
         push_children(node, &mut kids);
         stack.extend(kids.drain(..).map(|n| Item {
@@ -102,7 +137,16 @@ pub fn cyclomatic_with(file: &ParsedFile, func: Node<'_>, table: &CcRules) -> u3
             inside,
         }));
     }
+    if memoize {
+        let base = after_root.unwrap_or(total);
+        memo.interior.insert(func.id(), total.saturating_sub(base));
+    }
     total
+}
+
+/// Whether `item` is the first node visited after the walk's root.
+fn node_is_after_root(item: &Item<'_>, func: Node<'_>) -> bool {
+    item.node.id() != func.id()
 }
 
 /// A node to visit with what its conditions need to know about its ancestors.

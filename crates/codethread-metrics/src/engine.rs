@@ -12,7 +12,7 @@ mod functions;
 
 use functions::{function_set, FunctionSet, Kinds, Naming};
 
-use crate::{cognitive, cyclomatic, halstead, lloc, FnCtx, Halstead, Profile};
+use crate::{cognitive, halstead, lloc, FnCtx, Halstead, Profile};
 
 /// Errors of the metrics engine; each names the file it is about.
 #[derive(Debug, thiserror::Error)]
@@ -226,6 +226,8 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
     // for the whole file below, in one pass.
     let additive_lloc = crate::lloc::is_additive(profile, file.lang);
     let mut nodes: Vec<Node<'_>> = Vec::new();
+    // Index entry of each record.
+    let mut funcs: Vec<usize> = Vec::new();
     for (i, func) in index.iter().enumerate() {
         if !set.node_kinds.contains(&func.node_kind) || (set.require_body && func.body.is_none()) {
             continue;
@@ -249,6 +251,7 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
         let end_line = func.node.end_line;
         record_of[i] = Some(records.len());
         nodes.push(node);
+        funcs.push(i);
         records.push(FunctionMetrics {
             path: path.to_string(),
             language: file.lang,
@@ -256,8 +259,9 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
             kind: kind.to_string(),
             line,
             end_line,
-            cyclomatic: cyclomatic(&ctx),
-            cognitive: cognitive(&ctx),
+            // Filled in below, innermost functions first.
+            cyclomatic: None,
+            cognitive: None,
             halstead: halstead(&ctx).map(HalsteadValues::from),
             lloc: if additive_lloc { None } else { lloc(&ctx) },
             parse_errors: if node.has_error() {
@@ -268,6 +272,24 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
             parent,
             occurrence: 0,
         });
+    }
+    // Cyclomatic and cognitive complexity in reverse pre-order, so that a
+    // function's walk can reuse the sums of the functions nested in it
+    // (values unchanged; see `cyclomatic::Memo`).
+    let mut cc_memo = crate::cyclomatic::Memo::default();
+    for ((r, &node), &i) in records.iter_mut().zip(&nodes).zip(&funcs).rev() {
+        let Some(func) = index.get(i) else {
+            continue;
+        };
+        let ctx = FnCtx {
+            file,
+            func,
+            node,
+            index: &index,
+            profile,
+        };
+        r.cyclomatic = crate::cyclomatic::cyclomatic_memo_ctx(&ctx, &mut cc_memo);
+        r.cognitive = cognitive(&ctx);
     }
     if additive_lloc {
         let parents: Vec<Option<usize>> = records.iter().map(|r| r.parent).collect();
