@@ -24,6 +24,34 @@ use rules::{BoolMode, CogRules, FnNest, Inc, NodeRule, Recursion, Scan, Sel, Whe
 /// profile's tool gives no value for this kind of function (complexipy for
 /// nested defs, gocognit for Go function literals).
 pub fn cognitive(ctx: &FnCtx<'_>) -> Option<u32> {
+    cognitive_memo_ctx(ctx, &mut Memo::default())
+}
+
+/// A function's walk, kept so that the walk of an enclosing function can add
+/// its total instead of walking the subtree again: valid when the enclosing
+/// walk reaches the node in the very state this walk started from (same
+/// scan mode, nesting counters, ancestor bits, parent and field) and the node
+/// opens a function space (so both start a fresh boolean sequence).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct MemoEntry {
+    scan: Scan,
+    nesting: Nesting,
+    seen: u64,
+    parent: Option<usize>,
+    field: Option<&'static str>,
+    /// The walk's total, direct recursion excluded.
+    total: u32,
+}
+
+/// Walk totals of functions already measured in one file, by node id.
+#[derive(Debug, Default)]
+pub(crate) struct Memo {
+    walks: std::collections::HashMap<usize, MemoEntry>,
+}
+
+/// [`cognitive`] with a file-wide [`Memo`]; functions should be measured
+/// innermost first for the memo to help (the value never depends on it).
+pub(crate) fn cognitive_memo_ctx(ctx: &FnCtx<'_>, memo: &mut Memo) -> Option<u32> {
     let table = rules::rules(ctx.profile, ctx.file.lang);
     if table.null_kinds.contains(&crate::kinds::kind_of(ctx.node)) {
         return None;
@@ -38,7 +66,7 @@ pub fn cognitive(ctx: &FnCtx<'_>) -> Option<u32> {
             return None;
         }
     }
-    Some(cognitive_with(ctx.file, ctx.node, table))
+    Some(cognitive_memo(ctx.file, ctx.node, table, memo))
 }
 
 /// Nesting counters of one node.
@@ -136,7 +164,12 @@ fn path_to<'t>(root: Node<'t>, target: Node<'t>) -> Vec<(Node<'t>, Option<&'stat
 
 /// Cognitive complexity of the function at `func` under an explicit rule table
 /// (no "no value" check).
+#[cfg(test)]
 pub fn cognitive_with(file: &ParsedFile, func: Node<'_>, table: &CogRules) -> u32 {
+    cognitive_memo(file, func, table, &mut Memo::default())
+}
+
+fn cognitive_memo(file: &ParsedFile, func: Node<'_>, table: &CogRules, memo: &mut Memo) -> u32 {
     let watched = watched_kinds(table);
     let path = path_to(file.root(), func);
     let parent = path
@@ -170,6 +203,14 @@ pub fn cognitive_with(file: &ParsedFile, func: Node<'_>, table: &CogRules) -> u3
         nesting: start,
         space: 0,
     }];
+    let entry = MemoEntry {
+        scan: table.start,
+        nesting: start,
+        seen,
+        parent: parent.map(|p| p.id()),
+        field,
+        total: 0,
+    };
     let mut children: Vec<Frame<'_>> = Vec::new();
     while let Some(frame) = stack.pop() {
         let node = frame.node;
@@ -181,6 +222,20 @@ pub fn cognitive_with(file: &ParsedFile, func: Node<'_>, table: &CogRules) -> u3
             && node.is_named()
             && table.spaces.contains(&crate::kinds::kind_of(node))
         {
+            if let Some(m) = memo.walks.get(&node.id()) {
+                let here = MemoEntry {
+                    scan: frame.scan,
+                    nesting: frame.nesting,
+                    seen: frame.seen,
+                    parent: frame.parent.map(|p| p.id()),
+                    field: frame.field,
+                    total: m.total,
+                };
+                if here == *m {
+                    total = total.saturating_add(m.total);
+                    continue;
+                }
+            }
             sequences.push(None);
             space = sequences.len() - 1;
         }
@@ -223,6 +278,7 @@ pub fn cognitive_with(file: &ParsedFile, func: Node<'_>, table: &CogRules) -> u3
         route_children(node, rule, frame.scan, nesting, space, seen, &mut children);
         stack.extend(children.drain(..).rev());
     }
+    memo.walks.insert(func.id(), MemoEntry { total, ..entry });
     total.saturating_add(recursion(file, func, table.recursion))
 }
 

@@ -12,7 +12,7 @@ mod functions;
 
 use functions::{function_set, FunctionSet, Kinds, Naming};
 
-use crate::{cognitive, halstead, lloc, FnCtx, Halstead, Profile};
+use crate::{halstead, lloc, FnCtx, Halstead, Profile};
 
 /// Errors of the metrics engine; each names the file it is about.
 #[derive(Debug, thiserror::Error)]
@@ -277,6 +277,7 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
     // function's walk can reuse the sums of the functions nested in it
     // (values unchanged; see `cyclomatic::Memo`).
     let mut cc_memo = crate::cyclomatic::Memo::default();
+    let mut cog_memo = crate::cognitive::Memo::default();
     for ((r, &node), &i) in records.iter_mut().zip(&nodes).zip(&funcs).rev() {
         let Some(func) = index.get(i) else {
             continue;
@@ -289,7 +290,7 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
             profile,
         };
         r.cyclomatic = crate::cyclomatic::cyclomatic_memo_ctx(&ctx, &mut cc_memo);
-        r.cognitive = cognitive(&ctx);
+        r.cognitive = crate::cognitive::cognitive_memo_ctx(&ctx, &mut cog_memo);
     }
     if additive_lloc {
         let parents: Vec<Option<usize>> = records.iter().map(|r| r.parent).collect();
