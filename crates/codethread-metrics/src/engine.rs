@@ -12,7 +12,7 @@ mod functions;
 
 use functions::{function_set, FunctionSet, Kinds, Naming};
 
-use crate::{halstead, lloc, FnCtx, Halstead, Profile};
+use crate::{lloc, FnCtx, Halstead, Profile};
 
 /// Errors of the metrics engine; each names the file it is about.
 #[derive(Debug, thiserror::Error)]
@@ -262,7 +262,7 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
             // Filled in below, innermost functions first.
             cyclomatic: None,
             cognitive: None,
-            halstead: halstead(&ctx).map(HalsteadValues::from),
+            halstead: None,
             lloc: if additive_lloc { None } else { lloc(&ctx) },
             parse_errors: if node.has_error() {
                 count_errors(node)
@@ -273,11 +273,12 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
             occurrence: 0,
         });
     }
-    // Cyclomatic and cognitive complexity in reverse pre-order, so that a
+    // Cyclomatic, cognitive and Halstead in reverse pre-order, so that a
     // function's walk can reuse the sums of the functions nested in it
     // (values unchanged; see `cyclomatic::Memo`).
     let mut cc_memo = crate::cyclomatic::Memo::default();
     let mut cog_memo = crate::cognitive::Memo::default();
+    let mut hal_memo = crate::halstead::Memo::default();
     for ((r, &node), &i) in records.iter_mut().zip(&nodes).zip(&funcs).rev() {
         let Some(func) = index.get(i) else {
             continue;
@@ -291,6 +292,8 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
         };
         r.cyclomatic = crate::cyclomatic::cyclomatic_memo_ctx(&ctx, &mut cc_memo);
         r.cognitive = crate::cognitive::cognitive_memo_ctx(&ctx, &mut cog_memo);
+        r.halstead =
+            crate::halstead::halstead_memo_ctx(&ctx, &mut hal_memo).map(HalsteadValues::from);
     }
     if additive_lloc {
         let parents: Vec<Option<usize>> = records.iter().map(|r| r.parent).collect();

@@ -133,6 +133,17 @@ impl<O: std::hash::Hash + Eq, D: std::hash::Hash + Eq> Counter<O, D> {
         self.big_n2 += 1;
         self.operands.insert(key);
     }
+    /// Add another counter's keys and totals.
+    fn merge(&mut self, other: &Self)
+    where
+        O: Clone,
+        D: Clone,
+    {
+        self.operators.extend(other.operators.iter().cloned());
+        self.operands.extend(other.operands.iter().cloned());
+        self.big_n1 += other.big_n1;
+        self.big_n2 += other.big_n2;
+    }
     fn finish(self) -> Halstead {
         Halstead {
             n1: self.operators.len() as u64,
@@ -313,9 +324,50 @@ fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
     resolved
 }
 
+/// What the descendants of a measured function contributed to its counts in
+/// node-kind mode, kept so that the walk of an enclosing function can merge
+/// them instead of walking the subtree again (same counts: the descendants
+/// are classified from their own kinds and parents only; the one piece of
+/// walk state they read, the end of the last hidden token, is checked).
+struct Interior<'s> {
+    counts: Counter<&'static str, &'s [u8]>,
+    /// End of the last hidden token among the descendants.
+    hidden_end: Option<usize>,
+}
+
+/// Node-kind-mode interiors of the functions of one file, by node id.
+#[derive(Default)]
+pub(crate) struct Memo<'s> {
+    interiors: HashMap<usize, Interior<'s>>,
+}
+
+/// [`halstead`] with a file-wide [`Memo`]; functions should be measured
+/// innermost first for the memo to help (the value never depends on it).
+pub(crate) fn halstead_memo_ctx<'s>(ctx: &FnCtx<'s>, memo: &mut Memo<'s>) -> Option<Halstead> {
+    let r = rules::rules(ctx.profile, ctx.file.lang);
+    match r.mode {
+        Mode::Nodes(n) if !r.null_for.contains(&crate::kinds::kind_of(ctx.node)) => Some(
+            count_nodes_memo(n, ctx.file.lang, &ctx.file.source, ctx.node, memo),
+        ),
+        _ => halstead(ctx),
+    }
+}
+
 fn count_nodes(rules: &'static NodeRules, lang: Lang, source: &[u8], node: Node<'_>) -> Halstead {
+    count_nodes_memo(rules, lang, source, node, &mut Memo::default())
+}
+
+fn count_nodes_memo<'s>(
+    rules: &'static NodeRules,
+    lang: Lang,
+    source: &'s [u8],
+    node: Node<'_>,
+    memo: &mut Memo<'s>,
+) -> Halstead {
     let resolved = resolve(rules, lang);
-    let mut c: Counter<&'static str, &[u8]> = Counter::new();
+    // The root's own contributions, then its descendants'.
+    let mut root_counts: Counter<&'static str, &[u8]> = Counter::new();
+    let mut interior: Counter<&'static str, &[u8]> = Counter::new();
     let mut cursor = node.walk();
     // Kind ids of the ancestors of the cursor's node (within the subtree).
     let mut parents: Vec<Node<'_>> = Vec::new();
@@ -323,6 +375,12 @@ fn count_nodes(rules: &'static NodeRules, lang: Lang, source: &[u8], node: Node<
     let mut hidden_end: Option<usize> = None;
     'walk: loop {
         let n = cursor.node();
+        let is_root = n.id() == node.id();
+        let c = if is_root {
+            &mut root_counts
+        } else {
+            &mut interior
+        };
         let class = resolved
             .classes
             .get(usize::from(n.kind_id()))
@@ -348,21 +406,34 @@ fn count_nodes(rules: &'static NodeRules, lang: Lang, source: &[u8], node: Node<
                         && n.child_count() == 0
                         && hidden_end == Some(n.start_byte()) =>
                 {
-                    glued_operand(&mut c, text(source, n), rules.hidden_glue);
+                    glued_operand(c, text(source, n), rules.hidden_glue);
                 }
                 NodeClass::Operand => c.operand(text(source, n)),
                 NodeClass::Unknown => {}
                 NodeClass::Opaque => descend = false,
                 NodeClass::Split(i) => {
                     let pieces = rules.splits.get(i).map_or(&[][..], |(_, p)| p);
-                    count_pieces(&mut c, pieces, source, parents.last().copied());
+                    count_pieces(c, pieces, source, parents.last().copied());
                 }
             }
             if !n.is_named() && !resolved.extras.is_empty() {
                 if let Some(p) = parents.last() {
                     if let Some(pieces) = resolved.extras.get(&(p.kind_id(), n.kind_id())) {
-                        count_pieces(&mut c, pieces, source, Some(*p));
+                        count_pieces(c, pieces, source, Some(*p));
                     }
+                }
+            }
+        }
+        if descend && !is_root {
+            // A function measured before: merge its descendants' counts,
+            // unless a hidden token ends right where its tokens start.
+            if let Some(m) = memo.interiors.get(&n.id()) {
+                if hidden_end.is_none_or(|h| h < n.start_byte()) {
+                    c.merge(&m.counts);
+                    if m.hidden_end.is_some() {
+                        hidden_end = m.hidden_end;
+                    }
+                    descend = false;
                 }
             }
         }
@@ -383,7 +454,30 @@ fn count_nodes(rules: &'static NodeRules, lang: Lang, source: &[u8], node: Node<
             parents.pop();
         }
     }
-    c.finish()
+    let h = Halstead {
+        n1: (interior.operators.len()
+            + root_counts
+                .operators
+                .iter()
+                .filter(|k| !interior.operators.contains(*k))
+                .count()) as u64,
+        n2: (interior.operands.len()
+            + root_counts
+                .operands
+                .iter()
+                .filter(|k| !interior.operands.contains(*k))
+                .count()) as u64,
+        big_n1: root_counts.big_n1 + interior.big_n1,
+        big_n2: root_counts.big_n2 + interior.big_n2,
+    };
+    memo.interiors.insert(
+        node.id(),
+        Interior {
+            counts: interior,
+            hidden_end,
+        },
+    );
+    h
 }
 
 /// An operand that directly follows hidden punctuation whose token, in the
