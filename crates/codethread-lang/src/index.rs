@@ -157,7 +157,7 @@ impl Function {
         // trimmed, leading decorators skipped): take the innermost node of
         // the function's kind that covers it.
         loop {
-            if node.kind() == self.node_kind
+            if kind_of(node) == self.node_kind
                 && node.start_byte() <= self.node.start_byte
                 && node.end_byte() >= self.node.end_byte
             {
@@ -251,11 +251,11 @@ fn reparse_macro(
     let Some((kind, body_kind, parents)) = spec.reparse_macros else {
         return;
     };
-    if node.kind() != kind || !node.parent().is_some_and(|p| parents.contains(&p.kind())) {
+    if kind_of(node) != kind || !node.parent().is_some_and(|p| parents.contains(&kind_of(p))) {
         return;
     }
     let mut c = node.walk();
-    let Some(body) = node.children(&mut c).find(|n| n.kind() == body_kind) else {
+    let Some(body) = node.children(&mut c).find(|n| kind_of(n) == body_kind) else {
         return;
     };
     if file.source.get(body.start_byte()) != Some(&b'{') || body.end_byte() < body.start_byte() + 2
@@ -326,7 +326,7 @@ fn enter(
     if !node.is_named() {
         return;
     }
-    let kind = node.kind();
+    let kind = kind_of(node);
     if let Some(rule) = spec.functions.iter().find(|r| r.kind == kind) {
         if let Some(func) = make_function(spec, src, node, rule, frames, out.len()) {
             let name = match (&func.receiver, func.anonymous) {
@@ -381,7 +381,7 @@ fn collapse_ws(s: &str) -> String {
 /// without generics, references, pointers and lifetimes.
 fn clean_name(spec: &LangSpec, src: &[u8], node: Node<'_>, type_name: bool) -> String {
     let raw = text(src, node);
-    if spec.string_kinds.contains(&node.kind()) {
+    if spec.string_kinds.contains(&kind_of(node)) {
         return raw
             .trim_matches(|c| c == '"' || c == '\'' || c == '`')
             .to_string();
@@ -431,7 +431,7 @@ fn parent_name<'t>(
     let rule = spec
         .parent_names
         .iter()
-        .find(|r| r.parent == parent.kind())?;
+        .find(|r| r.parent == kind_of(parent))?;
     let value = parent.child_by_field_name(rule.value_field)?;
     if value.id() != node.id() {
         return None;
@@ -579,7 +579,7 @@ fn last_content<'t>(spec: &LangSpec, node: Node<'t>) -> Node<'t> {
     loop {
         let mut child = cur.child(cur.child_count().saturating_sub(1));
         while let Some(c) = child {
-            if spec.trailing_trim.contains(&c.kind()) {
+            if spec.trailing_trim.contains(&kind_of(c)) {
                 child = c.prev_sibling();
             } else {
                 break;
@@ -604,7 +604,7 @@ fn node_start<'t>(spec: &LangSpec, node: Node<'t>) -> Node<'t> {
     }
     let mut c = node.walk();
     for child in node.children(&mut c) {
-        if !spec.leading_children.contains(&child.kind()) {
+        if !spec.leading_children.contains(&kind_of(child)) {
             return child;
         }
     }
@@ -623,9 +623,9 @@ fn definition_span<'t>(
     // Leading decorator children (JS method_definition).
     let mut c = node.walk();
     for child in node.children(&mut c) {
-        if spec.leading_siblings.contains(&child.kind()) {
+        if spec.leading_siblings.contains(&kind_of(child)) {
             decorators.push(text(src, child));
-        } else if !spec.leading_children.contains(&child.kind()) {
+        } else if !spec.leading_children.contains(&kind_of(child)) {
             break;
         }
     }
@@ -634,7 +634,9 @@ fn definition_span<'t>(
         top = p;
         let mut up = p;
         while let Some(pp) = up.parent() {
-            if spec.statement_wrappers.contains(&pp.kind()) || pp.kind() == "variable_declarator" {
+            if spec.statement_wrappers.contains(&kind_of(pp))
+                || kind_of(pp) == "variable_declarator"
+            {
                 top = pp;
                 up = pp;
             } else {
@@ -644,10 +646,10 @@ fn definition_span<'t>(
     }
     // Wrappers (decorated_definition, export_statement).
     while let Some(pp) = top.parent() {
-        if spec.span_wrappers.contains(&pp.kind()) {
+        if spec.span_wrappers.contains(&kind_of(pp)) {
             let mut c = pp.walk();
             for child in pp.children(&mut c) {
-                if child.kind() == "decorator" {
+                if kind_of(child) == "decorator" {
                     decorators.push(text(src, child));
                 }
             }
@@ -661,10 +663,10 @@ fn definition_span<'t>(
     let mut sib = top.prev_sibling();
     let mut pending: Vec<String> = Vec::new();
     while let Some(s) = sib {
-        if spec.leading_siblings.contains(&s.kind()) {
+        if spec.leading_siblings.contains(&kind_of(s)) {
             start = s;
             pending.push(text(src, s));
-        } else if !spec.between_siblings.contains(&s.kind()) {
+        } else if !spec.between_siblings.contains(&kind_of(s)) {
             break;
         }
         sib = s.prev_sibling();
@@ -728,17 +730,17 @@ fn first_token(
         if child.start_byte() >= limit {
             break;
         }
-        if let Some(k) = kinds.iter().find(|k| **k == child.kind()) {
+        if let Some(k) = kinds.iter().find(|k| **k == kind_of(child)) {
             // A `get` / `set` that is the method's name is not an accessor.
             if child.is_named() {
                 continue;
             }
             return Some(k);
         }
-        if child.kind() == "function_modifiers" {
+        if kind_of(child) == "function_modifiers" {
             let mut c2 = child.walk();
             for m in child.children(&mut c2) {
-                if let Some(k) = kinds.iter().find(|k| **k == m.kind()) {
+                if let Some(k) = kinds.iter().find(|k| **k == kind_of(m)) {
                     return Some(k);
                 }
             }
@@ -748,24 +750,40 @@ fn first_token(
 }
 
 /// A yield in `body` that is not inside a nested barrier (function, class).
+/// One cursor walk over the named nodes (no cursor per node).
 fn contains_yield(spec: &LangSpec, body: Node<'_>) -> bool {
     if spec.yield_kinds.is_empty() {
         return false;
     }
-    let mut stack = vec![body];
-    while let Some(n) = stack.pop() {
-        if spec.yield_kinds.contains(&n.kind()) {
-            return true;
+    if spec.yield_kinds.contains(&kind_of(body)) {
+        return true;
+    }
+    let mut cursor = body.walk();
+    if !cursor.goto_first_child() {
+        return false;
+    }
+    loop {
+        let n = cursor.node();
+        let mut descend = false;
+        if n.is_named() {
+            let kind = kind_of(n);
+            if spec.yield_kinds.contains(&kind) {
+                return true;
+            }
+            descend = !spec.yield_barriers.contains(&kind);
         }
-        if n.id() != body.id() && spec.yield_barriers.contains(&n.kind()) {
+        if descend && cursor.goto_first_child() {
             continue;
         }
-        let mut c = n.walk();
-        for child in n.named_children(&mut c) {
-            stack.push(child);
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() || cursor.node().id() == body.id() {
+                return false;
+            }
         }
     }
-    false
 }
 
 fn assign_occurrences(out: &mut [Function]) {
@@ -797,5 +815,42 @@ impl Function {
             self.accessor.clone(),
             self.key_occurrence,
         )
+    }
+}
+
+std::thread_local! {
+    /// Kind names by kind id, one table per grammar seen on this thread.
+    static KIND_NAMES: std::cell::RefCell<Vec<(tree_sitter::Language, Vec<&'static str>)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The node's kind, as `Node::kind` returns it, from a per-grammar table
+/// built once from `Language::node_kind_for_id` (`Node::kind` runs `strlen`
+/// and a UTF-8 check on every call).
+fn kind_of<'t>(node: impl std::borrow::Borrow<Node<'t>>) -> &'static str {
+    let node: &Node<'t> = node.borrow();
+    let id = usize::from(node.kind_id());
+    let lang = node.language();
+    let found = KIND_NAMES.with(|tables| {
+        let mut tables = tables.try_borrow_mut().ok()?;
+        if let Some((_, names)) = tables.iter().find(|(l, _)| *l == *lang) {
+            return names.get(id).copied();
+        }
+        let l: tree_sitter::Language = (*lang).clone();
+        let names: Vec<&'static str> = (0..l.node_kind_count())
+            .map(|i| {
+                u16::try_from(i)
+                    .ok()
+                    .and_then(|i| l.node_kind_for_id(i))
+                    .unwrap_or("")
+            })
+            .collect();
+        let name = names.get(id).copied();
+        tables.push((l, names));
+        name
+    });
+    match found {
+        Some(name) if !name.is_empty() => name,
+        _ => node.kind(),
     }
 }

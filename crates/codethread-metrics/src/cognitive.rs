@@ -699,6 +699,11 @@ fn recursion(file: &ParsedFile, func: Node<'_>, mode: Recursion) -> u32 {
         return 0;
     };
     let name = file.text(name);
+    // Every count below needs an identifier spelled `name` inside the
+    // function: when its bytes do not contain the name, there is none.
+    if matches!(mode, Recursion::None) || !contains_bytes(file.text(func), name) {
+        return 0;
+    }
     match mode {
         Recursion::None => 0,
         Recursion::Once {
@@ -750,6 +755,25 @@ fn recursion(file: &ParsedFile, func: Node<'_>, mode: Recursion) -> u32 {
             )
         }
     }
+}
+
+/// Whether `needle` occurs in `hay` (an empty needle occurs everywhere).
+fn contains_bytes(hay: &[u8], needle: &[u8]) -> bool {
+    let Some((&first, rest)) = needle.split_first() else {
+        return true;
+    };
+    let mut from = 0usize;
+    while let Some(i) = hay
+        .get(from..)
+        .and_then(|h| h.iter().position(|&b| b == first))
+    {
+        let at = from + i;
+        if hay.get(at + 1..at + 1 + rest.len()) == Some(rest) {
+            return true;
+        }
+        from = at + 1;
+    }
+    false
 }
 
 #[allow(clippy::too_many_arguments)]
