@@ -47,6 +47,9 @@ struct MemoEntry {
 #[derive(Debug, Default)]
 pub(crate) struct Memo {
     walks: std::collections::HashMap<usize, MemoEntry>,
+    /// Names the file declares at top level (gocognit's method rule), once
+    /// per file.
+    top_names: Option<HashSet<Vec<u8>>>,
 }
 
 /// [`cognitive`] with a file-wide [`Memo`]; functions should be measured
@@ -279,7 +282,7 @@ fn cognitive_memo(file: &ParsedFile, func: Node<'_>, table: &CogRules, memo: &mu
         stack.extend(children.drain(..).rev());
     }
     memo.walks.insert(func.id(), MemoEntry { total, ..entry });
-    total.saturating_add(recursion(file, func, table.recursion))
+    total.saturating_add(recursion(file, func, table.recursion, memo))
 }
 
 fn find_rule<'r>(
@@ -694,7 +697,7 @@ impl PyBool<'_> {
     }
 }
 
-fn recursion(file: &ParsedFile, func: Node<'_>, mode: Recursion) -> u32 {
+fn recursion(file: &ParsedFile, func: Node<'_>, mode: Recursion, memo: &mut Memo) -> u32 {
     let Some(name) = func.child_by_field_name("name") else {
         return 0;
     };
@@ -735,24 +738,45 @@ fn recursion(file: &ParsedFile, func: Node<'_>, mode: Recursion) -> u32 {
             toplevel_decls,
             shadowing,
         } => {
-            if method_kinds.contains(&crate::kinds::kind_of(func))
-                && declared_at_top(file, name, toplevel_decls)
-            {
-                return 0;
+            if method_kinds.contains(&crate::kinds::kind_of(func)) {
+                let top = memo
+                    .top_names
+                    .get_or_insert_with(|| names_at_top(file, toplevel_decls));
+                if top.contains(name) {
+                    return 0;
+                }
             }
-            if declared_inside(file, func, name, ident_kind, shadowing) {
-                return 0;
+            // One walk over the named nodes: a local declaration of the name
+            // means no recursion, else every matching call counts.
+            let mut count = 0u32;
+            let mut cursor = func.walk();
+            loop {
+                let n = cursor.node();
+                let mut descend = false;
+                if n.is_named() {
+                    if declares(file, n, name, ident_kind, shadowing) {
+                        return 0;
+                    }
+                    if is_call_to(file, n, name, call_kind, function_field, ident_kind) {
+                        count = count.saturating_add(1);
+                    }
+                    descend = true;
+                }
+                if descend && cursor.goto_first_child() {
+                    continue;
+                }
+                loop {
+                    if cursor.node().id() == func.id() {
+                        return count;
+                    }
+                    if cursor.goto_next_sibling() {
+                        break;
+                    }
+                    if !cursor.goto_parent() {
+                        return count;
+                    }
+                }
             }
-            count_calls(
-                file,
-                func,
-                name,
-                call_kind,
-                function_field,
-                ident_kind,
-                &[],
-                false,
-            )
         }
     }
 }
@@ -811,55 +835,59 @@ fn count_calls(
     count
 }
 
-/// Whether `func` declares `name` locally (parameters, `:=`, `var`, ...).
-fn declared_inside(
+/// Whether `n` is a call of the identifier `name`.
+fn is_call_to(
     file: &ParsedFile,
-    func: Node<'_>,
+    n: Node<'_>,
+    name: &[u8],
+    call_kind: &str,
+    function_field: &str,
+    ident_kind: &str,
+) -> bool {
+    crate::kinds::kind_of(n) == call_kind
+        && n.child_by_field_name(function_field)
+            .is_some_and(|f| crate::kinds::kind_of(f) == ident_kind && file.text(f) == name)
+}
+
+/// Whether the node `n` itself declares `name` (parameters, `:=`, `var`, ...).
+fn declares(
+    file: &ParsedFile,
+    n: Node<'_>,
     name: &[u8],
     ident_kind: &str,
     shadowing: &[(&str, &str)],
 ) -> bool {
-    if shadowing.is_empty() {
-        return false;
-    }
-    let mut stack = vec![func];
-    while let Some(n) = stack.pop() {
-        for (kind, field) in shadowing {
-            if crate::kinds::kind_of(n) != *kind {
-                continue;
-            }
-            let mut cursor = n.walk();
-            for target in n.children_by_field_name(field, &mut cursor) {
-                if crate::kinds::kind_of(target) == ident_kind && file.text(target) == name {
-                    return true;
-                }
-                let mut inner = target.walk();
-                if target
-                    .named_children(&mut inner)
-                    .any(|c| crate::kinds::kind_of(c) == ident_kind && file.text(c) == name)
-                {
-                    return true;
-                }
-            }
+    for (kind, field) in shadowing {
+        if crate::kinds::kind_of(n) != *kind {
+            continue;
         }
         let mut cursor = n.walk();
-        for c in n.named_children(&mut cursor) {
-            stack.push(c);
+        for target in n.children_by_field_name(field, &mut cursor) {
+            if crate::kinds::kind_of(target) == ident_kind && file.text(target) == name {
+                return true;
+            }
+            let mut inner = target.walk();
+            if target
+                .named_children(&mut inner)
+                .any(|c| crate::kinds::kind_of(c) == ident_kind && file.text(c) == name)
+            {
+                return true;
+            }
         }
     }
     false
 }
 
-/// Whether the file declares `name` at top level (outside any function body).
-fn declared_at_top(file: &ParsedFile, name: &[u8], decl_kinds: &[&str]) -> bool {
+/// Every name the file declares at top level (outside any function body):
+/// the `name` fields of declaration kinds at most three levels down.
+fn names_at_top(file: &ParsedFile, decl_kinds: &[&str]) -> HashSet<Vec<u8>> {
+    let mut out = HashSet::new();
     let mut stack = vec![(file.root(), 0usize)];
     while let Some((n, depth)) = stack.pop() {
         if decl_kinds.contains(&crate::kinds::kind_of(n)) {
             let mut cursor = n.walk();
-            if n.children_by_field_name("name", &mut cursor)
-                .any(|c| file.text(c) == name)
-            {
-                return true;
+            for c in n.children_by_field_name("name", &mut cursor) {
+                out.insert(file.text(c).to_vec());
             }
         }
         // Declarations sit at most a few levels down (`var ( … )` groups);
@@ -872,7 +900,7 @@ fn declared_at_top(file: &ParsedFile, name: &[u8], decl_kinds: &[&str]) -> bool 
             stack.push((c, depth + 1));
         }
     }
-    false
+    out
 }
 
 #[cfg(test)]
