@@ -215,6 +215,7 @@ fn cognitive_memo(file: &ParsedFile, func: Node<'_>, table: &CogRules, memo: &mu
         total: 0,
     };
     let mut children: Vec<Frame<'_>> = Vec::new();
+    let mut cursor = func.walk();
     while let Some(frame) = stack.pop() {
         let node = frame.node;
         if frame.scan == Scan::Skip {
@@ -278,7 +279,16 @@ fn cognitive_memo(file: &ParsedFile, func: Node<'_>, table: &CogRules, memo: &mu
         total = total.saturating_add(boolean);
 
         let seen = seen_with(frame.seen, crate::kinds::kind_of(node), &watched);
-        route_children(node, rule, frame.scan, nesting, space, seen, &mut children);
+        route_children(
+            node,
+            rule,
+            frame.scan,
+            nesting,
+            space,
+            seen,
+            &mut children,
+            &mut cursor,
+        );
         stack.extend(children.drain(..).rev());
     }
     memo.walks.insert(func.id(), MemoEntry { total, ..entry });
@@ -347,6 +357,7 @@ fn apply_fn_nest(nesting: &mut Nesting, f: FnNest, inside: bool) {
 }
 
 /// Scan mode and extra nesting of every child of `node`, in source order.
+#[allow(clippy::too_many_arguments)]
 fn route_children<'t>(
     node: Node<'t>,
     rule: Option<&NodeRule>,
@@ -355,8 +366,9 @@ fn route_children<'t>(
     space: usize,
     seen: u64,
     out: &mut Vec<Frame<'t>>,
+    cursor: &mut tree_sitter::TreeCursor<'t>,
 ) {
-    let mut cursor = node.walk();
+    cursor.reset(node);
     if !cursor.goto_first_child() {
         return;
     }

@@ -84,6 +84,7 @@ fn cyclomatic_memo(file: &ParsedFile, func: Node<'_>, table: &CcRules, memo: &mu
     };
     let mut stack: Vec<Item<'_>> = vec![start];
     let mut kids: Vec<Node<'_>> = Vec::new();
+    let mut cursor = func.walk();
     // Memoizable: the walk starts at the function node itself.
     let memoize = scope.id() == func.id();
     let mut after_root: Option<u32> = None;
@@ -130,7 +131,7 @@ fn cyclomatic_memo(file: &ParsedFile, func: Node<'_>, table: &CcRules, memo: &mu
             }
         }
         kids.clear();
-        push_children(node, &mut kids);
+        push_children(node, &mut kids, &mut cursor);
         stack.extend(kids.drain(..).map(|n| Item {
             node: n,
             parent: Some(node),
@@ -164,6 +165,7 @@ struct Item<'t> {
 fn count_tokens(file: &ParsedFile, func: Node<'_>, table: &CcRules) -> u32 {
     let mut tokens: Vec<(usize, &[u8])> = Vec::new();
     let mut stack: Vec<Node<'_>> = vec![func];
+    let mut cursor = func.walk();
     while let Some(node) = stack.pop() {
         let kind = crate::kinds::kind_of(node);
         if node.id() != func.id() && table.excluded.contains(&kind) {
@@ -173,7 +175,7 @@ fn count_tokens(file: &ParsedFile, func: Node<'_>, table: &CcRules) -> u32 {
             tokens.push((node.start_byte(), file.text(node)));
             continue;
         }
-        push_children(node, &mut stack);
+        push_children(node, &mut stack, &mut cursor);
     }
     let end = match &table.brace_scope {
         Some(scope) => brace_end(func, &tokens, scope).unwrap_or(tokens.len()),
@@ -219,10 +221,15 @@ fn brace_end(
     None
 }
 
-/// Push `node`'s children so that they pop in source order.
-fn push_children<'t>(node: Node<'t>, stack: &mut Vec<Node<'t>>) {
+/// Push `node`'s children so that they pop in source order (`cursor` is
+/// reused across calls: no allocation per node).
+fn push_children<'t>(
+    node: Node<'t>,
+    stack: &mut Vec<Node<'t>>,
+    cursor: &mut tree_sitter::TreeCursor<'t>,
+) {
     let start = stack.len();
-    let mut cursor = node.walk();
+    cursor.reset(node);
     if cursor.goto_first_child() {
         loop {
             stack.push(cursor.node());
