@@ -823,28 +823,38 @@ fn count_calls(
     skip: &[&str],
     first_only: bool,
 ) -> u32 {
+    // One cursor walk over the root and its named descendants; `skip`
+    // kinds (below the root) are not entered.
     let mut count = 0u32;
-    let mut stack = vec![root];
-    while let Some(n) = stack.pop() {
-        if n.id() != root.id() && skip.contains(&crate::kinds::kind_of(n)) {
-            continue;
-        }
-        if crate::kinds::kind_of(n) == call_kind {
-            if let Some(f) = n.child_by_field_name(function_field) {
-                if crate::kinds::kind_of(f) == ident_kind && file.text(f) == name {
-                    count = count.saturating_add(1);
-                    if first_only {
-                        return count;
-                    }
+    let mut cursor = root.walk();
+    loop {
+        let n = cursor.node();
+        let is_root = n.id() == root.id();
+        let mut descend = false;
+        if (is_root || n.is_named()) && (is_root || !skip.contains(&crate::kinds::kind_of(n))) {
+            if is_call_to(file, n, name, call_kind, function_field, ident_kind) {
+                count = count.saturating_add(1);
+                if first_only {
+                    return count;
                 }
             }
+            descend = true;
         }
-        let mut cursor = n.walk();
-        for c in n.named_children(&mut cursor) {
-            stack.push(c);
+        if descend && cursor.goto_first_child() {
+            continue;
+        }
+        loop {
+            if cursor.node().id() == root.id() {
+                return count;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return count;
+            }
         }
     }
-    count
 }
 
 /// Whether `n` is a call of the identifier `name`.
