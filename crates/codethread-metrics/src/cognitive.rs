@@ -831,7 +831,7 @@ fn count_calls(
         let n = cursor.node();
         let is_root = n.id() == root.id();
         let mut descend = false;
-        if (is_root || n.is_named()) && (is_root || !skip.contains(&crate::kinds::kind_of(n))) {
+        if is_root || (n.is_named() && !skip.contains(&crate::kinds::kind_of(n))) {
             if is_call_to(file, n, name, call_kind, function_field, ident_kind) {
                 count = count.saturating_add(1);
                 if first_only {
