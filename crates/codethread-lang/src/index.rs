@@ -213,13 +213,43 @@ fn index_tree(file: &ParsedFile, macro_depth: usize) -> Vec<Function> {
     let mut out: Vec<Function> = Vec::new();
     let mut frames: Vec<Frame> = Vec::new();
     let mut cursor = file.root().walk();
+    // Generators found in this walk (see `fused_yields`): body node id →
+    // its function, and for each cursor depth the function whose own-body
+    // walk reaches the nodes at that depth.
+    let fused = fused_yields(spec);
+    let mut bodies: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
+    let mut targets: Vec<Option<usize>> = vec![None];
     loop {
         let node = cursor.node();
+        let before = out.len();
         enter(spec, src, node, &mut frames, &mut out);
+        if fused && out.len() > before {
+            let kind = kind_of(node);
+            let body = spec
+                .functions
+                .iter()
+                .find(|r| r.kind == kind)
+                .and_then(|r| node.child_by_field_name(r.body_field));
+            if let Some(b) = body {
+                bodies.insert(b.id(), before);
+            }
+        }
         if macro_depth < MAX_MACRO_DEPTH {
             reparse_macro(file, spec, node, &frames, &mut out, macro_depth);
         }
+        let child_target = if fused {
+            yield_step(
+                spec,
+                node,
+                &bodies,
+                targets.last().copied().flatten(),
+                &mut out,
+            )
+        } else {
+            None
+        };
         if cursor.goto_first_child() {
+            targets.push(child_target);
             continue;
         }
         loop {
@@ -233,7 +263,57 @@ fn index_tree(file: &ParsedFile, macro_depth: usize) -> Vec<Function> {
             if !cursor.goto_parent() {
                 return out;
             }
+            targets.pop();
         }
+    }
+}
+
+/// Whether generators are found during the index walk instead of one
+/// [`contains_yield`] walk per function: exact when every function kind is
+/// a yield barrier (a function's own-body walk then never reaches another
+/// function's body, so each node belongs to at most one such walk).
+fn fused_yields(spec: &LangSpec) -> bool {
+    !spec.yield_kinds.is_empty()
+        && spec
+            .functions
+            .iter()
+            .all(|r| spec.yield_barriers.contains(&r.kind))
+}
+
+/// One node of the fused generator search: marks the function whose body
+/// walk reaches a yield, and returns the function whose body walk reaches
+/// the node's children (the walk [`contains_yield`] does: from the body,
+/// through named nodes, not into barriers).
+fn yield_step(
+    spec: &LangSpec,
+    node: Node<'_>,
+    bodies: &std::collections::HashMap<usize, usize>,
+    target: Option<usize>,
+    out: &mut [Function],
+) -> Option<usize> {
+    if let Some(&f) = bodies.get(&node.id()) {
+        if spec.yield_kinds.contains(&kind_of(node)) {
+            if let Some(func) = out.get_mut(f) {
+                func.is_generator = true;
+            }
+        }
+        return Some(f);
+    }
+    if !node.is_named() {
+        return None;
+    }
+    let kind = kind_of(node);
+    if let Some(t) = target {
+        if spec.yield_kinds.contains(&kind) {
+            if let Some(func) = out.get_mut(t) {
+                func.is_generator = true;
+            }
+        }
+    }
+    if spec.yield_barriers.contains(&kind) {
+        None
+    } else {
+        target
     }
 }
 
@@ -520,7 +600,7 @@ fn make_function(
     let is_async = has_token(node, spec.async_tokens, body);
     let is_generator = rule.generator
         || (!spec.generator_tokens.is_empty() && has_token(node, spec.generator_tokens, body))
-        || body.is_some_and(|b| contains_yield(spec, b));
+        || (!fused_yields(spec) && body.is_some_and(|b| contains_yield(spec, b)));
     let accessor = if spec.accessor_tokens.is_empty() {
         None
     } else {
@@ -852,5 +932,64 @@ fn kind_of<'t>(node: impl std::borrow::Borrow<Node<'t>>) -> &'static str {
     match found {
         Some(name) if !name.is_empty() => name,
         _ => node.kind(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+
+    /// The generator flags of the fused walk equal one [`contains_yield`]
+    /// walk per function, on every Python file of the django corpus (plus
+    /// small cases when the corpus is not available).
+    #[test]
+    fn fused_generator_search_matches_per_function_walks() {
+        let mut sources: Vec<Vec<u8>> = vec![
+            b"def f():\n    yield 1\n".to_vec(),
+            b"def f():\n    def g():\n        yield 1\n    return g\n".to_vec(),
+            b"def f(x=(yield)):\n    pass\n".to_vec(),
+            b"g = lambda: (yield)\nclass K:\n    def m(self):\n        x = [(yield) for _ in y]\n"
+                .to_vec(),
+            b"def f(:\n    yield\n".to_vec(),
+        ];
+        if let Some(dir) = codethread_testkit::shared_path("metrics/corpora/django") {
+            let mut stack = vec![dir];
+            while let Some(d) = stack.pop() {
+                for e in std::fs::read_dir(&d).unwrap() {
+                    let p = e.unwrap().path();
+                    if p.is_dir() {
+                        stack.push(p);
+                    } else if p.extension().is_some_and(|x| x == "py") {
+                        sources.push(std::fs::read(&p).unwrap());
+                    }
+                }
+            }
+        }
+        let spec = spec(crate::Lang::Python);
+        assert!(fused_yields(spec));
+        let mut generators = 0usize;
+        for src in sources {
+            let file = crate::parse(crate::Lang::Python, src).unwrap();
+            for func in index_functions(&file) {
+                let node = func.find_node(&file).expect("function node");
+                let rule = spec
+                    .functions
+                    .iter()
+                    .find(|r| r.kind == node.kind())
+                    .unwrap();
+                let walked = node
+                    .child_by_field_name(rule.body_field)
+                    .is_some_and(|b| contains_yield(spec, b));
+                assert_eq!(
+                    func.is_generator, walked,
+                    "{} line {}",
+                    func.name, func.node.start_line
+                );
+                generators += usize::from(walked);
+            }
+        }
+        assert!(generators >= 3);
     }
 }
