@@ -222,10 +222,8 @@ fn cognitive_memo(file: &ParsedFile, func: Node<'_>, table: &CogRules, memo: &mu
             continue;
         }
         let mut space = frame.space;
-        if node.id() != func.id()
-            && node.is_named()
-            && table.spaces.contains(&crate::kinds::kind_of(node))
-        {
+        let kind = crate::kinds::kind_of(node);
+        if node.id() != func.id() && node.is_named() && table.spaces.contains(&kind) {
             if let Some(m) = memo.walks.get(&node.id()) {
                 let here = MemoEntry {
                     scan: frame.scan,
@@ -243,7 +241,7 @@ fn cognitive_memo(file: &ParsedFile, func: Node<'_>, table: &CogRules, memo: &mu
             sequences.push(None);
             space = sequences.len() - 1;
         }
-        let rule = find_rule(table, node, frame.parent, frame.field, frame.scan);
+        let rule = find_rule(table, node, kind, frame.parent, frame.field, frame.scan);
         let mut nesting = frame.nesting;
         if let Some(r) = rule {
             if let Some(f) = r.fn_nest {
@@ -270,6 +268,7 @@ fn cognitive_memo(file: &ParsedFile, func: Node<'_>, table: &CogRules, memo: &mu
         }
         let boolean = booleans(
             node,
+            kind,
             frame.scan,
             table.booleans,
             &mut sequences,
@@ -278,7 +277,7 @@ fn cognitive_memo(file: &ParsedFile, func: Node<'_>, table: &CogRules, memo: &mu
         );
         total = total.saturating_add(boolean);
 
-        let seen = seen_with(frame.seen, crate::kinds::kind_of(node), &watched);
+        let seen = seen_with(frame.seen, kind, &watched);
         route_children(
             node,
             rule,
@@ -298,11 +297,11 @@ fn cognitive_memo(file: &ParsedFile, func: Node<'_>, table: &CogRules, memo: &mu
 fn find_rule<'r>(
     table: &'r CogRules,
     node: Node<'_>,
+    kind: &str,
     parent: Option<Node<'_>>,
     field: Option<&str>,
     scan: Scan,
 ) -> Option<&'r NodeRule> {
-    let kind = crate::kinds::kind_of(node);
     table.nodes.iter().find(|r| {
         r.kind == kind
             && (r.scans.is_empty() || r.scans.contains(&scan))
@@ -463,7 +462,14 @@ fn context_nesting(
     for (i, pair) in path.windows(2).enumerate() {
         let ((node, field), (next, _)) = (pair[0], pair[1]);
         let parent = i.checked_sub(1).and_then(|j| path.get(j)).map(|(n, _)| *n);
-        let rule = find_rule(table, node, parent, field, scan);
+        let rule = find_rule(
+            table,
+            node,
+            crate::kinds::kind_of(node),
+            parent,
+            field,
+            scan,
+        );
         if let Some(f) = rule.and_then(|r| r.fn_nest) {
             apply_fn_nest(
                 &mut nesting,
@@ -490,8 +496,10 @@ fn context_nesting(
     nesting
 }
 
+#[allow(clippy::too_many_arguments)]
 fn booleans(
     node: Node<'_>,
+    kind: &str,
     scan: Scan,
     mode: BoolMode,
     sequences: &mut [Option<u16>],
@@ -509,7 +517,6 @@ fn booleans(
             let Some(seq) = sequences.get_mut(space) else {
                 return 0;
             };
-            let kind = crate::kinds::kind_of(node);
             if reset_kinds.contains(&kind) {
                 *seq = None;
                 0
@@ -541,7 +548,7 @@ fn booleans(
             operator_field,
             operators,
         } => {
-            if crate::kinds::kind_of(node) != binary_kind || chained.contains(&node.id()) {
+            if kind != binary_kind || chained.contains(&node.id()) {
                 return 0;
             }
             let Some(op) = node.child_by_field_name(operator_field) else {
@@ -596,9 +603,9 @@ fn booleans(
                 operand_field,
                 paren_kind,
             };
-            if crate::kinds::kind_of(node) == bool_kind {
+            if kind == bool_kind {
                 1u32.saturating_add(shape.different_children(node))
-            } else if unary_kinds.contains(&crate::kinds::kind_of(node)) {
+            } else if unary_kinds.contains(&kind) {
                 match node.child_by_field_name(operand_field) {
                     Some(operand) => shape.count(shape.strip(operand), None),
                     None => 0,
