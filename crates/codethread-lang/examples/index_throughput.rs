@@ -3,14 +3,14 @@
 //!
 //! `cargo run --release -p codethread-lang --example index_throughput -- DIR...`
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use codethread_lang::{index_functions, parse_path, Lang};
 
-fn files(root: &PathBuf) -> Vec<(PathBuf, Vec<u8>)> {
+fn files(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     let mut out = Vec::new();
-    let mut stack = vec![root.clone()];
+    let mut stack = vec![root.to_path_buf()];
     while let Some(d) = stack.pop() {
         let Ok(rd) = std::fs::read_dir(&d) else {
             continue;
