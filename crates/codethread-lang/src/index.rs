@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 use tree_sitter::Node;
 
+use crate::kinds::kind_of;
 use crate::spec::{spec, FnRule, LangSpec, ScopeRule};
 use crate::ParsedFile;
 
@@ -895,43 +896,6 @@ impl Function {
             self.accessor.clone(),
             self.key_occurrence,
         )
-    }
-}
-
-std::thread_local! {
-    /// Kind names by kind id, one table per grammar seen on this thread.
-    static KIND_NAMES: std::cell::RefCell<Vec<(tree_sitter::Language, Vec<&'static str>)>> =
-        const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// The node's kind, as `Node::kind` returns it, from a per-grammar table
-/// built once from `Language::node_kind_for_id` (`Node::kind` runs `strlen`
-/// and a UTF-8 check on every call).
-fn kind_of<'t>(node: impl std::borrow::Borrow<Node<'t>>) -> &'static str {
-    let node: &Node<'t> = node.borrow();
-    let id = usize::from(node.kind_id());
-    let lang = node.language();
-    let found = KIND_NAMES.with(|tables| {
-        let mut tables = tables.try_borrow_mut().ok()?;
-        if let Some((_, names)) = tables.iter().find(|(l, _)| *l == *lang) {
-            return names.get(id).copied();
-        }
-        let l: tree_sitter::Language = (*lang).clone();
-        let names: Vec<&'static str> = (0..l.node_kind_count())
-            .map(|i| {
-                u16::try_from(i)
-                    .ok()
-                    .and_then(|i| l.node_kind_for_id(i))
-                    .unwrap_or("")
-            })
-            .collect();
-        let name = names.get(id).copied();
-        tables.push((l, names));
-        name
-    });
-    match found {
-        Some(name) if !name.is_empty() => name,
-        _ => node.kind(),
     }
 }
 

@@ -30,6 +30,7 @@
 //! ```
 
 mod index;
+mod kinds;
 mod lang;
 mod parse;
 mod spec;
@@ -37,6 +38,7 @@ mod spec;
 use std::path::PathBuf;
 
 pub use index::{index_functions, Function, FunctionKind, Span};
+pub use kinds::kind_of;
 pub use lang::Lang;
 pub use parse::{count_errors, parse, parse_path, parse_path_best, ParsedFile};
 pub use tree_sitter;
