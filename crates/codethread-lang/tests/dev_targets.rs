@@ -53,6 +53,10 @@ fn expected_targets_are_indexed() {
             };
             let file = dev.join("files").join(&id).join(side).join(path);
             if !file.exists() {
+                failures.push(format!(
+                    "{id}: {} is missing from the shared data",
+                    file.display()
+                ));
                 continue;
             }
             let funcs = cache.entry(file.clone()).or_insert_with(|| load(&file));
