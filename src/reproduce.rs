@@ -210,9 +210,8 @@ struct Trees {
     aa_patch: Option<String>,
 }
 
-/// Sum of the paper-profile metrics of the functions `ids` (`path::qualname`)
-/// in `tree`; functions missing from the tree count 0.
-fn metric_sum(tree: &MemTree, ids: &BTreeSet<String>) -> MetricValues {
+/// Target ids (`path::qualname[#n]`) grouped by path, as qualnames.
+fn ids_by_path(ids: &BTreeSet<String>) -> BTreeMap<&str, BTreeSet<&str>> {
     let mut by_path: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
     for id in ids {
         if let Some((p, q)) = id.split_once("::") {
@@ -222,8 +221,14 @@ fn metric_sum(tree: &MemTree, ids: &BTreeSet<String>) -> MetricValues {
                 .insert(q.split('#').next().unwrap_or(q));
         }
     }
+    by_path
+}
+
+/// Sum of the paper-profile metrics of the functions `ids` (`path::qualname`)
+/// in `tree`; functions missing from the tree count 0.
+fn metric_sum(tree: &MemTree, ids: &BTreeSet<String>) -> MetricValues {
     let mut v = MetricValues::default();
-    for (path, quals) in by_path {
+    for (path, quals) in ids_by_path(ids) {
         let Some(bytes) = tree.get(path.as_bytes()) else {
             continue;
         };
@@ -251,17 +256,9 @@ fn metric_sum(tree: &MemTree, ids: &BTreeSet<String>) -> MetricValues {
 /// The static IEC flag: does any target's input/error contract differ
 /// between the human PR1 (`human`) and the agent's PR1 (`agent`)?
 fn iec_flag(human: &MemTree, agent: &MemTree, ids: &BTreeSet<String>) -> Result<bool, String> {
-    let mut by_path: BTreeMap<&str, Vec<String>> = BTreeMap::new();
-    for id in ids {
-        if let Some((p, q)) = id.split_once("::") {
-            by_path
-                .entry(p)
-                .or_default()
-                .push(q.split('#').next().unwrap_or(q).to_string());
-        }
-    }
     let mut flag = false;
-    for (path, quals) in by_path {
+    for (path, quals) in ids_by_path(ids) {
+        let quals: Vec<String> = quals.into_iter().map(str::to_string).collect();
         let (Some(h), Some(a)) = (human.get(path.as_bytes()), agent.get(path.as_bytes())) else {
             continue;
         };
