@@ -29,6 +29,7 @@
 //! assert_eq!((funcs[0].span.start_line, funcs[0].node.start_line), (2, 3));
 //! ```
 
+mod flat;
 mod index;
 mod kinds;
 mod lang;
@@ -37,6 +38,7 @@ mod spec;
 
 use std::path::PathBuf;
 
+pub use flat::{Children, FlatCursor, FlatNode, FlatTree};
 pub use index::{index_functions, Function, FunctionKind, Span};
 pub use kinds::kind_of;
 pub use lang::Lang;

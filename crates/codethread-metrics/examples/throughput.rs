@@ -19,7 +19,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use codethread_lang::{index_functions, parse, Lang, ParsedFile};
+use codethread_lang::{index_functions, parse, FlatTree, Lang, ParsedFile};
 use codethread_metrics::{
     analyze_parsed, cognitive, collect_inputs, cyclomatic, halstead, lloc, FnCtx, Profile,
 };
@@ -129,6 +129,15 @@ fn main() {
         let floor = mb / floor_times.1.max(1e-9);
         report("parse+walk", mb, floor_times, None);
         println!("  ({nodes} nodes)");
+
+        let t = Timer::start();
+        let mut flat_nodes = 0usize;
+        for (lang, src) in &files {
+            let f = parse(*lang, src.clone()).unwrap();
+            flat_nodes += FlatTree::new(&f).len();
+        }
+        report("parse+flatten", mb, t.stop(), Some(floor));
+        std::hint::black_box(flat_nodes);
 
         let t = Timer::start();
         let mut records = 0usize;

@@ -1,0 +1,619 @@
+//! A flattened copy of a tree-sitter tree: one array of node records in
+//! pre-order, built by a single cursor walk.
+//!
+//! tree-sitter's navigation (`Node::parent`, sibling steps, cursors) resolves
+//! hidden and aliased nodes on every step, so each extra walk over a tree costs
+//! about as much as the first. Code that walks the same tree several times
+//! (the metrics engine runs the function index and four metric walkers over
+//! every file) flattens it once with [`FlatTree::new`] and walks the array:
+//! parent, siblings, first child and the end of a subtree are plain indices,
+//! a subtree is a contiguous range, and kind and field names come from
+//! per-grammar tables.
+//!
+//! [`FlatNode`] mirrors the part of [`tree_sitter::Node`]'s API the walkers use
+//! (same method names, same answers), and [`FlatCursor`] mirrors
+//! [`tree_sitter::TreeCursor`].
+//!
+//! ```
+//! use codethread_lang::{parse, FlatTree, Lang};
+//!
+//! let file = parse(Lang::Python, &b"def f(x):\n    return x\n"[..]).unwrap();
+//! let flat = FlatTree::new(&file);
+//! let root = flat.root();
+//! assert_eq!(root.kind(), file.root().kind());
+//! let def = root.child(0).unwrap();
+//! assert_eq!(def.kind(), "function_definition");
+//! assert_eq!(def.child_by_field_name("name").map(|n| n.byte_range()), Some(4..5));
+//! assert_eq!(flat.len(), root.descendants().count());
+//! ```
+
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use tree_sitter::{Language, Node, Point};
+
+use crate::{Lang, ParsedFile};
+
+/// No node (end of a sibling chain, parent of the root).
+const NONE: u32 = u32::MAX;
+
+const NAMED: u8 = 1;
+const EXTRA: u8 = 2;
+const MISSING: u8 = 4;
+const HAS_ERROR: u8 = 8;
+
+/// One node of a [`FlatTree`].
+#[derive(Debug, Clone, Copy)]
+struct Rec {
+    kind: u16,
+    field: u16,
+    flags: u8,
+    start_byte: u32,
+    end_byte: u32,
+    start_row: u32,
+    start_col: u32,
+    end_row: u32,
+    end_col: u32,
+    parent: u32,
+    next: u32,
+    prev: u32,
+    /// One past the last node of the subtree (pre-order index).
+    subtree_end: u32,
+    child_count: u32,
+    named_child_count: u32,
+}
+
+/// Kind and field names of one grammar, by id.
+#[derive(Debug)]
+struct Names {
+    kinds: Vec<&'static str>,
+    fields: Vec<&'static str>,
+}
+
+fn names(lang: Lang) -> &'static Names {
+    static TABLES: [OnceLock<Names>; 6] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
+    let slot = match lang {
+        Lang::Python => 0,
+        Lang::Go => 1,
+        Lang::Rust => 2,
+        Lang::JavaScript => 3,
+        Lang::TypeScript => 4,
+        Lang::Tsx => 5,
+    };
+    TABLES[slot].get_or_init(|| {
+        let l: Language = lang.ts_language();
+        let kinds = (0..l.node_kind_count())
+            .map(|i| {
+                u16::try_from(i)
+                    .ok()
+                    .and_then(|i| l.node_kind_for_id(i))
+                    .unwrap_or("")
+            })
+            .collect();
+        // Field ids start at 1; index 0 is "no field".
+        let fields = (0..=l.field_count())
+            .map(|i| {
+                u16::try_from(i)
+                    .ok()
+                    .and_then(|i| l.field_name_for_id(i))
+                    .unwrap_or("")
+            })
+            .collect();
+        Names { kinds, fields }
+    })
+}
+
+/// A parsed tree flattened into pre-order node records. See the module docs.
+#[derive(Debug)]
+pub struct FlatTree {
+    lang: Lang,
+    nodes: Vec<Rec>,
+    names: &'static Names,
+}
+
+impl FlatTree {
+    /// Flatten `file`'s tree (one iterative cursor walk).
+    pub fn new(file: &ParsedFile) -> FlatTree {
+        FlatTree::from_node(file.lang, file.root())
+    }
+
+    /// Flatten the subtree of `root` (a node of a tree parsed as `lang`).
+    pub fn from_node(lang: Lang, root: Node<'_>) -> FlatTree {
+        let mut nodes: Vec<Rec> = Vec::new();
+        // Ancestors of the cursor's node, and the last child seen at each depth.
+        let mut stack: Vec<u32> = Vec::new();
+        let mut last: Vec<u32> = vec![NONE];
+        let mut cursor = root.walk();
+        let to32 = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
+        'walk: loop {
+            let node = cursor.node();
+            let id = to32(nodes.len());
+            let parent = stack.last().copied().unwrap_or(NONE);
+            let depth = stack.len();
+            let prev = last.get(depth).copied().unwrap_or(NONE);
+            let mut flags = 0u8;
+            if node.is_named() {
+                flags |= NAMED;
+            }
+            if node.is_extra() {
+                flags |= EXTRA;
+            }
+            if node.is_missing() {
+                flags |= MISSING;
+            }
+            if node.has_error() {
+                flags |= HAS_ERROR;
+            }
+            let (sp, ep) = (node.start_position(), node.end_position());
+            nodes.push(Rec {
+                kind: node.kind_id(),
+                field: cursor.field_id().map_or(0, u16::from),
+                flags,
+                start_byte: to32(node.start_byte()),
+                end_byte: to32(node.end_byte()),
+                start_row: to32(sp.row),
+                start_col: to32(sp.column),
+                end_row: to32(ep.row),
+                end_col: to32(ep.column),
+                parent,
+                next: NONE,
+                prev,
+                subtree_end: id.saturating_add(1),
+                child_count: 0,
+                named_child_count: 0,
+            });
+            if let Some(p) = nodes.get_mut(prev as usize) {
+                p.next = id;
+            }
+            if let Some(slot) = last.get_mut(depth) {
+                *slot = id;
+            }
+            if let Some(p) = nodes.get_mut(parent as usize) {
+                p.child_count += 1;
+                if flags & NAMED != 0 {
+                    p.named_child_count += 1;
+                }
+            }
+            if cursor.goto_first_child() {
+                stack.push(id);
+                last.push(NONE);
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    continue 'walk;
+                }
+                let Some(done) = stack.pop() else {
+                    break 'walk;
+                };
+                last.pop();
+                let end = to32(nodes.len());
+                if let Some(r) = nodes.get_mut(done as usize) {
+                    r.subtree_end = end;
+                }
+                if !cursor.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+        FlatTree {
+            lang,
+            nodes,
+            names: names(lang),
+        }
+    }
+
+    /// The language the tree was parsed as.
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the tree has no node (never true for a flattened tree).
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The root node.
+    pub fn root(&self) -> FlatNode<'_> {
+        FlatNode { tree: self, id: 0 }
+    }
+
+    /// The node with pre-order index `id`, if any.
+    pub fn node(&self, id: usize) -> Option<FlatNode<'_>> {
+        (id < self.nodes.len()).then(|| FlatNode {
+            tree: self,
+            id: u32::try_from(id).unwrap_or(NONE),
+        })
+    }
+
+    /// The first node, in pre-order, of kind `kind` covering exactly
+    /// `start..end` bytes.
+    pub fn find(&self, start: usize, end: usize, kind: &str) -> Option<FlatNode<'_>> {
+        // Start bytes are non-decreasing in pre-order.
+        let s = u32::try_from(start).ok()?;
+        let e = u32::try_from(end).ok()?;
+        let first = self.nodes.partition_point(|r| r.start_byte < s);
+        self.nodes
+            .get(first..)?
+            .iter()
+            .take_while(|r| r.start_byte == s)
+            .position(|r| r.end_byte == e && self.kind_name(r.kind) == kind)
+            .and_then(|i| self.node(first + i))
+    }
+
+    /// The id of the field named `name` in this grammar (0 = none).
+    pub fn field_id_for_name(&self, name: &str) -> u16 {
+        self.names
+            .fields
+            .iter()
+            .position(|f| *f == name)
+            .and_then(|i| u16::try_from(i).ok())
+            .filter(|i| *i != 0)
+            .unwrap_or(0)
+    }
+
+    /// The kind name of kind id `kind`.
+    pub fn kind_name(&self, kind: u16) -> &'static str {
+        if kind == u16::MAX {
+            return "ERROR";
+        }
+        self.names
+            .kinds
+            .get(usize::from(kind))
+            .copied()
+            .unwrap_or("")
+    }
+
+    fn rec(&self, id: u32) -> &Rec {
+        // Ids come from this tree only; index 0 exists in every flat tree.
+        &self.nodes[id as usize]
+    }
+
+    fn wrap(&self, id: u32) -> Option<FlatNode<'_>> {
+        (id != NONE).then_some(FlatNode { tree: self, id })
+    }
+}
+
+/// A node of a [`FlatTree`]; a copyable handle like [`tree_sitter::Node`],
+/// with the same method names and answers.
+#[derive(Clone, Copy)]
+pub struct FlatNode<'t> {
+    tree: &'t FlatTree,
+    id: u32,
+}
+
+impl std::fmt::Debug for FlatNode<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{{{} {:?} - {:?}}}",
+            self.kind(),
+            self.start_position(),
+            self.end_position()
+        )
+    }
+}
+
+impl PartialEq for FlatNode<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.tree, other.tree) && self.id == other.id
+    }
+}
+
+impl Eq for FlatNode<'_> {}
+
+impl<'t> FlatNode<'t> {
+    fn rec(&self) -> &'t Rec {
+        self.tree.rec(self.id)
+    }
+
+    /// The pre-order index: unique within the tree.
+    pub fn id(&self) -> usize {
+        self.id as usize
+    }
+
+    /// The tree the node belongs to.
+    pub fn tree(&self) -> &'t FlatTree {
+        self.tree
+    }
+
+    /// The kind id (`u16::MAX` for ERROR nodes), as [`Node::kind_id`].
+    pub fn kind_id(&self) -> u16 {
+        self.rec().kind
+    }
+
+    /// The kind name, as [`Node::kind`].
+    pub fn kind(&self) -> &'static str {
+        self.tree.kind_name(self.rec().kind)
+    }
+
+    /// Named node (not an anonymous token).
+    pub fn is_named(&self) -> bool {
+        self.rec().flags & NAMED != 0
+    }
+
+    /// Extra node (comments and the like).
+    pub fn is_extra(&self) -> bool {
+        self.rec().flags & EXTRA != 0
+    }
+
+    /// Inserted by error recovery.
+    pub fn is_missing(&self) -> bool {
+        self.rec().flags & MISSING != 0
+    }
+
+    /// An ERROR node.
+    pub fn is_error(&self) -> bool {
+        self.rec().kind == u16::MAX
+    }
+
+    /// The subtree contains an ERROR or MISSING node.
+    pub fn has_error(&self) -> bool {
+        self.rec().flags & HAS_ERROR != 0
+    }
+
+    /// First byte.
+    pub fn start_byte(&self) -> usize {
+        self.rec().start_byte as usize
+    }
+
+    /// One past the last byte.
+    pub fn end_byte(&self) -> usize {
+        self.rec().end_byte as usize
+    }
+
+    /// The byte range.
+    pub fn byte_range(&self) -> Range<usize> {
+        self.start_byte()..self.end_byte()
+    }
+
+    /// 0-based row and byte column of the first byte.
+    pub fn start_position(&self) -> Point {
+        let r = self.rec();
+        Point::new(r.start_row as usize, r.start_col as usize)
+    }
+
+    /// 0-based row and byte column just past the last byte.
+    pub fn end_position(&self) -> Point {
+        let r = self.rec();
+        Point::new(r.end_row as usize, r.end_col as usize)
+    }
+
+    /// The parent (O(1)).
+    pub fn parent(&self) -> Option<FlatNode<'t>> {
+        self.tree.wrap(self.rec().parent)
+    }
+
+    /// The next sibling, named or not.
+    pub fn next_sibling(&self) -> Option<FlatNode<'t>> {
+        self.tree.wrap(self.rec().next)
+    }
+
+    /// The previous sibling, named or not.
+    pub fn prev_sibling(&self) -> Option<FlatNode<'t>> {
+        self.tree.wrap(self.rec().prev)
+    }
+
+    /// The next named sibling.
+    pub fn next_named_sibling(&self) -> Option<FlatNode<'t>> {
+        let mut n = self.next_sibling();
+        while let Some(s) = n {
+            if s.is_named() {
+                return Some(s);
+            }
+            n = s.next_sibling();
+        }
+        None
+    }
+
+    /// The previous named sibling.
+    pub fn prev_named_sibling(&self) -> Option<FlatNode<'t>> {
+        let mut n = self.prev_sibling();
+        while let Some(s) = n {
+            if s.is_named() {
+                return Some(s);
+            }
+            n = s.prev_sibling();
+        }
+        None
+    }
+
+    /// Number of children, named or not.
+    pub fn child_count(&self) -> usize {
+        self.rec().child_count as usize
+    }
+
+    /// Number of named children.
+    pub fn named_child_count(&self) -> usize {
+        self.rec().named_child_count as usize
+    }
+
+    /// The first child.
+    pub fn first_child(&self) -> Option<FlatNode<'t>> {
+        let r = self.rec();
+        (r.subtree_end > self.id + 1).then_some(FlatNode {
+            tree: self.tree,
+            id: self.id + 1,
+        })
+    }
+
+    /// The `i`-th child, named or not.
+    pub fn child(&self, i: usize) -> Option<FlatNode<'t>> {
+        self.children().nth(i)
+    }
+
+    /// The `i`-th named child.
+    pub fn named_child(&self, i: usize) -> Option<FlatNode<'t>> {
+        self.named_children().nth(i)
+    }
+
+    /// The children, named or not, in order.
+    pub fn children(&self) -> Children<'t> {
+        Children {
+            next: self.first_child(),
+        }
+    }
+
+    /// The named children, in order.
+    pub fn named_children(&self) -> impl Iterator<Item = FlatNode<'t>> {
+        self.children().filter(FlatNode::is_named)
+    }
+
+    /// The node and all its descendants, in pre-order (a contiguous range).
+    pub fn descendants(&self) -> impl Iterator<Item = FlatNode<'t>> {
+        let tree = self.tree;
+        (self.id..self.rec().subtree_end).map(move |id| FlatNode { tree, id })
+    }
+
+    /// Pre-order index one past the node's last descendant.
+    pub fn subtree_end(&self) -> usize {
+        self.rec().subtree_end as usize
+    }
+
+    /// The field id under which this node is its parent's child (0: none).
+    pub fn field_id(&self) -> u16 {
+        self.rec().field
+    }
+
+    /// The field name under which this node is its parent's child.
+    pub fn field_name(&self) -> Option<&'static str> {
+        let f = self.rec().field;
+        (f != 0)
+            .then(|| self.tree.names.fields.get(usize::from(f)).copied())
+            .flatten()
+    }
+
+    /// The first child under field `name`, as [`Node::child_by_field_name`].
+    pub fn child_by_field_name(&self, name: &str) -> Option<FlatNode<'t>> {
+        let fields = &self.tree.names.fields;
+        self.children().find(|c| {
+            let f = c.rec().field;
+            f != 0 && fields.get(usize::from(f)).is_some_and(|n| *n == name)
+        })
+    }
+
+    /// The first child with field id `field`.
+    pub fn child_by_field_id(&self, field: u16) -> Option<FlatNode<'t>> {
+        if field == 0 {
+            return None;
+        }
+        self.children().find(|c| c.rec().field == field)
+    }
+
+    /// The children under field `name`, in order.
+    pub fn children_by_field_name(&self, name: &str) -> impl Iterator<Item = FlatNode<'t>> {
+        let field = self.tree.field_id_for_name(name);
+        self.children()
+            .filter(move |c| field != 0 && c.rec().field == field)
+    }
+
+    /// A cursor starting at this node (it never leaves the node's subtree).
+    pub fn walk(&self) -> FlatCursor<'t> {
+        FlatCursor {
+            tree: self.tree,
+            root: self.id,
+            at: self.id,
+        }
+    }
+}
+
+/// The children of a [`FlatNode`].
+#[derive(Clone)]
+pub struct Children<'t> {
+    next: Option<FlatNode<'t>>,
+}
+
+impl<'t> Iterator for Children<'t> {
+    type Item = FlatNode<'t>;
+    fn next(&mut self) -> Option<FlatNode<'t>> {
+        let n = self.next?;
+        self.next = n.next_sibling();
+        Some(n)
+    }
+}
+
+/// A cursor over a [`FlatTree`], like [`tree_sitter::TreeCursor`]: it moves
+/// within the subtree of the node it was created at.
+#[derive(Clone)]
+pub struct FlatCursor<'t> {
+    tree: &'t FlatTree,
+    root: u32,
+    at: u32,
+}
+
+impl<'t> FlatCursor<'t> {
+    /// The current node.
+    pub fn node(&self) -> FlatNode<'t> {
+        FlatNode {
+            tree: self.tree,
+            id: self.at,
+        }
+    }
+
+    /// Move to the first child; false (and no move) if there is none.
+    pub fn goto_first_child(&mut self) -> bool {
+        match self.node().first_child() {
+            Some(c) => {
+                self.at = c.id;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Move to the next sibling; false at the last child or the start node.
+    pub fn goto_next_sibling(&mut self) -> bool {
+        if self.at == self.root {
+            return false;
+        }
+        match self.node().next_sibling() {
+            Some(s) => {
+                self.at = s.id;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Move to the parent; false at the start node.
+    pub fn goto_parent(&mut self) -> bool {
+        if self.at == self.root {
+            return false;
+        }
+        match self.node().parent() {
+            Some(p) => {
+                self.at = p.id;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The current node's field name.
+    pub fn field_name(&self) -> Option<&'static str> {
+        self.node().field_name()
+    }
+
+    /// The current node's field id (`None`: no field).
+    pub fn field_id(&self) -> Option<std::num::NonZeroU16> {
+        std::num::NonZeroU16::new(self.node().field_id())
+    }
+
+    /// Restart at `node` (which becomes the cursor's bound).
+    pub fn reset(&mut self, node: FlatNode<'t>) {
+        self.root = node.id;
+        self.at = node.id;
+    }
+}
