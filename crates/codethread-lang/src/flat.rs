@@ -253,6 +253,37 @@ impl FlatTree {
             .and_then(|i| self.node(first + i))
     }
 
+    /// The function's own node: the innermost node of its kind covering
+    /// `func.node` (as [`crate::Function::find_node`]; `None` for functions
+    /// found inside macro bodies). O(log n + depth).
+    pub fn function_node(&self, func: &crate::Function) -> Option<FlatNode<'_>> {
+        if func.in_macro {
+            return None;
+        }
+        self.innermost(func.node.start_byte, func.node.end_byte, func.node_kind)
+    }
+
+    /// The innermost node of kind `kind` with `start_byte <= start` and
+    /// `end_byte >= end`.
+    pub fn innermost(&self, start: usize, end: usize, kind: &str) -> Option<FlatNode<'_>> {
+        let s = u32::try_from(start).ok()?;
+        // Start bytes are non-decreasing in pre-order, so the last node
+        // starting at or before `start` lies inside every node covering
+        // `start..end` (or is one): climb from it.
+        let last = self
+            .nodes
+            .partition_point(|r| r.start_byte <= s)
+            .checked_sub(1)?;
+        let mut node = self.node(last);
+        while let Some(n) = node {
+            if n.start_byte() <= start && n.end_byte() >= end && n.kind() == kind {
+                return Some(n);
+            }
+            node = n.parent();
+        }
+        None
+    }
+
     /// The id of the field named `name` in this grammar (0 = none).
     pub fn field_id_for_name(&self, name: &str) -> u16 {
         self.names
@@ -283,6 +314,31 @@ impl FlatTree {
 
     fn wrap(&self, id: u32) -> Option<FlatNode<'_>> {
         (id != NONE).then_some(FlatNode { tree: self, id })
+    }
+}
+
+/// Anything with a byte range in a source file: tree-sitter nodes and
+/// flat-tree nodes alike (see [`ParsedFile::text`]).
+pub trait ByteSpan {
+    /// The bytes covered.
+    fn byte_span(&self) -> Range<usize>;
+}
+
+impl ByteSpan for Node<'_> {
+    fn byte_span(&self) -> Range<usize> {
+        self.byte_range()
+    }
+}
+
+impl ByteSpan for FlatNode<'_> {
+    fn byte_span(&self) -> Range<usize> {
+        self.byte_range()
+    }
+}
+
+impl<T: ByteSpan> ByteSpan for &T {
+    fn byte_span(&self) -> Range<usize> {
+        (*self).byte_span()
     }
 }
 
@@ -599,6 +655,18 @@ impl<'t> FlatCursor<'t> {
             }
             None => false,
         }
+    }
+
+    /// Move to the first child that ends after `byte` and return its index
+    /// among the children, as [`tree_sitter::TreeCursor::goto_first_child_for_byte`].
+    pub fn goto_first_child_for_byte(&mut self, byte: usize) -> Option<usize> {
+        let (i, c) = self
+            .node()
+            .children()
+            .enumerate()
+            .find(|(_, c)| c.end_byte() > byte)?;
+        self.at = c.id;
+        Some(i)
     }
 
     /// The current node's field name.

@@ -38,7 +38,7 @@ mod spec;
 
 use std::path::PathBuf;
 
-pub use flat::{Children, FlatCursor, FlatNode, FlatTree};
+pub use flat::{ByteSpan, Children, FlatCursor, FlatNode, FlatTree};
 pub use index::{index_functions, Function, FunctionKind, Span};
 pub use kinds::kind_of;
 pub use lang::Lang;

@@ -28,12 +28,12 @@ impl ParsedFile {
     }
 
     /// The bytes a node covers.
-    pub fn text(&self, node: Node<'_>) -> &[u8] {
-        self.source.get(node.byte_range()).unwrap_or(&[])
+    pub fn text(&self, node: impl crate::ByteSpan) -> &[u8] {
+        self.source.get(node.byte_span()).unwrap_or(&[])
     }
 
     /// The text of a node as a string (lossy for non-UTF-8 bytes).
-    pub fn text_lossy(&self, node: Node<'_>) -> std::borrow::Cow<'_, str> {
+    pub fn text_lossy(&self, node: impl crate::ByteSpan) -> std::borrow::Cow<'_, str> {
         String::from_utf8_lossy(self.text(node))
     }
 }

@@ -115,6 +115,13 @@ fn check(label: &str, file: &ParsedFile) {
         }
         assert_eq!(f.subtree_end() - f.id(), f.descendants().count());
     }
+    for func in codethread_lang::index_functions(file) {
+        assert!(
+            same(flat.function_node(&func), func.find_node(file)),
+            "{label}: node of {}",
+            func.qualname
+        );
+    }
 }
 
 #[test]

@@ -14,8 +14,8 @@ pub mod rules;
 
 use std::collections::HashSet;
 
+use codethread_lang::FlatNode as Node;
 use codethread_lang::ParsedFile;
-use tree_sitter::Node;
 
 use crate::FnCtx;
 use rules::{BoolMode, CogRules, FnNest, Inc, NodeRule, Recursion, Scan, Sel, When};
@@ -60,7 +60,7 @@ pub(crate) fn cognitive_memo_ctx(ctx: &FnCtx<'_>, memo: &mut Memo) -> Option<u32
         return None;
     }
     if !table.null_inside.is_empty() {
-        let path = path_to(ctx.file.root(), ctx.node);
+        let path = path_to(ctx.node);
         let ancestors = path.iter().take(path.len().saturating_sub(1));
         if ancestors
             .into_iter()
@@ -134,34 +134,18 @@ fn seen_any(seen: u64, kinds: &[&str], watched: &[&str]) -> bool {
 }
 
 /// The nodes from the root down to `target` (inclusive), each with the field
-/// it occupies in its parent. Descends with a cursor: O(depth × siblings).
-fn path_to<'t>(root: Node<'t>, target: Node<'t>) -> Vec<(Node<'t>, Option<&'static str>)> {
-    let (start, end) = (target.start_byte(), target.end_byte());
-    let mut path = vec![(root, None)];
-    let mut cursor = root.walk();
-    while cursor.node().id() != target.id() {
-        // Jump to the first child ending after `start` (tree-sitter searches
-        // the children itself), then step over zero-width or earlier siblings.
-        if cursor.goto_first_child_for_byte(start).is_none() {
-            break;
-        }
-        let mut found = false;
-        loop {
-            let n = cursor.node();
-            let contains = n.start_byte() <= start && n.end_byte() >= end;
-            if n.id() == target.id() || (contains && n.end_byte() > n.start_byte()) {
-                path.push((n, cursor.field_name()));
-                found = true;
-                break;
-            }
-            if !cursor.goto_next_sibling() {
-                break;
-            }
-        }
-        if !found {
-            break;
-        }
+/// it occupies in its parent (parent links of the flat tree: O(depth)).
+fn path_to(target: Node<'_>) -> Vec<(Node<'_>, Option<&'static str>)> {
+    let mut path = vec![(target, target.field_name())];
+    let mut n = target;
+    while let Some(p) = n.parent() {
+        path.push((p, p.field_name()));
+        n = p;
     }
+    if let Some(root) = path.last_mut() {
+        root.1 = None;
+    }
+    path.reverse();
     path
 }
 
@@ -174,7 +158,7 @@ pub fn cognitive_with(file: &ParsedFile, func: Node<'_>, table: &CogRules) -> u3
 
 fn cognitive_memo(file: &ParsedFile, func: Node<'_>, table: &CogRules, memo: &mut Memo) -> u32 {
     let watched = watched_kinds(table);
-    let path = path_to(file.root(), func);
+    let path = path_to(func);
     let parent = path
         .len()
         .checked_sub(2)
@@ -326,8 +310,7 @@ fn holds(when: When, node: Node<'_>, parent: Option<Node<'_>>, field: Option<&st
             if !in_field(parent, field, f, parents) {
                 return false;
             }
-            let mut cursor = node.walk();
-            let mut named = node.named_children(&mut cursor).filter(|c| !c.is_extra());
+            let mut named = node.named_children().filter(|c| !c.is_extra());
             let (Some(a), Some(b), None) = (named.next(), named.next(), named.next()) else {
                 return false;
             };
@@ -365,7 +348,7 @@ fn route_children<'t>(
     space: usize,
     seen: u64,
     out: &mut Vec<Frame<'t>>,
-    cursor: &mut tree_sitter::TreeCursor<'t>,
+    cursor: &mut codethread_lang::FlatCursor<'t>,
 ) {
     cursor.reset(node);
     if !cursor.goto_first_child() {
@@ -403,9 +386,8 @@ fn route_children<'t>(
 
 /// The index of `child` among `parent`'s named, non-extra children.
 fn named_index_of(parent: Node<'_>, child: Node<'_>) -> Option<usize> {
-    let mut cursor = parent.walk();
     let mut i = 0usize;
-    for c in parent.named_children(&mut cursor) {
+    for c in parent.named_children() {
         if c.is_extra() {
             continue;
         }
@@ -525,8 +507,7 @@ fn booleans(
                 0
             } else if binary_kinds.contains(&kind) {
                 let mut added = 0;
-                let mut cursor = node.walk();
-                for child in node.children(&mut cursor) {
+                for child in node.children() {
                     if operators.contains(&crate::kinds::kind_of(child)) {
                         match *seq {
                             Some(prev) if prev == child.kind_id() => {}
@@ -568,8 +549,7 @@ fn booleans(
                         ops.push((o.start_byte(), o.kind_id()));
                     }
                 }
-                let mut cursor = n.walk();
-                for c in n.named_children(&mut cursor) {
+                for c in n.named_children() {
                     if crate::kinds::kind_of(c) == binary_kind {
                         stack.push(c);
                     }
@@ -630,8 +610,7 @@ struct PyBool<'a> {
 impl PyBool<'_> {
     fn strip<'t>(&self, mut node: Node<'t>) -> Node<'t> {
         while crate::kinds::kind_of(node) == self.paren_kind {
-            let mut cursor = node.walk();
-            let inner = node.named_children(&mut cursor).find(|c| !c.is_extra());
+            let inner = node.named_children().find(|c| !c.is_extra());
             match inner {
                 Some(i) => node = i,
                 None => break,
@@ -760,7 +739,7 @@ fn recursion(file: &ParsedFile, func: Node<'_>, mode: Recursion, memo: &mut Memo
             if method_kinds.contains(&crate::kinds::kind_of(func)) {
                 let top = memo
                     .top_names
-                    .get_or_insert_with(|| names_at_top(file, toplevel_decls));
+                    .get_or_insert_with(|| names_at_top(file, func.tree().root(), toplevel_decls));
                 if top.contains(name) {
                     return 0;
                 }
@@ -890,14 +869,12 @@ fn declares(
         if crate::kinds::kind_of(n) != *kind {
             continue;
         }
-        let mut cursor = n.walk();
-        for target in n.children_by_field_name(field, &mut cursor) {
+        for target in n.children_by_field_name(field) {
             if crate::kinds::kind_of(target) == ident_kind && file.text(target) == name {
                 return true;
             }
-            let mut inner = target.walk();
             if target
-                .named_children(&mut inner)
+                .named_children()
                 .any(|c| crate::kinds::kind_of(c) == ident_kind && file.text(c) == name)
             {
                 return true;
@@ -909,13 +886,12 @@ fn declares(
 
 /// Every name the file declares at top level (outside any function body):
 /// the `name` fields of declaration kinds at most three levels down.
-fn names_at_top(file: &ParsedFile, decl_kinds: &[&str]) -> HashSet<Vec<u8>> {
+fn names_at_top(file: &ParsedFile, root: Node<'_>, decl_kinds: &[&str]) -> HashSet<Vec<u8>> {
     let mut out = HashSet::new();
-    let mut stack = vec![(file.root(), 0usize)];
+    let mut stack = vec![(root, 0usize)];
     while let Some((n, depth)) = stack.pop() {
         if decl_kinds.contains(&crate::kinds::kind_of(n)) {
-            let mut cursor = n.walk();
-            for c in n.children_by_field_name("name", &mut cursor) {
+            for c in n.children_by_field_name("name") {
                 out.insert(file.text(c).to_vec());
             }
         }
@@ -924,8 +900,7 @@ fn names_at_top(file: &ParsedFile, decl_kinds: &[&str]) -> HashSet<Vec<u8>> {
         if depth >= 3 || (depth > 0 && n.child_by_field_name("body").is_some()) {
             continue;
         }
-        let mut cursor = n.walk();
-        for c in n.named_children(&mut cursor) {
+        for c in n.named_children() {
             stack.push((c, depth + 1));
         }
     }
@@ -947,9 +922,10 @@ mod tests {
     fn cog(lang: Lang, src: &str, name: &str) -> Vec<Option<u32>> {
         let file = parse(lang, src.as_bytes().to_vec()).unwrap();
         let funcs = index_functions(&file);
+        let flat = codethread_lang::FlatTree::new(&file);
         let mut out = Vec::new();
         for f in funcs.iter().filter(|f| f.name == name) {
-            let node = f.find_node(&file).expect("function node");
+            let node = flat.function_node(f).expect("function node");
             let ctx = FnCtx {
                 file: &file,
                 func: f,
@@ -1220,7 +1196,8 @@ mod tests {
         }
         let src = format!("def f(a, b):\n    return {expr}\n");
         let file = parse(Lang::Python, src.into_bytes()).unwrap();
-        let func = file.root().named_child(0).unwrap();
+        let flat = codethread_lang::FlatTree::new(&file);
+        let func = flat.root().named_child(0).unwrap();
         assert_eq!(crate::kinds::kind_of(func), "function_definition");
         let v = cognitive_with(&file, func, rules::rules(Profile::Paper, Lang::Python));
         assert_eq!(v, depth as u32);
@@ -1233,7 +1210,8 @@ mod tests {
         }
         src.push_str("\n}\n");
         let file = parse(Lang::JavaScript, src.into_bytes()).unwrap();
-        let func = file.root().named_child(0).unwrap();
+        let flat = codethread_lang::FlatTree::new(&file);
+        let func = flat.root().named_child(0).unwrap();
         let v = cognitive_with(&file, func, rules::rules(Profile::Paper, Lang::JavaScript));
         assert!(v > 0);
     }

@@ -10,7 +10,7 @@ pub struct FnCtx<'a> {
     /// The function, from [`codethread_lang::index_functions`].
     pub func: &'a codethread_lang::Function,
     /// The function's own node (`function_definition`, `func_literal`, `arrow_function`, ...).
-    pub node: tree_sitter::Node<'a>,
+    pub node: codethread_lang::FlatNode<'a>,
     /// All functions of the file (parent links tell which functions are nested).
     pub index: &'a [codethread_lang::Function],
     /// The rule set to apply.

@@ -11,8 +11,8 @@
 #[path = "rules/cyclomatic.rs"]
 pub mod rules;
 
+use codethread_lang::FlatNode as Node;
 use codethread_lang::ParsedFile;
-use tree_sitter::Node;
 
 use crate::FnCtx;
 use rules::{CcMode, CcRules, MatchCases, When};
@@ -226,7 +226,7 @@ fn brace_end(
 fn push_children<'t>(
     node: Node<'t>,
     stack: &mut Vec<Node<'t>>,
-    cursor: &mut tree_sitter::TreeCursor<'t>,
+    cursor: &mut codethread_lang::FlatCursor<'t>,
 ) {
     let start = stack.len();
     cursor.reset(node);
@@ -258,12 +258,9 @@ fn holds(when: When, item: &Item<'_>, watched: &[&str]) -> bool {
             if !parents.contains(&crate::kinds::kind_of(p)) {
                 return false;
             }
-            let mut cursor = p.walk();
-            let marked = p.children(&mut cursor).any(|c| {
-                let mut inner = c.walk();
+            let marked = p.children().any(|c| {
                 crate::kinds::kind_of(c) == child
-                    && c.children(&mut inner)
-                        .any(|g| crate::kinds::kind_of(g) == marker)
+                    && c.children().any(|g| crate::kinds::kind_of(g) == marker)
             });
             !marked
         }),
@@ -273,10 +270,9 @@ fn holds(when: When, item: &Item<'_>, watched: &[&str]) -> bool {
             .take(64)
             .any(|(bit, w)| kinds.contains(w) && item.inside & (1u64 << bit) != 0),
         When::LacksChild(kind) => {
-            let mut cursor = item.node.walk();
             let found = item
                 .node
-                .children(&mut cursor)
+                .children()
                 .any(|c| crate::kinds::kind_of(c) == kind);
             !found
         }
@@ -290,8 +286,7 @@ fn match_increment(node: Node<'_>, m: &MatchCases) -> u32 {
     // Cases are children of the match body (a block); walk two levels.
     let mut stack = vec![node];
     while let Some(n) = stack.pop() {
-        let mut cursor = n.walk();
-        for child in n.named_children(&mut cursor) {
+        for child in n.named_children() {
             if crate::kinds::kind_of(child) == m.case_kind {
                 cases += 1;
                 if is_irrefutable(child, m) {
@@ -306,9 +301,8 @@ fn match_increment(node: Node<'_>, m: &MatchCases) -> u32 {
 }
 
 fn is_irrefutable(case: Node<'_>, m: &MatchCases) -> bool {
-    let mut cursor = case.walk();
     let Some(pattern) = case
-        .named_children(&mut cursor)
+        .named_children()
         .find(|c| crate::kinds::kind_of(c) == m.pattern_kind)
     else {
         return false;
@@ -340,9 +334,10 @@ mod tests {
     pub(crate) fn cc(lang: Lang, src: &str, name: &str) -> Vec<Option<u32>> {
         let file = parse(lang, src.as_bytes().to_vec()).unwrap();
         let funcs = index_functions(&file);
+        let flat = codethread_lang::FlatTree::new(&file);
         let mut out = Vec::new();
         for f in funcs.iter().filter(|f| f.name == name) {
-            let node = f.find_node(&file).expect("function node");
+            let node = flat.function_node(f).expect("function node");
             let ctx = FnCtx {
                 file: &file,
                 func: f,
@@ -541,7 +536,8 @@ mod tests {
         }
         src.push_str("\n}\n");
         let file = parse(Lang::JavaScript, src.into_bytes()).unwrap();
-        let root = file.root();
+        let flat = codethread_lang::FlatTree::new(&file);
+        let root = flat.root();
         let func = root.named_child(0).unwrap();
         let v = cyclomatic_with(&file, func, rules::rules(Profile::Paper, Lang::JavaScript));
         assert!(v > 1);

@@ -2,10 +2,11 @@
 
 use std::path::{Path, PathBuf};
 
-use codethread_lang::{count_errors, index_functions, Function, Lang, LangError, ParsedFile};
+use codethread_lang::{
+    index_functions, FlatNode as Node, FlatTree, Function, Lang, LangError, ParsedFile,
+};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use tree_sitter::Node;
 
 #[path = "rules/functions.rs"]
 mod functions;
@@ -221,7 +222,7 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
     // Position of each index entry among the records (None: not reported).
     let mut record_of: Vec<Option<usize>> = vec![None; index.len()];
     let mut anonymous_counter = 0usize;
-    let mut finder = NodeFinder::new(file);
+    let flat = FlatTree::new(file);
     // rust-code-analysis LLOC is additive over nested functions: computed
     // for the whole file below, in one pass.
     let additive_lloc = crate::lloc::is_additive(profile, file.lang);
@@ -232,8 +233,14 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
         if !set.node_kinds.contains(&func.node_kind) || (set.require_body && func.body.is_none()) {
             continue;
         }
-        let Some(cand) = finder.find(func) else {
+        let Some(node) = flat.function_node(func) else {
             continue;
+        };
+        let parent_node = node.parent();
+        let cand = Candidate {
+            node,
+            parent: parent_node,
+            grandparent: parent_node.and_then(|p| p.parent()),
         };
         let cand = &cand;
         let node = cand.node;
@@ -264,11 +271,7 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
             cognitive: None,
             halstead: None,
             lloc: if additive_lloc { None } else { lloc(&ctx) },
-            parse_errors: if node.has_error() {
-                count_errors(node)
-            } else {
-                0
-            },
+            parse_errors: count_errors(node),
             parent,
             occurrence: 0,
         });
@@ -491,87 +494,12 @@ pub fn analyze_paths(
     out
 }
 
-/// A tree node of a reported kind, with its parent and grandparent (found
-/// in the same walk: `Node::parent` is not O(1) in tree-sitter).
+/// A tree node of a reported kind, with its parent and grandparent.
 #[derive(Clone, Copy)]
 struct Candidate<'t> {
     node: Node<'t>,
     parent: Option<Node<'t>>,
     grandparent: Option<Node<'t>>,
-}
-
-/// Finds function nodes by guided descent: a cursor that climbs to the
-/// nearest ancestor covering the next function and descends only into the
-/// child containing it. Functions come in source order, so the whole file
-/// costs about one pass over the ancestors of its functions (and their
-/// siblings), not a full walk; no `Node::parent` calls (not O(1) in
-/// tree-sitter).
-struct NodeFinder<'t> {
-    cursor: tree_sitter::TreeCursor<'t>,
-    /// Ancestors of the cursor's node, outermost first.
-    stack: Vec<Node<'t>>,
-}
-
-impl<'t> NodeFinder<'t> {
-    fn new(file: &'t ParsedFile) -> Self {
-        NodeFinder {
-            cursor: file.root().walk(),
-            stack: Vec::new(),
-        }
-    }
-
-    /// The innermost node of the function's kind covering its own span (the
-    /// index trims trailing comments and leading decorators from
-    /// `Function::node`, so the tree node may be wider).
-    fn find(&mut self, func: &Function) -> Option<Candidate<'t>> {
-        let (start, end) = (func.node.start_byte, func.node.end_byte);
-        let covers = |n: Node<'_>| n.start_byte() <= start && n.end_byte() >= end;
-        // Climb until the cursor's node covers the target (the root always does).
-        while !covers(self.cursor.node()) {
-            if !self.cursor.goto_parent() {
-                break;
-            }
-            self.stack.pop();
-        }
-        // Climb further out of function nodes of the same kind nested in the
-        // target's range... then descend, remembering the innermost match.
-        let mut best: Option<Candidate<'t>> = None;
-        loop {
-            let node = self.cursor.node();
-            if crate::kinds::kind_of(node) == func.node_kind && covers(node) {
-                let n = self.stack.len();
-                best = Some(Candidate {
-                    node,
-                    parent: n.checked_sub(1).and_then(|i| self.stack.get(i).copied()),
-                    grandparent: n.checked_sub(2).and_then(|i| self.stack.get(i).copied()),
-                });
-            }
-            // Descend into the child that covers the target, if any.
-            if self.cursor.goto_first_child_for_byte(start).is_none() {
-                break;
-            }
-            let mut found = false;
-            loop {
-                let c = self.cursor.node();
-                if c.start_byte() > start {
-                    break;
-                }
-                if covers(c) {
-                    found = true;
-                    break;
-                }
-                if !self.cursor.goto_next_sibling() {
-                    break;
-                }
-            }
-            if !found {
-                self.cursor.goto_parent();
-                break;
-            }
-            self.stack.push(node);
-        }
-        best
-    }
 }
 
 /// The nearest enclosing function that is itself reported.
@@ -664,9 +592,8 @@ fn go_name(file: &ParsedFile, cand: &Candidate<'_>, anon: &mut usize) -> String 
             let recv_type = node
                 .child_by_field_name("receiver")
                 .and_then(|r| {
-                    let mut c = r.walk();
                     let first = r
-                        .named_children(&mut c)
+                        .named_children()
                         .find(|n| crate::kinds::kind_of(n) == "parameter_declaration");
                     first
                 })
@@ -688,8 +615,7 @@ fn go_recv(file: &ParsedFile, t: Node<'_>) -> String {
         match crate::kinds::kind_of(t) {
             "pointer_type" => {
                 prefix.push('*');
-                let mut c = t.walk();
-                let inner = t.named_children(&mut c).next();
+                let inner = t.named_children().next();
                 match inner {
                     Some(i) => t = i,
                     None => return format!("{prefix}BADRECV"),
@@ -759,4 +685,15 @@ fn totals(set: &FunctionSet, records: &[FunctionMetrics]) -> FileTotals {
         }
     }
     t
+}
+
+/// ERROR and MISSING nodes in the subtree of `node` (a contiguous range of
+/// the flat tree; only subtrees flagged with errors are scanned).
+fn count_errors(node: Node<'_>) -> usize {
+    if !node.has_error() {
+        return 0;
+    }
+    node.descendants()
+        .filter(|n| n.is_error() || n.is_missing())
+        .count()
 }

@@ -15,8 +15,8 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use codethread_lang::FlatNode as Node;
 use codethread_lang::Lang;
-use tree_sitter::Node;
 
 #[path = "rules/halstead/mod.rs"]
 pub(crate) mod rules;
@@ -601,8 +601,7 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
             let def_is_function = n
                 .child_by_field_name("definition")
                 .is_some_and(|d| a.function_kinds.contains(&crate::kinds::kind_of(d)));
-            let mut cur = n.walk();
-            for child in n.children(&mut cur) {
+            for child in n.children() {
                 if def_is_function && crate::kinds::kind_of(child) == a.decorator_kind {
                     continue;
                 }
@@ -676,8 +675,7 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
                 }
             }
         } else if kind == a.chevron.0 {
-            let mut cur = n.walk();
-            let ch: Vec<Node<'_>> = n.children(&mut cur).filter(|x| !x.is_extra()).collect();
+            let ch: Vec<Node<'_>> = n.children().filter(|x| !x.is_extra()).collect();
             if let (Some(op), Some(right)) = (ch.first(), ch.get(1)) {
                 if let Some(name) = lookup(a.binary_ops, text(source, *op)) {
                     c.operator(name);
@@ -687,8 +685,7 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
             }
         } else if kind == a.complex_pattern_kind {
             // `[-] real (+|-) imaginary`: BinOp(left, op, imaginary).
-            let mut cur = n.walk();
-            let ch: Vec<Node<'_>> = n.children(&mut cur).filter(|x| !x.is_extra()).collect();
+            let ch: Vec<Node<'_>> = n.children().filter(|x| !x.is_extra()).collect();
             let signed = ch
                 .first()
                 .is_some_and(|x| !x.is_named() && text(source, *x) == b"-");
@@ -711,8 +708,7 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
             }
         } else if a.pattern_kinds.contains(&kind) {
             // A `-` before a number in a pattern is `UnaryOp(USub, number)`.
-            let mut cur = n.walk();
-            let ch: Vec<Node<'_>> = n.children(&mut cur).filter(|x| !x.is_extra()).collect();
+            let ch: Vec<Node<'_>> = n.children().filter(|x| !x.is_extra()).collect();
             for pair in ch.windows(2) {
                 if !pair[0].is_named() && text(source, pair[0]) == b"-" {
                     if let Some(name) = lookup(a.unary_ops, b"-") {
@@ -723,8 +719,7 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
             }
         } else if let Some(name) = lookup(a.union_kinds, kind.as_bytes()) {
             c.operator(name);
-            let mut cur = n.walk();
-            for x in n.named_children(&mut cur).filter(|x| !x.is_extra()) {
+            for x in n.named_children().filter(|x| !x.is_extra()) {
                 c.operand((ctx, py_value(a, source, x)));
             }
         } else if kind == a.compare_kind {
@@ -747,8 +742,7 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
             }
         }
         // Generic visit of every child.
-        let mut cur = n.walk();
-        for child in n.children(&mut cur) {
+        for child in n.children() {
             stack.push((child, ctx));
         }
     }
@@ -792,11 +786,7 @@ fn py_value(a: &AstOpRules, source: &[u8], node: Node<'_>) -> PyValue {
     while crate::kinds::kind_of(n) == a.paren_kind
         || a.wrapper_kinds.contains(&crate::kinds::kind_of(n))
     {
-        let mut cur = n.walk();
-        let inner: Vec<Node<'_>> = n
-            .named_children(&mut cur)
-            .filter(|c| !c.is_extra())
-            .collect();
+        let inner: Vec<Node<'_>> = n.named_children().filter(|c| !c.is_extra()).collect();
         match inner.as_slice() {
             [one] => n = *one,
             _ => return PyValue::Node(n.id()),
@@ -813,9 +803,8 @@ fn py_value(a: &AstOpRules, source: &[u8], node: Node<'_>) -> PyValue {
         };
     }
     if a.member_kinds.contains(&kind) {
-        let mut cur = n.walk();
         let last = n
-            .named_children(&mut cur)
+            .named_children()
             .filter(|x| a.name_kinds.contains(&crate::kinds::kind_of(x)))
             .last();
         return match last {
@@ -836,8 +825,7 @@ fn py_value(a: &AstOpRules, source: &[u8], node: Node<'_>) -> PyValue {
     }
     if a.string_kinds.contains(&kind) || a.concat_string_kinds.contains(&kind) {
         let parts: Vec<Node<'_>> = if a.concat_string_kinds.contains(&kind) {
-            let mut cur = n.walk();
-            n.named_children(&mut cur)
+            n.named_children()
                 .filter(|c| a.string_kinds.contains(&crate::kinds::kind_of(c)))
                 .collect()
         } else {
@@ -1055,16 +1043,12 @@ mod tests {
     /// Halstead of the `nth` function node (pre-order) of `src`.
     fn nth(lang: Lang, src: &str, nth: usize) -> Option<Halstead> {
         let file = parse(lang, src.as_bytes().to_vec()).expect("grammar loads");
-        let mut found = Vec::new();
-        let mut stack = vec![file.root()];
-        while let Some(n) = stack.pop() {
-            if FUNCTION_KINDS.contains(&crate::kinds::kind_of(n)) {
-                found.push(n);
-            }
-            let mut cur = n.walk();
-            let children: Vec<Node<'_>> = n.children(&mut cur).collect();
-            stack.extend(children.into_iter().rev());
-        }
+        let flat = codethread_lang::FlatTree::new(&file);
+        let found: Vec<Node<'_>> = flat
+            .root()
+            .descendants()
+            .filter(|n| FUNCTION_KINDS.contains(&crate::kinds::kind_of(n)))
+            .collect();
         let node = *found.get(nth).expect("function present");
         halstead_node(Profile::Paper, lang, &file.source, node)
     }

@@ -6,7 +6,7 @@
 use std::sync::OnceLock;
 
 use codethread_lang::Lang;
-use tree_sitter::{Node, TreeCursor};
+use codethread_lang::{FlatCursor as TreeCursor, FlatNode as Node};
 
 use crate::{FnCtx, Profile};
 

@@ -36,6 +36,7 @@ fn check_file(root: &Path, rel: &str, recs: &[Value], metrics: &[&str]) -> Vec<T
     let bytes = std::fs::read(root.join(rel)).unwrap();
     let file = parse_path(Path::new(rel), bytes).unwrap();
     let funcs = index_functions(&file);
+    let flat = codethread_lang::FlatTree::new(&file);
     // (line, end_line) -> functions in source order
     let mut by_span: HashMap<(u64, u64), Vec<usize>> = HashMap::new();
     for (i, f) in funcs.iter().enumerate() {
@@ -63,7 +64,7 @@ fn check_file(root: &Path, rel: &str, recs: &[Value], metrics: &[&str]) -> Vec<T
                 continue;
             };
             let f = &funcs[idx];
-            let Some(node) = f.find_node(&file).or_else(|| node_by_start(&file, f)) else {
+            let Some(node) = flat.function_node(f) else {
                 t.unmapped += 1;
                 t.mismatches
                     .push(format!("{rel}:{line}-{end} {name}: NO NODE ref={want:?}"));
@@ -91,22 +92,6 @@ fn check_file(root: &Path, rel: &str, recs: &[Value], metrics: &[&str]) -> Vec<T
         }
     }
     out
-}
-
-/// Fallback when `find_node` misses (its end check uses the trimmed span).
-fn node_by_start<'t>(
-    file: &'t codethread_lang::ParsedFile,
-    f: &codethread_lang::Function,
-) -> Option<tree_sitter::Node<'t>> {
-    let mut node = file
-        .root()
-        .descendant_for_byte_range(f.node.start_byte, f.node.start_byte)?;
-    loop {
-        if node.kind() == f.node_kind && node.start_byte() == f.node.start_byte {
-            return Some(node);
-        }
-        node = node.parent()?;
-    }
 }
 
 #[test]

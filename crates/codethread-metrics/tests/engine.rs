@@ -86,9 +86,10 @@ fn file_pass_lloc_equals_per_function_lloc() {
         let engine = analyze_source("t", *lang, *src, Profile::Paper).unwrap();
         let file = parse(*lang, *src).unwrap();
         let index = index_functions(&file);
+        let flat = codethread_lang::FlatTree::new(&file);
         let mut direct = Vec::new();
         for func in &index {
-            let Some(node) = func.find_node(&file) else {
+            let Some(node) = flat.function_node(func) else {
                 continue;
             };
             let ctx = FnCtx {
