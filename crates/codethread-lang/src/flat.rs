@@ -322,11 +322,21 @@ impl FlatTree {
 pub trait ByteSpan {
     /// The bytes covered.
     fn byte_span(&self) -> Range<usize>;
+    /// 0-based row and byte column of the first byte.
+    fn start_point(&self) -> Point;
+    /// 0-based row and byte column just past the last byte.
+    fn end_point(&self) -> Point;
 }
 
 impl ByteSpan for Node<'_> {
     fn byte_span(&self) -> Range<usize> {
         self.byte_range()
+    }
+    fn start_point(&self) -> Point {
+        self.start_position()
+    }
+    fn end_point(&self) -> Point {
+        self.end_position()
     }
 }
 
@@ -334,11 +344,23 @@ impl ByteSpan for FlatNode<'_> {
     fn byte_span(&self) -> Range<usize> {
         self.byte_range()
     }
+    fn start_point(&self) -> Point {
+        self.start_position()
+    }
+    fn end_point(&self) -> Point {
+        self.end_position()
+    }
 }
 
 impl<T: ByteSpan> ByteSpan for &T {
     fn byte_span(&self) -> Range<usize> {
         (*self).byte_span()
+    }
+    fn start_point(&self) -> Point {
+        (*self).start_point()
+    }
+    fn end_point(&self) -> Point {
+        (*self).end_point()
     }
 }
 

@@ -5,9 +5,8 @@
 //! scope frames) reads the per-language tables of `spec.rs`.
 
 use serde::{Deserialize, Serialize};
-use tree_sitter::Node;
 
-use crate::kinds::kind_of;
+use crate::flat::{ByteSpan, FlatNode as Node, FlatTree};
 use crate::spec::{spec, FnRule, LangSpec, ScopeRule};
 use crate::ParsedFile;
 
@@ -26,26 +25,28 @@ pub struct Span {
 }
 
 impl Span {
-    /// The span of a node.
-    pub fn of(node: Node<'_>) -> Span {
-        Span::between(node, node)
+    /// The span of a node (a tree-sitter or a flat-tree node).
+    pub fn of(node: impl ByteSpan) -> Span {
+        Span::between(&node, &node)
     }
 
     /// From the start of `a` to the end of `b`.
-    pub fn between(a: Node<'_>, b: Node<'_>) -> Span {
-        let end_pos = b.end_position();
+    pub fn between(a: impl ByteSpan, b: impl ByteSpan) -> Span {
+        let end_pos = b.end_point();
+        let (a_range, b_range) = (a.byte_span(), b.byte_span());
+        let start_row = a.start_point().row;
         // A node ending at column 0 ends on the previous line (its last byte
         // is a newline).
-        let end_line = if end_pos.column == 0 && b.end_byte() > a.start_byte() {
+        let end_line = if end_pos.column == 0 && b_range.end > a_range.start {
             end_pos.row
         } else {
             end_pos.row + 1
         };
         Span {
-            start_byte: a.start_byte(),
-            end_byte: b.end_byte(),
-            start_line: a.start_position().row + 1,
-            end_line: end_line.max(a.start_position().row + 1),
+            start_byte: a_range.start,
+            end_byte: b_range.end,
+            start_line: start_row + 1,
+            end_line: end_line.max(start_row + 1),
         }
     }
 
@@ -147,7 +148,7 @@ pub struct Function {
 
 impl Function {
     /// The function's node in `file`'s tree again.
-    pub fn find_node<'t>(&self, file: &'t ParsedFile) -> Option<Node<'t>> {
+    pub fn find_node<'t>(&self, file: &'t ParsedFile) -> Option<tree_sitter::Node<'t>> {
         if self.in_macro {
             return None;
         }
@@ -158,7 +159,7 @@ impl Function {
         // trimmed, leading decorators skipped): take the innermost node of
         // the function's kind that covers it.
         loop {
-            if kind_of(node) == self.node_kind
+            if crate::kinds::kind_of(node) == self.node_kind
                 && node.start_byte() <= self.node.start_byte
                 && node.end_byte() >= self.node.end_byte
             {
@@ -200,20 +201,31 @@ struct Frame {
 /// Index every function of a parsed file, in source (pre-)order; parents come
 /// before their nested functions.
 pub fn index_functions(file: &ParsedFile) -> Vec<Function> {
-    let mut out = index_tree(file, 0);
+    index_flat(file, &FlatTree::new(file))
+}
+
+/// [`index_functions`] on a tree already flattened (`flat` must be
+/// [`FlatTree::new`] of `file`): callers that walk the file again share one
+/// flattening.
+pub fn index_flat(file: &ParsedFile, flat: &FlatTree) -> Vec<Function> {
+    let mut out = index_tree(file, flat, 0);
     assign_occurrences(&mut out);
     out
+}
+
+fn kind_of<'t>(node: impl std::borrow::Borrow<Node<'t>>) -> &'static str {
+    node.borrow().kind()
 }
 
 /// How deeply item macros are re-parsed inside each other.
 const MAX_MACRO_DEPTH: usize = 4;
 
-fn index_tree(file: &ParsedFile, macro_depth: usize) -> Vec<Function> {
+fn index_tree(file: &ParsedFile, flat: &FlatTree, macro_depth: usize) -> Vec<Function> {
     let spec = spec(file.lang);
     let src = &file.source;
     let mut out: Vec<Function> = Vec::new();
     let mut frames: Vec<Frame> = Vec::new();
-    let mut cursor = file.root().walk();
+    let mut cursor = flat.root().walk();
     // Generators found in this walk (see `fused_yields`): body node id →
     // its function, and for each cursor depth the function whose own-body
     // walk reaches the nodes at that depth.
@@ -335,8 +347,7 @@ fn reparse_macro(
     if kind_of(node) != kind || !node.parent().is_some_and(|p| parents.contains(&kind_of(p))) {
         return;
     }
-    let mut c = node.walk();
-    let Some(body) = node.children(&mut c).find(|n| kind_of(n) == body_kind) else {
+    let Some(body) = node.children().find(|n| kind_of(n) == body_kind) else {
         return;
     };
     if file.source.get(body.start_byte()) != Some(&b'{') || body.end_byte() < body.start_byte() + 2
@@ -353,7 +364,7 @@ fn reparse_macro(
     if parsed.parse_errors > 0 {
         return;
     }
-    let inner_funcs = index_tree(&parsed, depth + 1);
+    let inner_funcs = index_tree(&parsed, &FlatTree::new(&parsed), depth + 1);
     if inner_funcs.is_empty() {
         return;
     }
@@ -683,8 +694,7 @@ fn node_start<'t>(spec: &LangSpec, node: Node<'t>) -> Node<'t> {
     if spec.leading_children.is_empty() {
         return node;
     }
-    let mut c = node.walk();
-    for child in node.children(&mut c) {
+    for child in node.children() {
         if !spec.leading_children.contains(&kind_of(child)) {
             return child;
         }
@@ -702,8 +712,7 @@ fn definition_span<'t>(
     let mut top = node;
     let mut decorators = Vec::new();
     // Leading decorator children (JS method_definition).
-    let mut c = node.walk();
-    for child in node.children(&mut c) {
+    for child in node.children() {
         if spec.leading_siblings.contains(&kind_of(child)) {
             decorators.push(text(src, child));
         } else if !spec.leading_children.contains(&kind_of(child)) {
@@ -728,8 +737,7 @@ fn definition_span<'t>(
     // Wrappers (decorated_definition, export_statement).
     while let Some(pp) = top.parent() {
         if spec.span_wrappers.contains(&kind_of(pp)) {
-            let mut c = pp.walk();
-            for child in pp.children(&mut c) {
+            for child in pp.children() {
                 if kind_of(child) == "decorator" {
                     decorators.push(text(src, child));
                 }
@@ -771,8 +779,7 @@ fn header_span(src: &[u8], start: Node<'_>, node: Node<'_>, body: Node<'_>) -> S
     }
     // Otherwise the last anonymous token before the body (`:`, `=>`).
     let mut opener: Option<Node<'_>> = None;
-    let mut c = node.walk();
-    for child in node.children(&mut c) {
+    for child in node.children() {
         if child.start_byte() >= body.start_byte() {
             break;
         }
@@ -806,8 +813,7 @@ fn first_token(
         return None;
     }
     let limit = body.map_or(node.end_byte(), |b| b.start_byte());
-    let mut c = node.walk();
-    for child in node.children(&mut c) {
+    for child in node.children() {
         if child.start_byte() >= limit {
             break;
         }
@@ -819,8 +825,7 @@ fn first_token(
             return Some(k);
         }
         if kind_of(child) == "function_modifiers" {
-            let mut c2 = child.walk();
-            for m in child.children(&mut c2) {
+            for m in child.children() {
                 if let Some(k) = kinds.iter().find(|k| **k == kind_of(m)) {
                     return Some(k);
                 }
@@ -936,8 +941,9 @@ mod tests {
         let mut generators = 0usize;
         for src in sources {
             let file = crate::parse(crate::Lang::Python, src).unwrap();
+            let flat = FlatTree::new(&file);
             for func in index_functions(&file) {
-                let node = func.find_node(&file).expect("function node");
+                let node = flat.function_node(&func).expect("function node");
                 let rule = spec
                     .functions
                     .iter()

@@ -39,7 +39,7 @@ mod spec;
 use std::path::PathBuf;
 
 pub use flat::{ByteSpan, Children, FlatCursor, FlatNode, FlatTree};
-pub use index::{index_functions, Function, FunctionKind, Span};
+pub use index::{index_flat, index_functions, Function, FunctionKind, Span};
 pub use kinds::kind_of;
 pub use lang::Lang;
 pub use parse::{count_errors, parse, parse_path, parse_path_best, ParsedFile};

@@ -7,10 +7,12 @@
 //! supported files are loaded into memory first, then, on one thread:
 //! 1. `parse`: tree-sitter parse only;
 //! 2. `parse+walk`: parse and one cursor walk over every node;
-//! 3. `engine`: parse and the full engine (function index, cyclomatic,
+//! 3. `parse+flatten`: parse and building the flat tree the engine walks;
+//! 4. `engine`: parse and the full engine (function index, cyclomatic,
 //!    cognitive, Halstead, LLOC) — [`codethread_metrics::analyze_parsed`];
-//! 4. stages alone on pre-parsed trees: `index`, and each metric;
-//! 5. `engine (rayon)`: the full engine over all files on all cores.
+//! 5. stages alone on pre-parsed trees: `flatten` (the [`FlatTree`] every
+//!    later stage reads), `index`, and each metric;
+//! 6. `engine (rayon)`: the full engine over all files on all cores.
 //!
 //! Throughput is MB of source per second of this thread's CPU time (so
 //! other processes on the machine do not skew it); wall time is printed too.
@@ -19,7 +21,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use codethread_lang::{index_functions, parse, FlatTree, Lang, ParsedFile};
+use codethread_lang::{index_flat, parse, FlatTree, Lang, ParsedFile};
 use codethread_metrics::{
     analyze_parsed, cognitive, collect_inputs, cyclomatic, halstead, lloc, FnCtx, Profile,
 };
@@ -154,7 +156,14 @@ fn main() {
             .map(|(lang, src)| parse(*lang, src.clone()).unwrap())
             .collect();
         let t = Timer::start();
-        let indexes: Vec<_> = parsed.iter().map(index_functions).collect();
+        let flats: Vec<FlatTree> = parsed.iter().map(FlatTree::new).collect();
+        report("  flatten", mb, t.stop(), None);
+        let t = Timer::start();
+        let indexes: Vec<_> = parsed
+            .iter()
+            .zip(&flats)
+            .map(|(file, flat)| index_flat(file, flat))
+            .collect();
         report("  index", mb, t.stop(), None);
         type Metric = fn(&FnCtx<'_>) -> u64;
         let stages: [(&str, Metric); 4] = [
@@ -163,10 +172,7 @@ fn main() {
             ("  halstead", |c| halstead(c).map_or(0, |h| h.n1)),
             ("  lloc", |c| u64::from(lloc(c).unwrap_or(0))),
         ];
-        // Flat trees and function nodes built once, outside the timed loops.
-        let t = Timer::start();
-        let flats: Vec<FlatTree> = parsed.iter().map(FlatTree::new).collect();
-        report("  flatten", mb, t.stop(), None);
+        // Function nodes found once, outside the timed loops.
         let nodes: Vec<Vec<_>> = flats
             .iter()
             .zip(&indexes)

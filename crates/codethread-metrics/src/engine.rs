@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use codethread_lang::{
-    index_functions, FlatNode as Node, FlatTree, Function, Lang, LangError, ParsedFile,
+    index_flat, FlatNode as Node, FlatTree, Function, Lang, LangError, ParsedFile,
 };
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -217,12 +217,12 @@ pub struct FileMetrics {
 /// Metrics of an already parsed file. `path` is only copied into the records.
 pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMetrics {
     let set = function_set(profile, file.lang);
-    let index = index_functions(file);
+    let flat = FlatTree::new(file);
+    let index = index_flat(file, &flat);
     let mut records: Vec<FunctionMetrics> = Vec::new();
     // Position of each index entry among the records (None: not reported).
     let mut record_of: Vec<Option<usize>> = vec![None; index.len()];
     let mut anonymous_counter = 0usize;
-    let flat = FlatTree::new(file);
     // rust-code-analysis LLOC is additive over nested functions: computed
     // for the whole file below, in one pass.
     let additive_lloc = crate::lloc::is_additive(profile, file.lang);
