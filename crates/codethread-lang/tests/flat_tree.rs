@@ -144,7 +144,7 @@ fn small_cases_in_every_language() {
     let file = parse(Lang::Python, &b"def f():\n    return b'\xff\xfe'\n"[..]).unwrap();
     check("latin-1 bytes", &file);
     let def = file.root().child(0).unwrap();
-    let sub = FlatTree::from_node(Lang::Python, def);
+    let sub = FlatTree::from_node(Lang::Python, &file.source, def);
     assert_eq!(sub.root().byte_range(), def.byte_range());
     assert!(sub.root().parent().is_none());
     let mut c = sub.root().walk();
