@@ -213,14 +213,19 @@ pub struct IecReport {
 pub type IecError = codethread_lang::LangError;
 
 /// Compares the human and agent PR1 sources of `targets` (qualified names).
+///
+/// Both sides are parsed with one grammar. For JavaScript with syntax errors
+/// on either side the TypeScript and TSX grammars are tried too, and the one
+/// with the fewest ERROR/MISSING nodes over both sides is kept (Flow-typed
+/// `.js` files parse only as TypeScript; ties keep JavaScript), as
+/// [`codethread_lang::parse_path_best`] does for one file.
 pub fn detect_iec(
     lang: Lang,
     human: &[u8],
     agent: &[u8],
     targets: &[String],
 ) -> Result<IecReport, IecError> {
-    let hf = parse(lang, human.to_vec())?;
-    let af = parse(lang, agent.to_vec())?;
+    let (hf, af) = parse_pair(lang, human, agent)?;
     let mut functions = Vec::new();
     for t in targets {
         let hs = signature_of(&hf, t);
@@ -240,6 +245,26 @@ pub fn detect_iec(
         flag: functions.iter().any(|f| !f.changes.is_empty()),
         functions,
     })
+}
+
+/// Parse both sides with the grammar that fits them best (see [`detect_iec`]).
+fn parse_pair(
+    lang: Lang,
+    human: &[u8],
+    agent: &[u8],
+) -> Result<(ParsedFile, ParsedFile), IecError> {
+    let mut best = (parse(lang, human.to_vec())?, parse(lang, agent.to_vec())?);
+    let errors = |p: &(ParsedFile, ParsedFile)| p.0.parse_errors + p.1.parse_errors;
+    if lang != Lang::JavaScript || errors(&best) == 0 {
+        return Ok(best);
+    }
+    for alt in [Lang::TypeScript, Lang::Tsx] {
+        let pair = (parse(alt, human.to_vec())?, parse(alt, agent.to_vec())?);
+        if errors(&pair) < errors(&best) {
+            best = pair;
+        }
+    }
+    Ok(best)
 }
 
 /// The contract signature of the first function named `qualname` in `file`.

@@ -149,3 +149,24 @@ fn non_utf8_and_crlf_sources() {
     let r = detect_iec(Lang::Python, h, a, &["f".to_string()]).unwrap();
     assert!(r.flag);
 }
+
+#[test]
+fn flow_typed_javascript_is_read_with_the_typescript_grammar() {
+    // Flow annotations (`x: ?number`, `: Promise<void>`) are not JavaScript:
+    // the JS grammar garbles the function; both sides fall back to TS.
+    let h = "// @flow\nexport function load(x: ?number, cb: (e: Error) => void): Promise<void> {\n  if (x == null) {\n    throw new TypeError('x');\n  }\n  return go(x);\n}\n";
+    let a = "// @flow\nexport function load(x: ?number, cb: (e: Error) => void): Promise<void> {\n  if (x == null) {\n    throw new RangeError('x');\n  }\n  return go(x);\n}\n";
+    let js = codethread_lang::parse(Lang::JavaScript, h.as_bytes()).unwrap();
+    assert!(js.parse_errors > 0, "the case must not parse as JavaScript");
+    let r = run(Lang::JavaScript, h, a, "load");
+    let f = &r.functions[0];
+    assert!(f.in_human && f.in_agent, "{f:?}");
+    assert!(r.flag);
+    assert!(
+        f.changes
+            .contains(&ContractChange::RaiseAdded("RangeError".into(), 1)),
+        "{:?}",
+        f.changes
+    );
+    assert!(!run(Lang::JavaScript, h, h, "load").flag);
+}

@@ -54,5 +54,7 @@ fn gold_patches_pre_post_images() {
     assert!(checked >= 80, "{checked}");
     // the detector sees at least some real contract changes, but not everywhere
     assert!(flagged > 0 && flagged < checked);
-    assert!(missing.len() * 20 <= checked, "not found: {missing:?}");
+    // Every modified target is found on both sides (Flow-typed `.js`, e.g.
+    // babel-13928, through the TypeScript grammar).
+    assert!(missing.is_empty(), "not found: {missing:?}");
 }
