@@ -38,7 +38,7 @@ use codethread_chain::pipeline::{
 };
 use codethread_chain::predictions::{predictions_to_jsonl, Prediction};
 use codethread_chain::report::load_reports_dir;
-use codethread_lang::{index_functions, parse_path_best};
+use codethread_lang::parse_path_best;
 use codethread_metrics::{analyze_parsed, Profile};
 use codethread_patch::{diff_trees, localize, ApplyOptions, DiffOptions, MemTree};
 
@@ -235,19 +235,16 @@ fn metric_sum(tree: &MemTree, ids: &BTreeSet<String>) -> MetricValues {
         let Ok(file) = parse_path_best(Path::new(path), bytes.to_vec()) else {
             continue;
         };
-        let funcs = index_functions(&file);
         let fm = analyze_parsed(path, &file, Profile::Paper);
-        for f in funcs.iter().filter(|f| quals.contains(f.qualname.as_str())) {
-            if let Some(m) = fm
-                .functions
-                .iter()
-                .find(|m| m.line == f.node.start_line && m.end_line == f.node.end_line)
-            {
-                v.cyclomatic += f64::from(m.cyclomatic.unwrap_or(0));
-                v.cognitive += f64::from(m.cognitive.unwrap_or(0));
-                v.halstead_volume += m.halstead.as_ref().map_or(0.0, |h| h.volume);
-                v.lloc += f64::from(m.lloc.unwrap_or(0));
-            }
+        for m in fm
+            .functions
+            .iter()
+            .filter(|m| quals.contains(m.qualname.as_str()))
+        {
+            v.cyclomatic += f64::from(m.cyclomatic.unwrap_or(0));
+            v.cognitive += f64::from(m.cognitive.unwrap_or(0));
+            v.halstead_volume += m.halstead.as_ref().map_or(0.0, |h| h.volume);
+            v.lloc += f64::from(m.lloc.unwrap_or(0));
         }
     }
     v

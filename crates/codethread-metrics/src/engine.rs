@@ -109,6 +109,12 @@ pub struct FunctionMetrics {
     /// The name, as the profile's tool names it (Python `f`, Go `(*T).M`,
     /// `anonymous__0`, rust-code-analysis `<anonymous>`).
     pub name: String,
+    /// The qualified name under the conventions of `TARGET_RULES.md`
+    /// (`Class.method`, `outer.inner`, Go `Type.method`, ...), from the
+    /// codethread-lang function index: the key that joins a record to a
+    /// target id `path::qualname`.
+    #[serde(default)]
+    pub qualname: String,
     /// The kind, as the profile's reference names it (Python
     /// `function|method|closure`, Go `function|method|func_literal`,
     /// rust-code-analysis `function`).
@@ -139,7 +145,7 @@ pub struct FunctionMetrics {
 impl FunctionMetrics {
     /// The CSV header matching [`FunctionMetrics::csv_row`].
     pub fn csv_header() -> &'static str {
-        "path,language,name,kind,line,end_line,cyclomatic,cognitive,n1,n2,N1,N2,vocabulary,length,volume,difficulty,effort,lloc,parse_errors"
+        "path,language,name,qualname,kind,line,end_line,cyclomatic,cognitive,n1,n2,N1,N2,vocabulary,length,volume,difficulty,effort,lloc,parse_errors"
     }
 
     /// One CSV row (RFC 4180 quoting; empty fields for `None`).
@@ -159,6 +165,7 @@ impl FunctionMetrics {
             quote(&self.path),
             self.language.name().to_string(),
             quote(&self.name),
+            quote(&self.qualname),
             quote(&self.kind),
             self.line.to_string(),
             self.end_line.to_string(),
@@ -263,6 +270,7 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
             path: path.to_string(),
             language: file.lang,
             name,
+            qualname: func.qualname.clone(),
             kind: kind.to_string(),
             line,
             end_line,
