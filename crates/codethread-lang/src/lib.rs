@@ -14,6 +14,13 @@
 //!   from classes, variables, object keys and assignment targets), kind, parent
 //!   and the spans of its whole definition, own node, header and body.
 //!
+//! - [`FlatTree`]: a parsed tree copied into one pre-order array in a single
+//!   cursor walk. tree-sitter pays for hidden-node resolution on every step of
+//!   every walk; code that visits a file more than once (the index, then the
+//!   metrics walkers) flattens it once and walks the array instead:
+//!   [`FlatNode`] answers like `tree_sitter::Node` with O(1) parents and
+//!   contiguous subtrees. [`index_flat`] indexes an already flattened tree.
+//!
 //! Per-language knowledge lives in data tables (`spec.rs`) read by one generic,
 //! iterative walker: deeply nested code cannot overflow the stack.
 //!
