@@ -84,14 +84,7 @@ fn names(lang: Lang) -> &'static Names {
     };
     TABLES[slot].get_or_init(|| {
         let l: Language = lang.ts_language();
-        let kinds = (0..l.node_kind_count())
-            .map(|i| {
-                u16::try_from(i)
-                    .ok()
-                    .and_then(|i| l.node_kind_for_id(i))
-                    .unwrap_or("")
-            })
-            .collect();
+        let kinds = crate::kinds::kind_names(&l);
         // Field ids start at 1; index 0 is "no field".
         let fields = (0..=l.field_count())
             .map(|i| {
@@ -338,29 +331,24 @@ pub trait ByteSpan {
     fn end_point(&self) -> Point;
 }
 
-impl ByteSpan for Node<'_> {
-    fn byte_span(&self) -> Range<usize> {
-        self.byte_range()
-    }
-    fn start_point(&self) -> Point {
-        self.start_position()
-    }
-    fn end_point(&self) -> Point {
-        self.end_position()
-    }
+/// Both node types answer with their own methods of the same names.
+macro_rules! byte_span_of_node {
+    ($($t:ty),*) => {$(
+        impl ByteSpan for $t {
+            fn byte_span(&self) -> Range<usize> {
+                self.byte_range()
+            }
+            fn start_point(&self) -> Point {
+                self.start_position()
+            }
+            fn end_point(&self) -> Point {
+                self.end_position()
+            }
+        }
+    )*};
 }
 
-impl ByteSpan for FlatNode<'_> {
-    fn byte_span(&self) -> Range<usize> {
-        self.byte_range()
-    }
-    fn start_point(&self) -> Point {
-        self.start_position()
-    }
-    fn end_point(&self) -> Point {
-        self.end_position()
-    }
-}
+byte_span_of_node!(Node<'_>, FlatNode<'_>);
 
 impl<T: ByteSpan> ByteSpan for &T {
     fn byte_span(&self) -> Range<usize> {
@@ -648,43 +636,30 @@ impl<'t> FlatCursor<'t> {
         }
     }
 
-    /// Move to the first child; false (and no move) if there is none.
-    pub fn goto_first_child(&mut self) -> bool {
-        match self.node().first_child() {
-            Some(c) => {
-                self.at = c.id;
+    /// Move to `to` if there is one.
+    fn go(&mut self, to: Option<FlatNode<'t>>) -> bool {
+        match to {
+            Some(n) => {
+                self.at = n.id;
                 true
             }
             None => false,
         }
+    }
+
+    /// Move to the first child; false (and no move) if there is none.
+    pub fn goto_first_child(&mut self) -> bool {
+        self.go(self.node().first_child())
     }
 
     /// Move to the next sibling; false at the last child or the start node.
     pub fn goto_next_sibling(&mut self) -> bool {
-        if self.at == self.root {
-            return false;
-        }
-        match self.node().next_sibling() {
-            Some(s) => {
-                self.at = s.id;
-                true
-            }
-            None => false,
-        }
+        self.at != self.root && self.go(self.node().next_sibling())
     }
 
     /// Move to the parent; false at the start node.
     pub fn goto_parent(&mut self) -> bool {
-        if self.at == self.root {
-            return false;
-        }
-        match self.node().parent() {
-            Some(p) => {
-                self.at = p.id;
-                true
-            }
-            None => false,
-        }
+        self.at != self.root && self.go(self.node().parent())
     }
 
     /// Move to the first child that ends after `byte` and return its index

@@ -31,14 +31,7 @@ pub fn kind_of<'t>(node: impl std::borrow::Borrow<Node<'t>>) -> &'static str {
             return names.get(id).copied();
         }
         let l: Language = (*lang).clone();
-        let names: Vec<&'static str> = (0..l.node_kind_count())
-            .map(|i| {
-                u16::try_from(i)
-                    .ok()
-                    .and_then(|i| l.node_kind_for_id(i))
-                    .unwrap_or("")
-            })
-            .collect();
+        let names = kind_names(&l);
         let name = names.get(id).copied();
         tables.push((l, names));
         name
@@ -47,4 +40,16 @@ pub fn kind_of<'t>(node: impl std::borrow::Borrow<Node<'t>>) -> &'static str {
         Some(name) if !name.is_empty() => name,
         _ => node.kind(),
     }
+}
+
+/// Every kind name of a grammar, by kind id (`""` for ids without one).
+pub(crate) fn kind_names(l: &Language) -> Vec<&'static str> {
+    (0..l.node_kind_count())
+        .map(|i| {
+            u16::try_from(i)
+                .ok()
+                .and_then(|i| l.node_kind_for_id(i))
+                .unwrap_or("")
+        })
+        .collect()
 }
