@@ -19,11 +19,32 @@ use rules::{CcMode, CcRules, MatchCases, When};
 
 /// Cyclomatic complexity of one function under `ctx.profile`.
 ///
-/// Every tool of the paper profile reports a cyclomatic value for every
-/// function it lists, so this returns `Some` for every function node.
+/// `None` for the functions the profile's tool does not report (radon: the
+/// methods of nested and local classes, see [`rules::Unreported`]).
 pub fn cyclomatic(ctx: &FnCtx<'_>) -> Option<u32> {
     let table = rules::rules(ctx.profile, ctx.file.lang);
+    if unreported(table, ctx.node) {
+        return None;
+    }
     Some(cyclomatic_with(ctx.file, ctx.node, table))
+}
+
+/// Whether the tool gives `func` no value ([`CcRules::unreported`]).
+fn unreported(table: &CcRules, func: Node<'_>) -> bool {
+    let Some(rule) = table.unreported else {
+        return false;
+    };
+    let mut class_seen = false;
+    let mut n = func.parent();
+    while let Some(p) = n {
+        let kind = crate::kinds::kind_of(p);
+        if class_seen && rule.scopes.contains(&kind) {
+            return true;
+        }
+        class_seen |= rule.classes.contains(&kind);
+        n = p.parent();
+    }
+    false
 }
 
 /// Cyclomatic complexity of the function at `func` under an explicit rule table.
@@ -47,6 +68,9 @@ pub(crate) struct Memo {
 /// innermost first for the memo to help (the value never depends on it).
 pub(crate) fn cyclomatic_memo_ctx(ctx: &FnCtx<'_>, memo: &mut Memo) -> Option<u32> {
     let table = rules::rules(ctx.profile, ctx.file.lang);
+    if unreported(table, ctx.node) {
+        return None;
+    }
     Some(cyclomatic_memo(ctx.file, ctx.node, table, memo))
 }
 
@@ -444,6 +468,17 @@ mod tests {
         let src = "def f(x=a if b else c):\n    def g():\n        if a:\n            pass\n    class K:\n        def m(self):\n            if b:\n                pass\n    return g\n";
         assert_eq!(one(Lang::Python, src, "f"), 1);
         assert_eq!(one(Lang::Python, src, "g"), 2);
+    }
+
+    #[test]
+    fn radon_reports_no_methods_of_nested_or_local_classes() {
+        // radon's cc_visit lists the methods of module-level classes only.
+        let src = "class A:\n    def m(self, x):\n        def inner():\n            return x or 1\n        return inner\n    class B:\n        def n(self, x):\n            if x:\n                return 1\n\ndef f():\n    class C:\n        def g(self):\n            return 1\n    return C\n";
+        assert_eq!(cc(Lang::Python, src, "m"), vec![Some(1)]);
+        assert_eq!(cc(Lang::Python, src, "inner"), vec![Some(2)]);
+        assert_eq!(cc(Lang::Python, src, "n"), vec![None]);
+        assert_eq!(cc(Lang::Python, src, "g"), vec![None]);
+        assert_eq!(cc(Lang::Python, src, "f"), vec![Some(1)]);
     }
 
     // ---- Go: lizard (token based) ----------------------------------------

@@ -114,6 +114,21 @@ pub struct CcRules {
     pub match_cases: Option<MatchCases>,
     /// Token mode: the token range the tool counts.
     pub brace_scope: Option<BraceScope>,
+    /// Functions the tool gives no value: those with an ancestor of a
+    /// [`Unreported::classes`] kind that itself has an ancestor of a
+    /// [`Unreported::scopes`] kind.
+    pub unreported: Option<Unreported>,
+}
+
+/// Functions a tool does not report: radon's `cc_visit` lists a class's
+/// methods only for classes at module level, so methods of classes nested in
+/// a class or defined in a function (and everything inside them) get no value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unreported {
+    /// Class kinds.
+    pub classes: &'static [&'static str],
+    /// Kinds that make an enclosed class nested or local.
+    pub scopes: &'static [&'static str],
 }
 
 /// radon 6.0.1 `cc_visit` for Python.
@@ -196,6 +211,10 @@ pub static PYTHON_RADON: CcRules = CcRules {
         capture_kind: "dotted_name",
     }),
     brace_scope: None,
+    unreported: Some(Unreported {
+        classes: &["class_definition"],
+        scopes: &["class_definition", "function_definition"],
+    }),
 };
 
 /// lizard 1.24.3 CCN for Go (token based; function literals are separate functions).
@@ -222,6 +241,7 @@ pub static GO_LIZARD: CcRules = CcRules {
         close: "}",
         not_after: &["interface"],
     }),
+    unreported: None,
 };
 
 /// rust-code-analysis 0.0.25 `cyclomatic.sum` for Rust.
@@ -280,6 +300,7 @@ pub static RUST_RCA: CcRules = CcRules {
     ],
     match_cases: None,
     brace_scope: None,
+    unreported: None,
 };
 
 const JS_RCA_DECISIONS: &[Decision] = &[
@@ -343,6 +364,7 @@ pub static JS_RCA: CcRules = CcRules {
     nested_spaces: JS_RCA_SPACES,
     match_cases: None,
     brace_scope: None,
+    unreported: None,
 };
 
 /// The cyclomatic rules of `profile` for `lang`.
