@@ -79,6 +79,9 @@ fn agree(metric: &str, lang: Lang, ours: &Value, reference: &Value) -> bool {
     }
 }
 
+/// Corpus, number of unjoined reference records, and one cell per metric.
+type UnjoinedRow = (String, usize, Vec<(String, Cell)>);
+
 #[derive(Default)]
 struct Cell {
     matched: usize,
@@ -101,7 +104,7 @@ fn paper_profile_matches_reference() {
         .unwrap_or(0);
 
     let mut rows = Vec::new();
-    let mut unjoined_rows: Vec<(String, usize, Vec<(String, Cell)>)> = Vec::new();
+    let mut unjoined_rows: Vec<UnjoinedRow> = Vec::new();
     let mut failures = Vec::new();
     for corpus in &corpora {
         let ref_path = shared.join(format!("reference/{corpus}.paper.jsonl"));
