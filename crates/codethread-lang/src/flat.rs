@@ -194,7 +194,6 @@ impl FlatTree {
                 .filter(|(_, b)| **b == b'\n')
                 .map(|(i, _)| to32(i + 1)),
         );
-        nodes.shrink_to_fit();
         FlatTree {
             lang,
             nodes,
