@@ -20,7 +20,7 @@ use rules::{CcMode, CcRules, MatchCases, When};
 /// Cyclomatic complexity of one function under `ctx.profile`.
 ///
 /// `None` for the functions the profile's tool does not report (radon: the
-/// methods of nested and local classes, see [`rules::Unreported`]).
+/// methods of nested and local classes, docs/metrics.md).
 pub fn cyclomatic(ctx: &FnCtx<'_>) -> Option<u32> {
     let table = rules::rules(ctx.profile, ctx.file.lang);
     if unreported(table, ctx.node) {
