@@ -89,6 +89,31 @@ struct Cell {
     shown: Vec<String>,
 }
 
+/// Append each cell's `matched/compared` and % to `line`; cells below the
+/// threshold go to `failures` as `label/metric`.
+fn push_cells(
+    line: &mut String,
+    failures: &mut Vec<String>,
+    label: &str,
+    cells: &[(String, Cell)],
+) {
+    for (metric, c) in cells {
+        let pct = if c.compared == 0 {
+            100.0
+        } else {
+            100.0 * c.matched as f64 / c.compared as f64
+        };
+        line.push_str(&format!(
+            " {:>16} {:>8.3}%",
+            format!("{}/{}", c.matched, c.compared),
+            pct
+        ));
+        if pct < THRESHOLD {
+            failures.push(format!("{label}/{metric}: {pct:.3}%"));
+        }
+    }
+}
+
 #[test]
 fn paper_profile_matches_reference() {
     let Some(shared) = codethread_testkit::shared_path("metrics") else {
@@ -325,42 +350,19 @@ fn paper_profile_matches_reference() {
     println!("{header}");
     for (corpus, n, missing, extra, extra_unjoined, errs, perr, cells) in &rows {
         let mut line = format!("{corpus:<10} {n:>7} {missing:>7} {extra:>7} {extra_unjoined:>9}");
-        for (metric, c) in cells {
-            let pct = if c.compared == 0 {
-                100.0
-            } else {
-                100.0 * c.matched as f64 / c.compared as f64
-            };
-            line.push_str(&format!(
-                " {:>16} {:>8.3}%",
-                format!("{}/{}", c.matched, c.compared),
-                pct
-            ));
-            if pct < THRESHOLD {
-                failures.push(format!("{corpus}/{metric}: {pct:.3}%"));
-            }
-        }
+        push_cells(&mut line, &mut failures, corpus, cells);
         println!("{line}   [file errors {errs}, files with parse errors {perr}]");
     }
     println!();
     println!("reference records one tool left out (`unjoined`), joined by span and qualname:");
     for (corpus, n, cells) in &unjoined_rows {
         let mut line = format!("{corpus:<10} {n:>7}");
-        for (metric, c) in cells {
-            let pct = if c.compared == 0 {
-                100.0
-            } else {
-                100.0 * c.matched as f64 / c.compared as f64
-            };
-            line.push_str(&format!(
-                " {:>16} {:>8.3}%",
-                format!("{}/{}", c.matched, c.compared),
-                pct
-            ));
-            if pct < THRESHOLD {
-                failures.push(format!("{corpus}/unjoined/{metric}: {pct:.3}%"));
-            }
-        }
+        push_cells(
+            &mut line,
+            &mut failures,
+            &format!("{corpus}/unjoined"),
+            cells,
+        );
         println!("{line}");
     }
     for (_, _, _, _, _, _, _, cells) in &rows {
