@@ -609,14 +609,15 @@ fn make_function(
     };
     let body_span = body.map(|b| Span::between(b, last_content(spec, b)));
 
-    let is_async = has_token(node, spec.async_tokens, body);
+    let is_async = has_token(node, spec.async_tokens, spec.modifier_groups, body);
     let is_generator = rule.generator
-        || (!spec.generator_tokens.is_empty() && has_token(node, spec.generator_tokens, body))
+        || (!spec.generator_tokens.is_empty()
+            && has_token(node, spec.generator_tokens, spec.modifier_groups, body))
         || (!fused_yields(spec) && body.is_some_and(|b| contains_yield(spec, b)));
     let accessor = if spec.accessor_tokens.is_empty() {
         None
     } else {
-        first_token(node, spec.accessor_tokens, body).map(str::to_string)
+        first_token(node, spec.accessor_tokens, spec.modifier_groups, body).map(str::to_string)
     };
     Some(Function {
         name,
@@ -724,9 +725,7 @@ fn definition_span<'t>(
         top = p;
         let mut up = p;
         while let Some(pp) = up.parent() {
-            if spec.statement_wrappers.contains(&kind_of(pp))
-                || kind_of(pp) == "variable_declarator"
-            {
+            if spec.statement_wrappers.contains(&kind_of(pp)) {
                 top = pp;
                 up = pp;
             } else {
@@ -738,7 +737,7 @@ fn definition_span<'t>(
     while let Some(pp) = top.parent() {
         if spec.span_wrappers.contains(&kind_of(pp)) {
             for child in pp.children() {
-                if kind_of(child) == "decorator" {
+                if spec.wrapper_decorators.contains(&kind_of(child)) {
                     decorators.push(text(src, child));
                 }
             }
@@ -800,13 +799,21 @@ fn header_span(src: &[u8], start: Node<'_>, node: Node<'_>, body: Node<'_>) -> S
 
 /// Whether an anonymous token of `kinds` appears among `node`'s direct
 /// children before the body (or within a `function_modifiers` child).
-fn has_token(node: Node<'_>, kinds: &[&'static str], body: Option<Node<'_>>) -> bool {
-    first_token(node, kinds, body).is_some()
+fn has_token(
+    node: Node<'_>,
+    kinds: &[&'static str],
+    groups: &[&'static str],
+    body: Option<Node<'_>>,
+) -> bool {
+    first_token(node, kinds, groups, body).is_some()
 }
 
+/// The first of `kinds` among the node's anonymous children before the body,
+/// looking into `groups` children too.
 fn first_token(
     node: Node<'_>,
     kinds: &[&'static str],
+    groups: &[&'static str],
     body: Option<Node<'_>>,
 ) -> Option<&'static str> {
     if kinds.is_empty() {
@@ -824,7 +831,7 @@ fn first_token(
             }
             return Some(k);
         }
-        if kind_of(child) == "function_modifiers" {
+        if groups.contains(&kind_of(child)) {
             for m in child.children() {
                 if let Some(k) = kinds.iter().find(|k| **k == kind_of(m)) {
                     return Some(k);

@@ -67,8 +67,14 @@ pub(crate) struct LangSpec {
     /// the child is the wrapped definition): decorated_definition, export.
     pub span_wrappers: &'static [&'static str],
     /// Statement kinds that widen the span of a function named by a parent
-    /// (`const x = () => {};` → the whole statement).
+    /// (`const x = () => {};` → the whole statement, through its declarator).
     pub statement_wrappers: &'static [&'static str],
+    /// Decorator kinds among a span wrapper's children (recorded as the
+    /// function's decorators).
+    pub wrapper_decorators: &'static [&'static str],
+    /// Child kinds that group a function's keyword tokens (Rust
+    /// `function_modifiers` holding `async`): searched for the tokens too.
+    pub modifier_groups: &'static [&'static str],
     /// Sibling kinds before a definition that belong to it (Rust attributes,
     /// TS decorators) and kinds that may sit between them (comments).
     pub leading_siblings: &'static [&'static str],
@@ -138,6 +144,8 @@ static PYTHON: LangSpec = LangSpec {
     parent_names: &[],
     span_wrappers: &["decorated_definition"],
     statement_wrappers: &[],
+    wrapper_decorators: &["decorator"],
+    modifier_groups: &[],
     leading_siblings: &[],
     between_siblings: &[],
     leading_children: &[],
@@ -169,6 +177,8 @@ static GO: LangSpec = LangSpec {
     parent_names: &[],
     span_wrappers: &[],
     statement_wrappers: &[],
+    wrapper_decorators: &[],
+    modifier_groups: &[],
     leading_siblings: &[],
     between_siblings: &[],
     leading_children: &[],
@@ -214,6 +224,8 @@ static RUST: LangSpec = LangSpec {
     parent_names: &[],
     span_wrappers: &[],
     statement_wrappers: &[],
+    wrapper_decorators: &[],
+    modifier_groups: &["function_modifiers"],
     leading_siblings: &["attribute_item"],
     between_siblings: &["line_comment", "block_comment"],
     leading_children: &[],
@@ -357,7 +369,10 @@ macro_rules! js_spec {
                 "lexical_declaration",
                 "variable_declaration",
                 "expression_statement",
+                "variable_declarator",
             ],
+            wrapper_decorators: &["decorator"],
+            modifier_groups: &[],
             leading_siblings: &["decorator"],
             between_siblings: &["comment"],
             leading_children: &["decorator", "comment"],
