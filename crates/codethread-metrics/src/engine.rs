@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 #[path = "rules/functions.rs"]
 mod functions;
 
-use functions::{function_set, FunctionSet, Kinds, Naming};
+use functions::{function_set, FunctionSet, GoNaming, Kinds, Naming};
 
 use crate::{lloc, FnCtx, Halstead, Profile};
 
@@ -315,16 +315,14 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
                 }
             }
             None => {
-                for (r, (i, func)) in records.iter_mut().zip(
-                    index
-                        .iter()
-                        .enumerate()
-                        .filter(|(i, _)| record_of[*i].is_some()),
-                ) {
+                for ((r, &node), &i) in records.iter_mut().zip(&nodes).zip(&funcs) {
+                    let Some(func) = index.get(i) else {
+                        continue;
+                    };
                     let ctx = FnCtx {
                         file,
                         func,
-                        node: nodes[record_of[i].unwrap_or(0)],
+                        node,
                         index: &index,
                         profile,
                     };
@@ -549,22 +547,25 @@ fn record_name(
                 _ => own,
             }
         }
-        Naming::Rca => rca_name(file, cand, true),
-        Naming::RcaOwn => rca_name(file, cand, false),
-        Naming::GoTools => go_name(file, cand, anon),
+        Naming::Rca { from_parent } => rca_name(file, cand, from_parent),
+        Naming::GoTools(g) => go_name(file, cand, g, anon),
     }
 }
 
-fn rca_name(file: &ParsedFile, cand: &Candidate<'_>, from_parent: bool) -> String {
+fn rca_name(
+    file: &ParsedFile,
+    cand: &Candidate<'_>,
+    from_parent: &[(&'static str, &'static str)],
+) -> String {
     if let Some(n) = cand.node.child_by_field_name("name") {
         return node_text(file, n).into_owned();
     }
-    if let Some(p) = cand.parent.filter(|_| from_parent) {
-        let field = match crate::kinds::kind_of(p) {
-            "pair" => Some("key"),
-            "variable_declarator" => Some("name"),
-            _ => None,
-        };
+    if let Some(p) = cand.parent {
+        let kind = crate::kinds::kind_of(p);
+        let field = from_parent
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map(|(_, f)| *f);
         if let Some(n) = field.and_then(|f| p.child_by_field_name(f)) {
             return node_text(file, n).into_owned();
         }
@@ -572,81 +573,75 @@ fn rca_name(file: &ParsedFile, cand: &Candidate<'_>, from_parent: bool) -> Strin
     "<anonymous>".to_string()
 }
 
-fn go_name(file: &ParsedFile, cand: &Candidate<'_>, anon: &mut usize) -> String {
+fn go_name(file: &ParsedFile, cand: &Candidate<'_>, g: &GoNaming, anon: &mut usize) -> String {
     let node = cand.node;
-    match crate::kinds::kind_of(node) {
-        "func_literal" => {
-            // lizard names `var x [T] = func...` after the variable.
-            let var = cand
-                .parent
-                .filter(|p| crate::kinds::kind_of(p) == "expression_list")
-                .and(cand.grandparent)
-                .filter(|p| crate::kinds::kind_of(p) == "var_spec")
-                .and_then(|p| p.child_by_field_name("name"));
-            match var {
-                Some(n) => node_text(file, n).into_owned(),
-                None => {
-                    let name = format!("anonymous__{anon}");
-                    *anon += 1;
-                    name
-                }
+    if crate::kinds::kind_of(node) == g.literal {
+        // lizard names `var x [T] = func...` after the variable.
+        let var = cand
+            .parent
+            .filter(|p| crate::kinds::kind_of(p) == g.var_parent)
+            .and(cand.grandparent)
+            .filter(|p| crate::kinds::kind_of(p) == g.var_spec)
+            .and_then(|p| p.child_by_field_name("name"));
+        return match var {
+            Some(n) => node_text(file, n).into_owned(),
+            None => {
+                let name = format!("anonymous__{anon}");
+                *anon += 1;
+                name
             }
-        }
-        _ => {
-            let name = node
-                .child_by_field_name("name")
-                .map(|n| node_text(file, n).into_owned())
-                .unwrap_or_default();
-            let recv_type = node
-                .child_by_field_name("receiver")
-                .and_then(|r| {
-                    let first = r
-                        .named_children()
-                        .find(|n| crate::kinds::kind_of(n) == "parameter_declaration");
-                    first
-                })
-                .and_then(|p| p.child_by_field_name("type"));
-            match recv_type {
-                Some(t) => format!("({}).{name}", go_recv(file, t)),
-                None => name,
-            }
-        }
+        };
+    }
+    let name = node
+        .child_by_field_name("name")
+        .map(|n| node_text(file, n).into_owned())
+        .unwrap_or_default();
+    let recv_type = node
+        .child_by_field_name(g.receiver_field)
+        .and_then(|r| {
+            r.named_children()
+                .find(|n| crate::kinds::kind_of(n) == g.receiver_param)
+        })
+        .and_then(|p| p.child_by_field_name(g.type_field));
+    match recv_type {
+        Some(t) => format!("({}).{name}", go_recv(file, t, g)),
+        None => name,
     }
 }
 
 /// gocognit's receiver string: `*` for pointers, the bare type name (type
 /// arguments dropped), `BADRECV` for anything else.
-fn go_recv(file: &ParsedFile, t: Node<'_>) -> String {
+fn go_recv(file: &ParsedFile, t: Node<'_>, g: &GoNaming) -> String {
     let mut prefix = String::new();
     let mut t = t;
     loop {
-        match crate::kinds::kind_of(t) {
-            "pointer_type" => {
-                prefix.push('*');
-                let inner = t.named_children().next();
-                match inner {
-                    Some(i) => t = i,
-                    None => return format!("{prefix}BADRECV"),
-                }
-            }
-            "generic_type" => match t.child_by_field_name("type") {
-                Some(i) => t = i,
-                None => return format!("{prefix}BADRECV"),
-            },
-            "type_identifier" => return format!("{prefix}{}", node_text(file, t)),
-            _ => return format!("{prefix}BADRECV"),
+        let kind = crate::kinds::kind_of(t);
+        let next = if kind == g.pointer {
+            prefix.push('*');
+            t.named_children().next()
+        } else if kind == g.generic {
+            t.child_by_field_name(g.type_field)
+        } else if kind == g.type_name {
+            return format!("{prefix}{}", node_text(file, t));
+        } else {
+            None
+        };
+        match next {
+            Some(i) => t = i,
+            None => return format!("{prefix}BADRECV"),
         }
     }
 }
 
 fn record_kind(set: &FunctionSet, func: &Function, node: Node<'_>, nested: bool) -> &'static str {
     match set.kinds {
-        Kinds::Function => "function",
-        Kinds::Go => match crate::kinds::kind_of(node) {
-            "func_literal" => "func_literal",
-            "method_declaration" => "method",
-            _ => "function",
-        },
+        Kinds::ByNode(table) => {
+            let kind = crate::kinds::kind_of(node);
+            table
+                .iter()
+                .find(|(k, _)| *k == kind)
+                .map_or("function", |(_, r)| *r)
+        }
         Kinds::PythonAst => {
             if nested {
                 "closure"

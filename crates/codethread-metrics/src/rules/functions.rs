@@ -8,19 +8,44 @@ use crate::Profile;
 /// How a record's `name` is formed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Naming {
-    /// radon: `Class.method` for methods, the bare name otherwise
-    /// (closures too).
+    /// radon: the `name` field's text, prefixed with `Class.` for methods
+    /// (closures keep the bare name).
     Radon,
+    /// rust-code-analysis: the `name` field's text, else the field
+    /// `.1` of an enclosing node of kind `.0` (JavaScript: a `pair`'s key, a
+    /// `variable_declarator`'s name; none for Rust and TypeScript), else
+    /// `<anonymous>`.
+    Rca {
+        /// `(parent kind, field)` pairs a name is borrowed from.
+        from_parent: &'static [(&'static str, &'static str)],
+    },
     /// Go: gocognit's `(*T).M` for declarations; lizard's variable name or
     /// `anonymous__N` (a per-file counter) for func literals.
-    GoTools,
-    /// rust-code-analysis (JavaScript): the `name` field's text, else the key
-    /// of an enclosing `pair` or the name of an enclosing
-    /// `variable_declarator`, else `<anonymous>`.
-    Rca,
-    /// rust-code-analysis (Rust, TypeScript, TSX): the `name` field's text,
-    /// else `<anonymous>` (no names borrowed from parents).
-    RcaOwn,
+    GoTools(&'static GoNaming),
+}
+
+/// The Go syntax the Go tools' names are read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct GoNaming {
+    /// Func literal kind (named after a variable, or `anonymous__N`).
+    pub literal: &'static str,
+    /// `var x [T] = func…`: the literal's parent kind, grandparent kind, and
+    /// the grandparent's name field.
+    pub var_parent: &'static str,
+    /// See `var_parent`.
+    pub var_spec: &'static str,
+    /// Receiver field of a method and the kind of its parameter.
+    pub receiver_field: &'static str,
+    /// See `receiver_field`.
+    pub receiver_param: &'static str,
+    /// The parameter's type field (also the base type of a generic type).
+    pub type_field: &'static str,
+    /// Pointer type kind (adds `*`; its first named child is the pointee).
+    pub pointer: &'static str,
+    /// Generic type kind (type arguments dropped).
+    pub generic: &'static str,
+    /// Type name kind; anything else is gocognit's `BADRECV`.
+    pub type_name: &'static str,
 }
 
 /// How a record's `kind` is formed.
@@ -29,10 +54,10 @@ pub(crate) enum Kinds {
     /// `closure` inside a function, `method` directly in a class, else
     /// `function` (the Python reference).
     PythonAst,
-    /// `func_literal`, `method` (with a receiver) or `function`.
-    Go,
-    /// Always `function` (rust-code-analysis function spaces).
-    Function,
+    /// By the function's node kind (`(node kind, record kind)`), else
+    /// `function` (Go: `func_literal`, `method`; rust-code-analysis: always
+    /// `function`).
+    ByNode(&'static [(&'static str, &'static str)]),
 }
 
 /// Which tree-sitter metric spans the profile includes for nested functions.
@@ -82,8 +107,21 @@ static PYTHON: FunctionSet = FunctionSet {
 
 static GO: FunctionSet = FunctionSet {
     node_kinds: &["function_declaration", "method_declaration", "func_literal"],
-    naming: Naming::GoTools,
-    kinds: Kinds::Go,
+    naming: Naming::GoTools(&GoNaming {
+        literal: "func_literal",
+        var_parent: "expression_list",
+        var_spec: "var_spec",
+        receiver_field: "receiver",
+        receiver_param: "parameter_declaration",
+        type_field: "type",
+        pointer: "pointer_type",
+        generic: "generic_type",
+        type_name: "type_identifier",
+    }),
+    kinds: Kinds::ByNode(&[
+        ("func_literal", "func_literal"),
+        ("method_declaration", "method"),
+    ]),
     // lizard reports literals separately; gocognit and go-halstead fold them.
     nesting: Nesting {
         cyclomatic: false,
@@ -103,8 +141,8 @@ static RCA_ALL: Nesting = Nesting {
 
 static RUST: FunctionSet = FunctionSet {
     node_kinds: &["function_item", "closure_expression"],
-    naming: Naming::RcaOwn,
-    kinds: Kinds::Function,
+    naming: Naming::Rca { from_parent: &[] },
+    kinds: Kinds::ByNode(&[]),
     nesting: RCA_ALL,
     require_body: false,
 };
@@ -121,16 +159,18 @@ const JS_KINDS: &[&str] = &[
 
 static JS: FunctionSet = FunctionSet {
     node_kinds: JS_KINDS,
-    naming: Naming::Rca,
-    kinds: Kinds::Function,
+    naming: Naming::Rca {
+        from_parent: &[("pair", "key"), ("variable_declarator", "name")],
+    },
+    kinds: Kinds::ByNode(&[]),
     nesting: RCA_ALL,
     require_body: false,
 };
 
 static TS: FunctionSet = FunctionSet {
     node_kinds: JS_KINDS,
-    naming: Naming::RcaOwn,
-    kinds: Kinds::Function,
+    naming: Naming::Rca { from_parent: &[] },
+    kinds: Kinds::ByNode(&[]),
     nesting: RCA_ALL,
     require_body: false,
 };
