@@ -316,7 +316,7 @@ fn match_increment(node: Node<'_>, m: &MatchCases) -> u32 {
                 if is_irrefutable(child, m) {
                     irrefutable = true;
                 }
-            } else if n.id() == node.id() && crate::kinds::kind_of(child) == "block" {
+            } else if n.id() == node.id() && crate::kinds::kind_of(child) == m.body_kind {
                 stack.push(child);
             }
         }

@@ -569,11 +569,11 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
     let mut stack: Vec<(Node<'_>, u32)> = Vec::new();
     if a.function_kinds.contains(&crate::kinds::kind_of(root)) {
         let name = root
-            .child_by_field_name("name")
+            .child_by_field_name(a.fields.name)
             .map(|n| text(source, n))
             .unwrap_or(b"");
         let ctx = ctx_of(name);
-        if let Some(body) = root.child_by_field_name("body") {
+        if let Some(body) = root.child_by_field_name(a.fields.body) {
             stack.push((body, ctx));
         }
     } else {
@@ -588,18 +588,18 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
         if a.function_kinds.contains(&kind) {
             // A nested def: only its body, under its own name.
             let name = n
-                .child_by_field_name("name")
+                .child_by_field_name(a.fields.name)
                 .map(|x| text(source, x))
                 .unwrap_or(b"");
             let inner = ctx_of(name);
-            if let Some(body) = n.child_by_field_name("body") {
+            if let Some(body) = n.child_by_field_name(a.fields.body) {
                 stack.push((body, inner));
             }
             continue;
         }
         if kind == a.decorated_kind {
             let def_is_function = n
-                .child_by_field_name("definition")
+                .child_by_field_name(a.fields.definition)
                 .is_some_and(|d| a.function_kinds.contains(&crate::kinds::kind_of(d)));
             for child in n.children() {
                 if def_is_function && crate::kinds::kind_of(child) == a.decorator_kind {
@@ -611,7 +611,7 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
         }
         if a.binary_kinds.contains(&kind) || kind == a.augassign_kind {
             let op_text = n
-                .child_by_field_name("operator")
+                .child_by_field_name(a.fields.operator)
                 .map(|o| text(source, o))
                 .unwrap_or(b"");
             let op_text = if kind == a.augassign_kind {
@@ -621,7 +621,7 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
             };
             if let Some(name) = lookup(a.binary_ops, op_text) {
                 c.operator(name);
-                for field in ["left", "right"] {
+                for field in [a.fields.left, a.fields.right] {
                     if let Some(x) = n.child_by_field_name(field) {
                         c.operand((ctx, py_value(a, source, x)));
                     }
@@ -629,18 +629,18 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
             }
         } else if a.unary_kinds.contains(&kind) {
             let op_text = n
-                .child_by_field_name("operator")
+                .child_by_field_name(a.fields.operator)
                 .map(|o| text(source, o))
                 .unwrap_or(b"");
             if let Some(name) = lookup(a.unary_ops, op_text) {
                 c.operator(name);
-                if let Some(x) = n.child_by_field_name("argument") {
+                if let Some(x) = n.child_by_field_name(a.fields.argument) {
                     c.operand((ctx, py_value(a, source, x)));
                 }
             }
         } else if kind == a.not_kind {
             c.operator(a.not_name);
-            if let Some(x) = n.child_by_field_name("argument") {
+            if let Some(x) = n.child_by_field_name(a.fields.argument) {
                 c.operand((ctx, py_value(a, source, x)));
             }
         } else if kind == a.bool_kind {
@@ -652,10 +652,10 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
                 let mut rights = Vec::new();
                 let mut cur = n;
                 loop {
-                    if let Some(r) = cur.child_by_field_name("right") {
+                    if let Some(r) = cur.child_by_field_name(a.fields.right) {
                         rights.push(r);
                     }
-                    match cur.child_by_field_name("left") {
+                    match cur.child_by_field_name(a.fields.left) {
                         Some(l)
                             if crate::kinds::kind_of(l) == a.bool_kind
                                 && bool_op(a, source, l) == op =>
@@ -727,7 +727,7 @@ fn count_ast_ops(a: &AstOpRules, source: &[u8], root: Node<'_>) -> Halstead {
             if cur.goto_first_child() {
                 loop {
                     let child = cur.node();
-                    if cur.field_name() == Some("operators") {
+                    if cur.field_name() == Some(a.fields.operators) {
                         let norm = normalize_ws(text(source, child));
                         if let Some(name) = lookup(a.compare_ops, &norm) {
                             c.operator(name);
@@ -758,7 +758,7 @@ fn lookup(table: &[(&'static str, &'static str)], key: &[u8]) -> Option<&'static
 
 fn bool_op(a: &AstOpRules, source: &[u8], n: Node<'_>) -> Option<&'static str> {
     let op = n
-        .child_by_field_name("operator")
+        .child_by_field_name(a.fields.operator)
         .map(|o| text(source, o))
         .unwrap_or(b"");
     lookup(a.bool_ops, op)

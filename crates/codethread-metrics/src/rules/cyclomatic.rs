@@ -58,8 +58,10 @@ pub struct Decision {
 pub struct MatchCases {
     /// The match statement's kind.
     pub match_kind: &'static str,
-    /// A case's kind (counted among the match's descendants up to nested matches).
+    /// A case's kind (a child of the match, or of its body).
     pub case_kind: &'static str,
+    /// The kind of the match's body, whose children are searched for cases too.
+    pub body_kind: &'static str,
     /// The kind of a case's pattern node.
     pub pattern_kind: &'static str,
     /// A pattern whose only child is one of these leaves is irrefutable (`_`).
@@ -206,6 +208,7 @@ pub static PYTHON_RADON: CcRules = CcRules {
     match_cases: Some(MatchCases {
         match_kind: "match_statement",
         case_kind: "case_clause",
+        body_kind: "block",
         pattern_kind: "case_pattern",
         wildcard_leaves: &["_"],
         capture_kind: "dotted_name",

@@ -136,9 +136,32 @@ pub(crate) struct HiddenIn {
     pub keep_last: &'static [&'static str],
 }
 
+/// Field names the AST-operator walker reads.
+#[derive(Debug)]
+pub(crate) struct AstFields {
+    /// A function's name.
+    pub name: &'static str,
+    /// A function's body.
+    pub body: &'static str,
+    /// The definition inside a decorated wrapper.
+    pub definition: &'static str,
+    /// The operator token of binary, unary, boolean and augmented nodes.
+    pub operator: &'static str,
+    /// Left operand.
+    pub left: &'static str,
+    /// Right operand.
+    pub right: &'static str,
+    /// Operand of unary and `not` nodes.
+    pub argument: &'static str,
+    /// Operator tokens of a comparison chain.
+    pub operators: &'static str,
+}
+
 /// AST-operator rules (radon's `h_visit`).
 #[derive(Debug)]
 pub(crate) struct AstOpRules {
+    /// The grammar's field names.
+    pub fields: AstFields,
     /// Function-definition kinds: only their body is visited, under a new
     /// operand context named after the function.
     pub function_kinds: &'static [&'static str],

@@ -11,7 +11,7 @@
 //! name. A `def` contributes only its body (not decorators, defaults or
 //! annotations); lambdas and classes are visited whole.
 
-use super::{AstOpRules, HalsteadRules, KeywordConst, Mode};
+use super::{AstFields, AstOpRules, HalsteadRules, KeywordConst, Mode};
 
 pub(crate) static PAPER: HalsteadRules = HalsteadRules {
     null_for: &[],
@@ -19,6 +19,16 @@ pub(crate) static PAPER: HalsteadRules = HalsteadRules {
 };
 
 static AST: AstOpRules = AstOpRules {
+    fields: AstFields {
+        name: "name",
+        body: "body",
+        definition: "definition",
+        operator: "operator",
+        left: "left",
+        right: "right",
+        argument: "argument",
+        operators: "operators",
+    },
     function_kinds: &["function_definition"],
     decorated_kind: "decorated_definition",
     decorator_kind: "decorator",
