@@ -59,15 +59,14 @@ pub(crate) fn cognitive_memo_ctx(ctx: &FnCtx<'_>, memo: &mut Memo) -> Option<u32
     if table.null_kinds.contains(&crate::kinds::kind_of(ctx.node)) {
         return None;
     }
-    if !table.null_inside.is_empty() {
-        let path = path_to(ctx.node);
-        let ancestors = path.iter().take(path.len().saturating_sub(1));
-        if ancestors
-            .into_iter()
-            .any(|(n, _)| table.null_inside.contains(&crate::kinds::kind_of(n)))
-        {
+    // An ancestor of a "no value" kind (parent links: no path built here;
+    // the walk below builds the one it needs).
+    let mut up = ctx.node.parent();
+    while let Some(n) = up.filter(|_| !table.null_inside.is_empty()) {
+        if table.null_inside.contains(&crate::kinds::kind_of(n)) {
             return None;
         }
+        up = n.parent();
     }
     Some(cognitive_memo(ctx.file, ctx.node, table, memo))
 }
