@@ -139,12 +139,5 @@ pub fn predictions_by_id(preds: &[Prediction]) -> BTreeMap<String, Prediction> {
 
 /// Render predictions as JSONL (one object per line, ids in the given order).
 pub fn predictions_to_jsonl(preds: &[Prediction]) -> String {
-    let mut s = String::new();
-    for p in preds {
-        if let Ok(line) = serde_json::to_string(p) {
-            s.push_str(&line);
-            s.push('\n');
-        }
-    }
-    s
+    crate::export::to_jsonl(preds)
 }
