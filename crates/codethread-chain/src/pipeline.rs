@@ -358,6 +358,11 @@ impl Chain {
         })
     }
 
+    /// Whether the instance was built (its PR0 file exists); reads nothing.
+    pub fn is_built(&self, id: &str) -> bool {
+        instance_dir(&self.dir, id).join("pr0.patch").is_file()
+    }
+
     /// PR0 of a built instance (None when the instance was not built).
     pub fn pr0(&self, id: &str) -> Option<Vec<u8>> {
         std::fs::read(instance_dir(&self.dir, id).join("pr0.patch")).ok()
@@ -409,7 +414,7 @@ pub fn stack(
     let built: Vec<&Instance> = chain
         .instances
         .iter()
-        .filter(|i| chain.pr0(&i.instance_id).is_some())
+        .filter(|i| chain.is_built(&i.instance_id))
         .collect();
     for (n, inst) in built.iter().enumerate() {
         let r = guard(&inst.instance_id, || stack_one(chain, inst, layers, source));
@@ -527,7 +532,7 @@ pub fn gate_predictions(
         let Some(p) = pr1.get(&inst.instance_id) else {
             continue;
         };
-        if chain.pr0(&inst.instance_id).is_none() {
+        if !chain.is_built(&inst.instance_id) {
             continue;
         }
         if p.model_patch.trim().is_empty() {
