@@ -116,13 +116,11 @@ pub fn localize(
     source.select_repo(&inst.repo)?;
     let patch = codethread_patch::parse(inst.patch.as_bytes())
         .map_err(|e| perr(format!("gold patch cannot be parsed: {e}")))?;
-    let mut before: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     let mut tree = MemTree::new();
     for p in patch.touched_paths() {
         let p = String::from_utf8_lossy(&p).into_owned();
         if let Some(bytes) = source.read(&inst.instance_id, &inst.base_commit, &p)? {
-            tree.insert(p.as_bytes().to_vec(), bytes.clone());
-            before.insert(p, bytes);
+            tree.insert(p.into_bytes(), bytes);
         }
     }
     let l = codethread_patch::localize(&tree, &patch).map_err(|e| match e {
@@ -131,6 +129,12 @@ pub fn localize(
         }
         other => perr(format!("cannot localize the gold patch: {other}")),
     })?;
+    // The pre-images move out of the tree (keys are UTF-8: inserted from Strings).
+    let before: BTreeMap<String, Vec<u8>> = tree
+        .files
+        .into_iter()
+        .map(|(p, f)| (String::from_utf8_lossy(&p).into_owned(), f.content))
+        .collect();
     // Pre-image path of each edited file (renames read the old path).
     let old_path: BTreeMap<&str, &str> = l
         .files
