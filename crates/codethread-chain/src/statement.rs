@@ -17,7 +17,7 @@
 
 use std::path::Path;
 
-use codethread_lang::Function;
+use codethread_lang::{Function, Lang};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -403,7 +403,7 @@ pub fn statement_from_answer(ctx: &TaskContext, answer: &str) -> ImportedStateme
 /// run of comment lines (`//`, `///`, `/* */`, `#` for Python) directly above
 /// the definition.
 pub fn docstring_of(path: &str, f: &Function, source: &[u8]) -> Option<String> {
-    let is_py = path.ends_with(".py") || path.ends_with(".pyi");
+    let is_py = Lang::from_path(path) == Some(Lang::Python);
     if is_py {
         if let Some(b) = &f.body {
             if let Some(d) =
@@ -513,7 +513,7 @@ fn python_docstring(body: &[u8]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use codethread_lang::{index_functions, parse, Lang};
+    use codethread_lang::{index_functions, parse};
 
     fn ctx(src: &[u8], lang: Lang, path: &str) -> TaskContext {
         let file = parse(lang, src).expect("parse");
