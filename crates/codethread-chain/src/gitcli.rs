@@ -45,15 +45,12 @@ fn run(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
     }
 }
 
+/// A repository path checked with codethread-patch's rules (relative, no
+/// `.` / `..` / empty components, nothing inside `.git`).
 fn safe(path: &str) -> Result<&Path, String> {
-    let p = Path::new(path);
-    if p.components()
-        .all(|c| matches!(c, std::path::Component::Normal(_)))
-    {
-        Ok(p)
-    } else {
-        Err(format!("unsafe repository path {path:?}"))
-    }
+    codethread_patch::check_path(path.as_bytes())
+        .map(|()| Path::new(path))
+        .map_err(|why| format!("unsafe repository path {path:?}: {why}"))
 }
 
 impl ScratchRepo {

@@ -4,7 +4,7 @@
 //! `shared/chains/dev/files`).
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use crate::error::ChainError;
@@ -115,15 +115,6 @@ impl SnapshotSource {
     }
 }
 
-/// Reject paths that would escape the snapshot (`..`, absolute).
-fn safe_rel(path: &str) -> Option<&Path> {
-    let p = Path::new(path);
-    let ok = p
-        .components()
-        .all(|c| matches!(c, std::path::Component::Normal(_)));
-    ok.then_some(p)
-}
-
 impl SourceReader for SnapshotSource {
     fn read(
         &mut self,
@@ -131,13 +122,14 @@ impl SourceReader for SnapshotSource {
         _commit: &str,
         path: &str,
     ) -> Result<Option<Vec<u8>>, ChainError> {
-        let Some(rel) = safe_rel(path) else {
+        // The patch crate's path rules: nothing absolute, no `..`, nothing in `.git`.
+        if let Err(why) = codethread_patch::check_path(path.as_bytes()) {
             return Err(ChainError::Instance {
                 instance_id: instance_id.to_string(),
-                message: format!("refusing unsafe repository path {path:?}"),
+                message: format!("refusing unsafe repository path {path:?}: {why}"),
             });
-        };
-        let full = self.dir.join(instance_id).join("before").join(rel);
+        }
+        let full = self.dir.join(instance_id).join("before").join(path);
         match std::fs::read(&full) {
             Ok(b) => Ok(Some(b)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
