@@ -233,7 +233,11 @@ impl GitSource {
             let size: usize = size
                 .parse()
                 .map_err(|_| std::io::Error::other(format!("bad header {h:?}")))?;
-            let mut buf = vec![0u8; size + 1];
+            // The object and git's trailing newline.
+            let len = size
+                .checked_add(1)
+                .ok_or_else(|| std::io::Error::other(format!("bad header {h:?}")))?;
+            let mut buf = vec![0u8; len];
             stdout.read_exact(&mut buf)?;
             buf.pop();
             Ok(Some((kind.to_string(), buf)))
