@@ -13,13 +13,31 @@ fn by_id(v: Vec<Instance>) -> BTreeMap<String, Instance> {
     v.into_iter().map(|i| (i.instance_id.clone(), i)).collect()
 }
 
+/// A reference JSONL file, every line parsed: a missing or broken reference
+/// fails the test instead of leaving nothing to compare with.
 fn json_lines(p: &Path) -> Vec<Value> {
     std::fs::read_to_string(p)
-        .unwrap_or_default()
+        .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
         .lines()
-        .filter(|l| !l.trim().is_empty())
-        .filter_map(|l| serde_json::from_str(l).ok())
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            serde_json::from_str(l).unwrap_or_else(|e| panic!("{}:{}: {e}", p.display(), i + 1))
+        })
         .collect()
+}
+
+/// A reference JSON file (a missing or broken reference fails the test).
+fn json_file(p: &Path) -> Value {
+    let text = std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// A count field of a reference report (must be present).
+fn count(v: &Value, key: &str) -> u64 {
+    v[key]
+        .as_u64()
+        .unwrap_or_else(|| panic!("reference has no count `{key}`"))
 }
 
 /// Verified stores test lists as JSON-encoded strings; chains/dev/instances.jsonl
@@ -71,7 +89,8 @@ fn verified_and_multilingual_match_dev_normalization() {
     for r in &raw {
         let id = r["instance_id"].as_str().unwrap_or_default();
         let f2p: Vec<String> =
-            serde_json::from_str(r["FAIL_TO_PASS"].as_str().unwrap_or("[]")).unwrap_or_default();
+            serde_json::from_str(r["FAIL_TO_PASS"].as_str().expect("FAIL_TO_PASS string"))
+                .expect("the reference FAIL_TO_PASS is a JSON list");
         assert_eq!(ver[id].fail_to_pass, f2p);
     }
 }
@@ -109,10 +128,7 @@ fn pro_sample_matches_index() {
     };
     let l = load_instances(&pro.join("pro_sample_instances_with_outcomes.json")).expect("pro");
     assert_eq!((l.items.len(), l.errors.len()), (44, 0));
-    let idx: Value = serde_json::from_str(
-        &std::fs::read_to_string(pro.join("pro_instance_index_1000.json")).unwrap_or_default(),
-    )
-    .unwrap_or_default();
+    let idx: Value = json_file(&pro.join("pro_instance_index_1000.json"));
     let idx: BTreeMap<String, &Value> = idx["index"]
         .as_array()
         .map(|a| {
@@ -183,10 +199,7 @@ fn multi_swe_bench_java() {
     };
     let l = load_instances(&j.join("gold_multiswebench_java_50.jsonl")).expect("java");
     assert_eq!((l.items.len(), l.errors.len()), (50, 0));
-    let joined: Value = serde_json::from_str(
-        &std::fs::read_to_string(j.join("java_joined_outcomes.json")).unwrap_or_default(),
-    )
-    .unwrap_or_default();
+    let joined: Value = json_file(&j.join("java_joined_outcomes.json"));
     let raw = json_lines(&j.join("gold_multiswebench_java_50.jsonl"));
     for (i, r) in l.items.iter().zip(&raw) {
         assert_eq!(i.source_format, DatasetFormat::MultiSweBench);
@@ -400,20 +413,15 @@ fn run_reports_both_schemas() {
         &sw.join("tdad_qwen_mini_verified_first100/exp011_baseline_harness_report.json"),
     )
     .expect("t");
-    let raw: Value = serde_json::from_str(
-        &std::fs::read_to_string(
-            sw.join("tdad_qwen_mini_verified_first100/exp011_baseline_harness_report.json"),
-        )
-        .unwrap_or_default(),
-    )
-    .unwrap_or_default();
+    let raw: Value =
+        json_file(&sw.join("tdad_qwen_mini_verified_first100/exp011_baseline_harness_report.json"));
     assert_eq!(
         t.resolved_ids.len() as u64,
-        raw["resolved_instances"].as_u64().unwrap_or(0)
+        count(&raw, "resolved_instances")
     );
     assert_eq!(
         t.empty_patch_ids.len() as u64,
-        raw["empty_patch_instances"].as_u64().unwrap_or(0)
+        count(&raw, "empty_patch_instances")
     );
     assert_eq!(t.status("astropy__astropy-12907"), RunStatus::EmptyPatch);
     assert_eq!(t.status("django__django-13128"), RunStatus::Incomplete);
@@ -422,24 +430,16 @@ fn run_reports_both_schemas() {
         &sw.join("java_swebench_java_v0/20240825_SWE-agent_deepseek-chat-v2/results/results.json"),
     )
     .expect("j");
-    let raw: Value = serde_json::from_str(
-        &std::fs::read_to_string(sw.join(
-            "java_swebench_java_v0/20240825_SWE-agent_deepseek-chat-v2/results/results.json",
-        ))
-        .unwrap_or_default(),
-    )
-    .unwrap_or_default();
+    let raw: Value = json_file(
+        &sw.join("java_swebench_java_v0/20240825_SWE-agent_deepseek-chat-v2/results/results.json"),
+    );
     assert_eq!(
         j.resolved_ids.len() as u64,
-        raw["resolved_instances"].as_u64().unwrap_or(0)
+        count(&raw, "resolved_instances")
     );
     assert_eq!(j.status("google__gson-1787"), RunStatus::Error);
     // The per-instance outcomes agree with the joined outcome file.
-    let joined: Value = serde_json::from_str(
-        &std::fs::read_to_string(sw.join("java_swebench_java_v0/java_joined_outcomes.json"))
-            .unwrap_or_default(),
-    )
-    .unwrap_or_default();
+    let joined: Value = json_file(&sw.join("java_swebench_java_v0/java_joined_outcomes.json"));
     let mut n = 0;
     for (id, v) in joined["instances"].as_object().into_iter().flatten() {
         if let Some(s) = v["runs"]["20240825_SWE-agent_deepseek-chat-v2"]["status"].as_str() {
@@ -514,15 +514,8 @@ fn resolved_flags_from_pro_eval_results_and_run_reports() {
     let Some(pro) = codethread_testkit::shared_path("swebench/swebench_pro") else {
         return;
     };
-    let runs: Value = serde_json::from_str(
-        &std::fs::read_to_string(pro.join("pro_eval_results_9runs.json")).unwrap_or_default(),
-    )
-    .unwrap_or_default();
-    let sample: Value = serde_json::from_str(
-        &std::fs::read_to_string(pro.join("pro_sample_instances_with_outcomes.json"))
-            .unwrap_or_default(),
-    )
-    .unwrap_or_default();
+    let runs: Value = json_file(&pro.join("pro_eval_results_9runs.json"));
+    let sample: Value = json_file(&pro.join("pro_sample_instances_with_outcomes.json"));
     let dir = std::env::temp_dir().join(format!("ct-chain-pro-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("mkdir");
     let mut compared = 0;
@@ -546,11 +539,10 @@ fn resolved_flags_from_pro_eval_results_and_run_reports() {
         return;
     };
     let flags = codethread_chain::report::load_resolved(&t).expect("flags");
-    let raw: Value =
-        serde_json::from_str(&std::fs::read_to_string(&t).unwrap_or_default()).unwrap_or_default();
+    let raw: Value = json_file(&t);
     assert_eq!(
         flags.values().filter(|b| **b).count() as u64,
-        raw["resolved_instances"].as_u64().unwrap_or(0)
+        count(&raw, "resolved_instances")
     );
     assert_eq!(flags.get("astropy__astropy-12907"), Some(&false));
 }
