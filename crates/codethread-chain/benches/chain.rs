@@ -16,11 +16,14 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 type Stack = (String, BTreeMap<String, Vec<u8>>, Vec<Vec<u8>>);
 
 fn benches(c: &mut Criterion) {
-    let Some(shared) = std::env::var_os("CODETHREAD_SHARED").map(std::path::PathBuf::from) else {
-        eprintln!("SKIPPED: CODETHREAD_SHARED is not set; chain benchmarks need the real data");
+    // SKIPPED when CODETHREAD_SHARED is unset; a missing data set panics.
+    let (Some(datasets), Some(dev)) = (
+        codethread_testkit::shared_path("swebench/swebench_datasets"),
+        codethread_testkit::shared_path("chains/dev"),
+    ) else {
         return;
     };
-    let verified = shared.join("swebench/swebench_datasets/SWE-bench_Verified.test.jsonl");
+    let verified = datasets.join("SWE-bench_Verified.test.jsonl");
     let bytes = std::fs::metadata(&verified).map(|m| m.len()).unwrap_or(0);
     let mut g = c.benchmark_group("load");
     g.throughput(Throughput::Bytes(bytes));
@@ -29,14 +32,13 @@ fn benches(c: &mut Criterion) {
     });
     #[cfg(feature = "parquet")]
     {
-        let pq = shared.join("swebench/swebench_datasets/SWE-bench_Verified.test.parquet");
+        let pq = datasets.join("SWE-bench_Verified.test.parquet");
         g.bench_function("verified_parquet_500", |b| {
             b.iter(|| load_instances(&pq).map(|l| l.items.len()))
         });
     }
     g.finish();
 
-    let dev = shared.join("chains/dev");
     let insts: Vec<Instance> = load_instances(&dev.join("instances.jsonl"))
         .map(|l| l.items)
         .unwrap_or_default();
