@@ -104,7 +104,10 @@ fn snapshots_and_atomic_writes() {
     assert_eq!(s.read("i1", "c", "p/none.go").expect("read"), None);
     assert!(s.read("i1", "c", "../i1/before/p/x.go").is_err());
     assert!(s.read("i1", "c", "/etc/passwd").is_err());
-    assert!(s.read("i1", "c", "p/.git/config").is_err(), "nothing inside .git");
+    assert!(
+        s.read("i1", "c", "p/.git/config").is_err(),
+        "nothing inside .git"
+    );
     // No temporary file is left beside the output.
     let names: Vec<String> = std::fs::read_dir(dir.join("i1/before/p"))
         .expect("ls")
