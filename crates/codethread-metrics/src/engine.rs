@@ -524,10 +524,6 @@ fn enclosing_record(
     None
 }
 
-fn node_text<'a>(file: &'a ParsedFile, node: Node<'_>) -> std::borrow::Cow<'a, str> {
-    String::from_utf8_lossy(file.source.get(node.byte_range()).unwrap_or(&[]))
-}
-
 fn record_name(
     set: &FunctionSet,
     file: &ParsedFile,
@@ -540,7 +536,7 @@ fn record_name(
         Naming::Radon => {
             let own = node
                 .child_by_field_name("name")
-                .map(|n| node_text(file, n).into_owned())
+                .map(|n| file.text_lossy(n).into_owned())
                 .unwrap_or_else(|| func.name.clone());
             match (&func.kind, &func.impl_type) {
                 (codethread_lang::FunctionKind::Method, Some(class)) => format!("{class}.{own}"),
@@ -558,7 +554,7 @@ fn rca_name(
     from_parent: &[(&'static str, &'static str)],
 ) -> String {
     if let Some(n) = cand.node.child_by_field_name("name") {
-        return node_text(file, n).into_owned();
+        return file.text_lossy(n).into_owned();
     }
     if let Some(p) = cand.parent {
         let kind = crate::kinds::kind_of(p);
@@ -567,7 +563,7 @@ fn rca_name(
             .find(|(k, _)| *k == kind)
             .map(|(_, f)| *f);
         if let Some(n) = field.and_then(|f| p.child_by_field_name(f)) {
-            return node_text(file, n).into_owned();
+            return file.text_lossy(n).into_owned();
         }
     }
     "<anonymous>".to_string()
@@ -584,7 +580,7 @@ fn go_name(file: &ParsedFile, cand: &Candidate<'_>, g: &GoNaming, anon: &mut usi
             .filter(|p| crate::kinds::kind_of(p) == g.var_spec)
             .and_then(|p| p.child_by_field_name("name"));
         return match var {
-            Some(n) => node_text(file, n).into_owned(),
+            Some(n) => file.text_lossy(n).into_owned(),
             None => {
                 let name = format!("anonymous__{anon}");
                 *anon += 1;
@@ -594,7 +590,7 @@ fn go_name(file: &ParsedFile, cand: &Candidate<'_>, g: &GoNaming, anon: &mut usi
     }
     let name = node
         .child_by_field_name("name")
-        .map(|n| node_text(file, n).into_owned())
+        .map(|n| file.text_lossy(n).into_owned())
         .unwrap_or_default();
     let recv_type = node
         .child_by_field_name(g.receiver_field)
@@ -622,7 +618,7 @@ fn go_recv(file: &ParsedFile, t: Node<'_>, g: &GoNaming) -> String {
         } else if kind == g.generic {
             t.child_by_field_name(g.type_field)
         } else if kind == g.type_name {
-            return format!("{prefix}{}", node_text(file, t));
+            return format!("{prefix}{}", file.text_lossy(t));
         } else {
             None
         };
