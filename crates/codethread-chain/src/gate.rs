@@ -2,7 +2,7 @@
 //! test patch, before the fix), every PASS_TO_PASS test passes and
 //! every FAIL_TO_PASS test still fails.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -93,9 +93,12 @@ pub fn gate_one(
     };
     let mut reasons = Vec::new();
     // P2P: everything not in success fails (failure list + expected tests not reported).
+    // Sets, not list scans: P2P lists run to thousands of tests.
+    let passed: HashSet<&str> = ts.pass_to_pass.success.iter().map(String::as_str).collect();
     let mut p2p_failed: Vec<String> = ts.pass_to_pass.failure.clone();
+    let mut listed: HashSet<String> = p2p_failed.iter().cloned().collect();
     for t in expected_p2p {
-        if !ts.pass_to_pass.success.contains(t) && !p2p_failed.contains(t) {
+        if !passed.contains(t.as_str()) && listed.insert(t.clone()) {
             p2p_failed.push(t.clone());
         }
     }
@@ -103,11 +106,12 @@ pub fn gate_one(
         reasons.push(GateReason::P2pFailed(p2p_failed));
     }
     // Only the instance's own F2P tests count (all of them when the list is unknown).
+    let own_f2p: HashSet<&str> = expected_f2p.iter().map(String::as_str).collect();
     let f2p_passing: Vec<String> = ts
         .fail_to_pass
         .success
         .iter()
-        .filter(|t| expected_f2p.is_empty() || expected_f2p.contains(t))
+        .filter(|t| own_f2p.is_empty() || own_f2p.contains(t.as_str()))
         .cloned()
         .collect();
     if !f2p_passing.is_empty() {
