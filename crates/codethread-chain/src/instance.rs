@@ -403,9 +403,10 @@ pub fn instance_from_map(
             let patch = row.req_str(&["fix_patch", "patch"])?;
             let test_patch = row.opt_str(&["test_patch"])?.unwrap_or_default();
             let mut f2p = row.tests(&["f2p_tests"], true)?;
+            let mut seen: std::collections::HashSet<String> = f2p.iter().cloned().collect();
             for extra in ["s2p_tests", "n2p_tests"] {
                 for t in row.tests(&[extra], false)? {
-                    if !f2p.contains(&t) {
+                    if seen.insert(t.clone()) {
                         f2p.push(t);
                     }
                 }
