@@ -6,27 +6,15 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use codethread_lang::{index_functions, parse_path, Lang};
+use codethread_lang::{index_functions, parse_path};
 
 fn files(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if Lang::from_path(&p).is_some() {
-                if let Ok(b) = std::fs::read(&p) {
-                    out.push((p, b));
-                }
-            }
-        }
-    }
-    out
+    let (paths, _) = codethread_lang::source_files(root);
+    paths
+        .into_iter()
+        .filter_map(|p| Some((std::fs::read(&p).ok()?, p)))
+        .map(|(b, p)| (p, b))
+        .collect()
 }
 
 fn main() {

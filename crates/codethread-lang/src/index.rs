@@ -931,16 +931,13 @@ mod tests {
             b"def f(:\n    yield\n".to_vec(),
         ];
         if let Some(dir) = codethread_testkit::shared_path("metrics/corpora/django") {
-            let mut stack = vec![dir];
-            while let Some(d) = stack.pop() {
-                for e in std::fs::read_dir(&d).unwrap() {
-                    let p = e.unwrap().path();
-                    if p.is_dir() {
-                        stack.push(p);
-                    } else if p.extension().is_some_and(|x| x == "py") {
-                        sources.push(std::fs::read(&p).unwrap());
-                    }
-                }
+            let (files, errors) = crate::source_files(&dir);
+            assert!(errors.is_empty(), "{errors:?}");
+            for p in files
+                .iter()
+                .filter(|p| p.extension().is_some_and(|x| x == "py"))
+            {
+                sources.push(std::fs::read(p).unwrap());
             }
         }
         let spec = spec(crate::Lang::Python);

@@ -36,6 +36,7 @@
 //! assert_eq!((funcs[0].span.start_line, funcs[0].node.start_line), (2, 3));
 //! ```
 
+mod files;
 mod flat;
 mod index;
 mod kinds;
@@ -45,6 +46,7 @@ mod spec;
 
 use std::path::PathBuf;
 
+pub use files::{source_files, WalkError};
 pub use flat::{ByteSpan, Children, FlatCursor, FlatNode, FlatTree};
 pub use index::{index_flat, index_functions, Function, FunctionKind, Span};
 pub use kinds::kind_of;

@@ -165,24 +165,19 @@ fn every_node_of_the_shared_corpora() {
         return;
     };
     let mut files = 0usize;
-    let mut stack = vec![corpora];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if let Some(lang) = Lang::from_path(&path) {
-                // Every 7th file keeps the debug-build test short; the
-                // selection is deterministic and covers every corpus.
-                let bytes = std::fs::read(&path).unwrap();
-                if bytes.len() % 7 != 0 && !is_small(&path) {
-                    continue;
-                }
-                let file = parse(lang, bytes).unwrap();
-                check(&path.display().to_string(), &file);
-                files += 1;
-            }
+    let (paths, errors) = codethread_lang::source_files(&corpora);
+    assert!(errors.is_empty(), "{errors:?}");
+    for path in paths {
+        let lang = Lang::from_path(&path).unwrap();
+        // Every 7th file keeps the debug-build test short; the selection is
+        // deterministic and covers every corpus.
+        let bytes = std::fs::read(&path).unwrap();
+        if bytes.len() % 7 != 0 && !is_small(&path) {
+            continue;
         }
+        let file = parse(lang, bytes).unwrap();
+        check(&path.display().to_string(), &file);
+        files += 1;
     }
     assert!(files > 100, "only {files} files checked");
 }

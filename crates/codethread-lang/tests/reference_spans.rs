@@ -5,7 +5,6 @@
 //! Python, the same qualified name).
 
 use std::collections::HashMap;
-use std::path::Path;
 
 use codethread_lang::{index_functions, parse_path};
 use serde_json::Value;
@@ -13,23 +12,6 @@ use serde_json::Value;
 const CORPORA: &[&str] = &[
     "requests", "django", "gin", "cobra", "ripgrep", "express", "lodash",
 ];
-
-fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.push(p);
-            }
-        }
-    }
-}
 
 #[test]
 fn reference_functions_are_indexed() {
@@ -41,15 +23,12 @@ fn reference_functions_are_indexed() {
         let base = root.join("corpora").join(corpus);
         // (path, line, end_line) -> qualnames of our functions
         let mut ours: HashMap<(String, u64, u64), Vec<String>> = HashMap::new();
-        let mut files = Vec::new();
-        walk(&base, &mut files);
+        let (files, errors) = codethread_lang::source_files(&base);
+        assert!(errors.is_empty(), "{errors:?}");
         for f in files {
-            let Ok(bytes) = std::fs::read(&f) else {
-                continue;
-            };
-            let Ok(parsed) = parse_path(&f, bytes) else {
-                continue;
-            };
+            // Real data: an unreadable or unparsable corpus file is a failure.
+            let bytes = std::fs::read(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            let parsed = parse_path(&f, bytes).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
             let rel = f
                 .strip_prefix(&base)
                 .unwrap_or(&f)

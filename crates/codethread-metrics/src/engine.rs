@@ -407,61 +407,30 @@ pub fn collect_inputs(roots: &[PathBuf]) -> (Vec<Input>, Vec<MetricsError>) {
     let mut inputs = Vec::new();
     let mut errors = Vec::new();
     for root in roots {
-        let meta = match std::fs::metadata(root) {
-            Ok(m) => m,
-            Err(source) => {
-                errors.push(MetricsError::Read {
-                    path: root.clone(),
-                    source,
-                });
-                continue;
-            }
-        };
-        if !meta.is_dir() {
-            inputs.push(Input {
-                path: root.clone(),
+        let (files, walk_errors) = codethread_lang::source_files(root);
+        errors.extend(walk_errors.into_iter().map(|e| MetricsError::Read {
+            path: e.path,
+            source: e.source,
+        }));
+        if !root.is_dir() {
+            inputs.extend(files.into_iter().map(|path| Input {
+                path,
                 label: clean_label(&root.to_string_lossy()),
-            });
+            }));
             continue;
         }
-        let mut found = Vec::new();
-        let mut stack = vec![root.clone()];
-        while let Some(dir) = stack.pop() {
-            let entries = match std::fs::read_dir(&dir) {
-                Ok(e) => e,
-                Err(source) => {
-                    errors.push(MetricsError::Read { path: dir, source });
-                    continue;
-                }
-            };
-            for entry in entries {
-                let entry = match entry {
-                    Ok(e) => e,
-                    Err(source) => {
-                        errors.push(MetricsError::Read {
-                            path: dir.clone(),
-                            source,
-                        });
-                        continue;
-                    }
-                };
-                let path = entry.path();
-                let Ok(ft) = entry.file_type() else {
-                    continue;
-                };
-                if ft.is_dir() {
-                    stack.push(path);
-                } else if Lang::from_path(&path).is_some() {
-                    let rel = path.strip_prefix(root).unwrap_or(&path);
-                    let label = rel
-                        .components()
-                        .map(|c| c.as_os_str().to_string_lossy())
-                        .collect::<Vec<_>>()
-                        .join("/");
-                    found.push(Input { path, label });
-                }
-            }
-        }
+        let mut found: Vec<Input> = files
+            .into_iter()
+            .map(|path| {
+                let rel = path.strip_prefix(root).unwrap_or(&path);
+                let label = rel
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join("/");
+                Input { path, label }
+            })
+            .collect();
         found.sort();
         inputs.extend(found);
     }

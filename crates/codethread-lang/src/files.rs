@@ -1,0 +1,130 @@
+//! Finding the source files of a tree: one iterative directory walk for
+//! every crate and tool of codethread.
+
+use std::path::{Path, PathBuf};
+
+/// A file or directory that could not be read during [`source_files`].
+#[derive(Debug, thiserror::Error)]
+#[error("{}: cannot read: {source}", path.display())]
+pub struct WalkError {
+    /// The file or directory.
+    pub path: PathBuf,
+    /// The I/O error.
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// Every file of a supported language ([`crate::Lang::from_path`]) under
+/// `root`, sorted by path, and the paths that could not be read.
+///
+/// A `root` that is not a directory is returned as it is (whatever its
+/// extension: a file named explicitly is the caller's choice). Directories are
+/// walked iteratively; symbolic links to directories are not followed, other
+/// links are kept (a dangling one then fails to read, naming itself, instead
+/// of vanishing); dot-files are included. An unreadable directory or entry is
+/// reported in the second list and the walk goes on.
+///
+/// ```
+/// let dir = std::env::temp_dir().join(format!("ct-doc-files-{}", std::process::id()));
+/// std::fs::create_dir_all(dir.join("pkg")).unwrap();
+/// std::fs::write(dir.join("pkg/a.py"), "x = 1\n").unwrap();
+/// std::fs::write(dir.join("notes.txt"), "").unwrap();
+/// let (files, errors) = codethread_lang::source_files(&dir);
+/// assert_eq!(files, vec![dir.join("pkg/a.py")]);
+/// assert!(errors.is_empty());
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn source_files(root: &Path) -> (Vec<PathBuf>, Vec<WalkError>) {
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    let err = |path: &Path, source| WalkError {
+        path: path.to_path_buf(),
+        source,
+    };
+    match std::fs::metadata(root) {
+        Ok(m) if !m.is_dir() => return (vec![root.to_path_buf()], errors),
+        Ok(_) => {}
+        Err(e) => {
+            errors.push(err(root, e));
+            return (files, errors);
+        }
+    }
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(e) => e,
+            Err(e) => {
+                errors.push(err(&dir, e));
+                continue;
+            }
+        };
+        for entry in entries {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => {
+                    errors.push(err(&dir, e));
+                    continue;
+                }
+            };
+            let path = entry.path();
+            let ft = match entry.file_type() {
+                Ok(ft) => ft,
+                Err(e) => {
+                    errors.push(err(&path, e));
+                    continue;
+                }
+            };
+            if ft.is_dir() {
+                stack.push(path);
+            } else if crate::Lang::from_path(&path).is_some() && !(ft.is_symlink() && path.is_dir())
+            {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    (files, errors)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    #[test]
+    fn walks_sorted_skips_other_files_and_reports_missing_roots() {
+        let dir = std::env::temp_dir().join(format!("ct-files-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("b/.hidden")).unwrap();
+        for f in ["b/z.go", "a.rs", "b/.hidden/x.tsx", "README.md", "b/y.js"] {
+            std::fs::write(dir.join(f), "").unwrap();
+        }
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(dir.join("b"), dir.join("link.py")).unwrap();
+            std::os::unix::fs::symlink(dir.join("gone.py"), dir.join("dangling.py")).unwrap();
+        }
+        let (files, errors) = source_files(&dir);
+        let rel: Vec<String> = files
+            .iter()
+            .map(|p| p.strip_prefix(&dir).unwrap().display().to_string())
+            .collect();
+        #[cfg(unix)]
+        assert_eq!(
+            rel,
+            ["a.rs", "b/.hidden/x.tsx", "b/y.js", "b/z.go", "dangling.py"]
+        );
+        #[cfg(not(unix))]
+        assert_eq!(rel, ["a.rs", "b/.hidden/x.tsx", "b/y.js", "b/z.go"]);
+        assert!(errors.is_empty());
+        // A file root comes back as given, whatever its extension.
+        let (one, _) = source_files(&dir.join("README.md"));
+        assert_eq!(one, vec![dir.join("README.md")]);
+        let (none, errors) = source_files(&dir.join("missing"));
+        assert!(none.is_empty());
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].to_string().contains("missing"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
