@@ -363,7 +363,11 @@ fn plan_function(
     units: &mut UnitCache,
 ) -> Result<Planned, PlanError> {
     if !f.in_macro {
-        let node = find_node(file, f).ok_or(PlanError::Malformed("function node not found"))?;
+        // The innermost node of the function's kind covering its own span
+        // (`Function::node` may end before the node's trailing comments).
+        let node = f
+            .find_node(file)
+            .ok_or(PlanError::Malformed("function node not found"))?;
         if file.parse_errors > 0 && touches_error(node) {
             return Err(PlanError::Affected(
                 "the function touches an ERROR/MISSING node".into(),
@@ -380,23 +384,6 @@ fn plan_function(
         return plan(&inp, units);
     }
     plan_in_macro(file, &file.source, 0, f, options, units, 0)
-}
-
-/// The function's node: the innermost node of its kind starting where the
-/// index says (`Function::node` may end before the node's trailing comments).
-fn find_node<'t>(file: &'t ParsedFile, f: &Function) -> Option<Node<'t>> {
-    let mut n = file
-        .root()
-        .descendant_for_byte_range(f.node.start_byte, f.node.end_byte)?;
-    loop {
-        if n.kind() == f.node_kind && n.start_byte() == f.node.start_byte {
-            return Some(n);
-        }
-        match n.parent() {
-            Some(p) => n = p,
-            None => return f.find_node(file),
-        }
-    }
 }
 
 /// How deeply macro bodies are re-parsed to find a function's node.
