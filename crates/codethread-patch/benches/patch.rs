@@ -5,7 +5,7 @@
 //! Needs `CODETHREAD_SHARED`; without it the bench prints a notice and exits.
 #![allow(missing_docs, clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use codethread_patch::{
@@ -13,9 +13,10 @@ use codethread_patch::{
 };
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
-fn shared() -> Option<PathBuf> {
-    std::env::var_os("CODETHREAD_SHARED").map(PathBuf::from)
-}
+// The integration tests' helpers: the same tree loader.
+#[path = "../tests/common/mod.rs"]
+mod common;
+use common::{dev_instances, load_tree, read_jsonl};
 
 fn gold_patches(root: &Path) -> Vec<Vec<u8>> {
     let mut v = Vec::new();
@@ -23,39 +24,15 @@ fn gold_patches(root: &Path) -> Vec<Vec<u8>> {
         "SWE-bench_Verified.test.jsonl",
         "SWE-bench_Multilingual.test.jsonl",
     ] {
-        let text =
-            std::fs::read_to_string(root.join("swebench/swebench_datasets").join(name)).unwrap();
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let row: serde_json::Value = serde_json::from_str(line).unwrap();
+        for row in read_jsonl(&root.join("swebench/swebench_datasets").join(name)) {
             v.push(row["patch"].as_str().unwrap().as_bytes().to_vec());
         }
     }
     v
 }
 
-fn load_tree(dir: &Path) -> MemTree {
-    let mut t = MemTree::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
-                t.insert(rel.into_bytes(), std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    t
-}
-
 fn bench(c: &mut Criterion) {
-    let Some(root) = shared() else {
-        println!("SKIPPED: CODETHREAD_SHARED is not set; patch benchmarks need the real patches");
+    let Some(root) = codethread_testkit::shared() else {
         return;
     };
     let texts = gold_patches(&root);
@@ -111,12 +88,8 @@ fn bench(c: &mut Criterion) {
 
     // Real pre-images: the 41 dev instances.
     let dev = root.join("chains/dev");
-    let text = std::fs::read_to_string(dev.join("instances.jsonl")).unwrap();
     let mut dev_cases = Vec::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let row: serde_json::Value = serde_json::from_str(line).unwrap();
-        let id = row["instance_id"].as_str().unwrap();
-        let files = dev.join("files").join(id);
+    for (row, files) in dev_instances(&dev) {
         let patch = parse(row["patch"].as_str().unwrap().as_bytes()).unwrap();
         dev_cases.push((
             patch,

@@ -19,10 +19,8 @@ pub fn read_jsonl(path: &Path) -> Vec<serde_json::Value> {
 
 /// Every regular file below `dir`, as a tree keyed by `/`-joined relative paths.
 pub fn load_tree(dir: &Path) -> MemTree {
+    assert!(dir.is_dir(), "{} is not a directory", dir.display());
     let mut t = MemTree::new();
-    if !dir.exists() {
-        return t;
-    }
     let mut stack: Vec<PathBuf> = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
         for e in std::fs::read_dir(&d).unwrap() {
