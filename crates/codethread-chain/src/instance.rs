@@ -154,6 +154,19 @@ pub fn detect_format(row: &Map<String, Value>) -> DatasetFormat {
     }
 }
 
+/// Why `id` cannot name a directory (`None`: it can).
+fn unsafe_id(id: &str) -> Option<&'static str> {
+    if id.is_empty() {
+        Some("empty instance id")
+    } else if id == "." || id == ".." {
+        Some("instance id is a relative directory (`.` or `..`)")
+    } else if id.contains(['/', '\\', '\0']) {
+        Some("instance id contains a path separator or NUL")
+    } else {
+        None
+    }
+}
+
 struct Row<'a> {
     map: Map<String, Value>,
     path: &'a Path,
@@ -383,6 +396,11 @@ pub fn instance_from_map(
             .map(str::to_string)
             .ok_or_else(|| row.missing("instance_id"))?,
     };
+    // Ids name the per-instance directories of every output and snapshot:
+    // one plain path component, nothing that could leave the directory.
+    if let Some(why) = unsafe_id(&instance_id) {
+        return Err(row.bad("instance_id", why));
+    }
     let mut inst = match format {
         DatasetFormat::MultiSweBench => {
             let org = row.req_str(&["org"])?;

@@ -546,3 +546,30 @@ fn resolved_flags_from_pro_eval_results_and_run_reports() {
     );
     assert_eq!(flags.get("astropy__astropy-12907"), Some(&false));
 }
+
+#[test]
+fn instance_ids_that_would_leave_their_directory_are_refused() {
+    let row = |id: &str| {
+        serde_json::json!({"instance_id": id, "repo": "o/r", "base_commit": "c", "patch": "",
+            "FAIL_TO_PASS": [], "PASS_TO_PASS": []})
+        .to_string()
+    };
+    let ids = ["../escape", "a/b", "a\\b", "..", "", "ok__repo-1"];
+    let text: String = ids.iter().map(|id| row(id) + "\n").collect();
+    let l = parse_instances(Path::new("ids.jsonl"), &text).expect("parse");
+    assert_eq!(
+        l.items
+            .iter()
+            .map(|i| i.instance_id.as_str())
+            .collect::<Vec<_>>(),
+        vec!["ok__repo-1"]
+    );
+    assert_eq!(l.errors.len(), 5);
+    for (e, line) in l.errors.iter().zip(1..) {
+        assert!(
+            matches!(e, ChainError::BadField { line: l, field, .. } if *l == line && field == "instance_id"),
+            "{e}"
+        );
+        assert!(e.to_string().contains(&format!("ids.jsonl:{line}")), "{e}");
+    }
+}
