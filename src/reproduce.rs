@@ -589,7 +589,7 @@ pub fn reproduce(
 
     // 3. Features of the discordant cohort.
     progress("features: metric deltas, Jaccard, IEC, difficulty");
-    let mut metric_cache: BTreeMap<(String, String, &'static str), MetricValues> = BTreeMap::new();
+    let mut metric_cache: BTreeMap<(String, String, Stage), MetricValues> = BTreeMap::new();
     let mut edit_cache: BTreeMap<(String, String, &'static str), EditSet> = BTreeMap::new();
     let mut iec_cache: BTreeMap<(String, String), bool> = BTreeMap::new();
     for ((model, id), t) in &trees {
@@ -624,28 +624,31 @@ pub fn reproduce(
             }
         }
         metric_cache.insert(
-            (model.clone(), id.clone(), "pr1h"),
+            (model.clone(), id.clone(), Stage::Pr1Human),
             metric_sum(&t.base, &t_ids),
         );
         if let Some(a) = &t.agent_pr1 {
-            metric_cache.insert((model.clone(), id.clone(), "pr1a"), metric_sum(a, &t_ids));
+            metric_cache.insert(
+                (model.clone(), id.clone(), Stage::Pr1Agent),
+                metric_sum(a, &t_ids),
+            );
         }
         if let Some(h) = &t.ha_pr2 {
-            metric_cache.insert((model.clone(), id.clone(), "pr2h"), metric_sum(h, &ids));
+            metric_cache.insert(
+                (model.clone(), id.clone(), Stage::Pr2Ha),
+                metric_sum(h, &ids),
+            );
         }
         if let Some(a) = &t.aa_pr2 {
-            metric_cache.insert((model.clone(), id.clone(), "pr2a"), metric_sum(a, &ids));
+            metric_cache.insert(
+                (model.clone(), id.clone(), Stage::Pr2Aa),
+                metric_sum(a, &ids),
+            );
         }
     }
     let metrics_fn = |k: &InstanceKey, s: Stage| {
-        let tag = match s {
-            Stage::Pr1Human => "pr1h",
-            Stage::Pr1Agent => "pr1a",
-            Stage::Pr2Ha => "pr2h",
-            Stage::Pr2Aa => "pr2a",
-        };
         metric_cache
-            .get(&(k.model.clone(), k.instance.clone(), tag))
+            .get(&(k.model.clone(), k.instance.clone(), s))
             .copied()
     };
     let edits_fn = |k: &InstanceKey, c: Condition| {

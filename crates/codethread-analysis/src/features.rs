@@ -21,7 +21,7 @@ use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Which code a metric value describes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum Stage {
     /// PR1 written by the human (HA chain's PR1).
     Pr1Human,
@@ -31,6 +31,28 @@ pub enum Stage {
     Pr2Ha,
     /// PR2 of the AA chain.
     Pr2Aa,
+}
+
+impl Stage {
+    /// Every stage, in chain order.
+    pub const ALL: [Stage; 4] = [Stage::Pr1Human, Stage::Pr1Agent, Stage::Pr2Ha, Stage::Pr2Aa];
+
+    /// The stage's name in metric tables: `pr1_human`, `pr1_agent`, `pr2_ha`, `pr2_aa`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stage::Pr1Human => "pr1_human",
+            Stage::Pr1Agent => "pr1_agent",
+            Stage::Pr2Ha => "pr2_ha",
+            Stage::Pr2Aa => "pr2_aa",
+        }
+    }
+
+    /// The stage named `s` (as [`Stage::as_str`] writes it, any ASCII case).
+    pub fn parse(s: &str) -> Option<Stage> {
+        Stage::ALL
+            .into_iter()
+            .find(|st| st.as_str().eq_ignore_ascii_case(s))
+    }
 }
 
 /// Complexity metrics of the target functions at one stage.
@@ -454,7 +476,7 @@ fn jstr(v: &serde_json::Value, keys: &[&str]) -> String {
 /// `halstead_volume`, `lloc`.
 #[derive(Debug, Clone, Default)]
 pub struct MetricTable {
-    map: BTreeMap<(LooseKey, String), MetricValues>,
+    map: BTreeMap<(LooseKey, Stage), MetricValues>,
 }
 
 impl MetricTable {
@@ -472,12 +494,13 @@ impl MetricTable {
             if inst.is_empty() {
                 return Err(err("no \"instance\"".into()));
             }
-            let stage = jstr(&v, &["stage"]).to_ascii_lowercase();
-            if !["pr1_human", "pr1_agent", "pr2_ha", "pr2_aa"].contains(&stage.as_str()) {
-                return Err(err(format!(
-                    "\"stage\" {stage:?} is not pr1_human, pr1_agent, pr2_ha or pr2_aa"
-                )));
-            }
+            let stage = jstr(&v, &["stage"]);
+            let stage = Stage::parse(&stage).ok_or_else(|| {
+                err(format!(
+                    "\"stage\" {:?} is not pr1_human, pr1_agent, pr2_ha or pr2_aa",
+                    stage.to_ascii_lowercase()
+                ))
+            })?;
             let num = |k: &str| -> Result<f64> {
                 v.get(k)
                     .and_then(|x| x.as_f64())
@@ -503,15 +526,9 @@ impl MetricTable {
 
     /// The value for a key and stage (exact key first, then without benchmark / model).
     pub fn get(&self, key: &InstanceKey, stage: Stage) -> Option<MetricValues> {
-        let s = match stage {
-            Stage::Pr1Human => "pr1_human",
-            Stage::Pr1Agent => "pr1_agent",
-            Stage::Pr2Ha => "pr2_ha",
-            Stage::Pr2Aa => "pr2_aa",
-        };
         loose_keys(key)
             .into_iter()
-            .find_map(|k| self.map.get(&(k, s.to_string())).copied())
+            .find_map(|k| self.map.get(&(k, stage)).copied())
     }
 }
 

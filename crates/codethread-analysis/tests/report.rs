@@ -294,3 +294,14 @@ fn report_from_files_with_metrics_and_edits() {
     assert!(err.contains("line 1") && err.contains("pr9"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn stage_names_are_the_metric_table_names() {
+    let names: Vec<&str> = Stage::ALL.iter().map(|s| s.as_str()).collect();
+    assert_eq!(names, ["pr1_human", "pr1_agent", "pr2_ha", "pr2_aa"]);
+    for s in Stage::ALL {
+        assert_eq!(Stage::parse(s.as_str()), Some(s));
+    }
+    assert_eq!(Stage::parse("PR2_AA"), Some(Stage::Pr2Aa));
+    assert_eq!(Stage::parse("pr2"), None);
+}
