@@ -17,7 +17,7 @@
 //! them. Parsing goes through `codethread_lang::parse`.
 
 use codethread_lang::tree_sitter::Node;
-use codethread_lang::{index_functions, parse, Lang, ParsedFile};
+use codethread_lang::{index_functions, parse, Function, Lang, ParsedFile};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -226,10 +226,12 @@ pub fn detect_iec(
     targets: &[String],
 ) -> Result<IecReport, IecError> {
     let (hf, af) = parse_pair(lang, human, agent)?;
+    // Each side is indexed once, not once per target.
+    let (hi, ai) = (index_functions(&hf), index_functions(&af));
     let mut functions = Vec::new();
     for t in targets {
-        let hs = signature_of(&hf, t);
-        let as_ = signature_of(&af, t);
+        let hs = signature_in(&hf, &hi, t);
+        let as_ = signature_in(&af, &ai, t);
         let changes = match (&hs, &as_) {
             (Some(h), Some(a)) => diff(h, a),
             _ => Vec::new(),
@@ -269,8 +271,17 @@ fn parse_pair(
 
 /// The contract signature of the first function named `qualname` in `file`.
 pub fn signature_of(file: &ParsedFile, qualname: &str) -> Option<ContractSignature> {
-    let f = index_functions(file)
-        .into_iter()
+    signature_in(file, &index_functions(file), qualname)
+}
+
+/// [`signature_of`] with the file's function index already built.
+fn signature_in(
+    file: &ParsedFile,
+    index: &[Function],
+    qualname: &str,
+) -> Option<ContractSignature> {
+    let f = index
+        .iter()
         .find(|f| f.qualname == qualname && !f.anonymous)?;
     let node = f.find_node(file)?;
     Some(signature(file, node, spec(file.lang)))
