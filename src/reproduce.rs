@@ -199,9 +199,9 @@ fn diff_text(a: &MemTree, b: &MemTree) -> Result<String, String> {
 }
 
 /// The trees of one (model, instance) chain.
-struct Trees {
-    /// Base = human PR1.
-    base: MemTree,
+struct Trees<'a> {
+    /// Base = human PR1 (shared by every model's chain of the instance).
+    base: &'a MemTree,
     agent_pr1: Option<MemTree>,
     ha_pr2: Option<MemTree>,
     aa_pr2: Option<MemTree>,
@@ -424,7 +424,7 @@ pub fn reproduce(
                 None => None,
             };
             let mut t = Trees {
-                base: base.clone(),
+                base,
                 agent_pr1,
                 ha_pr2,
                 aa_pr2,
@@ -444,12 +444,9 @@ pub fn reproduce(
                     Err(e) => sum.warnings.push(format!("{model} {id}: PR1 diff: {e}")),
                 }
             }
-            for (k, (pre, post)) in [
-                (Some(&t.base), &t.ha_pr2),
-                (t.agent_pr1.as_ref(), &t.aa_pr2),
-            ]
-            .into_iter()
-            .enumerate()
+            for (k, (pre, post)) in [(Some(t.base), &t.ha_pr2), (t.agent_pr1.as_ref(), &t.aa_pr2)]
+                .into_iter()
+                .enumerate()
             {
                 if let (Some(pre), Some(post)) = (pre, post) {
                     match diff_text(pre, post) {
@@ -592,11 +589,12 @@ pub fn reproduce(
     let mut metric_cache: BTreeMap<(String, String, Stage), MetricValues> = BTreeMap::new();
     let mut edit_cache: BTreeMap<(String, String, &'static str), EditSet> = BTreeMap::new();
     let mut iec_cache: BTreeMap<(String, String), bool> = BTreeMap::new();
+    let mut pr1h_cache: BTreeMap<String, MetricValues> = BTreeMap::new();
     for ((model, id), t) in &trees {
         let mut ids = targets.get(id).cloned().unwrap_or_default();
         let mut sets = Vec::new();
         for (tag, pre, patch) in [
-            ("HA", Some(&t.base), &t.ha_patch),
+            ("HA", Some(t.base), &t.ha_patch),
             ("AA", t.agent_pr1.as_ref(), &t.aa_patch),
         ] {
             if let (Some(pre), Some(patch)) = (pre, patch) {
@@ -616,17 +614,17 @@ pub fn reproduce(
         }
         let t_ids = targets.get(id).cloned().unwrap_or_default();
         if let Some(agent) = &t.agent_pr1 {
-            match iec_flag(&t.base, agent, &t_ids) {
+            match iec_flag(t.base, agent, &t_ids) {
                 Ok(flag) => {
                     iec_cache.insert((model.clone(), id.clone()), flag);
                 }
                 Err(e) => sum.warnings.push(format!("{model} {id}: IEC: {e}")),
             }
         }
-        metric_cache.insert(
-            (model.clone(), id.clone(), Stage::Pr1Human),
-            metric_sum(&t.base, &t_ids),
-        );
+        // The human PR1 is the same for every model: measured once per instance.
+        if !pr1h_cache.contains_key(id) {
+            pr1h_cache.insert(id.clone(), metric_sum(t.base, &t_ids));
+        }
         if let Some(a) = &t.agent_pr1 {
             metric_cache.insert(
                 (model.clone(), id.clone(), Stage::Pr1Agent),
@@ -646,10 +644,11 @@ pub fn reproduce(
             );
         }
     }
-    let metrics_fn = |k: &InstanceKey, s: Stage| {
-        metric_cache
+    let metrics_fn = |k: &InstanceKey, s: Stage| match s {
+        Stage::Pr1Human => pr1h_cache.get(&k.instance).copied(),
+        _ => metric_cache
             .get(&(k.model.clone(), k.instance.clone(), s))
-            .copied()
+            .copied(),
     };
     let edits_fn = |k: &InstanceKey, c: Condition| {
         edit_cache
