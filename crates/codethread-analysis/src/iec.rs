@@ -24,7 +24,8 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Per-language node kinds and names used by the detector.
 #[derive(Debug)]
 pub struct IecSpec {
-    /// Statements that raise / throw (their first named child is the raised expression).
+    /// Statements that raise / throw (their first named non-comment child is the raised
+    /// expression).
     pub raise_kinds: &'static [&'static str],
     /// Call expression kinds (fields `function`, `arguments`).
     pub call_kinds: &'static [&'static str],
@@ -48,6 +49,8 @@ pub struct IecSpec {
     pub default_ops: (&'static str, &'static [&'static str]),
     /// Identifier kinds.
     pub identifier_kinds: &'static [&'static str],
+    /// Attribute / member access kinds (`errors.E`, `self.Error`): a raised name.
+    pub member_kinds: &'static [&'static str],
 }
 
 /// Python.
@@ -73,6 +76,7 @@ pub const PYTHON: IecSpec = IecSpec {
     ],
     default_ops: ("boolean_operator", &["or"]),
     identifier_kinds: &["identifier"],
+    member_kinds: &["attribute"],
 };
 
 /// JavaScript, TypeScript and TSX.
@@ -93,6 +97,7 @@ pub const JAVASCRIPT: IecSpec = IecSpec {
     default_calls: &[("get", 1), ("getOrDefault", 1)],
     default_ops: ("binary_expression", &["??", "||"]),
     identifier_kinds: &["identifier", "shorthand_property_identifier_pattern"],
+    member_kinds: &["member_expression"],
 };
 
 /// Go.
@@ -116,6 +121,7 @@ pub const GO: IecSpec = IecSpec {
     default_calls: &[],
     default_ops: ("binary_expression", &[]),
     identifier_kinds: &["identifier"],
+    member_kinds: &[],
 };
 
 /// Rust.
@@ -147,6 +153,7 @@ pub const RUST: IecSpec = IecSpec {
     ],
     default_ops: ("binary_expression", &[]),
     identifier_kinds: &["identifier"],
+    member_kinds: &[],
 };
 
 /// The data table of a language.
@@ -339,7 +346,8 @@ fn params(file: &ParsedFile, func: Node<'_>, sp: &IecSpec) -> BTreeSet<String> {
 }
 
 fn raised_type(file: &ParsedFile, n: Node<'_>, sp: &IecSpec) -> String {
-    let Some(e) = n.named_child(0) else {
+    let mut c = n.walk();
+    let Some(e) = n.named_children(&mut c).find(|x| !x.is_extra()) else {
         return "<reraise>".to_string();
     };
     if sp.call_kinds.contains(&e.kind()) || sp.new_kinds.contains(&e.kind()) {
@@ -350,10 +358,7 @@ fn raised_type(file: &ParsedFile, n: Node<'_>, sp: &IecSpec) -> String {
             return text(file, f);
         }
     }
-    if sp.identifier_kinds.contains(&e.kind())
-        || e.kind() == "attribute"
-        || e.kind() == "member_expression"
-    {
+    if sp.identifier_kinds.contains(&e.kind()) || sp.member_kinds.contains(&e.kind()) {
         return text(file, e);
     }
     format!("<{}>", e.kind())
@@ -370,9 +375,8 @@ fn args(n: Node<'_>) -> Vec<Node<'_>> {
         return Vec::new();
     };
     let mut c = a.walk();
-    a.named_children(&mut c)
-        .filter(|x| x.kind() != "comment")
-        .collect()
+    // Comments (extras: `comment`, Rust `line_comment` / `block_comment`) are not arguments.
+    a.named_children(&mut c).filter(|x| !x.is_extra()).collect()
 }
 
 fn is_exit(file: &ParsedFile, n: Node<'_>, sp: &IecSpec) -> Option<String> {

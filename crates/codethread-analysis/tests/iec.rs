@@ -170,3 +170,26 @@ fn flow_typed_javascript_is_read_with_the_typescript_grammar() {
     );
     assert!(!run(Lang::JavaScript, h, h, "load").flag);
 }
+
+#[test]
+fn comments_are_not_arguments_or_raised_values() {
+    // Rust comments are `line_comment` / `block_comment`, JS ones `comment`:
+    // a comment in a defaulting call's argument list changes no default.
+    let h = "impl S {\n    fn get(&self, i: usize) -> u8 {\n        self.v.get(i).copied().unwrap_or(0)\n    }\n}\n";
+    let a = "impl S {\n    fn get(&self, i: usize) -> u8 {\n        self.v.get(i).copied().unwrap_or(/* none */ 0)\n    }\n}\n";
+    let r = run(Lang::Rust, h, a, "S.get");
+    assert!(!r.flag, "{:?}", r.functions);
+    let h = "function f(m, k) {\n  return m.get(k, 1);\n}\n";
+    let a = "function f(m, k) {\n  return m.get(k, /* fallback */ 1);\n}\n";
+    let r = run(Lang::JavaScript, h, a, "f");
+    assert!(!r.flag, "{:?}", r.functions);
+    // ... and a comment before the thrown value does not hide its type.
+    let h = "function f(x) {\n  if (!x) {\n    throw /* bad */ new TypeError('x');\n  }\n  return x;\n}\n";
+    let a = "function f(x) {\n  if (!x) {\n    throw /* bad */ new RangeError('x');\n  }\n  return x;\n}\n";
+    let r = run(Lang::JavaScript, h, a, "f");
+    let c = &r.functions[0].changes;
+    assert!(
+        c.contains(&ContractChange::RaiseAdded("RangeError".into(), 1)),
+        "{c:?}"
+    );
+}
