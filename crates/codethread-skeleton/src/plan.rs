@@ -26,23 +26,109 @@ pub const RUST_STUB: &str = "todo!()";
 /// The statement that replaces a JavaScript / TypeScript body.
 pub const JS_STUB: &str = "throw new Error(\"not implemented\");";
 
-/// The stub statement of a language.
-pub fn stub_statement(lang: Lang) -> &'static str {
+/// What replaces a JavaScript / TypeScript expression body (arrow functions):
+/// a braced body holding [`JS_STUB`].
+const JS_EXPR_STUB: &str = "{ throw new Error(\"not implemented\"); }";
+
+/// How a language's bodies look: the indented block after a `:` line, or a
+/// `{ ... }` block (possibly an expression instead).
+#[derive(Debug)]
+pub(crate) enum BodyForm {
+    /// Python: statements in an indented block. Only function kinds in
+    /// `statement_kinds` have one (a lambda's body is an expression).
+    Indented {
+        /// Function node kinds whose body is a statement block.
+        statement_kinds: &'static [&'static str],
+    },
+    /// Go, Rust, JS/TS: a `{ ... }` block of one of `block_kinds`, or, where
+    /// `expr_stub` is set, an expression body replaced by `expr_stub`.
+    Braced {
+        /// Body node kinds that are `{ ... }` blocks.
+        block_kinds: &'static [&'static str],
+        /// What replaces an expression body (closures, arrows); `None`: the
+        /// language has no expression bodies.
+        expr_stub: Option<&'static str>,
+    },
+}
+
+/// Per-language knowledge of the stubbing engine, as data.
+#[derive(Debug)]
+pub(crate) struct StubRules {
+    /// The stub statement.
+    pub stub: &'static str,
+    /// Indentation unit used when neither the body nor the file shows one.
+    pub default_unit: &'static str,
+    /// The body's form.
+    pub form: BodyForm,
+    /// Comment node kinds.
+    pub comment_kinds: &'static [&'static str],
+    /// Decorated `@overload` stubs exist (Python) and are never targets.
+    pub overload_stubs: bool,
+    /// Unused imports are compile errors (Go): flag stubs that remove the
+    /// last use of an import.
+    pub rejects_unused_imports: bool,
+}
+
+static PYTHON_RULES: StubRules = StubRules {
+    stub: PYTHON_STUB,
+    default_unit: "    ",
+    form: BodyForm::Indented {
+        statement_kinds: &["function_definition"],
+    },
+    comment_kinds: &["comment"],
+    overload_stubs: true,
+    rejects_unused_imports: false,
+};
+
+static GO_RULES: StubRules = StubRules {
+    stub: GO_STUB,
+    default_unit: "\t",
+    form: BodyForm::Braced {
+        block_kinds: &["block"],
+        expr_stub: None,
+    },
+    comment_kinds: &["comment"],
+    overload_stubs: false,
+    rejects_unused_imports: true,
+};
+
+static RUST_RULES: StubRules = StubRules {
+    stub: RUST_STUB,
+    default_unit: "    ",
+    form: BodyForm::Braced {
+        block_kinds: &["block"],
+        expr_stub: Some(RUST_STUB),
+    },
+    comment_kinds: &["line_comment", "block_comment"],
+    overload_stubs: false,
+    rejects_unused_imports: false,
+};
+
+static JS_RULES: StubRules = StubRules {
+    stub: JS_STUB,
+    default_unit: "  ",
+    form: BodyForm::Braced {
+        block_kinds: &["statement_block"],
+        expr_stub: Some(JS_EXPR_STUB),
+    },
+    comment_kinds: &["comment"],
+    overload_stubs: false,
+    rejects_unused_imports: false,
+};
+
+/// The stubbing rules of a language.
+pub(crate) fn rules(lang: Lang) -> &'static StubRules {
     match lang {
-        Lang::Python => PYTHON_STUB,
-        Lang::Go => GO_STUB,
-        Lang::Rust => RUST_STUB,
-        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => JS_STUB,
+        Lang::Python => &PYTHON_RULES,
+        Lang::Go => &GO_RULES,
+        Lang::Rust => &RUST_RULES,
+        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => &JS_RULES,
     }
 }
 
-/// Indentation unit used when neither the body nor the file shows one.
-fn default_unit(lang: Lang) -> &'static str {
-    match lang {
-        Lang::Go => "\t",
-        Lang::Python | Lang::Rust => "    ",
-        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => "  ",
-    }
+/// The stub statement of a language.
+pub fn stub_statement(lang: Lang) -> &'static str {
+    rules(lang).stub
 }
 
 /// A planned replacement, in the coordinates of the whole file.
@@ -93,7 +179,7 @@ impl UnitCache {
 
     fn get(&mut self, src: &[u8], lang: Lang) -> &str {
         self.unit
-            .get_or_insert_with(|| indent_unit(src, default_unit(lang)))
+            .get_or_insert_with(|| indent_unit(src, rules(lang).default_unit))
     }
 }
 
@@ -108,41 +194,42 @@ pub(crate) fn plan(inp: &PlanInput<'_, '_>, units: &mut UnitCache) -> Result<Pla
     }
     let mut warnings = Vec::new();
     collect_warnings(inp, &mut warnings);
-    let mut planned = match inp.lang {
-        Lang::Python => {
-            if inp.node.kind() != "function_definition" {
+    let r = rules(inp.lang);
+    let mut planned = match r.form {
+        BodyForm::Indented { statement_kinds } => {
+            if !statement_kinds.contains(&inp.node.kind()) {
                 return Err(PlanError::Unsupported(
                     "a Python lambda body is an expression; no statement can replace it",
                 ));
             }
             plan_python(inp, body)?
         }
-        _ if body_is_braced(inp, body) => plan_braces(inp, body, units)?,
-        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => Planned {
+        BodyForm::Braced { block_kinds, .. } if body_is_braced(inp, body, block_kinds) => {
+            plan_braces(inp, body, units)?
+        }
+        BodyForm::Braced {
+            expr_stub: Some(stub),
+            ..
+        } => Planned {
             start: inp.off + body.start_byte(),
             end: inp.off + body.end_byte(),
-            replacement: format!("{{ {JS_STUB} }}"),
+            replacement: stub.to_string(),
             warnings: Vec::new(),
         },
-        Lang::Rust => Planned {
-            start: inp.off + body.start_byte(),
-            end: inp.off + body.end_byte(),
-            replacement: RUST_STUB.to_string(),
-            warnings: Vec::new(),
-        },
-        Lang::Go => return Err(PlanError::Malformed("Go body without braces")),
+        BodyForm::Braced {
+            expr_stub: None, ..
+        } => return Err(PlanError::Malformed("body without braces")),
     };
     planned.warnings = warnings;
     Ok(planned)
 }
 
-fn body_is_braced(inp: &PlanInput<'_, '_>, body: Node<'_>) -> bool {
-    matches!(body.kind(), "block" | "statement_block")
-        && inp.src.get(inp.off + body.start_byte()) == Some(&b'{')
+fn body_is_braced(inp: &PlanInput<'_, '_>, body: Node<'_>, block_kinds: &[&str]) -> bool {
+    block_kinds.contains(&body.kind()) && inp.src.get(inp.off + body.start_byte()) == Some(&b'{')
 }
 
-fn is_comment(n: Node<'_>) -> bool {
-    matches!(n.kind(), "comment" | "line_comment" | "block_comment")
+fn is_comment(lang: Lang, n: Node<'_>) -> bool {
+    rules(lang).comment_kinds.contains(&n.kind())
 }
 
 /// `{ ... }` bodies (Go, Rust, JS/TS): replace what lies between the braces,
@@ -182,7 +269,7 @@ fn plan_braces(
         if c.start_position().row != open_row {
             break;
         }
-        if !is_comment(c) {
+        if !is_comment(inp.lang, c) {
             last_comment_end = None;
             break;
         }
@@ -224,9 +311,11 @@ fn plan_braces(
 
 /// The docstring statement of a Python block: a first statement that is a
 /// plain (not f-) string literal.
-fn python_docstring<'t>(block: Node<'t>, src: &[u8], off: usize) -> Option<Node<'t>> {
+fn python_docstring<'t>(lang: Lang, block: Node<'t>, src: &[u8], off: usize) -> Option<Node<'t>> {
     let mut c = block.walk();
-    let first = block.named_children(&mut c).find(|n| !is_comment(*n))?;
+    let first = block
+        .named_children(&mut c)
+        .find(|n| !is_comment(lang, *n))?;
     if first.kind() != "expression_statement" || first.named_child_count() != 1 {
         return None;
     }
@@ -271,11 +360,11 @@ fn plan_python(inp: &PlanInput<'_, '_>, body: Node<'_>) -> Result<Planned, PlanE
     let stmts: Vec<Node<'_>> = body.children(&mut bc).collect();
     let first_stmt = stmts
         .iter()
-        .find(|n| n.is_named() && !is_comment(**n))
+        .find(|n| n.is_named() && !is_comment(inp.lang, **n))
         .copied()
         .ok_or(PlanError::Malformed("block without a statement"))?;
     let doc = if inp.keep_docs {
-        python_docstring(body, src, off)
+        python_docstring(inp.lang, body, src, off)
     } else {
         None
     };
@@ -286,7 +375,7 @@ fn plan_python(inp: &PlanInput<'_, '_>, body: Node<'_>) -> Result<Planned, PlanE
         let last = stmts
             .iter()
             .rev()
-            .find(|n| !is_comment(**n))
+            .find(|n| !is_comment(inp.lang, **n))
             .copied()
             .ok_or(PlanError::Malformed("block without a statement"))?;
         let end = off + last.end_byte();
@@ -313,7 +402,7 @@ fn plan_python(inp: &PlanInput<'_, '_>, body: Node<'_>) -> Result<Planned, PlanE
             break;
         }
         if ch.start_byte() >= colon.end_byte()
-            && is_comment(*ch)
+            && is_comment(inp.lang, *ch)
             && ch.start_position().row == opener_row
         {
             kept_end = ch.end_byte();
@@ -330,7 +419,7 @@ fn plan_python(inp: &PlanInput<'_, '_>, body: Node<'_>) -> Result<Planned, PlanE
     let last_kept = stmts
         .iter()
         .rev()
-        .find(|n| !(is_comment(**n) && n.start_position().column < body_col))
+        .find(|n| !(is_comment(inp.lang, **n) && n.start_position().column < body_col))
         .copied()
         .unwrap_or(first_stmt);
     let end = fix_end(src, off + last_kept.end_byte());
@@ -420,6 +509,26 @@ fn subtree_has_kind(root: Node<'_>, kind: &str) -> bool {
             }
             if !cursor.goto_parent() {
                 return false;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expression_body_stubs_hold_the_statement_stub() {
+        assert_eq!(JS_EXPR_STUB, format!("{{ {JS_STUB} }}"));
+        for lang in Lang::ALL {
+            let r = rules(lang);
+            assert_eq!(stub_statement(lang), r.stub);
+            if let BodyForm::Braced {
+                expr_stub: Some(e), ..
+            } = r.form
+            {
+                assert!(e.contains(r.stub), "{lang:?}: {e}");
             }
         }
     }

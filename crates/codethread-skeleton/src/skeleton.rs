@@ -6,7 +6,7 @@ use codethread_lang::tree_sitter::Node;
 use codethread_lang::{index_functions, parse, Function, Lang, ParsedFile};
 use serde::{Deserialize, Serialize};
 
-use crate::plan::{plan, PlanError, PlanInput, Planned, UnitCache};
+use crate::plan::{plan, rules, PlanError, PlanInput, Planned, UnitCache};
 use crate::select::{is_overload_stub, Selector};
 use crate::SkeletonError;
 
@@ -250,7 +250,7 @@ pub fn skeletonize(
             skipped.push(skip(SkipReason::NoBody));
             continue;
         }
-        if file.lang == Lang::Python && is_overload_stub(f) {
+        if rules(file.lang).overload_stubs && is_overload_stub(f) {
             skipped.push(skip(SkipReason::Overload));
             continue;
         }
@@ -299,10 +299,11 @@ pub fn skeletonize(
         });
     }
     let text = apply_edits(src, &edits)?;
-    let needs_reparse = options.verify || file.lang == Lang::Go;
+    let check_imports = rules(file.lang).rejects_unused_imports;
+    let needs_reparse = options.verify || check_imports;
     if needs_reparse && !edits.is_empty() {
         let re = parse(file.lang, text.clone())?;
-        if file.lang == Lang::Go {
+        if check_imports {
             crate::goimports::flag_unused_imports(file, &re, &mut edits);
         }
         if options.verify && re.parse_errors > file.parse_errors {
