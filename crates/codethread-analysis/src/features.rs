@@ -270,7 +270,7 @@ impl FeatureTable {
         let mut ha = Vec::new();
         let mut aa = Vec::new();
         for r in &self.rows {
-            if let Some(v) = r.values[j] {
+            if let Some(v) = r.values.get(j).copied().flatten() {
                 match r.winner {
                     Winner::HaOnly => ha.push(v),
                     Winner::AaOnly => aa.push(v),
@@ -340,18 +340,22 @@ impl FeatureTable {
         }
         csv.push('\n');
         for r in &self.rows {
-            if idx.iter().any(|&j| r.values[j].is_none()) {
+            let vals: Option<Vec<f64>> = idx
+                .iter()
+                .map(|&j| r.values.get(j).copied().flatten())
+                .collect();
+            let Some(vals) = vals else {
                 dropped.push(r.key.clone());
                 continue;
-            }
+            };
             csv.push_str(&format!(
                 "{},{},{}",
                 u8::from(r.winner == Winner::HaOnly),
                 csv_cell(&r.key.benchmark),
                 csv_cell(&r.key.model)
             ));
-            for &j in &idx {
-                csv.push_str(&format!(",{:?}", r.values[j].unwrap_or(f64::NAN)));
+            for v in vals {
+                csv.push_str(&format!(",{v:?}"));
             }
             csv.push('\n');
         }
@@ -383,23 +387,14 @@ pub fn load_iec_jsonl(
     bytes: &[u8],
 ) -> Result<BTreeMap<(String, String, String), bool>> {
     let mut out = BTreeMap::new();
-    for (n, line) in bytes.split(|b| *b == b'\n').enumerate() {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if line.iter().all(|b| b.is_ascii_whitespace()) {
-            continue;
-        }
+    for item in jsonl_lines(origin, bytes) {
+        let (line, v) = item?;
         let err = |m: String| AnalysisError::Json {
             origin: origin.to_string(),
-            line: n + 1,
+            line,
             message: m,
         };
-        let v: serde_json::Value = serde_json::from_slice(line).map_err(|e| err(e.to_string()))?;
-        let s = |k: &[&str]| {
-            k.iter()
-                .find_map(|key| v.get(*key).and_then(|x| x.as_str()).map(str::to_string))
-                .unwrap_or_default()
-        };
-        let inst = s(&["instance", "instance_id"]);
+        let inst = jstr(&v, &["instance", "instance_id"]);
         if inst.is_empty() {
             return Err(err("no \"instance\"".into()));
         }
@@ -414,7 +409,7 @@ pub fn load_iec_jsonl(
             },
             _ => return Err(err("no boolean \"iec\"".into())),
         };
-        out.insert((s(&["benchmark"]), s(&["model"]), inst), flag);
+        out.insert((jstr(&v, &["benchmark"]), jstr(&v, &["model"]), inst), flag);
     }
     Ok(out)
 }

@@ -305,3 +305,69 @@ fn stage_names_are_the_metric_table_names() {
     assert_eq!(Stage::parse("PR2_AA"), Some(Stage::Pr2Aa));
     assert_eq!(Stage::parse("pr2"), None);
 }
+
+#[test]
+fn hand_made_short_feature_rows_are_missing_values_not_panics() {
+    use codethread_analysis::features::{FeatureRow, FeatureTable};
+    let key = |i: &str| InstanceKey {
+        benchmark: "b".into(),
+        model: "m".into(),
+        instance: i.into(),
+    };
+    let table = FeatureTable {
+        rows: vec![
+            FeatureRow {
+                key: key("short"),
+                winner: Winner::HaOnly,
+                task_type: None,
+                values: vec![Some(1.0)],
+            },
+            FeatureRow {
+                key: key("full-ha"),
+                winner: Winner::HaOnly,
+                task_type: None,
+                values: vec![Some(3.0); 12],
+            },
+            FeatureRow {
+                key: key("full-aa"),
+                winner: Winner::AaOnly,
+                task_type: None,
+                values: vec![Some(2.0); 12],
+            },
+        ],
+    };
+    assert_eq!(table.split("d_cc_pr1"), Some((vec![1.0, 3.0], vec![2.0])));
+    assert_eq!(table.split("difficulty"), Some((vec![3.0], vec![2.0])));
+    let (d, dropped) = table.design(Some(&["difficulty"]), false).unwrap();
+    assert_eq!(dropped, vec![key("short")]);
+    assert_eq!(d.y, vec![1.0, 0.0]);
+}
+
+#[test]
+fn iec_jsonl_lines_crlf_blanks_and_errors() {
+    use codethread_analysis::features::{load_iec_jsonl, lookup_iec};
+    let m = load_iec_jsonl(
+        "iec.jsonl",
+        b"{\"instance\":\"i1\",\"model\":\"m\",\"iec\":true}\r\n\r\n{\"instance_id\":\"i2\",\"iec\":\"no\"}\n",
+    )
+    .unwrap();
+    let key = |i: &str| InstanceKey {
+        benchmark: "b".into(),
+        model: "m".into(),
+        instance: i.into(),
+    };
+    assert_eq!(lookup_iec(&m, &key("i1")), Some(true));
+    assert_eq!(lookup_iec(&m, &key("i2")), Some(false));
+    assert_eq!(lookup_iec(&m, &key("i3")), None);
+    let err = load_iec_jsonl("iec.jsonl", b"\n{\"instance\":\"i1\",\"iec\":\"maybe\"}\n")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("iec.jsonl") && err.contains("line 2") && err.contains("maybe"),
+        "{err}"
+    );
+    let err = load_iec_jsonl("iec.jsonl", b"{\"iec\":true}\n{oops\n")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("line 1") && err.contains("instance"), "{err}");
+}
