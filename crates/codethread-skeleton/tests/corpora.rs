@@ -56,21 +56,10 @@ struct Totals {
 /// End of the function's syntax node in the tree (the index's `node` span
 /// stops before trailing comments of the body).
 fn node_end(file: &codethread_lang::ParsedFile, f: &Function) -> usize {
-    let Some(mut n) = file
-        .root()
-        .descendant_for_byte_range(f.node.start_byte, f.node.end_byte)
-    else {
-        return f.node.end_byte;
-    };
-    loop {
-        if n.kind() == f.node_kind && n.start_byte() == f.node.start_byte {
-            return n.end_byte();
-        }
-        match n.parent() {
-            Some(p) => n = p,
-            // Functions of re-parsed macro bodies: the macro's token tree.
-            None => return f.span.end_byte + 64,
-        }
+    match f.find_node(file) {
+        Some(n) => n.end_byte(),
+        // Functions of re-parsed macro bodies: the macro's token tree.
+        None => f.span.end_byte + 64,
     }
 }
 
