@@ -1,15 +1,41 @@
 //! Bad input: typed errors naming the column / row, never a panic.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use codethread_analysis::{fit_logit, AnalysisError, DesignSpec, Frame, LogitOptions};
+use codethread_analysis::{fit_logit, AnalysisError, Design, DesignSpec, Frame, LogitOptions};
+
+/// The design of `csv` (origin `t.csv`) under `spec`.
+fn design_of(csv: &str, spec: DesignSpec) -> Result<Design, AnalysisError> {
+    Frame::from_csv_bytes("t.csv", csv.as_bytes())?.design(&spec)
+}
+
+/// The default spec with outcome `y`.
+fn spec_y() -> DesignSpec {
+    DesignSpec {
+        outcome: "y".into(),
+        ..Default::default()
+    }
+}
 
 fn fit_bytes(csv: &str, outcome: &str) -> Result<codethread_analysis::LogitFit, AnalysisError> {
-    let f = Frame::from_csv_bytes("t.csv", csv.as_bytes())?;
-    let d = f.design(&DesignSpec {
-        outcome: outcome.into(),
-        ..Default::default()
-    })?;
+    let d = design_of(
+        csv,
+        DesignSpec {
+            outcome: outcome.into(),
+            ..Default::default()
+        },
+    )?;
     fit_logit(&d, &LogitOptions::default())
+}
+
+/// A seeded 64-bit LCG: uniform draws in [0, 1).
+fn uniform(seed: u64) -> impl FnMut() -> f64 {
+    let mut s = seed;
+    move || {
+        s = s
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (s >> 11) as f64 / (1u64 << 53) as f64
+    }
 }
 
 #[test]
@@ -114,48 +140,40 @@ fn crlf_bom_and_quotes_are_fine() {
 #[test]
 fn categorical_dummies_sorted_drop_first() {
     let csv = "y,m,x\n0,b,1\n1,a,2\n0,c,3\n1,b,4\n1,c,5\n0,a,6\n1,a,7\n0,c,8\n1,b,2\n0,b,9\n";
-    let f = Frame::from_csv_bytes("t.csv", csv.as_bytes()).unwrap();
-    let d = f
-        .design(&DesignSpec {
-            outcome: "y".into(),
+    let d = design_of(
+        csv,
+        DesignSpec {
             categorical: vec!["m".into()],
-            ..Default::default()
-        })
-        .unwrap();
+            ..spec_y()
+        },
+    )
+    .unwrap();
     assert_eq!(d.names, vec!["const", "m[b]", "m[c]", "x"]);
     // numeric levels sort numerically: 2 < 10
     let csv = "y,g\n0,10\n1,2\n0,2\n1,10\n0,3\n1,3\n";
-    let f = Frame::from_csv_bytes("t.csv", csv.as_bytes()).unwrap();
-    let d = f
-        .design(&DesignSpec {
-            outcome: "y".into(),
+    let d = design_of(
+        csv,
+        DesignSpec {
             categorical: vec!["g".into()],
-            ..Default::default()
-        })
-        .unwrap();
+            ..spec_y()
+        },
+    )
+    .unwrap();
     assert_eq!(d.names, vec!["const", "g[3]", "g[10]"]);
 }
 
 #[test]
 fn standardize_changes_slopes_not_fit() {
     let csv = "y,x\n0,1\n0,2\n0,3\n1,4\n0,5\n1,6\n0,7\n1,8\n1,9\n1,10\n";
-    let f = Frame::from_csv_bytes("t.csv", csv.as_bytes()).unwrap();
-    let raw = fit_logit(
-        &f.design(&DesignSpec {
-            outcome: "y".into(),
-            ..Default::default()
-        })
-        .unwrap(),
-        &LogitOptions::default(),
+    let raw = fit_bytes(csv, "y").unwrap();
+    let d = design_of(
+        csv,
+        DesignSpec {
+            standardize: true,
+            ..spec_y()
+        },
     )
     .unwrap();
-    let d = f
-        .design(&DesignSpec {
-            outcome: "y".into(),
-            standardize: true,
-            ..Default::default()
-        })
-        .unwrap();
     let sd = d.scaling[0].sd;
     let st = fit_logit(&d, &LogitOptions::default()).unwrap();
     assert!((st.params[1] - raw.params[1] * sd).abs() < 1e-9);
@@ -178,14 +196,14 @@ fn reference_level_separation_is_detected() {
         };
         csv.push_str(&format!("{y},{m},{x}\n"));
     }
-    let f = Frame::from_csv_bytes("t.csv", csv.as_bytes()).unwrap();
-    let d = f
-        .design(&DesignSpec {
-            outcome: "y".into(),
+    let d = design_of(
+        &csv,
+        DesignSpec {
             categorical: vec!["m".into()],
-            ..Default::default()
-        })
-        .unwrap();
+            ..spec_y()
+        },
+    )
+    .unwrap();
     let fit = fit_logit(&d, &LogitOptions::default()).unwrap();
     let sep = fit.separation.expect("separation");
     assert!(sep.regressors.contains(&"m[b]".to_string()), "{sep:?}");
@@ -196,13 +214,8 @@ fn reference_level_separation_is_detected() {
 fn separation_by_a_combination_is_detected_and_named() {
     // y = 1 exactly when x1 + x2 > 0; neither regressor separates alone; x3 is noise
     let mut csv = String::from("y,x1,x2,x3\n");
-    let mut s: u64 = 42;
-    let mut u = || {
-        s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((s >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
-    };
+    let mut unit = uniform(42);
+    let mut u = || unit() * 2.0 - 1.0;
     for _ in 0..80 {
         let (a, b, c) = (u(), u(), u());
         let y = i32::from(a + b > 0.0);
@@ -220,13 +233,7 @@ fn separation_by_a_combination_is_detected_and_named() {
 #[test]
 fn no_false_separation_on_ordinary_data() {
     let mut csv = String::from("y,x1,x2\n");
-    let mut s: u64 = 7;
-    let mut u = || {
-        s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (s >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut u = uniform(7);
     for _ in 0..500 {
         let (a, b, e) = (u() * 4.0 - 2.0, u() * 4.0 - 2.0, u());
         let p = 1.0 / (1.0 + (-(0.3 + 1.5 * a - 0.8 * b)).exp());
@@ -245,15 +252,15 @@ fn drop_missing_rows_is_opt_in_and_reported() {
         fit_bytes(csv, "y").unwrap_err(),
         AnalysisError::NonNumeric { .. }
     ));
-    let f = Frame::from_csv_bytes("t.csv", csv.as_bytes()).unwrap();
-    let d = f
-        .design(&DesignSpec {
-            outcome: "y".into(),
+    let d = design_of(
+        csv,
+        DesignSpec {
             columns: Some(vec!["x".into()]),
             drop_missing: true,
-            ..Default::default()
-        })
-        .unwrap();
+            ..spec_y()
+        },
+    )
+    .unwrap();
     assert_eq!(d.dropped_rows, vec![2, 4]);
     assert_eq!(d.nobs(), 6);
     let fit = fit_logit(&d, &LogitOptions::default()).unwrap();
@@ -266,13 +273,7 @@ fn drop_missing_rows_is_opt_in_and_reported() {
 #[test]
 fn near_collinearity_is_a_warning_naming_the_column() {
     let mut csv = String::from("y,x1,x2,x3\n");
-    let mut s: u64 = 11;
-    let mut u = || {
-        s = s
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (s >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut u = uniform(11);
     for i in 0..200 {
         let (a, b) = (u() * 2.0 - 1.0, u() * 2.0 - 1.0);
         let c = a + b + if i % 2 == 0 { 1e-7 } else { -1e-7 }; // not exact: rank 4
