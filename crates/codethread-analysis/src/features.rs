@@ -2,8 +2,8 @@
 //! chains resolved PR2), for Figure 3 and the logistic regression.
 //!
 //! Metric values and edit sets come from other crates (`codethread-metrics`,
-//! `codethread-patch`) as plain data through [`FeatureSources`] closures, so this crate does not
-//! depend on them:
+//! `codethread-patch`) as plain data through [`FeatureSources`] closures, so this crate neither
+//! measures nor localizes code itself (only [`jaccard`] is `codethread-patch`'s):
 //! - `metrics(key, stage)` → [`MetricValues`] summed over the target functions,
 //! - `edits(key, condition)` → the [`EditSet`] (files, functions) of that chain's PR2 patch,
 //! - `iec(key)` → the input/error-contract drift flag (from a judge's JSONL via
@@ -77,14 +77,9 @@ pub struct EditSet {
     pub functions: BTreeSet<String>,
 }
 
-/// |A ∩ B| / |A ∪ B|; `None` when both are empty.
-pub fn jaccard<T: Ord>(a: &BTreeSet<T>, b: &BTreeSet<T>) -> Option<f64> {
-    let union = a.union(b).count();
-    if union == 0 {
-        return None;
-    }
-    Some(a.intersection(b).count() as f64 / union as f64)
-}
+/// |A ∩ B| / |A ∪ B|; `None` when both are empty (`codethread_patch::jaccard_opt`, the J^file /
+/// J^func of the paper).
+pub use codethread_patch::jaccard_opt as jaccard;
 
 /// Identifies one (benchmark, model, instance).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
