@@ -148,8 +148,10 @@ fn read_tree(dir: &Path) -> Result<Vec<(String, Vec<u8>)>, ReproduceError> {
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
         for e in io(&d, std::fs::read_dir(&d))? {
-            let p = io(&d, e)?.path();
-            if p.is_dir() {
+            let e = io(&d, e)?;
+            let p = e.path();
+            // `file_type` does not follow symlinks: a link cycle cannot loop the walk.
+            if io(&p, e.file_type())?.is_dir() {
                 stack.push(p);
             } else {
                 let rel = p.strip_prefix(dir).unwrap_or(&p);
@@ -417,10 +419,17 @@ pub fn reproduce(
         let mut pr1_preds: BTreeMap<String, Prediction> = BTreeMap::new();
         let mut pr2: [BTreeMap<String, Prediction>; 2] = [BTreeMap::new(), BTreeMap::new()];
         for (id, (base, stubbed)) in &base_trees {
-            let agent_pr1 = overlay(stubbed, &adir.join("pr1").join(id))?;
-            let ha_pr2 = overlay(base, &adir.join("pr2_HA").join(id))?;
+            // An unreadable agent output loses that tree only, with a warning.
+            let mut read = |tree: &MemTree, stage: &str| {
+                overlay(tree, &adir.join(stage).join(id)).unwrap_or_else(|e| {
+                    sum.warnings.push(format!("{model} {id}: {stage}: {e}"));
+                    None
+                })
+            };
+            let agent_pr1 = read(stubbed, "pr1");
+            let ha_pr2 = read(base, "pr2_HA");
             let aa_pr2 = match &agent_pr1 {
-                Some(a) => overlay(a, &adir.join("pr2_AA").join(id))?,
+                Some(a) => read(a, "pr2_AA"),
                 None => None,
             };
             let mut t = Trees {

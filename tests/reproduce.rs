@@ -142,3 +142,35 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// An unreadable agent output (here a dangling symlink) costs that chain a
+/// warning; the run and every other instance go on.
+#[cfg(unix)]
+#[test]
+fn an_unreadable_agent_output_is_a_warning_not_a_failed_run() {
+    let tmp = std::env::temp_dir().join(format!(
+        "codethread-reproduce-badagent-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let agents = tmp.join("agents");
+    copy_dir(&bench().join("agents"), &agents);
+    let bad = agents.join("scripted-a/pr1/fixtures__bounded-1");
+    assert!(bad.is_dir(), "fixture layout changed: {}", bad.display());
+    std::os::unix::fs::symlink(tmp.join("nowhere"), bad.join("dangling.py")).unwrap();
+    let mut cfg = ReproduceConfig::for_bench_dir(&bench(), &tmp.join("out"));
+    cfg.agents = agents;
+    cfg.bootstrap_reps = 50;
+    let s = reproduce(&cfg, &mut |_| {}).expect("the run survives a bad agent file");
+    assert!(
+        s.warnings
+            .iter()
+            .any(|w| w.starts_with("scripted-a fixtures__bounded-1: pr1:")
+                && w.contains("dangling.py")),
+        "{:?}",
+        s.warnings
+    );
+    assert_eq!(s.models, vec!["scripted-a", "scripted-b", "scripted-c"]);
+    assert!(s.outcomes > 0);
+    let _ = std::fs::remove_dir_all(&tmp);
+}
