@@ -313,9 +313,11 @@ impl Image {
         let Some(mut node) = self.file.root().descendant_for_byte_range(a, a + 1) else {
             return false;
         };
+        let rules = trivial_rules(self.file.lang);
         loop {
-            let kind = node.kind();
-            if kind.contains("comment") || (self.file.lang == Lang::Python && is_docstring(node)) {
+            if rules.comment_kinds.contains(&node.kind())
+                || rules.docstring.is_some_and(|d| is_docstring(d, node))
+            {
                 return node.start_byte() <= a && node.end_byte() >= b;
             }
             match node.parent() {
@@ -326,28 +328,84 @@ impl Image {
     }
 }
 
-fn is_docstring(node: codethread_lang::tree_sitter::Node<'_>) -> bool {
-    if node.kind() != "string" && node.kind() != "concatenated_string" {
+/// Which lines of a language are trivial (besides blank ones), as data.
+struct TrivialRules {
+    /// Comment node kinds.
+    comment_kinds: &'static [&'static str],
+    /// How docstrings look, where they exist.
+    docstring: Option<&'static DocstringRule>,
+}
+
+/// A docstring: a string literal statement that is the first statement of
+/// the module or of a body owned by a function or class.
+struct DocstringRule {
+    /// String literal kinds.
+    string_kinds: &'static [&'static str],
+    /// The statement kind holding the literal alone.
+    statement_kind: &'static str,
+    /// The module (file) kind.
+    module_kind: &'static str,
+    /// The body block kind.
+    block_kind: &'static str,
+    /// Kinds whose body block can open with a docstring.
+    owner_kinds: &'static [&'static str],
+}
+
+static PYTHON_DOCSTRING: DocstringRule = DocstringRule {
+    string_kinds: &["string", "concatenated_string"],
+    statement_kind: "expression_statement",
+    module_kind: "module",
+    block_kind: "block",
+    owner_kinds: &["function_definition", "class_definition"],
+};
+
+static PYTHON_TRIVIA: TrivialRules = TrivialRules {
+    comment_kinds: &["comment"],
+    docstring: Some(&PYTHON_DOCSTRING),
+};
+static GO_TRIVIA: TrivialRules = TrivialRules {
+    comment_kinds: &["comment"],
+    docstring: None,
+};
+static RUST_TRIVIA: TrivialRules = TrivialRules {
+    comment_kinds: &["line_comment", "block_comment"],
+    docstring: None,
+};
+static JS_TRIVIA: TrivialRules = TrivialRules {
+    comment_kinds: &["comment", "html_comment"],
+    docstring: None,
+};
+
+fn trivial_rules(lang: Lang) -> &'static TrivialRules {
+    match lang {
+        Lang::Python => &PYTHON_TRIVIA,
+        Lang::Go => &GO_TRIVIA,
+        Lang::Rust => &RUST_TRIVIA,
+        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => &JS_TRIVIA,
+    }
+}
+
+fn is_docstring(rule: &DocstringRule, node: codethread_lang::tree_sitter::Node<'_>) -> bool {
+    if !rule.string_kinds.contains(&node.kind()) {
         return false;
     }
     let Some(stmt) = node.parent() else {
         return false;
     };
-    if stmt.kind() != "expression_statement" || stmt.named_child_count() != 1 {
+    if stmt.kind() != rule.statement_kind || stmt.named_child_count() != 1 {
         return false;
     }
     let Some(block) = stmt.parent() else {
         return false;
     };
     let first = block.named_child(0).is_some_and(|c| c.id() == stmt.id());
+    let kind = block.kind();
     first
-        && match block.kind() {
-            "module" => true,
-            "block" => block
-                .parent()
-                .is_some_and(|p| matches!(p.kind(), "function_definition" | "class_definition")),
-            _ => false,
-        }
+        && (kind == rule.module_kind
+            || (kind == rule.block_kind
+                && block
+                    .parent()
+                    .is_some_and(|p| rule.owner_kinds.contains(&p.kind()))))
 }
 
 fn in_span(lines: &[usize], span: &Span) -> Vec<usize> {
