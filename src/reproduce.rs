@@ -591,7 +591,7 @@ pub fn reproduce(
         }
     }
     sum.outcomes = results.rows().len();
-    write(&cfg.out.join("outcomes.csv"), &outcomes_csv(&results))?;
+    write(&cfg.out.join("outcomes.csv"), &results.to_csv())?;
 
     // 3. Features of the discordant cohort.
     progress("features: metric deltas, Jaccard, IEC, difficulty");
@@ -798,22 +798,6 @@ pub fn reproduce(
     write(&md_path, &md)?;
     sum.report_dir = report_dir;
     Ok(sum)
-}
-
-fn outcomes_csv(r: &Results) -> String {
-    let mut s = String::from("benchmark,model,condition,instance_id,resolved,task_type\n");
-    for o in r.rows() {
-        s.push_str(&format!(
-            "{},{},{},{},{},{}\n",
-            o.benchmark,
-            o.model,
-            o.condition.as_str(),
-            o.instance,
-            u8::from(o.resolved),
-            o.task_type.map_or("", |t| t.as_str())
-        ));
-    }
-    s
 }
 
 /// Table 4: the logistic regression of an HA-only win on the features.

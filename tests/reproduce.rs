@@ -36,6 +36,10 @@ fn reproduce_runs_on_the_fixtures() {
     assert_eq!(s.filtered[0].1, "module_or_class_level_changes_only");
     assert!(s.failed.is_empty(), "{:?}", s.failed);
     assert_eq!(s.models, vec!["scripted-a", "scripted-b", "scripted-c"]);
+    // outcomes.csv is the analysis crate's results format: it reads back whole.
+    let back = codethread::analysis::Results::from_csv_path(&out.join("outcomes.csv")).unwrap();
+    assert_eq!(back.len(), s.outcomes);
+    assert!(s.outcomes > 0);
     assert!(
         !s.warnings.iter().any(|w| w.contains("stack:")),
         "{:?}",
