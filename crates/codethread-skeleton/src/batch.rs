@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use codethread_lang::{parse_path_best, Lang};
+use codethread_lang::parse_path_best;
 use rayon::prelude::*;
 
 use crate::{skeletonize, Options, Selector, Skeleton, SkeletonError};
@@ -41,33 +41,17 @@ pub fn skeletonize_path(
 }
 
 /// Every supported source file under `root` (a file or a directory, walked
-/// recursively without following directory symlinks), sorted.
+/// by [`codethread_lang::source_files`]), sorted; the first path that could
+/// not be read is the error.
 fn source_files(root: &Path) -> Result<Vec<PathBuf>, SkeletonError> {
-    let io = |path: &Path, source| SkeletonError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let meta = std::fs::metadata(root).map_err(|e| io(root, e))?;
-    if meta.is_file() {
-        return Ok(vec![root.to_path_buf()]);
+    let (files, errors) = codethread_lang::source_files(root);
+    match errors.into_iter().next() {
+        Some(e) => Err(SkeletonError::Io {
+            path: e.path,
+            source: e.source,
+        }),
+        None => Ok(files),
     }
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        let entries = std::fs::read_dir(&dir).map_err(|e| io(&dir, e))?;
-        for entry in entries {
-            let entry = entry.map_err(|e| io(&dir, e))?;
-            let path = entry.path();
-            let ft = entry.file_type().map_err(|e| io(&path, e))?;
-            if ft.is_dir() {
-                stack.push(path);
-            } else if Lang::from_path(&path).is_some() && (ft.is_file() || path.is_file()) {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
 }
 
 /// Skeletonize every supported source file under `root` in parallel. One
