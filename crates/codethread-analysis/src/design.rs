@@ -21,10 +21,7 @@ pub struct Frame {
 impl Frame {
     /// Reads a CSV file with a header row.
     pub fn from_csv_path(path: &Path) -> Result<Frame> {
-        let bytes = std::fs::read(path).map_err(|source| AnalysisError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let bytes = crate::results::read(path)?;
         Frame::from_csv_bytes(&path.display().to_string(), &bytes)
     }
 

@@ -249,10 +249,7 @@ impl Leaderboard {
     /// Reads the `verified_bashonly_leaderboard_per_instance.json` layout:
     /// `{"runs": [{"folder", "name", "resolved"}...], "per_instance": {run: {instance: {"resolved": bool}}}}`.
     pub fn from_path(path: &Path) -> Result<Leaderboard> {
-        let bytes = std::fs::read(path).map_err(|source| AnalysisError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let bytes = crate::results::read(path)?;
         Leaderboard::from_json_bytes(&path.display().to_string(), &bytes)
     }
 
@@ -461,10 +458,7 @@ pub fn difficulty_report(path: &Path, tol_points: f64) -> Result<DifficultyRepor
 /// Difficulty of a wide CSV matrix ([`ResolveMatrix::from_csv_bytes`]); no published rates, so
 /// `runs` and `discrepancies` are empty.
 pub fn matrix_difficulty_report(path: &Path) -> Result<DifficultyReport> {
-    let bytes = std::fs::read(path).map_err(|source| AnalysisError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes = crate::results::read(path)?;
     let m = ResolveMatrix::from_csv_bytes(&path.display().to_string(), &bytes)?;
     Ok(DifficultyReport {
         runs: Vec::new(),

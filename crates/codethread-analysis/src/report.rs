@@ -506,12 +506,7 @@ pub fn report_from_files(req: &ReportRequest) -> Result<Vec<PathBuf>> {
             seed: req.seed,
         },
     );
-    let read = |p: &PathBuf| {
-        std::fs::read(p).map_err(|source| AnalysisError::Io {
-            path: p.clone(),
-            source,
-        })
-    };
+    let read = |p: &PathBuf| crate::results::read(p);
     let name = |p: &PathBuf| p.display().to_string();
     let iec = match &req.iec {
         Some(p) => Some(crate::features::load_iec_jsonl(&name(p), &read(p)?)?),

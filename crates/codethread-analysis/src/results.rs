@@ -377,7 +377,8 @@ pub fn csv_cell(s: &str) -> String {
     }
 }
 
-fn read(path: &Path) -> Result<Vec<u8>> {
+/// The bytes of `path`; an error names the path.
+pub(crate) fn read(path: &Path) -> Result<Vec<u8>> {
     std::fs::read(path).map_err(|source| AnalysisError::Io {
         path: path.to_path_buf(),
         source,
