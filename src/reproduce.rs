@@ -596,22 +596,23 @@ pub fn reproduce(
     // 3. Features of the discordant cohort.
     progress("features: metric deltas, Jaccard, IEC, difficulty");
     let mut metric_cache: BTreeMap<(String, String, Stage), MetricValues> = BTreeMap::new();
-    let mut edit_cache: BTreeMap<(String, String, &'static str), EditSet> = BTreeMap::new();
+    let mut edit_cache: BTreeMap<(String, String, Condition), EditSet> = BTreeMap::new();
     let mut iec_cache: BTreeMap<(String, String), bool> = BTreeMap::new();
     let mut pr1h_cache: BTreeMap<String, MetricValues> = BTreeMap::new();
     for ((model, id), t) in &trees {
         let mut ids = targets.get(id).cloned().unwrap_or_default();
         let mut sets = Vec::new();
         for (tag, pre, patch) in [
-            ("HA", Some(t.base), &t.ha_patch),
-            ("AA", t.agent_pr1.as_ref(), &t.aa_patch),
+            (Condition::HA, Some(t.base), &t.ha_patch),
+            (Condition::AA, t.agent_pr1.as_ref(), &t.aa_patch),
         ] {
             if let (Some(pre), Some(patch)) = (pre, patch) {
                 match edit_set(pre, patch) {
                     Ok(s) => sets.push((tag, s)),
-                    Err(e) => sum
-                        .warnings
-                        .push(format!("{model} {id}: PR2 {tag} localization: {e}")),
+                    Err(e) => sum.warnings.push(format!(
+                        "{model} {id}: PR2 {} localization: {e}",
+                        tag.as_str()
+                    )),
                 }
             }
         }
@@ -661,7 +662,7 @@ pub fn reproduce(
     };
     let edits_fn = |k: &InstanceKey, c: Condition| {
         edit_cache
-            .get(&(k.model.clone(), k.instance.clone(), c.as_str()))
+            .get(&(k.model.clone(), k.instance.clone(), c))
             .cloned()
     };
     let iec_fn = |k: &InstanceKey| {
