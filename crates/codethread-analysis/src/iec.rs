@@ -264,10 +264,10 @@ fn parse_pair(
 ) -> Result<(ParsedFile, ParsedFile), IecError> {
     let mut best = (parse(lang, human.to_vec())?, parse(lang, agent.to_vec())?);
     let errors = |p: &(ParsedFile, ParsedFile)| p.0.parse_errors + p.1.parse_errors;
-    if lang != Lang::JavaScript || errors(&best) == 0 {
+    if errors(&best) == 0 {
         return Ok(best);
     }
-    for alt in [Lang::TypeScript, Lang::Tsx] {
+    for &alt in lang.fallback_grammars() {
         let pair = (parse(alt, human.to_vec())?, parse(alt, agent.to_vec())?);
         if errors(&pair) < errors(&best) {
             best = pair;

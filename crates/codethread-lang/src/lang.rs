@@ -86,6 +86,15 @@ impl Lang {
         matches!(self, Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
     }
 
+    /// Grammars to try, in order, when a file of this language does not parse
+    /// cleanly: Flow-typed JavaScript parses only as TypeScript or TSX.
+    pub fn fallback_grammars(self) -> &'static [Lang] {
+        match self {
+            Lang::JavaScript => &[Lang::TypeScript, Lang::Tsx],
+            _ => &[],
+        }
+    }
+
     /// The tree-sitter grammar.
     pub fn ts_language(self) -> tree_sitter::Language {
         match self {

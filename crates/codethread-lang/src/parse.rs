@@ -134,11 +134,11 @@ pub fn parse_path_best(
     source: impl Into<Vec<u8>>,
 ) -> Result<ParsedFile, LangError> {
     let first = parse_path(path, source)?;
-    if first.lang != Lang::JavaScript || first.parse_errors == 0 {
+    if first.parse_errors == 0 {
         return Ok(first);
     }
     let mut best = first;
-    for lang in [Lang::TypeScript, Lang::Tsx] {
+    for &lang in best.lang.fallback_grammars() {
         let alt = parse(lang, best.source.clone())?;
         if alt.parse_errors < best.parse_errors {
             best = alt;
