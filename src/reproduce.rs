@@ -361,7 +361,7 @@ pub fn reproduce(
     let built_ids: Vec<&Instance> = chain
         .instances
         .iter()
-        .filter(|i| chain.pr0(&i.instance_id).is_some())
+        .filter(|i| chain.is_built(&i.instance_id))
         .collect();
     let targets: BTreeMap<String, BTreeSet<String>> = built
         .outcomes
