@@ -15,4 +15,5 @@ pub use codethread_metrics as metrics;
 pub use codethread_patch as patch;
 pub use codethread_skeleton as skeleton;
 
+pub mod exit;
 pub mod reproduce;

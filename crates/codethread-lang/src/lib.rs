@@ -21,6 +21,10 @@
 //!   [`FlatNode`] answers like `tree_sitter::Node` with O(1) parents and
 //!   contiguous subtrees. [`index_flat`] indexes an already flattened tree.
 //!
+//! - [`io`]: the one place that reads and writes files for every crate: only
+//!   regular files, under a size limit, and atomic writes that never follow a
+//!   symbolic link.
+//!
 //! Per-language knowledge lives in data tables (`spec.rs`) read by one generic,
 //! iterative walker: deeply nested code cannot overflow the stack.
 //!
@@ -39,6 +43,7 @@
 mod files;
 mod flat;
 mod index;
+pub mod io;
 mod kinds;
 mod lang;
 mod parse;

@@ -1,0 +1,601 @@
+//! Safe file input and output for every crate and tool of codethread.
+//!
+//! Inputs come from untrusted trees (agent outputs, benchmark snapshots,
+//! harness logs) and outputs go into directories a user may share, so one
+//! module owns the rules:
+//!
+//! - **Only regular files are read** ([`read_regular`]): a FIFO, socket,
+//!   device or directory is refused with [`IoError::NotRegular`], never read
+//!   (a FIFO cannot hang the reader: it is opened non-blocking and checked on
+//!   the open descriptor, so a file swapped for a FIFO between the check and
+//!   the open is refused too). A file larger than the caller's limit is
+//!   refused with [`IoError::TooLarge`] before anything is allocated for it;
+//!   [`DEFAULT_MAX_FILE_BYTES`] is the default every tool uses, raised by a
+//!   flag.
+//! - [`read_regular_nofollow`] also refuses a symbolic link as the last path
+//!   component, for trees whose links must not lead outside them.
+//! - **Writes are atomic and never follow a symbolic link** ([`write_atomic`],
+//!   [`AtomicFile`]): the bytes go to a temporary file created exclusively
+//!   (`O_EXCL`, unpredictable name) in the target's directory, which is then
+//!   renamed over the target. A crash leaves the old file or the new one,
+//!   never half of one; a symbolic link planted at the target is replaced,
+//!   never written through. [`create_dir_all_nofollow`] creates an output
+//!   directory below a root without passing through a planted link.
+//!
+//! ```
+//! use codethread_lang::io::{read_regular, write_atomic, DEFAULT_MAX_FILE_BYTES};
+//!
+//! let dir = std::env::temp_dir().join(format!("ct-doc-io-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir).unwrap();
+//! let out = dir.join("report.json");
+//! write_atomic(&out, b"{}\n").unwrap();
+//! assert_eq!(read_regular(&out, DEFAULT_MAX_FILE_BYTES).unwrap(), b"{}\n");
+//! // A directory is not a regular file: a typed error naming it.
+//! let err = read_regular(&dir, DEFAULT_MAX_FILE_BYTES).unwrap_err();
+//! assert!(err.to_string().contains("not a regular file"));
+//! std::fs::remove_dir_all(&dir).unwrap();
+//! ```
+
+use std::fs::{File, OpenOptions};
+use std::hash::{BuildHasher, Hasher};
+use std::io::{Read, Write};
+use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The default largest file any codethread tool reads: 64 MiB. Every example
+/// that reads files takes `--max-file-bytes N` to change it.
+pub const DEFAULT_MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// A file that could not be read or written, naming it.
+#[derive(Debug, thiserror::Error)]
+pub enum IoError {
+    /// The operating system refused (missing file, permissions, ...).
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The path is not a regular file (a directory, FIFO, socket or device).
+    #[error("{}: not a regular file ({kind}); only regular files are read", path.display())]
+    NotRegular {
+        /// The file.
+        path: PathBuf,
+        /// What it is instead.
+        kind: &'static str,
+    },
+    /// The path is a symbolic link where links are refused.
+    #[error("{}: is a symbolic link; links are not followed here", path.display())]
+    Symlink {
+        /// The link.
+        path: PathBuf,
+    },
+    /// The file is larger than the limit.
+    #[error("{}: larger than the limit of {limit} bytes (raise it with --max-file-bytes)", path.display())]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The limit in bytes.
+        limit: u64,
+    },
+}
+
+impl IoError {
+    /// The file the error names.
+    pub fn path(&self) -> &Path {
+        match self {
+            IoError::Io { path, .. }
+            | IoError::NotRegular { path, .. }
+            | IoError::Symlink { path }
+            | IoError::TooLarge { path, .. } => path,
+        }
+    }
+
+    fn io(path: &Path, source: std::io::Error) -> IoError {
+        IoError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+fn kind_name(ft: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if ft.is_fifo() {
+            return "a FIFO";
+        }
+        if ft.is_socket() {
+            return "a socket";
+        }
+        if ft.is_char_device() {
+            return "a character device";
+        }
+        if ft.is_block_device() {
+            return "a block device";
+        }
+    }
+    if ft.is_dir() {
+        "a directory"
+    } else if ft.is_symlink() {
+        "a symbolic link"
+    } else {
+        "not a file"
+    }
+}
+
+fn open_for_read(path: &Path, nofollow: bool) -> Result<File, IoError> {
+    let mut opts = OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let mut flags = libc::O_NONBLOCK;
+        if nofollow {
+            flags |= libc::O_NOFOLLOW;
+        }
+        opts.custom_flags(flags);
+    }
+    match opts.open(path) {
+        Ok(f) => Ok(f),
+        Err(e) => {
+            // O_NOFOLLOW on a link fails with ELOOP: say what it was.
+            if nofollow {
+                if let Ok(m) = std::fs::symlink_metadata(path) {
+                    if m.file_type().is_symlink() {
+                        return Err(IoError::Symlink {
+                            path: path.to_path_buf(),
+                        });
+                    }
+                }
+            }
+            Err(IoError::io(path, e))
+        }
+    }
+}
+
+fn read_open(path: &Path, file: File, limit: u64) -> Result<Vec<u8>, IoError> {
+    let meta = file.metadata().map_err(|e| IoError::io(path, e))?;
+    if !meta.is_file() {
+        return Err(IoError::NotRegular {
+            path: path.to_path_buf(),
+            kind: kind_name(meta.file_type()),
+        });
+    }
+    if meta.len() > limit {
+        return Err(IoError::TooLarge {
+            path: path.to_path_buf(),
+            limit,
+        });
+    }
+    // The size is the file system's word for a regular file we already
+    // checked against the limit; the read itself is capped too, in case the
+    // file grows while it is read.
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| IoError::io(path, e))?;
+    if bytes.len() as u64 > limit {
+        return Err(IoError::TooLarge {
+            path: path.to_path_buf(),
+            limit,
+        });
+    }
+    Ok(bytes)
+}
+
+/// Read a regular file of at most `limit` bytes. A symbolic link is followed,
+/// but what it leads to must be a regular file.
+///
+/// # Errors
+/// [`IoError::NotRegular`] for a directory, FIFO, socket or device (never
+/// opened for a blocking read), [`IoError::TooLarge`] over `limit`,
+/// [`IoError::Io`] otherwise.
+pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, IoError> {
+    let file = open_for_read(path, false)?;
+    read_open(path, file, limit)
+}
+
+/// As [`read_regular`], but a symbolic link as the last component of `path`
+/// is refused ([`IoError::Symlink`]) instead of followed. For untrusted trees
+/// whose links could lead outside them (walk them without following
+/// directory links).
+///
+/// # Errors
+/// As [`read_regular`], and [`IoError::Symlink`].
+pub fn read_regular_nofollow(path: &Path, limit: u64) -> Result<Vec<u8>, IoError> {
+    let file = open_for_read(path, true)?;
+    read_open(path, file, limit)
+}
+
+/// Read a regular file of at most `limit` bytes as UTF-8 text (invalid
+/// sequences are an [`IoError::Io`] of kind `InvalidData`).
+///
+/// # Errors
+/// As [`read_regular`].
+pub fn read_regular_to_string(path: &Path, limit: u64) -> Result<String, IoError> {
+    let bytes = read_regular(path, limit)?;
+    String::from_utf8(bytes).map_err(|e| {
+        IoError::io(
+            path,
+            std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error()),
+        )
+    })
+}
+
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// A name no other process can predict: a randomly seeded hash of the process
+/// id, the time and a counter.
+fn random_suffix() -> String {
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u32(std::process::id());
+    h.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    if let Ok(t) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+        h.write_u128(t.as_nanos());
+    }
+    format!("{:016x}", h.finish())
+}
+
+/// The prefix of every temporary file this module creates; [`remove_stale_temps`]
+/// removes the ones a killed process left.
+pub const TEMP_PREFIX: &str = ".ct-tmp-";
+
+/// Create a new file exclusively (`O_EXCL`, not through a link) with an
+/// unpredictable name in `dir`, returning it and its path.
+///
+/// # Errors
+/// [`IoError::Io`] when no file could be created.
+pub fn create_temp_in(dir: &Path, stem: &str) -> Result<(File, PathBuf), IoError> {
+    let stem: String = stem
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+        .take(64)
+        .collect();
+    let mut last = None;
+    for _ in 0..16 {
+        let path = dir.join(format!("{TEMP_PREFIX}{stem}.{}", random_suffix()));
+        let mut opts = OpenOptions::new();
+        opts.write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            opts.custom_flags(libc::O_NOFOLLOW).mode(0o644);
+        }
+        match opts.open(&path) {
+            Ok(f) => return Ok((f, path)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(IoError::io(&path, e)),
+        }
+    }
+    Err(IoError::io(
+        dir,
+        last.unwrap_or_else(|| std::io::Error::other("no temporary name")),
+    ))
+}
+
+/// Remove the temporary files ([`TEMP_PREFIX`]) that a killed process left
+/// directly in `dir`; returns how many were removed. Only regular files are
+/// removed; a missing `dir` removes nothing.
+pub fn remove_stale_temps(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut n = 0;
+    for entry in entries.flatten() {
+        let is_temp = entry
+            .file_name()
+            .as_encoded_bytes()
+            .starts_with(TEMP_PREFIX.as_bytes());
+        if is_temp
+            && entry.file_type().map(|t| t.is_file()).unwrap_or(false)
+            && std::fs::remove_file(entry.path()).is_ok()
+        {
+            n += 1;
+        }
+    }
+    n
+}
+
+/// A file being written atomically: bytes go to an exclusive temporary file
+/// beside the target; [`AtomicFile::commit`] renames it over the target.
+/// Dropped without a commit, the temporary file is removed and the target is
+/// untouched.
+#[derive(Debug)]
+pub struct AtomicFile {
+    target: PathBuf,
+    tmp: PathBuf,
+    file: Option<std::io::BufWriter<File>>,
+}
+
+impl AtomicFile {
+    /// Start writing `target`. Its parent directory must exist (see
+    /// [`create_dir_all_nofollow`]).
+    ///
+    /// # Errors
+    /// [`IoError::NotRegular`] when the target is a directory, [`IoError::Io`]
+    /// when the temporary file cannot be created.
+    pub fn create(target: &Path) -> Result<AtomicFile, IoError> {
+        if let Ok(m) = std::fs::symlink_metadata(target) {
+            if m.is_dir() {
+                return Err(IoError::NotRegular {
+                    path: target.to_path_buf(),
+                    kind: "a directory",
+                });
+            }
+        }
+        let parent = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let stem = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let (file, tmp) = create_temp_in(parent, &stem)?;
+        Ok(AtomicFile {
+            target: target.to_path_buf(),
+            tmp,
+            file: Some(std::io::BufWriter::new(file)),
+        })
+    }
+
+    /// The file this will replace.
+    pub fn target(&self) -> &Path {
+        &self.target
+    }
+
+    /// Flush and rename the temporary file over the target (replacing a
+    /// symbolic link there, never writing through it).
+    ///
+    /// # Errors
+    /// [`IoError::Io`] naming the target; the temporary file is removed.
+    pub fn commit(mut self) -> Result<(), IoError> {
+        let Some(w) = self.file.take() else {
+            return Ok(());
+        };
+        let res = w
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .and_then(|f| f.sync_data().map(|_| f))
+            .and_then(|f| {
+                drop(f);
+                std::fs::rename(&self.tmp, &self.target)
+            });
+        res.map_err(|e| {
+            let _ = std::fs::remove_file(&self.tmp);
+            IoError::io(&self.target, e)
+        })
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match &mut self.file {
+            Some(f) => f.write(buf),
+            None => Err(std::io::Error::other("atomic file already committed")),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match &mut self.file {
+            Some(f) => f.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
+
+/// Write `bytes` to `path` atomically, never through a symbolic link (see
+/// [`AtomicFile`]). The parent directory must exist.
+///
+/// # Errors
+/// As [`AtomicFile::create`] and [`AtomicFile::commit`].
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), IoError> {
+    let mut f = AtomicFile::create(path)?;
+    f.write_all(bytes).map_err(|e| IoError::io(path, e))?;
+    f.commit()
+}
+
+/// Create `root/rel` and every directory between, refusing to pass through a
+/// symbolic link or a non-directory below `root` (`root` itself is the
+/// caller's and may be anything that resolves to a directory). `rel` must be
+/// relative and free of `..`. Returns `root/rel`.
+///
+/// # Errors
+/// [`IoError::Symlink`] for a link on the way, [`IoError::NotRegular`] for a
+/// file where a directory is needed, [`IoError::Io`] otherwise (including a
+/// `rel` that is absolute or has `..`).
+pub fn create_dir_all_nofollow(root: &Path, rel: &Path) -> Result<PathBuf, IoError> {
+    std::fs::create_dir_all(root).map_err(|e| IoError::io(root, e))?;
+    let mut cur = root.to_path_buf();
+    for comp in rel.components() {
+        match comp {
+            Component::Normal(name) => cur.push(name),
+            Component::CurDir => continue,
+            _ => {
+                return Err(IoError::io(
+                    &root.join(rel),
+                    std::io::Error::new(
+                        std::io::ErrorKind::InvalidInput,
+                        "output path must stay below its root",
+                    ),
+                ))
+            }
+        }
+        match std::fs::symlink_metadata(&cur) {
+            Ok(m) if m.file_type().is_symlink() => return Err(IoError::Symlink { path: cur }),
+            Ok(m) if m.is_dir() => {}
+            Ok(m) => {
+                return Err(IoError::NotRegular {
+                    path: cur,
+                    kind: if m.is_file() {
+                        "a file where a directory is needed"
+                    } else {
+                        kind_name(m.file_type())
+                    },
+                })
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => match std::fs::create_dir(&cur) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    // Raced with another creator: it must be a real directory.
+                    let m = std::fs::symlink_metadata(&cur).map_err(|e| IoError::io(&cur, e))?;
+                    if !m.is_dir() {
+                        return Err(IoError::Symlink { path: cur });
+                    }
+                }
+                Err(e) => return Err(IoError::io(&cur, e)),
+            },
+            Err(e) => return Err(IoError::io(&cur, e)),
+        }
+    }
+    Ok(cur)
+}
+
+/// Write `root/rel` atomically, creating its directories with
+/// [`create_dir_all_nofollow`]: nothing on the way may be a symbolic link.
+///
+/// # Errors
+/// As [`create_dir_all_nofollow`] and [`write_atomic`].
+pub fn write_atomic_in(root: &Path, rel: &Path, bytes: &[u8]) -> Result<PathBuf, IoError> {
+    let dir = match rel.parent() {
+        Some(p) if !p.as_os_str().is_empty() => create_dir_all_nofollow(root, p)?,
+        _ => create_dir_all_nofollow(root, Path::new(""))?,
+    };
+    let name = rel.file_name().ok_or_else(|| {
+        IoError::io(
+            &root.join(rel),
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "no file name"),
+        )
+    })?;
+    let path = dir.join(name);
+    write_atomic(&path, bytes)?;
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn tmpdir(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!(
+            "ct-io-{tag}-{}-{}",
+            std::process::id(),
+            random_suffix()
+        ));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn reads_regular_files_and_refuses_the_rest() {
+        let d = tmpdir("read");
+        let f = d.join("a.py");
+        std::fs::write(&f, b"x\xff\r\n").unwrap();
+        assert_eq!(read_regular(&f, 100).unwrap(), b"x\xff\r\n");
+        assert!(matches!(
+            read_regular(&f, 3),
+            Err(IoError::TooLarge { limit: 3, .. })
+        ));
+        assert!(matches!(
+            read_regular(&d, 100),
+            Err(IoError::NotRegular { .. })
+        ));
+        assert!(matches!(
+            read_regular(&d.join("missing"), 100),
+            Err(IoError::Io { .. })
+        ));
+        #[cfg(unix)]
+        {
+            // A link to a device: followed, then refused (never read).
+            std::os::unix::fs::symlink("/dev/zero", d.join("zero.py")).unwrap();
+            let e = read_regular(&d.join("zero.py"), 100).unwrap_err();
+            assert!(matches!(e, IoError::NotRegular { .. }), "{e}");
+            assert!(e.to_string().contains("zero.py"));
+            // A link to a file: followed by read_regular, refused by nofollow.
+            std::os::unix::fs::symlink(&f, d.join("link.py")).unwrap();
+            assert!(read_regular(&d.join("link.py"), 100).is_ok());
+            assert!(matches!(
+                read_regular_nofollow(&d.join("link.py"), 100),
+                Err(IoError::Symlink { .. })
+            ));
+            // A FIFO: refused at once, no hang.
+            let fifo = d.join("pipe.py");
+            let ok = std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .map(|s| s.success())
+                .unwrap_or(false);
+            if ok {
+                let e = read_regular(&fifo, 100).unwrap_err();
+                assert!(e.to_string().contains("FIFO"), "{e}");
+            }
+        }
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn atomic_writes_replace_links_and_leave_no_temp() {
+        let d = tmpdir("write");
+        let outside = d.join("outside.txt");
+        std::fs::write(&outside, b"secret").unwrap();
+        let out = d.join("out");
+        std::fs::create_dir_all(&out).unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&outside, out.join("report.md")).unwrap();
+        write_atomic(&out.join("report.md"), b"new").unwrap();
+        assert_eq!(std::fs::read(&outside).unwrap(), b"secret");
+        assert_eq!(std::fs::read(out.join("report.md")).unwrap(), b"new");
+        assert!(!std::fs::symlink_metadata(out.join("report.md"))
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        // An uncommitted file leaves the target as it was and no temp file.
+        {
+            let mut f = AtomicFile::create(&out.join("report.md")).unwrap();
+            f.write_all(b"half").unwrap();
+        }
+        assert_eq!(std::fs::read(out.join("report.md")).unwrap(), b"new");
+        let names: Vec<_> = std::fs::read_dir(&out).unwrap().flatten().collect();
+        assert_eq!(names.len(), 1);
+        // A directory target is refused.
+        assert!(write_atomic(&out, b"x").is_err());
+        // A stale temp file is cleaned.
+        std::fs::write(out.join(format!("{TEMP_PREFIX}x.1")), b"").unwrap();
+        assert_eq!(remove_stale_temps(&out), 1);
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+
+    #[test]
+    fn nofollow_dirs_refuse_planted_links() {
+        let d = tmpdir("dirs");
+        let elsewhere = d.join("elsewhere");
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        let root = d.join("root");
+        std::fs::create_dir_all(&root).unwrap();
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(&elsewhere, root.join("instances")).unwrap();
+            let e = write_atomic_in(&root, Path::new("instances/x/pr0.patch"), b"p").unwrap_err();
+            assert!(matches!(e, IoError::Symlink { .. }), "{e}");
+            assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+        }
+        let p = write_atomic_in(&root, Path::new("a/b/c.txt"), b"c").unwrap();
+        assert_eq!(std::fs::read(p).unwrap(), b"c");
+        assert!(write_atomic_in(&root, Path::new("../x.txt"), b"c").is_err());
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+}
