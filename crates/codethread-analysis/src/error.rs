@@ -151,6 +151,10 @@ pub struct Dependency {
 impl std::fmt::Display for Dependency {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{} =", self.column)?;
+        if self.on.is_empty() {
+            // every coefficient was negligible: the column is zero to round-off
+            return write!(f, " 0 (to round-off)");
+        }
         for (i, (name, c)) in self.on.iter().enumerate() {
             let sign = if *c < 0.0 {
                 "-"
@@ -166,7 +170,9 @@ impl std::fmt::Display for Dependency {
 }
 
 fn fmt_g(v: f64) -> String {
-    if (v - v.round()).abs() < 1e-9 {
+    if !(1e-4..1e9).contains(&v) {
+        format!("{v:.6e}")
+    } else if (v - v.round()).abs() < 1e-9 {
         format!("{}", v.round())
     } else {
         format!("{v:.6}")

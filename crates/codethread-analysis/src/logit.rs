@@ -3,7 +3,10 @@
 //! The MLE follows statsmodels 0.15 `Logit.fit()` step by step so that results agree to
 //! round-off: Newton from β = 0, at most 35 iterations, stop when every |Δβ| ≤ 1e-8, a ridge of
 //! `1e-10` on the diagonal of the *mean* Hessian (i.e. `n·1e-10` on `XᵀWX`), covariance
-//! `(XᵀWX)⁻¹` at the final β, `converged = false` when the cap is reached. Unlike statsmodels,
+//! `(XᵀWX)⁻¹` at the final β, `converged = false` when the cap is reached. Ridge and stopping
+//! rule act on the standardized coefficients βⱼ·sⱼ (sⱼ a power of two near the column's sd), so
+//! the fit is scale-invariant; columns of extreme scale are fitted on an exactly rescaled copy
+//! and reported in their own units, with a warning. Unlike statsmodels,
 //! the null log-likelihood is the closed form `n₁ ln p̄ + n₀ ln(1 − p̄)`, rank deficiency is a
 //! typed error naming the columns, and separation is detected and named.
 //!
@@ -13,7 +16,7 @@
 
 use crate::design::Design;
 use crate::error::{AnalysisError, Result};
-use crate::rank::check_full_rank;
+use crate::rank::check_full_rank_in_units;
 use nalgebra::{DMatrix, DVector};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -27,7 +30,7 @@ pub const Z_975: f64 = 1.959_963_984_540_054;
 pub struct LogitOptions {
     /// Newton iteration cap (statsmodels: 35).
     pub max_iter: usize,
-    /// Stop when every |Δβ| is at most this (statsmodels: 1e-8).
+    /// Stop when every standardized step |Δβⱼ|·sⱼ is at most this (statsmodels: |Δβⱼ|, 1e-8).
     pub tol: f64,
     /// Ridge added to the diagonal of the mean Hessian at each step (statsmodels: 1e-10).
     pub ridge: f64,
@@ -353,20 +356,44 @@ pub fn chi2_sf(x: f64, df: f64) -> f64 {
 /// Errors: [`AnalysisError::RankDeficient`] (naming all-zero and collinear columns),
 /// [`AnalysisError::TooFewRows`], [`AnalysisError::Numerical`]. Separation is not an error: the
 /// fit is returned with [`LogitFit::separation`] set and a warning.
-pub fn fit_logit(d: &Design, opts: &LogitOptions) -> Result<LogitFit> {
-    let n = d.nobs();
-    let k = d.k();
+pub fn fit_logit(orig: &Design, opts: &LogitOptions) -> Result<LogitFit> {
+    let n = orig.nobs();
+    let k = orig.k();
     let chunk = opts.chunk_rows.max(1);
-    let pre = prepass(d);
-    let single = single_regressor_separation(d, &pre);
+    let pre_orig = prepass(orig);
+    let single = single_regressor_separation(orig, &pre_orig);
+    // Scale invariance: every column has a scale s_j (a power of two near its sd). The Newton
+    // iteration works on the standardized coefficients β_j·s_j — ridge and stopping rule are
+    // applied to them — which, s_j being a power of two, is exactly the iteration on the columns
+    // divided by s_j. Columns whose squares would leave the f64 range are really divided (on a
+    // copy): `unit[j]` is the factor the working column was divided by, `r[j]` its scale.
+    let scales = column_scales(orig, &pre_orig);
+    // Firth's iteration has absolute step caps and tolerances: it always runs on the copy
+    let copy = opts.firth
+        || scales
+            .iter()
+            .any(|s| s.log2().abs() > f64::from(COPY_EXPONENT));
+    let work: std::borrow::Cow<'_, Design> = if copy {
+        std::borrow::Cow::Owned(rescaled(orig, &scales))
+    } else {
+        std::borrow::Cow::Borrowed(orig)
+    };
+    let d: &Design = &work;
+    let unit: Vec<f64> = if copy { scales.clone() } else { vec![1.0; k] };
+    let r: Vec<f64> = scales.iter().zip(&unit).map(|(s, u)| s / u).collect();
+    let pre = if copy { prepass(d) } else { pre_orig };
+    let units = copy.then_some(unit.as_slice());
     // at β = 0 every weight is exactly ¼, so 4·XᵀWX is the Gram matrix XᵀX: large designs get
     // their rank check from the first Newton pass instead of an extra pass over the data
     let (first, near) = if opts.firth || !crate::rank::uses_gram(n, k) {
-        (None, check_full_rank(&d.names, &d.x, n)?)
+        (
+            None,
+            check_full_rank_in_units(&d.names, &d.x, n, None, units)?,
+        )
     } else {
         let s0 = accumulate(d, &vec![0.0; k], chunk);
         let gram: Vec<f64> = s0.h.iter().map(|v| 4.0 * v).collect();
-        let near = crate::rank::check_full_rank_with_gram(&d.names, &d.x, n, Some(&gram))?;
+        let near = check_full_rank_in_units(&d.names, &d.x, n, Some(&gram), units)?;
         (Some(s0), near)
     };
 
@@ -422,17 +449,20 @@ pub fn fit_logit(d: &Design, opts: &LogitOptions) -> Result<LogitFit> {
         let mut beta = vec![0.0; k];
         let mut step = vec![f64::INFINITY; k];
         let mut iterations = 0;
-        let ridge = opts.ridge * n as f64;
+        // ridge and stopping rule on the standardized coefficients β_j·s_j
+        let ridge: Vec<f64> = r.iter().map(|rj| opts.ridge * n as f64 * rj * rj).collect();
         let mut first = first;
         let mut stopped: Option<usize> = None;
-        while iterations < opts.max_iter && step.iter().any(|s| s.abs() > opts.tol) {
+        while iterations < opts.max_iter
+            && step.iter().zip(&r).any(|(s, rj)| (s * rj).abs() > opts.tol)
+        {
             let s = match first.take() {
                 Some(s0) => s0,
                 None => accumulate(d, &beta, chunk),
             };
             let mut h = s.h;
-            for a in 0..k {
-                h[a * k + a] += ridge;
+            for (a, ra) in ridge.iter().enumerate() {
+                h[a * k + a] += ra;
             }
             let next = solve_spd(&h, k, &s.g).filter(|v| v.iter().all(|x| x.is_finite()));
             let Some(next) = next else {
@@ -458,7 +488,7 @@ pub fn fit_logit(d: &Design, opts: &LogitOptions) -> Result<LogitFit> {
     };
 
     let mut warnings = Vec::new();
-    let (cov, _) = match inverse_spd(&stats.h, k) {
+    let (mut cov, _) = match inverse_spd(&stats.h, k) {
         Some(v) => v,
         None => {
             warnings.push(
@@ -468,7 +498,29 @@ pub fn fit_logit(d: &Design, opts: &LogitOptions) -> Result<LogitFit> {
             (vec![f64::NAN; k * k], f64::NAN)
         }
     };
-    let bse: Vec<f64> = (0..k).map(|j| cov[j * k + j].sqrt()).collect();
+    // back to the original columns: β = θ / u, cov = D⁻¹ cov_θ D⁻¹ (u powers of two: exact)
+    let working_params = params;
+    let params: Vec<f64> = working_params
+        .iter()
+        .zip(&unit)
+        .map(|(b, u)| b / u)
+        .collect();
+    // the SEs from the working diagonal: the variance of a 1e160-scaled column (~1e-324) is
+    // below the normal range, its square root is not
+    let bse: Vec<f64> = (0..k).map(|j| cov[j * k + j].sqrt() / unit[j]).collect();
+    for a in 0..k {
+        for b in 0..k {
+            cov[a * k + b] = cov[a * k + b] / unit[a] / unit[b];
+        }
+    }
+    let profile = profile.map(|ci| {
+        ci.iter()
+            .zip(&unit)
+            .map(|(c, u)| [c[0] / u, c[1] / u])
+            .collect::<Vec<_>>()
+    });
+    // l*(β) = l(β) + ½ log det XᵀWX, and det of the working information is det / Π u²
+    let penalized_llf = penalized_llf.map(|p| p + unit.iter().map(|u| u.ln()).sum::<f64>());
     let zvalues: Vec<f64> = params.iter().zip(&bse).map(|(b, s)| b / s).collect();
     let pvalues = zvalues.iter().map(|z| normal_two_sided(*z)).collect();
     let conf_int: Vec<[f64; 2]> = params
@@ -486,7 +538,7 @@ pub fn fit_logit(d: &Design, opts: &LogitOptions) -> Result<LogitFit> {
 
     // separation
     let perfectly = stats.perfect;
-    let scaled_max = max_scaled_coef(d, &pre, &params);
+    let scaled_max = max_scaled_coef(d, &pre, &working_params);
     let diverging = (!converged && !opts.firth) || scaled_max > 10.0;
     let mut separation = None;
     if !single.is_empty() || (diverging && perfectly > 0 && !opts.firth) {
@@ -578,6 +630,24 @@ pub fn fit_logit(d: &Design, opts: &LogitOptions) -> Result<LogitFit> {
             } else {
                 ""
             }
+        ));
+    }
+    let extreme: Vec<String> = (0..k)
+        .filter(|&j| {
+            d.kinds[j] != crate::design::ColumnKind::Constant
+                && pre_sd_orig(&pre, &unit, j) > 0.0
+                && !(SCALE_WARN.0..=SCALE_WARN.1).contains(&pre_sd_orig(&pre, &unit, j))
+        })
+        .map(|j| format!("{} (sd {:.1e})", d.names[j], pre_sd_orig(&pre, &unit, j)))
+        .collect();
+    if !extreme.is_empty() {
+        warnings.push(format!(
+            "extreme column scale (sd outside [{:.0e}, {:.0e}]): {}; the fit ran on \
+             internally rescaled columns and reports coefficients in the original units — \
+             consider rescaling these regressors",
+            SCALE_WARN.0,
+            SCALE_WARN.1,
+            extreme.join(", ")
         ));
     }
     if !d.scaling.is_empty() {
@@ -675,7 +745,9 @@ fn single_regressor_separation(d: &Design, pre: &Prepass) -> Vec<(String, Separa
     out
 }
 
-/// One light pass: per-class min / max of every column and the column moments.
+/// Two light passes: per-class min / max of every column, then the column moments computed on
+/// the column divided by the power of two at or above its largest magnitude (exact, so neither
+/// the squares of a 1e160 column overflow nor those of a 1e-160 column underflow).
 struct Prepass {
     lo: [Vec<f64>; 2],
     hi: [Vec<f64>; 2],
@@ -685,17 +757,16 @@ struct Prepass {
 fn prepass(d: &Design) -> Prepass {
     let k = d.k();
     let n = d.nobs() as f64;
-    let parts: Vec<(Prepass, Vec<f64>, Vec<f64>)> =
+    let empty = || Prepass {
+        lo: [vec![f64::INFINITY; k], vec![f64::INFINITY; k]],
+        hi: [vec![f64::NEG_INFINITY; k], vec![f64::NEG_INFINITY; k]],
+        sd: vec![0.0; k],
+    };
+    let parts: Vec<Prepass> =
         d.x.par_chunks(65536 * k)
             .zip(d.y.par_chunks(65536))
             .map(|(xc, yc)| {
-                let mut p = Prepass {
-                    lo: [vec![f64::INFINITY; k], vec![f64::INFINITY; k]],
-                    hi: [vec![f64::NEG_INFINITY; k], vec![f64::NEG_INFINITY; k]],
-                    sd: Vec::new(),
-                };
-                let mut s = vec![0.0; k];
-                let mut s2 = vec![0.0; k];
+                let mut p = empty();
                 for (row, &y) in xc.chunks_exact(k).zip(yc) {
                     let c = usize::from(y > 0.5);
                     let (lo, hi) = (&mut p.lo[c], &mut p.hi[c]);
@@ -703,27 +774,47 @@ fn prepass(d: &Design) -> Prepass {
                         let v = row[j];
                         lo[j] = lo[j].min(v);
                         hi[j] = hi[j].max(v);
-                        s[j] += v;
-                        s2[j] += v * v;
                     }
                 }
-                (p, s, s2)
+                p
             })
             .collect();
-    let mut out = Prepass {
-        lo: [vec![f64::INFINITY; k], vec![f64::INFINITY; k]],
-        hi: [vec![f64::NEG_INFINITY; k], vec![f64::NEG_INFINITY; k]],
-        sd: vec![0.0; k],
-    };
-    let mut s = vec![0.0; k];
-    let mut s2 = vec![0.0; k];
-    for (p, ps, ps2) in parts {
+    let mut out = empty();
+    for p in parts {
         for c in 0..2 {
             for j in 0..k {
                 out.lo[c][j] = out.lo[c][j].min(p.lo[c][j]);
                 out.hi[c][j] = out.hi[c][j].max(p.hi[c][j]);
             }
         }
+    }
+    let unit: Vec<f64> = (0..k)
+        .map(|j| {
+            let m = [out.lo[0][j], out.lo[1][j], out.hi[0][j], out.hi[1][j]]
+                .iter()
+                .filter(|v| v.is_finite())
+                .fold(0.0f64, |m, v| m.max(v.abs()));
+            crate::rank::pow2_at_least(m)
+        })
+        .collect();
+    let sums: Vec<(Vec<f64>, Vec<f64>)> =
+        d.x.par_chunks(65536 * k)
+            .map(|xc| {
+                let mut s = vec![0.0; k];
+                let mut s2 = vec![0.0; k];
+                for row in xc.chunks_exact(k) {
+                    for j in 0..k {
+                        let v = row[j] / unit[j];
+                        s[j] += v;
+                        s2[j] += v * v;
+                    }
+                }
+                (s, s2)
+            })
+            .collect();
+    let mut s = vec![0.0; k];
+    let mut s2 = vec![0.0; k];
+    for (ps, ps2) in sums {
         for j in 0..k {
             s[j] += ps[j];
             s2[j] += ps2[j];
@@ -731,9 +822,61 @@ fn prepass(d: &Design) -> Prepass {
     }
     for j in 0..k {
         let m = s[j] / n;
-        out.sd[j] = (s2[j] / n - m * m).max(0.0).sqrt();
+        out.sd[j] = (s2[j] / n - m * m).max(0.0).sqrt() * unit[j];
     }
     out
+}
+
+/// The sd of original column `j` from the prepass of the working design.
+fn pre_sd_orig(pre: &Prepass, unit: &[f64], j: usize) -> f64 {
+    pre.sd[j] * unit[j]
+}
+
+/// A copy of `d` with column `j` divided by `scales[j]` (exact: powers of two).
+fn rescaled(d: &Design, scales: &[f64]) -> Design {
+    let k = d.k();
+    let mut out = d.clone();
+    for row in out.x.chunks_exact_mut(k) {
+        for (v, s) in row.iter_mut().zip(scales) {
+            *v /= s;
+        }
+    }
+    out
+}
+
+/// Column scales below / above which a warning is given.
+const SCALE_WARN: (f64, f64) = (1e-6, 1e6);
+
+/// Binary exponents beyond which the fit runs on a rescaled copy of the design (the squares and
+/// cross products of such columns would leave the range of `f64`).
+const COPY_EXPONENT: i32 = 200;
+
+/// The scale of every column as an exact power of two: the one nearest its standard deviation
+/// (its largest magnitude for a column without spread; 1 for `const` and all-zero columns).
+/// Dividing a column by its scale is exact, so the fit on the rescaled columns is the fit on the
+/// original ones, with every coefficient multiplied by its scale.
+fn column_scales(d: &Design, pre: &Prepass) -> Vec<f64> {
+    (0..d.k())
+        .map(|j| {
+            if d.kinds[j] == crate::design::ColumnKind::Constant {
+                return 1.0;
+            }
+            let spread = pre.sd[j];
+            let v = if spread > 0.0 && spread.is_finite() {
+                spread
+            } else {
+                [pre.lo[0][j], pre.lo[1][j], pre.hi[0][j], pre.hi[1][j]]
+                    .iter()
+                    .filter(|v| v.is_finite())
+                    .fold(0.0f64, |m, v| m.max(v.abs()))
+            };
+            if v > 0.0 && v.is_finite() {
+                crate::rank::pow2(v.log2().round() as i32)
+            } else {
+                1.0
+            }
+        })
+        .collect()
 }
 
 fn max_scaled_coef(d: &Design, pre: &Prepass, beta: &[f64]) -> f64 {

@@ -37,6 +37,19 @@ pub fn check_full_rank_with_gram(
     n: usize,
     gram: Option<&[f64]>,
 ) -> Result<Vec<(String, f64)>> {
+    check_full_rank_in_units(names, x, n, gram, None)
+}
+
+/// [`check_full_rank_with_gram`] on a design whose column `j` was divided by `units[j]` before
+/// the check (a rescaled working copy): the dependencies of the error are stated for the
+/// original columns, `x_j = Σ c·(units[j]/units[b])·x_b`.
+pub fn check_full_rank_in_units(
+    names: &[String],
+    x: &[f64],
+    n: usize,
+    gram: Option<&[f64]>,
+    units: Option<&[f64]>,
+) -> Result<Vec<(String, f64)>> {
     let k = names.len();
     if n < k {
         return Err(AnalysisError::TooFewRows { nobs: n, params: k });
@@ -50,11 +63,23 @@ pub fn check_full_rank_with_gram(
         .map(|j| names[j].clone())
         .collect();
     let mut resid = vec![f64::NAN; k];
-    let deps = if n * k <= QR_LIMIT {
+    let mut deps = if n * k <= QR_LIMIT {
         qr_dependencies(names, x, n, &norms, &mut resid)
     } else {
         gram_dependencies(names, x, gram, &norms, &mut resid)
     };
+    if let Some(u) = units {
+        for d in &mut deps {
+            let Some(j) = names.iter().position(|n| *n == d.column) else {
+                continue;
+            };
+            for (name, c) in &mut d.on {
+                if let Some(b) = names.iter().position(|n| n == name) {
+                    *c *= u[j] / u[b];
+                }
+            }
+        }
+    }
     if zero_columns.is_empty() && deps.is_empty() {
         return Ok((0..k)
             .filter(|&j| resid[j] < NEAR_COLLINEAR)
@@ -78,15 +103,43 @@ pub fn check_full_rank_with_gram(
     })
 }
 
+/// Euclidean column norms that neither overflow nor underflow: each column is first divided by
+/// the power of two at or above its largest magnitude (an exact operation), squared and summed,
+/// then multiplied back. A column is zero here only when every entry is exactly zero.
 fn column_norms(x: &[f64], n: usize, k: usize) -> Vec<f64> {
-    let mut s = vec![0.0; k];
-    for i in 0..n {
-        let row = &x[i * k..(i + 1) * k];
-        for j in 0..k {
-            s[j] += row[j] * row[j];
+    let mut m = vec![0.0f64; k];
+    for row in x.chunks_exact(k).take(n) {
+        for (mj, v) in m.iter_mut().zip(row) {
+            *mj = mj.max(v.abs());
         }
     }
-    s.iter().map(|v| v.sqrt()).collect()
+    let unit: Vec<f64> = m.iter().map(|v| pow2_at_least(*v)).collect();
+    let mut s = vec![0.0; k];
+    for row in x.chunks_exact(k).take(n) {
+        for j in 0..k {
+            let t = row[j] / unit[j];
+            s[j] += t * t;
+        }
+    }
+    s.iter()
+        .zip(&unit)
+        .zip(&m)
+        .map(|((v, u), mx)| if *mx == 0.0 { 0.0 } else { v.sqrt() * u })
+        .collect()
+}
+
+/// The smallest power of two ≥ `v` (1 for 0 or non-finite `v`), clamped to the normal range.
+pub(crate) fn pow2_at_least(v: f64) -> f64 {
+    if !(v.is_finite() && v > 0.0) {
+        return 1.0;
+    }
+    pow2(v.log2().ceil() as i32)
+}
+
+/// 2^e exactly, `e` clamped to the normal exponents [-1022, 1023].
+pub(crate) fn pow2(e: i32) -> f64 {
+    let e = e.clamp(-1022, 1023);
+    f64::from_bits(((e + 1023) as u64) << 52)
 }
 
 /// Householder QR in model order, skipping dependent columns.
@@ -101,9 +154,9 @@ fn qr_dependencies(
     // column-major scaled copy
     let mut a = vec![0.0; n * k];
     for j in 0..k {
-        let s = if norms[j] > 0.0 { 1.0 / norms[j] } else { 0.0 };
+        let s = norms[j];
         for i in 0..n {
-            a[j * n + i] = x[i * k + j] * s;
+            a[j * n + i] = if s > 0.0 { x[i * k + j] / s } else { 0.0 };
         }
     }
     let tol = (n.max(k) as f64) * f64::EPSILON * 16.0;
@@ -165,15 +218,14 @@ fn make_dependency(
     norms: &[f64],
 ) -> Dependency {
     // x_j / s_j = Σ c_m x_{b_m} / s_{b_m}  =>  x_j = Σ c_m (s_j / s_{b_m}) x_{b_m}
-    let coefs: Vec<(String, f64)> = basis
+    // negligible terms are judged on the normalized columns (scale-free), not after the
+    // conversion to the columns' own units
+    let maxc = c_scaled.iter().map(|c| c.abs()).fold(0.0, f64::max);
+    let on = basis
         .iter()
         .zip(c_scaled)
-        .map(|(&b, &c)| (names[b].clone(), c * norms[j] / norms[b]))
-        .collect();
-    let maxc = coefs.iter().map(|c| c.1.abs()).fold(0.0, f64::max);
-    let on = coefs
-        .into_iter()
-        .filter(|c| c.1.abs() > 1e-8 * maxc.max(1e-300))
+        .filter(|(_, c)| c.abs() > 1e-8 * maxc.max(1e-300))
+        .map(|(&b, &c)| (names[b].clone(), c * (norms[j] / norms[b])))
         .collect();
     Dependency {
         column: names[j].clone(),
