@@ -16,6 +16,38 @@ pub enum AnalysisError {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// An input that is not a regular file, is too large, or a symbolic link where links are
+    /// refused (the message names the file).
+    #[error("{0}")]
+    File(#[from] codethread_lang::io::IoError),
+    /// A 0/1 flag cell holds something else.
+    #[error(
+        "{origin}: line {line}, column {column:?}: {value:?} must be 0 or 1 (or empty for unknown)"
+    )]
+    NotBinary {
+        /// File name.
+        origin: String,
+        /// 1-based line of the file.
+        line: u64,
+        /// Column name.
+        column: String,
+        /// The cell text.
+        value: String,
+    },
+    /// A row key that must be unique appears twice.
+    #[error("{origin}: duplicate {what} {key:?} on line {first} and line {line}")]
+    DuplicateRow {
+        /// File name.
+        origin: String,
+        /// What the key is (e.g. "instance").
+        what: String,
+        /// The key.
+        key: String,
+        /// 1-based line of the first occurrence.
+        first: u64,
+        /// 1-based line of the repeat.
+        line: u64,
+    },
     /// The CSV could not be tokenised (bad quoting, ragged rows, ...).
     #[error("{origin}: malformed CSV at data row {row}: {message}")]
     Csv {

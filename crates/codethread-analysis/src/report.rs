@@ -417,12 +417,9 @@ pub fn box_plot_svg(title: &str, y_desc: &str, groups: &[(&str, &[f64])]) -> Res
     Ok(out)
 }
 
+/// Writes `dir/name` atomically; a symbolic link planted there is replaced, never followed.
 fn write(dir: &Path, name: &str, text: &str, out: &mut Vec<PathBuf>) -> Result<()> {
-    let p = dir.join(name);
-    std::fs::write(&p, text).map_err(|source| AnalysisError::Io {
-        path: p.clone(),
-        source,
-    })?;
+    let p = codethread_lang::io::write_atomic_in(dir, Path::new(name), text.as_bytes())?;
     out.push(p);
     Ok(())
 }
@@ -436,10 +433,7 @@ pub fn write_report(
     features: Option<&FeatureTable>,
     rates: Option<&[RunRate]>,
 ) -> Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir).map_err(|source| AnalysisError::Io {
-        path: dir.to_path_buf(),
-        source,
-    })?;
+    codethread_lang::io::create_dir_all_nofollow(dir, Path::new(""))?;
     let mut out = Vec::new();
     write(dir, "report.md", &markdown(t, features, rates), &mut out)?;
     write(dir, "table2.csv", &table2_csv(t), &mut out)?;

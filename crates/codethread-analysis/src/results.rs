@@ -377,12 +377,13 @@ pub fn csv_cell(s: &str) -> String {
     }
 }
 
-/// The bytes of `path`; an error names the path.
+/// The bytes of `path`: a regular file of at most [`crate::max_file_bytes`] (a FIFO, device or
+/// directory is refused, never read); an error names the path.
 pub(crate) fn read(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|source| AnalysisError::Io {
-        path: path.to_path_buf(),
-        source,
-    })
+    Ok(codethread_lang::io::read_regular(
+        path,
+        crate::max_file_bytes(),
+    )?)
 }
 
 fn duplicate(origin: &str, row: usize, o: &Outcome) -> AnalysisError {
