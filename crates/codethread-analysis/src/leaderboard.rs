@@ -87,35 +87,105 @@ impl ResolveMatrix {
     }
 
     /// Reads a wide CSV: first column the instance id, one column per model, cells `0/1`,
-    /// `0.0/1.0` or `true/false`; an empty cell means no record. Other cells are errors naming
-    /// the row and column.
+    /// `0.0/1.0` or `true/false`; an empty cell means no record. Any other cell is
+    /// [`AnalysisError::NotBinary`] naming the file, line and column. The rule for rows: one row
+    /// per instance — an instance id on two rows is refused
+    /// ([`AnalysisError::DuplicateRow`] naming both lines), identical or not, since a merge would
+    /// silently pick one. CRLF line ends, a UTF-8 BOM, quoted cells and blank lines are accepted;
+    /// line numbers are the file's own.
     pub fn from_csv_bytes(origin: &str, bytes: &[u8]) -> Result<ResolveMatrix> {
-        let frame = crate::design::Frame::from_csv_bytes(origin, bytes)?;
-        let names = frame.names().to_vec();
-        let Some((id_col, models)) = names.split_first() else {
+        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        let csv_err = |line: u64, e: &dyn std::fmt::Display| AnalysisError::Csv {
+            origin: origin.to_string(),
+            row: usize::try_from(line).unwrap_or(usize::MAX),
+            message: e.to_string(),
+        };
+        let mut rdr = csv::ReaderBuilder::new()
+            .has_headers(true)
+            .flexible(false)
+            .from_reader(bytes);
+        let names: Vec<String> = rdr
+            .byte_headers()
+            .map_err(|e| csv_err(1, &e))?
+            .iter()
+            .map(|h| String::from_utf8_lossy(h).trim().to_string())
+            .collect();
+        let Some((_, models)) = names.split_first() else {
             return Err(AnalysisError::Empty {
                 origin: origin.to_string(),
             });
         };
-        let ids = frame.cells(id_col)?;
+        let mut seen_cols = BTreeSet::new();
+        for n in &names {
+            if !seen_cols.insert(n.as_str()) {
+                return Err(csv_err(1, &format!("duplicate column name {n:?}")));
+            }
+        }
+        let mut first_line: BTreeMap<String, u64> = BTreeMap::new();
         let mut triples = Vec::new();
-        for m in models {
-            for (r, cell) in frame.cells(m)?.iter().enumerate() {
+        let mut rec = csv::ByteRecord::new();
+        let (mut counted, mut newlines) = (0usize, 0u64);
+        loop {
+            let more = rdr
+                .read_byte_record(&mut rec)
+                .map_err(|e| csv_err(e.position().map_or(0, |p| p.line()), &e))?;
+            if !more {
+                break;
+            }
+            // the file's own line: 1 + the line ends before the record's first byte (counted
+            // incrementally, records come in order)
+            let at = rec
+                .position()
+                .map_or(0, |p| usize::try_from(p.byte()).unwrap_or(usize::MAX))
+                .min(bytes.len());
+            // the reader's position is where it started reading: skip the line ends (and blank
+            // lines) before the record's first byte
+            let at = at
+                + bytes[at..]
+                    .iter()
+                    .take_while(|b| matches!(b, b'\r' | b'\n'))
+                    .count();
+            newlines += bytes[counted..at].iter().filter(|b| **b == b'\n').count() as u64;
+            counted = counted.max(at);
+            let line = newlines + 1;
+            if rec.len() == 1 && rec.get(0).is_some_and(|c| c.is_empty()) && names.len() > 1 {
+                continue; // blank line
+            }
+            let id = String::from_utf8_lossy(rec.get(0).unwrap_or_default())
+                .trim()
+                .to_string();
+            if let Some(&first) = first_line.get(&id) {
+                return Err(AnalysisError::DuplicateRow {
+                    origin: origin.to_string(),
+                    what: "instance".to_string(),
+                    key: id,
+                    first,
+                    line,
+                });
+            }
+            first_line.insert(id.clone(), line);
+            for (m, cell) in models.iter().zip(rec.iter().skip(1)) {
+                let cell = String::from_utf8_lossy(cell);
                 let flag = match cell.trim().to_ascii_lowercase().as_str() {
                     "" => None,
                     "1" | "1.0" | "true" => Some(true),
                     "0" | "0.0" | "false" => Some(false),
                     _ => {
-                        return Err(AnalysisError::NonNumeric {
+                        return Err(AnalysisError::NotBinary {
                             origin: origin.to_string(),
+                            line,
                             column: m.clone(),
-                            row: r + 1,
-                            value: cell.clone(),
+                            value: cell.trim().to_string(),
                         })
                     }
                 };
-                triples.push((m.clone(), ids[r].clone(), flag));
+                triples.push((m.clone(), id.clone(), flag));
             }
+        }
+        if first_line.is_empty() {
+            return Err(AnalysisError::Empty {
+                origin: origin.to_string(),
+            });
         }
         Ok(ResolveMatrix::from_triples(triples))
     }

@@ -173,13 +173,13 @@ fn wide_csv_matrices_load_and_agree_with_the_json() {
         (i0.loo[j].unwrap() - (i0.resolved_by as f64 - own) / (i0.n_models as f64 - 1.0)).abs()
             < 1e-15
     );
-    // a bad cell is an error naming row and column
+    // a bad cell is an error naming line and column
     let e = codethread_analysis::ResolveMatrix::from_csv_bytes("x.csv", b"id,a\ni1,1\ni2,maybe\n")
         .unwrap_err();
     assert!(
         matches!(
             e,
-            codethread_analysis::AnalysisError::NonNumeric { row: 2, .. }
+            codethread_analysis::AnalysisError::NotBinary { line: 3, .. }
         ),
         "{e:?}"
     );
