@@ -3,13 +3,20 @@
 //!
 //! `cargo run --release --example reproduce [-- --bench DIR] [--out DIR]`
 //! Real inputs by flags: `--instances`, `--snapshots` or `--repo`/`--repos`,
-//! `--agents`, `--reports`, `--task-types`, `--benchmark`.
+//! `--agents`, `--reports`, `--task-types`, `--benchmark`, `--max-file-bytes`.
+//!
+//! Exit status (`codethread::exit`): 0 when every instance succeeded; 1 when the run finished
+//! with per-input failures (an instance that could not be built, a refused or unreadable agent
+//! output or report — each on stderr as `error: ...`, the rest written); 2 for a usage or fatal
+//! error, including a missing `--agents` / `--reports` / `--snapshots` / `--repos`, a `--repo`
+//! that is not a git repository, and a run in which no instance succeeded.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
 use codethread::chain::pipeline::SourceSpec;
+use codethread::exit::Outcome;
 use codethread::reproduce::{reproduce, ReproduceConfig};
 
 #[derive(Parser)]
@@ -51,6 +58,9 @@ struct Args {
     /// Bootstrap seed.
     #[arg(long, default_value_t = 20_240_405)]
     seed: u64,
+    /// Largest input file read, in bytes (larger files are refused, naming them).
+    #[arg(long, default_value_t = codethread::lang::io::DEFAULT_MAX_FILE_BYTES)]
+    max_file_bytes: u64,
 }
 
 fn main() -> ExitCode {
@@ -80,6 +90,7 @@ fn main() -> ExitCode {
     }
     cfg.bootstrap_reps = a.bootstrap;
     cfg.seed = a.seed;
+    cfg.max_file_bytes = a.max_file_bytes;
     match reproduce(&cfg, &mut |stage| eprintln!("reproduce: {stage}")) {
         Ok(s) => {
             for w in &s.warnings {
@@ -95,15 +106,26 @@ fn main() -> ExitCode {
                 s.outcomes,
                 s.discordant
             );
+            for e in &s.errors {
+                eprintln!("error: {e}");
+            }
             for (id, e) in &s.failed {
                 eprintln!("failed: {id}: {e}");
             }
-            println!("{}", s.report_dir.join("report.md").display());
-            ExitCode::SUCCESS
+            let outcome = s.outcome();
+            if outcome == Outcome::Fatal {
+                eprintln!(
+                    "error: no instance succeeded ({} failed)",
+                    s.failed.len() + s.rejected_rows
+                );
+            } else {
+                println!("{}", s.report_dir.join("report.md").display());
+            }
+            ExitCode::from(outcome)
         }
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::FAILURE
+            ExitCode::from(Outcome::Fatal)
         }
     }
 }

@@ -20,6 +20,23 @@
 //! reports/<model>/{pr1,pr2_HA,pr2_AA}/…/report.json   harness reports
 //! task_types.json                              {instance_id: "BF"|"FI"|"RF"|"FI+RF"}
 //! ```
+//!
+//! Files. The agent-output and report trees are untrusted: they are walked without following
+//! any symbolic link (a link — to a file, a directory, or dangling — is a per-chain error
+//! naming it, and its target is never read), and only regular files are read, each at most
+//! [`ReproduceConfig::max_file_bytes`] (a FIFO or device is refused without blocking). The
+//! instances and task-type files are read the same way (a link there is followed, but must
+//! lead to a regular file). Every output is written atomically below [`ReproduceConfig::out`]
+//! with `codethread_lang::io::write_atomic_in`: a link planted at an output file is replaced,
+//! never written through, and a link planted at an output directory (`predictions`, `gate`,
+//! `report`, `chain`) stops the run.
+//!
+//! Outcome. Missing `agents` / `reports` / snapshot / repositories directories and a `--repo`
+//! that is not a git repository are fatal errors naming the path. An instance whose snapshot
+//! directory is missing, or for which `--repos` holds no repository, fails with that reason
+//! (not as a patch that does not apply). [`ReproduceSummary::outcome`] maps the run onto the
+//! exit-code contract of [`crate::exit`]: no instance succeeded = fatal; any failed instance
+//! or per-input error ([`ReproduceSummary::errors`]) = partial.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -32,14 +49,20 @@ use codethread_analysis::{
     build_tables, fit_logit, AnalysisError, Condition, LogitFit, LogitOptions, Outcome, Results,
     TableOptions, TaskType,
 };
-use codethread_chain::instance::{load_instances, Instance};
+use codethread_chain::instance::{load_instances, parse_instances, Instance};
 use codethread_chain::pipeline::{
     build, gate_predictions, stack, BuildOptions, BuildStatus, Chain, Layer, SourceSpec,
 };
 use codethread_chain::predictions::{predictions_to_jsonl, Prediction};
-use codethread_chain::report::load_reports_dir;
+use codethread_chain::report::{load_instance_report, load_reports_from_log, InstanceReport};
+use codethread_lang::io::{
+    create_dir_all_nofollow, read_regular, read_regular_nofollow, write_atomic_in, IoError,
+    DEFAULT_MAX_FILE_BYTES,
+};
 use codethread_lang::parse_path_best;
 use codethread_metrics::{analyze_parsed, Profile};
+
+use crate::exit::Outcome as ExitOutcome;
 use codethread_patch::{diff_trees, localize, ApplyOptions, DiffOptions, MemTree};
 
 /// Errors that stop the whole pipeline. Per-instance problems do not: they
@@ -63,6 +86,17 @@ pub enum ReproduceError {
     /// A required input is missing.
     #[error("{0}")]
     Missing(String),
+    /// An input or output file refused by the file rules (special file, link, too large).
+    #[error("{0}")]
+    File(#[from] IoError),
+    /// A given input path is unusable (missing, not a directory, not a git repository).
+    #[error("{}: {message}", path.display())]
+    Input {
+        /// The path as given.
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
 }
 
 /// Inputs and outputs of [`reproduce`].
@@ -86,6 +120,9 @@ pub struct ReproduceConfig {
     pub bootstrap_reps: usize,
     /// Bootstrap seed.
     pub seed: u64,
+    /// The largest input file read (instances, task types, agent outputs, reports); larger
+    /// files are refused naming the file. Default [`DEFAULT_MAX_FILE_BYTES`].
+    pub max_file_bytes: u64,
 }
 
 impl ReproduceConfig {
@@ -104,6 +141,7 @@ impl ReproduceConfig {
             out: out.to_path_buf(),
             bootstrap_reps: 2000,
             seed: 20_240_405,
+            max_file_bytes: DEFAULT_MAX_FILE_BYTES,
         }
     }
 }
@@ -131,67 +169,218 @@ pub struct ReproduceSummary {
     pub outcomes: usize,
     /// Discordant (model, instance) pairs.
     pub discordant: usize,
-    /// Problems that did not stop the run (per instance / model).
+    /// Per-input failures that did not stop the run (a refused or unreadable agent output or
+    /// report, a chain whose pre-images, diff or stack failed, a malformed instance row): the
+    /// affected chain or stage is left out, everything else is written.
+    pub errors: Vec<String>,
+    /// Notes that are not failures (left-out regressors, missing PR2 reports, ...).
     pub warnings: Vec<String>,
+    /// Rows of the instances file that could not be read (each also in `errors`).
+    pub rejected_rows: usize,
 }
 
-fn io<T>(path: &Path, r: std::io::Result<T>) -> Result<T, ReproduceError> {
-    r.map_err(|source| ReproduceError::Io {
-        path: path.to_path_buf(),
-        source,
-    })
+impl ReproduceSummary {
+    /// The run's outcome by the exit-code contract ([`crate::exit`]): every instance that could
+    /// not be built (or row that could not be read) is a failed input; a run where none
+    /// succeeded is [`ExitOutcome::Fatal`], one with any failure or per-input error
+    /// [`ExitOutcome::Partial`].
+    pub fn outcome(&self) -> ExitOutcome {
+        let failed = self.failed.len() + self.rejected_rows;
+        let ok = self.instances.saturating_sub(self.failed.len());
+        match crate::exit::from_counts(ok, failed) {
+            ExitOutcome::Success if !self.errors.is_empty() => ExitOutcome::Partial,
+            o => o,
+        }
+    }
 }
 
-/// Files below `dir` as (relative path with `/`, bytes), sorted.
-fn read_tree(dir: &Path) -> Result<Vec<(String, Vec<u8>)>, ReproduceError> {
+/// Files below `dir` as (relative path with `/`, bytes), sorted. The tree is untrusted: the
+/// walk never follows a symbolic link (a link anywhere is an error naming it, its target never
+/// read), and only regular files of at most `limit` bytes are read. Every problem of the tree
+/// is returned (the whole tree is then refused).
+fn read_tree(dir: &Path, limit: u64) -> Result<Vec<(String, Vec<u8>)>, Vec<String>> {
     let mut out = Vec::new();
+    let mut problems = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
-        for e in io(&d, std::fs::read_dir(&d))? {
-            let e = io(&d, e)?;
+        let entries = match std::fs::read_dir(&d) {
+            Ok(rd) => rd,
+            Err(e) => {
+                problems.push(format!("{}: {e}", d.display()));
+                continue;
+            }
+        };
+        for e in entries {
+            let e = match e {
+                Ok(e) => e,
+                Err(err) => {
+                    problems.push(format!("{}: {err}", d.display()));
+                    continue;
+                }
+            };
             let p = e.path();
-            // `file_type` does not follow symlinks: a link cycle cannot loop the walk.
-            if io(&p, e.file_type())?.is_dir() {
+            // `DirEntry::file_type` does not follow links
+            let ft = match e.file_type() {
+                Ok(t) => t,
+                Err(err) => {
+                    problems.push(format!("{}: {err}", p.display()));
+                    continue;
+                }
+            };
+            if ft.is_symlink() {
+                problems.push(IoError::Symlink { path: p }.to_string());
+            } else if ft.is_dir() {
                 stack.push(p);
             } else {
-                let rel = p.strip_prefix(dir).unwrap_or(&p);
-                let rel = rel
-                    .components()
-                    .map(|c| c.as_os_str().to_string_lossy())
-                    .collect::<Vec<_>>()
-                    .join("/");
-                out.push((rel, io(&p, std::fs::read(&p))?));
+                match read_regular_nofollow(&p, limit) {
+                    Ok(bytes) => {
+                        let rel = p.strip_prefix(dir).unwrap_or(&p);
+                        let rel = rel
+                            .components()
+                            .map(|c| c.as_os_str().to_string_lossy())
+                            .collect::<Vec<_>>()
+                            .join("/");
+                        out.push((rel, bytes));
+                    }
+                    Err(err) => problems.push(err.to_string()),
+                }
             }
         }
+    }
+    if !problems.is_empty() {
+        problems.sort();
+        return Err(problems);
     }
     out.sort();
     Ok(out)
 }
 
-/// Subdirectory names of `dir`, sorted (empty when it does not exist).
-fn subdirs(dir: &Path) -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.filter_map(Result::ok)
-                .filter(|e| e.path().is_dir())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
+/// Subdirectory names of `dir`, sorted; entries that are symbolic links are returned as
+/// errors naming them (never followed).
+fn subdirs(dir: &Path) -> (Vec<String>, Vec<String>) {
+    let mut v = Vec::new();
+    let mut links = Vec::new();
+    if let Ok(rd) = std::fs::read_dir(dir) {
+        for e in rd.filter_map(Result::ok) {
+            match e.file_type() {
+                Ok(t) if t.is_dir() => v.push(e.file_name().to_string_lossy().into_owned()),
+                Ok(t) if t.is_symlink() => {
+                    links.push(IoError::Symlink { path: e.path() }.to_string())
+                }
+                _ => {}
+            }
+        }
+    }
     v.sort();
-    v
+    links.sort();
+    (v, links)
 }
 
-/// `tree` with the files of `dir` written over it (`None` when `dir` is absent).
-fn overlay(tree: &MemTree, dir: &Path) -> Result<Option<MemTree>, ReproduceError> {
-    if !dir.is_dir() {
-        return Ok(None);
+/// `root/rel…` as a real directory below `root`: `Ok(None)` when it does not exist, an error
+/// naming the first component below `root` that is a symbolic link or not a directory.
+fn dir_below(root: &Path, rel: &[&str]) -> Result<Option<PathBuf>, String> {
+    let mut cur = root.to_path_buf();
+    for c in rel {
+        cur.push(c);
+        match std::fs::symlink_metadata(&cur) {
+            Ok(m) if m.file_type().is_symlink() => {
+                return Err(IoError::Symlink { path: cur }.to_string())
+            }
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => return Err(format!("{}: not a directory", cur.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(format!("{}: {e}", cur.display())),
+        }
     }
+    Ok(Some(cur))
+}
+
+/// `tree` with the files of `root/rel…` written over it (`None` when that directory is
+/// absent). Errors name every link, special file or unreadable file of the agent's tree.
+fn overlay(
+    tree: &MemTree,
+    root: &Path,
+    rel: &[&str],
+    limit: u64,
+) -> Result<Option<MemTree>, Vec<String>> {
+    let Some(dir) = dir_below(root, rel).map_err(|e| vec![e])? else {
+        return Ok(None);
+    };
     let mut t = tree.clone();
-    for (p, bytes) in read_tree(dir)? {
+    for (p, bytes) in read_tree(&dir, limit)? {
         t.insert(p.into_bytes(), bytes);
     }
     Ok(Some(t))
+}
+
+/// Every per-instance harness report below `root/rel…` (`report.json`, or the report line of
+/// a `run_instance.log` in a directory without one), without following links: a link or a
+/// special file anywhere in the tree is an error naming it and is never read. Returns the
+/// reports, the per-file errors, and `None` for the reports when the directory is absent.
+fn load_reports_nofollow(
+    root: &Path,
+    rel: &[&str],
+    limit: u64,
+) -> (Option<BTreeMap<String, InstanceReport>>, Vec<String>) {
+    let dir = match dir_below(root, rel) {
+        Ok(Some(d)) => d,
+        Ok(None) => return (None, Vec::new()),
+        Err(e) => return (Some(BTreeMap::new()), vec![e]),
+    };
+    let mut errors = Vec::new();
+    let mut files = Vec::new();
+    let mut stack = vec![dir];
+    while let Some(d) = stack.pop() {
+        let mut entries: Vec<(PathBuf, std::fs::FileType)> = match std::fs::read_dir(&d) {
+            Ok(rd) => rd
+                .filter_map(Result::ok)
+                .filter_map(|e| e.file_type().ok().map(|t| (e.path(), t)))
+                .collect(),
+            Err(e) => {
+                errors.push(format!("{}: {e}", d.display()));
+                continue;
+            }
+        };
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        let has_report = entries
+            .iter()
+            .any(|(p, _)| p.file_name().is_some_and(|n| n == "report.json"));
+        for (p, t) in entries {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            let wanted = name == "report.json" || (name == "run_instance.log" && !has_report);
+            if t.is_symlink() {
+                errors.push(IoError::Symlink { path: p }.to_string());
+            } else if t.is_dir() {
+                stack.push(p);
+            } else if wanted {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let mut reports = BTreeMap::new();
+    for f in files {
+        // the file rules first (regular, not a link, within the limit; a FIFO is refused
+        // without blocking), then the chain crate's parser on the checked file
+        if let Err(e) = read_regular_nofollow(&f, limit) {
+            errors.push(e.to_string());
+            continue;
+        }
+        let r = if f.extension().is_some_and(|e| e == "log") {
+            load_reports_from_log(&f)
+        } else {
+            load_instance_report(&f)
+        };
+        match r {
+            Ok(rs) => {
+                for r in rs {
+                    reports.insert(r.instance_id.clone(), r);
+                }
+            }
+            Err(e) => errors.push(e.to_string()),
+        }
+    }
+    (Some(reports), errors)
 }
 
 /// The patch from `a` to `b` as text (empty when they are equal).
@@ -284,11 +473,14 @@ fn edit_set(pre: &MemTree, patch: &str) -> Result<EditSet, String> {
     })
 }
 
-fn load_task_types(path: Option<&Path>) -> Result<BTreeMap<String, TaskType>, ReproduceError> {
+fn load_task_types(
+    path: Option<&Path>,
+    limit: u64,
+) -> Result<BTreeMap<String, TaskType>, ReproduceError> {
     let Some(path) = path else {
         return Ok(BTreeMap::new());
     };
-    let bytes = io(path, std::fs::read(path))?;
+    let bytes = read_regular(path, limit)?;
     let raw: BTreeMap<String, String> = serde_json::from_slice(&bytes)
         .map_err(|e| ReproduceError::Missing(format!("{}: {e}", path.display())))?;
     let mut out = BTreeMap::new();
@@ -301,11 +493,98 @@ fn load_task_types(path: Option<&Path>) -> Result<BTreeMap<String, TaskType>, Re
     Ok(out)
 }
 
-fn write(path: &Path, text: &str) -> Result<(), ReproduceError> {
-    if let Some(d) = path.parent() {
-        io(d, std::fs::create_dir_all(d))?;
+/// Writes `out/rel` atomically; no component below `out` may be a symbolic link (a planted
+/// link at the file is replaced, a planted directory link is an error).
+fn write(out: &Path, rel: &str, text: &str) -> Result<PathBuf, ReproduceError> {
+    Ok(write_atomic_in(out, Path::new(rel), text.as_bytes())?)
+}
+
+/// The checks of the inputs given as paths: each must exist, the agent and report trees and a
+/// snapshot or repositories directory must be directories, a `--repo` a git repository.
+fn check_inputs(cfg: &ReproduceConfig) -> Result<(), ReproduceError> {
+    let bad = |path: &Path, message: String| ReproduceError::Input {
+        path: path.to_path_buf(),
+        message,
+    };
+    let dir = |path: &Path, what: &str| -> Result<(), ReproduceError> {
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_dir() => Ok(()),
+            Ok(_) => Err(bad(path, format!("the {what} is not a directory"))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                Err(bad(path, format!("the {what} does not exist")))
+            }
+            Err(e) => Err(bad(path, format!("the {what}: {e}"))),
+        }
+    };
+    dir(&cfg.agents, "agent-output directory (--agents)")?;
+    dir(&cfg.reports, "harness-report directory (--reports)")?;
+    match &cfg.source {
+        SourceSpec::Snapshots(d) => dir(d, "snapshot directory (--snapshots)")?,
+        SourceSpec::Repos(d) => dir(d, "repositories directory (--repos)")?,
+        SourceSpec::Repo(r) => {
+            dir(r, "repository (--repo)")?;
+            let git =
+                r.join(".git").exists() || (r.join("HEAD").is_file() && r.join("objects").is_dir());
+            if !git {
+                return Err(bad(
+                    r,
+                    "not a git repository (no .git, and not a bare repository) (--repo)".into(),
+                ));
+            }
+        }
     }
-    io(path, std::fs::write(path, text))
+    Ok(())
+}
+
+/// Instances whose pre-images cannot be read at all, with the reason: a missing snapshot
+/// directory, or no repository for the instance under `--repos`.
+fn unreadable_sources(cfg: &ReproduceConfig, instances: &[Instance]) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    match &cfg.source {
+        SourceSpec::Snapshots(d) => {
+            for i in instances {
+                let p = d.join(&i.instance_id);
+                if !std::fs::metadata(&p).is_ok_and(|m| m.is_dir()) {
+                    out.insert(
+                        i.instance_id.clone(),
+                        format!(
+                            "snapshot directory {} is missing (expected {}/before/<path>)",
+                            p.display(),
+                            p.display()
+                        ),
+                    );
+                }
+            }
+        }
+        SourceSpec::Repos(_) => {
+            let mut probe = cfg.source.open();
+            for i in instances {
+                if let Err(e) = probe.select_repo(&i.repo) {
+                    out.insert(i.instance_id.clone(), e.to_string());
+                }
+            }
+        }
+        SourceSpec::Repo(_) => {}
+    }
+    out
+}
+
+/// The instances file: a regular file within the limit (parquet files are checked, then read
+/// by the chain crate).
+fn read_instances(
+    path: &Path,
+    limit: u64,
+) -> Result<codethread_chain::instance::Loaded<Instance>, ReproduceError> {
+    let bytes = read_regular(path, limit)?;
+    if path.extension().is_some_and(|e| e == "parquet") {
+        drop(bytes);
+        return Ok(load_instances(path)?);
+    }
+    let text = String::from_utf8(bytes).map_err(|e| ReproduceError::Input {
+        path: path.to_path_buf(),
+        message: format!("not UTF-8 text: {}", e.utf8_error()),
+    })?;
+    Ok(parse_instances(path, &text)?)
 }
 
 /// Run the whole pipeline. `progress` receives one line per stage.
@@ -319,8 +598,11 @@ pub fn reproduce(
     progress: &mut dyn FnMut(&str),
 ) -> Result<ReproduceSummary, ReproduceError> {
     let mut sum = ReproduceSummary::default();
-    let loaded = load_instances(&cfg.instances)?;
-    sum.warnings
+    let limit = cfg.max_file_bytes;
+    check_inputs(cfg)?;
+    let loaded = read_instances(&cfg.instances, limit)?;
+    sum.rejected_rows = loaded.errors.len();
+    sum.errors
         .extend(loaded.errors.iter().map(|e| e.to_string()));
     let instances: Vec<Instance> = loaded.items;
     sum.instances = instances.len();
@@ -330,11 +612,28 @@ pub fn reproduce(
             cfg.instances.display()
         )));
     }
-    let task_types = load_task_types(cfg.task_types.as_deref())?;
+    let task_types = load_task_types(cfg.task_types.as_deref(), limit)?;
+
+    // Instances whose pre-images cannot be read at all fail here, with the real reason.
+    let unreadable = unreadable_sources(cfg, &instances);
+    for i in &instances {
+        if let Some(why) = unreadable.get(&i.instance_id) {
+            sum.failed.push((i.instance_id.clone(), why.clone()));
+        }
+    }
+    let instances: Vec<Instance> = instances
+        .into_iter()
+        .filter(|i| !unreadable.contains_key(&i.instance_id))
+        .collect();
+    if instances.is_empty() {
+        return Ok(sum);
+    }
 
     // 1. Chains: targets, PR0, statements, exports.
     progress("building chains (targets, PR0, task statements, exports)");
-    let chain_dir = cfg.out.join("chain");
+    // the chain directory must be a real directory below the output root
+    let chain_dir = create_dir_all_nofollow(&cfg.out, Path::new("chain"))?;
+    let report_dir = create_dir_all_nofollow(&cfg.out, Path::new("report"))?;
     let mut source = cfg.source.open();
     let built = build(
         &instances,
@@ -403,26 +702,29 @@ pub fn reproduce(
             Ok(t) => {
                 base_trees.insert(id.clone(), t);
             }
-            Err(e) => sum.warnings.push(format!("{id}: pre-images: {e}")),
+            Err(e) => sum.errors.push(format!("{id}: pre-images: {e}")),
         }
     }
 
     // 2. Agents: PR1 / PR2 patches, gate, stacks, outcomes.
-    sum.models = subdirs(&cfg.agents);
+    let (models, links) = subdirs(&cfg.agents);
+    sum.models = models;
+    sum.errors.extend(links);
     let mut results = Results::new();
     let mut trees: BTreeMap<(String, String), Trees> = BTreeMap::new();
     for model in &sum.models {
         progress(&format!(
             "model {model}: PR1 patches, gate, PR2 stacks, outcomes"
         ));
-        let adir = cfg.agents.join(model);
         let mut pr1_preds: BTreeMap<String, Prediction> = BTreeMap::new();
         let mut pr2: [BTreeMap<String, Prediction>; 2] = [BTreeMap::new(), BTreeMap::new()];
         for (id, (base, stubbed)) in &base_trees {
             // An unreadable agent output loses that tree only, with a warning.
             let mut read = |tree: &MemTree, stage: &str| {
-                overlay(tree, &adir.join(stage).join(id)).unwrap_or_else(|e| {
-                    sum.warnings.push(format!("{model} {id}: {stage}: {e}"));
+                overlay(tree, &cfg.agents, &[model, stage, id], limit).unwrap_or_else(|es| {
+                    for e in es {
+                        sum.errors.push(format!("{model} {id}: {stage}: {e}"));
+                    }
                     None
                 })
             };
@@ -450,7 +752,7 @@ pub fn reproduce(
                     Ok(p) => {
                         pr1_preds.insert(id.clone(), pred(p));
                     }
-                    Err(e) => sum.warnings.push(format!("{model} {id}: PR1 diff: {e}")),
+                    Err(e) => sum.errors.push(format!("{model} {id}: PR1 diff: {e}")),
                 }
             }
             for (k, (pre, post)) in [(Some(t.base), &t.ha_pr2), (t.agent_pr1.as_ref(), &t.aa_pr2)]
@@ -467,32 +769,29 @@ pub fn reproduce(
                             }
                             pr2[k].insert(id.clone(), pred(p));
                         }
-                        Err(e) => sum.warnings.push(format!("{model} {id}: PR2 diff: {e}")),
+                        Err(e) => sum.errors.push(format!("{model} {id}: PR2 diff: {e}")),
                     }
                 }
             }
             trees.insert((model.clone(), id.clone()), t);
         }
         write(
-            &cfg.out
-                .join("predictions")
-                .join(format!("{model}.pr1.jsonl")),
+            &cfg.out,
+            &format!("predictions/{model}.pr1.jsonl"),
             &predictions_to_jsonl(&pr1_preds.values().cloned().collect::<Vec<_>>()),
         )?;
 
         // Gate PR1 on its harness reports.
-        let rdir = cfg.reports.join(model);
-        let pr1_reports = match load_reports_dir(&rdir.join("pr1")) {
-            Ok((r, errs)) => {
-                sum.warnings
-                    .extend(errs.iter().map(|e| format!("{model}: {e}")));
-                r
-            }
-            Err(e) => {
-                sum.warnings.push(format!("{model}: PR1 reports: {e}"));
-                BTreeMap::new()
-            }
-        };
+        let (pr1_reports, errs) = load_reports_nofollow(&cfg.reports, &[model, "pr1"], limit);
+        sum.errors
+            .extend(errs.iter().map(|e| format!("{model}: PR1 reports: {e}")));
+        let pr1_reports = pr1_reports.unwrap_or_else(|| {
+            sum.warnings.push(format!(
+                "{model}: PR1 reports: {} does not exist",
+                cfg.reports.join(model).join("pr1").display()
+            ));
+            BTreeMap::new()
+        });
         let decisions = gate_predictions(&chain, &pr1_preds, &pr1_reports);
         let kept: BTreeSet<String> = decisions
             .iter()
@@ -506,7 +805,8 @@ pub fn reproduce(
             .filter_map(|d| serde_json::to_string(d).ok())
             .collect();
         write(
-            &cfg.out.join("gate").join(format!("{model}.jsonl")),
+            &cfg.out,
+            &format!("gate/{model}.jsonl"),
             &(gate_lines.join("\n") + "\n"),
         )?;
 
@@ -545,33 +845,33 @@ pub fn reproduce(
             for o in outcomes {
                 if let Some(e) = o.error {
                     if kept.contains(&o.instance_id) {
-                        sum.warnings
+                        sum.errors
                             .push(format!("{model} {cond} {}: stack: {e}", o.instance_id));
                     }
                 }
             }
             write(
-                &cfg.out
-                    .join("predictions")
-                    .join(format!("{model}.{cond}.stacked.jsonl")),
+                &cfg.out,
+                &format!("predictions/{model}.{cond}.stacked.jsonl"),
                 &predictions_to_jsonl(&preds),
             )?;
         }
 
         // PR2 outcomes on the gated instances.
         for cond in [Condition::HA, Condition::AA] {
-            let dir = rdir.join(format!("pr2_{}", cond.as_str()));
-            let reports = match load_reports_dir(&dir) {
-                Ok((r, errs)) => {
-                    sum.warnings
-                        .extend(errs.iter().map(|e| format!("{model}: {e}")));
-                    r
-                }
-                Err(e) => {
-                    sum.warnings
-                        .push(format!("{model}: PR2 {} reports: {e}", cond.as_str()));
-                    continue;
-                }
+            let stage = format!("pr2_{}", cond.as_str());
+            let (reports, errs) = load_reports_nofollow(&cfg.reports, &[model, &stage], limit);
+            sum.errors.extend(
+                errs.iter()
+                    .map(|e| format!("{model}: PR2 {} reports: {e}", cond.as_str())),
+            );
+            let Some(reports) = reports else {
+                sum.warnings.push(format!(
+                    "{model}: PR2 {} reports: {} does not exist",
+                    cond.as_str(),
+                    cfg.reports.join(model).join(&stage).display()
+                ));
+                continue;
             };
             for id in &kept {
                 match reports.get(id).map(|r| r.resolved) {
@@ -591,7 +891,7 @@ pub fn reproduce(
         }
     }
     sum.outcomes = results.rows().len();
-    write(&cfg.out.join("outcomes.csv"), &results.to_csv())?;
+    write(&cfg.out, "outcomes.csv", &results.to_csv())?;
 
     // 3. Features of the discordant cohort.
     progress("features: metric deltas, Jaccard, IEC, difficulty");
@@ -690,7 +990,6 @@ pub fn reproduce(
             seed: cfg.seed,
         },
     );
-    let report_dir = cfg.out.join("report");
     sum.files =
         codethread_analysis::report::write_report(&report_dir, &tables, Some(&features), None)?;
     // The paper's regressors, less those this cohort cannot inform: a
@@ -785,18 +1084,21 @@ pub fn reproduce(
         Some(e) => serde_json::json!({ "error": e }),
         None => serde_json::json!({ "fits": fits }),
     };
-    let reg_path = report_dir.join("regression.json");
-    write(&reg_path, &format!("{reg_json:#}\n"))?;
+    let reg_path = write(
+        &cfg.out,
+        "report/regression.json",
+        &format!("{reg_json:#}\n"),
+    )?;
     sum.files.push(reg_path);
     // Table 4 goes right after Tables 2 and 3 in report.md.
     let md_path = report_dir.join("report.md");
-    let md = io(&md_path, std::fs::read_to_string(&md_path))?;
+    let md = String::from_utf8_lossy(&read_regular_nofollow(&md_path, u64::MAX)?).into_owned();
     let table4 = table4_markdown(&fits, reg_error.as_deref());
     let md = match md.find("\n## Discordant cohort") {
         Some(i) => format!("{}\n{table4}{}", &md[..i], &md[i..]),
         None => format!("{md}\n{table4}"),
     };
-    write(&md_path, &md)?;
+    write(&cfg.out, "report/report.md", &md)?;
     sum.report_dir = report_dir;
     Ok(sum)
 }

@@ -147,8 +147,8 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// An unreadable agent output (here a dangling symlink) costs that chain a
-/// warning; the run and every other instance go on.
+/// An unreadable agent output (here a dangling symlink, never followed) costs
+/// that chain a per-input error; the run and every other instance go on.
 #[cfg(unix)]
 #[test]
 fn an_unreadable_agent_output_is_a_warning_not_a_failed_run() {
@@ -167,13 +167,14 @@ fn an_unreadable_agent_output_is_a_warning_not_a_failed_run() {
     cfg.bootstrap_reps = 50;
     let s = reproduce(&cfg, &mut |_| {}).expect("the run survives a bad agent file");
     assert!(
-        s.warnings
+        s.errors
             .iter()
             .any(|w| w.starts_with("scripted-a fixtures__bounded-1: pr1:")
                 && w.contains("dangling.py")),
         "{:?}",
-        s.warnings
+        s.errors
     );
+    assert_eq!(s.outcome(), codethread::exit::Outcome::Partial);
     assert_eq!(s.models, vec!["scripted-a", "scripted-b", "scripted-c"]);
     assert!(s.outcomes > 0);
     let _ = std::fs::remove_dir_all(&tmp);

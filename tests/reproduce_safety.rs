@@ -1,0 +1,440 @@
+//! `reproduce` on hostile inputs: links in the untrusted agent and report trees, links planted
+//! in the output directory, special files, missing inputs — and the exit-code contract.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![cfg(unix)]
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use codethread::chain::pipeline::SourceSpec;
+use codethread::exit::Outcome;
+use codethread::reproduce::{reproduce, ReproduceConfig, ReproduceSummary};
+
+const SECRET: &str = "TOP-SECRET-0xC0FFEE";
+
+fn bench() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench")
+}
+
+fn tmp(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ct-repro-safety-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    let mut stack = vec![from.to_path_buf()];
+    std::fs::create_dir_all(to).unwrap();
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            let rel = p.strip_prefix(from).unwrap();
+            if p.is_dir() {
+                stack.push(p.clone());
+                std::fs::create_dir_all(to.join(rel)).unwrap();
+            } else {
+                std::fs::create_dir_all(to.join(rel).parent().unwrap()).unwrap();
+                std::fs::copy(&p, to.join(rel)).unwrap();
+            }
+        }
+    }
+}
+
+fn config(out: &Path) -> ReproduceConfig {
+    let mut cfg = ReproduceConfig::for_bench_dir(&bench(), out);
+    cfg.bootstrap_reps = 20;
+    cfg
+}
+
+/// Runs the pipeline on another thread; a blocking read fails the test instead of hanging it.
+fn run(cfg: ReproduceConfig) -> Result<ReproduceSummary, String> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(reproduce(&cfg, &mut |_| {}).map_err(|e| e.to_string()));
+    });
+    rx.recv_timeout(Duration::from_secs(300))
+        .expect("reproduce answers (no blocking read of a special file)")
+}
+
+/// Every file below `dir`, as paths.
+fn files_below(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let e = e.unwrap();
+            let ft = e.file_type().unwrap();
+            if ft.is_dir() {
+                stack.push(e.path());
+            } else {
+                out.push(e.path());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn all_text_below(dir: &Path) -> String {
+    files_below(dir)
+        .iter()
+        .filter_map(|p| std::fs::read(p).ok())
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+        .collect()
+}
+
+#[test]
+fn links_in_the_agent_tree_are_refused_per_chain_never_read() {
+    let t = tmp("agent-links");
+    let secret_file = t.join("secret.py");
+    std::fs::write(&secret_file, format!("{SECRET} = 1\n")).unwrap();
+    let secret_dir = t.join("secret_dir");
+    std::fs::create_dir_all(secret_dir.join("pystats")).unwrap();
+    std::fs::write(
+        secret_dir.join("pystats/stats.py"),
+        format!("{SECRET} = 2\n"),
+    )
+    .unwrap();
+    let agents = t.join("agents");
+    copy_dir(&bench().join("agents"), &agents);
+    let link = |target: &Path, at: &Path| {
+        let _ = std::fs::remove_file(at);
+        let _ = std::fs::remove_dir_all(at);
+        std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(target, at).unwrap();
+    };
+    // a file link over a real agent file, a dangling link, a link to a directory, a stage
+    // directory that is a link, an instance directory that is a link, a model that is a link
+    let a = agents.join("scripted-a");
+    let cases: Vec<(PathBuf, PathBuf)> = vec![
+        (
+            secret_file.clone(),
+            a.join("pr1/fixtures__pystats-1-v4/pystats/stats.py"),
+        ),
+        (
+            t.join("nowhere"),
+            a.join("pr1/fixtures__bounded-1/src/dangling.rs"),
+        ),
+        (
+            secret_dir.clone(),
+            a.join("pr2_HA/fixtures__pystats-1-v4/pystats"),
+        ),
+        (secret_dir.clone(), agents.join("scripted-b/pr2_AA")),
+        (
+            secret_dir.clone(),
+            agents.join("scripted-c/pr1/fixtures__pystats-1-v4"),
+        ),
+        (secret_dir.clone(), agents.join("zz-linked-model")),
+    ];
+    for (target, at) in &cases {
+        link(target, at);
+    }
+    let mut cfg = config(&t.join("out"));
+    cfg.agents = agents.clone();
+    let s = run(cfg).expect("the run survives links in the agent tree");
+    // nothing behind a link reaches any output
+    let written = all_text_below(&t.join("out"));
+    assert!(
+        !written.contains(SECRET),
+        "secret content leaked into the outputs"
+    );
+    // each link is a per-chain error naming it
+    for (_, at) in &cases[..5] {
+        let rel = at.strip_prefix(&agents).unwrap().display().to_string();
+        assert!(
+            s.errors
+                .iter()
+                .any(|e| e.contains(&rel) && e.contains("symbolic link")),
+            "no error naming {rel}: {:?}",
+            s.errors
+        );
+    }
+    assert!(
+        s.errors
+            .iter()
+            .any(|e| e.contains("zz-linked-model") && e.contains("symbolic link")),
+        "{:?}",
+        s.errors
+    );
+    assert_eq!(s.models, vec!["scripted-a", "scripted-b", "scripted-c"]);
+    assert!(s.outcomes > 0);
+    assert_eq!(s.outcome(), Outcome::Partial);
+    let _ = std::fs::remove_dir_all(&t);
+}
+
+#[test]
+fn links_and_fifos_in_the_reports_tree_are_refused() {
+    let t = tmp("report-links");
+    let reports = t.join("reports");
+    copy_dir(&bench().join("reports"), &reports);
+    // a report.json replaced by a link to a report elsewhere that flips the outcome
+    let victim = reports.join("scripted-a/pr2_HA/fixtures__bounded-1/report.json");
+    let original = std::fs::read_to_string(&victim).unwrap();
+    let flipped = if original.contains("\"resolved\": true") {
+        original.replace("\"resolved\": true", "\"resolved\": false")
+    } else {
+        original.replace("\"resolved\": false", "\"resolved\": true")
+    };
+    assert_ne!(original, flipped, "fixture report shape changed");
+    std::fs::write(t.join("elsewhere.json"), &flipped).unwrap();
+    std::fs::remove_file(&victim).unwrap();
+    std::os::unix::fs::symlink(t.join("elsewhere.json"), &victim).unwrap();
+    // a directory link and a FIFO
+    std::fs::create_dir_all(t.join("outside/fixtures__x")).unwrap();
+    std::os::unix::fs::symlink(t.join("outside"), reports.join("scripted-b/pr1/linked")).unwrap();
+    let fifo = reports.join("scripted-c/pr1/fifo-inst");
+    std::fs::create_dir_all(&fifo).unwrap();
+    assert!(std::process::Command::new("mkfifo")
+        .arg(fifo.join("report.json"))
+        .status()
+        .unwrap()
+        .success());
+    let mut cfg = config(&t.join("out"));
+    cfg.reports = reports.clone();
+    let s = run(cfg).expect("the run survives links in the reports tree");
+    for needle in [
+        "scripted-a/pr2_HA/fixtures__bounded-1/report.json",
+        "scripted-b/pr1/linked",
+        "scripted-c/pr1/fifo-inst/report.json",
+    ] {
+        assert!(
+            s.errors.iter().any(|e| e.contains(needle)),
+            "no error naming {needle}: {:?}",
+            s.errors
+        );
+    }
+    // the linked report was not used: scripted-a HA on bounded-1 has no outcome
+    let csv = std::fs::read_to_string(t.join("out/outcomes.csv")).unwrap();
+    assert!(
+        !csv.lines().any(|l| l.contains("scripted-a")
+            && l.contains(",HA,")
+            && l.contains("fixtures__bounded-1,")),
+        "{csv}"
+    );
+    assert_eq!(s.outcome(), Outcome::Partial);
+    let _ = std::fs::remove_dir_all(&t);
+}
+
+#[test]
+fn outputs_replace_planted_links_and_refuse_planted_directories() {
+    let t = tmp("out-links");
+    let out = t.join("out");
+    let s = run(config(&out)).unwrap();
+    assert_eq!(s.outcome(), Outcome::Success, "{:?}", s.errors);
+    let outside = t.join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    // every file kind reproduce writes: predictions, gate decisions, outcomes, report files
+    let mine: Vec<PathBuf> = files_below(&out)
+        .into_iter()
+        .filter(|p| !p.starts_with(out.join("chain")))
+        .collect();
+    for kind in [
+        "pr1.jsonl",
+        "stacked.jsonl",
+        "gate",
+        "outcomes.csv",
+        "report.md",
+        "regression.json",
+        ".svg",
+        "table2.csv",
+    ] {
+        assert!(
+            mine.iter().any(|p| p.display().to_string().contains(kind)),
+            "no {kind} output in {mine:?}"
+        );
+    }
+    for (i, f) in mine.iter().enumerate() {
+        let target = outside.join(format!("{i}.txt"));
+        std::fs::write(&target, SECRET).unwrap();
+        std::fs::remove_file(f).unwrap();
+        std::os::unix::fs::symlink(&target, f).unwrap();
+    }
+    let s = run(config(&out)).unwrap();
+    assert_eq!(s.outcome(), Outcome::Success, "{:?}", s.errors);
+    for (i, f) in mine.iter().enumerate() {
+        assert_eq!(
+            std::fs::read_to_string(outside.join(format!("{i}.txt"))).unwrap(),
+            SECRET,
+            "{} was written through",
+            f.display()
+        );
+        assert!(std::fs::symlink_metadata(f).unwrap().file_type().is_file());
+    }
+    // a planted directory link is refused, nothing written behind it
+    for sub in ["predictions", "gate", "report"] {
+        let out2 = t.join(format!("out-{sub}"));
+        std::fs::create_dir_all(&out2).unwrap();
+        let behind = t.join(format!("behind-{sub}"));
+        std::fs::create_dir_all(&behind).unwrap();
+        std::os::unix::fs::symlink(&behind, out2.join(sub)).unwrap();
+        let e = run(config(&out2)).unwrap_err();
+        assert!(e.contains(sub) && e.contains("symbolic link"), "{sub}: {e}");
+        assert_eq!(
+            std::fs::read_dir(&behind).unwrap().count(),
+            0,
+            "{sub}: written behind the link"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&t);
+}
+
+#[test]
+fn special_input_files_are_refused_and_the_limit_applies() {
+    let t = tmp("special");
+    let fifo = t.join("instances.jsonl");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let mut cfg = config(&t.join("out"));
+    cfg.instances = fifo.clone();
+    let e = run(cfg).unwrap_err();
+    assert!(e.contains("instances.jsonl") && e.contains("FIFO"), "{e}");
+    let zero = t.join("task_types.json");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    let mut cfg = config(&t.join("out"));
+    cfg.task_types = Some(zero);
+    let e = run(cfg).unwrap_err();
+    assert!(
+        e.contains("task_types.json") && e.contains("not a regular file"),
+        "{e}"
+    );
+    // a FIFO in the agent tree: a per-chain error, no hang
+    let agents = t.join("agents");
+    copy_dir(&bench().join("agents"), &agents);
+    let pipe = agents.join("scripted-a/pr1/fixtures__bounded-1/src/pipe.rs");
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&pipe)
+        .status()
+        .unwrap()
+        .success());
+    let mut cfg = config(&t.join("out"));
+    cfg.agents = agents;
+    let s = run(cfg).unwrap();
+    assert!(
+        s.errors
+            .iter()
+            .any(|e| e.contains("pipe.rs") && e.contains("FIFO")),
+        "{:?}",
+        s.errors
+    );
+    assert_eq!(s.outcome(), Outcome::Partial);
+    // the size limit
+    let mut cfg = config(&t.join("out"));
+    cfg.max_file_bytes = 100;
+    let e = run(cfg).unwrap_err();
+    assert!(
+        e.contains("instances.jsonl") && e.contains("limit of 100 bytes"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&t);
+}
+
+#[test]
+fn missing_inputs_are_fatal_and_name_the_path() {
+    let t = tmp("missing");
+    for (what, mutate) in [
+        (
+            "agents",
+            Box::new(|c: &mut ReproduceConfig, t: &Path| c.agents = t.join("no-agents"))
+                as Box<dyn Fn(&mut ReproduceConfig, &Path)>,
+        ),
+        (
+            "reports",
+            Box::new(|c: &mut ReproduceConfig, t: &Path| c.reports = t.join("no-reports")),
+        ),
+        (
+            "snapshots",
+            Box::new(|c: &mut ReproduceConfig, t: &Path| {
+                c.source = SourceSpec::Snapshots(t.join("no-snapshots"))
+            }),
+        ),
+        (
+            "repos",
+            Box::new(|c: &mut ReproduceConfig, t: &Path| {
+                c.source = SourceSpec::Repos(t.join("no-repos"))
+            }),
+        ),
+        (
+            "repo",
+            Box::new(|c: &mut ReproduceConfig, t: &Path| {
+                c.source = SourceSpec::Repo(t.join("no-repo"))
+            }),
+        ),
+    ] {
+        let mut cfg = config(&t.join("out"));
+        mutate(&mut cfg, &t);
+        let e = run(cfg).unwrap_err();
+        assert!(e.contains(&format!("no-{what}")), "{what}: {e}");
+        assert!(e.contains("does not exist"), "{what}: {e}");
+    }
+    // a directory that is not a git repository
+    let plain = t.join("plain-dir");
+    std::fs::create_dir_all(&plain).unwrap();
+    let mut cfg = config(&t.join("out"));
+    cfg.source = SourceSpec::Repo(plain.clone());
+    let e = run(cfg).unwrap_err();
+    assert!(
+        e.contains("plain-dir") && e.contains("not a git repository"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&t);
+}
+
+#[test]
+fn every_instance_failing_is_fatal_with_the_real_reason() {
+    let t = tmp("allfail");
+    // an empty snapshot directory: every instance's snapshot is missing
+    let snaps = t.join("snapshots");
+    std::fs::create_dir_all(&snaps).unwrap();
+    let mut cfg = config(&t.join("out"));
+    cfg.source = SourceSpec::Snapshots(snaps.clone());
+    let s = run(cfg).unwrap();
+    assert_eq!(s.built, 0);
+    assert_eq!(s.failed.len(), s.instances, "{:?}", s.failed);
+    for (id, e) in &s.failed {
+        assert!(
+            e.contains("snapshot directory") && e.contains("missing") && e.contains(id.as_str()),
+            "{id}: {e}"
+        );
+        assert!(!e.contains("does not apply"), "{id}: {e}");
+    }
+    assert_eq!(s.outcome(), Outcome::Fatal);
+    // one instance's snapshot missing: that one fails, the run is partial
+    let snaps = t.join("snapshots2");
+    copy_dir(&bench().join("snapshots"), &snaps);
+    let victim = std::fs::read_dir(&snaps)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .min()
+        .unwrap();
+    let victim_id = victim.file_name().unwrap().to_string_lossy().into_owned();
+    std::fs::remove_dir_all(&victim).unwrap();
+    let mut cfg = config(&t.join("out2"));
+    cfg.source = SourceSpec::Snapshots(snaps);
+    let s = run(cfg).unwrap();
+    assert!(
+        s.failed
+            .iter()
+            .any(|(id, e)| *id == victim_id && e.contains("snapshot directory")),
+        "{:?}",
+        s.failed
+    );
+    assert_eq!(s.outcome(), Outcome::Partial);
+    // an empty --repos directory: nothing can be read, every instance fails
+    let repos = t.join("repos");
+    std::fs::create_dir_all(&repos).unwrap();
+    let mut cfg = config(&t.join("out3"));
+    cfg.source = SourceSpec::Repos(repos);
+    let s = run(cfg).unwrap();
+    assert_eq!(s.built, 0);
+    assert!(
+        s.failed.iter().all(|(_, e)| e.contains("no repository")),
+        "{:?}",
+        s.failed
+    );
+    assert_eq!(s.outcome(), Outcome::Fatal);
+    let _ = std::fs::remove_dir_all(&t);
+}
