@@ -8,9 +8,14 @@
 //!                [--edits FILE] [--reps N] [--seed N]
 //! analyze large --stats DIR     (regenerate + fit the 1,000,000 × 20 benchmark set, print timings)
 //! ```
-//! Each command prints one JSON document (or Markdown with `tables --markdown`); errors go to
-//! stderr with exit status 1.
+//! Each command prints one JSON document (or Markdown with `tables --markdown`). Every input
+//! is read only if it is a regular file of at most `--max-file-bytes N` bytes (default 64 MiB).
+//!
+//! Exit status (`codethread::exit`, see the README): 0 on success; 2 for a usage error or any
+//! error (printed on stderr, naming the file, line or column). Each command has one input set,
+//! so there is no partial outcome (1).
 use clap::{Parser, Subcommand};
+use codethread::exit::Outcome;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -19,6 +24,9 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
+    /// Largest input file read, in bytes (larger files are refused, naming them).
+    #[arg(long, global = true, default_value_t = codethread::lang::io::DEFAULT_MAX_FILE_BYTES)]
+    max_file_bytes: u64,
 }
 
 #[derive(Subcommand)]
@@ -95,6 +103,7 @@ enum Cmd {
 
 fn run(cli: Cli) -> Result<String, String> {
     use codethread_analysis as ca;
+    ca::set_max_file_bytes(cli.max_file_bytes);
     match cli.cmd {
         Cmd::Logit {
             csv,
@@ -171,7 +180,10 @@ fn run(cli: Cli) -> Result<String, String> {
             json(&files)
         }
         Cmd::Large { stats } => {
-            let read = |p: PathBuf| std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()));
+            let limit = cli.max_file_bytes;
+            let read = |p: PathBuf| {
+                codethread::lang::io::read_regular(&p, limit).map_err(|e| e.to_string())
+            };
             let manifest = read(stats.join("data/f_large_manifest.json"))?;
             let head = read(stats.join("data/f_large_head.csv")).ok();
             json(
@@ -190,11 +202,11 @@ fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(s) => {
             println!("{s}");
-            ExitCode::SUCCESS
+            ExitCode::from(Outcome::Success)
         }
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::FAILURE
+            ExitCode::from(Outcome::Fatal)
         }
     }
 }

@@ -1,0 +1,195 @@
+//! The exit-code contract (`codethread::exit`) of the `analyze` and `reproduce` examples, run as
+//! the processes a user starts: 0 = every input succeeded, 1 = per-input failures with the good
+//! results written, 2 = usage or fatal error.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// The example binary `cargo test` built: the newest of `target/<profile>/examples/<name>` and
+/// `<name>-<hash>` (the un-hashed copy is only refreshed by `cargo build --example`).
+fn example(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().unwrap().parent().unwrap().join("examples");
+    let prefix = format!("{name}-");
+    let newest = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| {
+            let n = e.file_name().to_string_lossy().into_owned();
+            (n == name || (n.starts_with(&prefix) && !n.contains('.')))
+                && e.file_type().is_ok_and(|t| t.is_file())
+        })
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .max();
+    newest.map(|(_, p)| p).unwrap_or_else(|| {
+        panic!(
+            "{name} not built in {} (cargo test builds the examples)",
+            dir.display()
+        )
+    })
+}
+
+/// Runs with a deadline: a process blocked on a special file fails the test, not hangs it.
+fn run(name: &str, args: &[&str]) -> (i32, String) {
+    let mut child = Command::new(example(name))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if start.elapsed() > Duration::from_secs(300) {
+            let _ = child.kill();
+            panic!("{name} {args:?}: no exit within 300 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let Output { status, stderr, .. } = child.wait_with_output().unwrap();
+    (
+        status.code().expect("exited, not killed"),
+        String::from_utf8_lossy(&stderr).into_owned(),
+    )
+}
+
+fn tmp(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ct-exit-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn analyze_exit_codes() {
+    let t = tmp("analyze");
+    let good = t.join("good.csv");
+    std::fs::write(&good, "instance,m1,m2\na,1,0\nb,0,1\n").unwrap();
+    let (code, err) = run("analyze", &["difficulty", "--matrix", s(&good)]);
+    assert_eq!(code, 0, "{err}");
+    let bad = t.join("bad.csv");
+    std::fs::write(&bad, "instance,m1,m2\na,1,0\nb,0,2\n").unwrap();
+    let (code, err) = run("analyze", &["difficulty", "--matrix", s(&bad)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("must be 0 or 1") && err.contains("line 3"),
+        "{err}"
+    );
+    let dup = t.join("dup.csv");
+    std::fs::write(&dup, "instance,m1\na,1\na,1\n").unwrap();
+    let (code, err) = run("analyze", &["difficulty", "--matrix", s(&dup)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("line 2") && err.contains("line 3"), "{err}");
+    let (code, err) = run(
+        "analyze",
+        &["difficulty", "--matrix", s(&good), "--max-file-bytes", "10"],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("limit of 10 bytes"), "{err}");
+    let (code, err) = run(
+        "analyze",
+        &[
+            "logit",
+            "--csv",
+            s(&t.join("missing.csv")),
+            "--outcome",
+            "y",
+        ],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("missing.csv"), "{err}");
+    #[cfg(unix)]
+    {
+        let fifo = t.join("results.csv");
+        assert!(Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success());
+        let (code, err) = run(
+            "analyze",
+            &["report", "--results", s(&fifo), "--out", s(&t.join("out"))],
+        );
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains("FIFO"), "{err}");
+    }
+    // a usage error
+    let (code, _) = run("analyze", &["difficulty", "--no-such-flag"]);
+    assert_eq!(code, 2);
+    let _ = std::fs::remove_dir_all(&t);
+}
+
+#[test]
+fn reproduce_exit_codes() {
+    let t = tmp("reproduce");
+    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench");
+    let out = t.join("out");
+    let base = ["--bench", s(&bench), "--out", s(&out), "--bootstrap", "20"];
+    let with = |extra: &[&str]| -> (i32, String) {
+        let mut a: Vec<&str> = base.to_vec();
+        a.extend_from_slice(extra);
+        run("reproduce", &a)
+    };
+    let (code, err) = with(&[]);
+    assert_eq!(code, 0, "{err}");
+    // missing inputs: fatal, naming the path
+    for flag in ["--agents", "--reports", "--snapshots", "--repos"] {
+        let p = t.join(format!("missing{flag}"));
+        let (code, err) = with(&[flag, s(&p)]);
+        assert_eq!(code, 2, "{flag}: {err}");
+        assert!(
+            err.contains(s(&p)) && err.contains("does not exist"),
+            "{flag}: {err}"
+        );
+    }
+    let plain = t.join("plain");
+    std::fs::create_dir_all(&plain).unwrap();
+    let (code, err) = with(&["--repo", s(&plain)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(s(&plain)) && err.contains("not a git repository"),
+        "{err}"
+    );
+    // every instance failing: fatal, with the real reason per instance
+    let (code, err) = with(&["--snapshots", s(&plain)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("snapshot directory") && err.contains("missing"),
+        "{err}"
+    );
+    assert!(!err.contains("does not apply"), "{err}");
+    let (code, err) = with(&["--repos", s(&plain)]);
+    assert_eq!(code, 2, "{err}");
+    // a per-chain failure (a link in the agent tree): partial
+    #[cfg(unix)]
+    {
+        let agents = t.join("agents");
+        assert!(Command::new("cp")
+            .arg("-r")
+            .arg(bench.join("agents"))
+            .arg(&agents)
+            .status()
+            .unwrap()
+            .success());
+        std::os::unix::fs::symlink(
+            "/etc/hostname",
+            agents.join("scripted-a/pr1/fixtures__bounded-1/src/leak.rs"),
+        )
+        .unwrap();
+        let (code, err) = with(&["--agents", s(&agents)]);
+        assert_eq!(code, 1, "{err}");
+        assert!(
+            err.contains("leak.rs") && err.contains("symbolic link"),
+            "{err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&t);
+}
