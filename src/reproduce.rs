@@ -569,6 +569,54 @@ fn unreadable_sources(cfg: &ReproduceConfig, instances: &[Instance]) -> BTreeMap
     out
 }
 
+/// Pre-images from a snapshot directory `<dir>/<id>/before/<path>`, read by the file rules: a
+/// symbolic link as the file, a FIFO, device or directory, or a file above the limit is an error
+/// naming it (never read, never blocking); a missing file is `None` (the gold patch creates it).
+struct SnapshotFiles {
+    dir: PathBuf,
+    limit: u64,
+}
+
+impl codethread_chain::source::SourceReader for SnapshotFiles {
+    fn read(
+        &mut self,
+        instance_id: &str,
+        _commit: &str,
+        path: &str,
+    ) -> Result<Option<Vec<u8>>, codethread_chain::error::ChainError> {
+        let fail = |message: String| codethread_chain::error::ChainError::Instance {
+            instance_id: instance_id.to_string(),
+            message,
+        };
+        // the patch crate's path rules: nothing absolute, no `..`, nothing in `.git`
+        codethread_patch::check_path(path.as_bytes())
+            .map_err(|why| fail(format!("refusing unsafe repository path {path:?}: {why}")))?;
+        let full = self.dir.join(instance_id).join("before").join(path);
+        match read_regular_nofollow(&full, self.limit) {
+            Ok(b) => Ok(Some(b)),
+            Err(IoError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+                Ok(None)
+            }
+            Err(e) => Err(fail(e.to_string())),
+        }
+    }
+
+    fn describe(&self) -> String {
+        format!("snapshots {}", self.dir.display())
+    }
+}
+
+/// The source of `cfg`: snapshots through [`SnapshotFiles`], git through the chain crate.
+fn open_source(cfg: &ReproduceConfig) -> Box<dyn codethread_chain::source::SourceReader> {
+    match &cfg.source {
+        SourceSpec::Snapshots(d) => Box::new(SnapshotFiles {
+            dir: d.clone(),
+            limit: cfg.max_file_bytes,
+        }),
+        other => other.open(),
+    }
+}
+
 /// The instances file: a regular file within the limit (parquet files are checked, then read
 /// by the chain crate).
 fn read_instances(
@@ -634,7 +682,7 @@ pub fn reproduce(
     // the chain directory must be a real directory below the output root
     let chain_dir = create_dir_all_nofollow(&cfg.out, Path::new("chain"))?;
     let report_dir = create_dir_all_nofollow(&cfg.out, Path::new("report"))?;
-    let mut source = cfg.source.open();
+    let mut source = open_source(cfg);
     let built = build(
         &instances,
         source.as_mut(),

@@ -438,3 +438,41 @@ fn every_instance_failing_is_fatal_with_the_real_reason() {
     assert_eq!(s.outcome(), Outcome::Fatal);
     let _ = std::fs::remove_dir_all(&t);
 }
+
+#[test]
+fn special_files_and_links_in_snapshots_fail_that_instance_only() {
+    let t = tmp("snap-special");
+    let snaps = t.join("snapshots");
+    copy_dir(&bench().join("snapshots"), &snaps);
+    let fifo = snaps.join("fixtures__pystats-1/before/pystats/stats.py");
+    std::fs::remove_file(&fifo).unwrap();
+    assert!(std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let secret = t.join("secret.py");
+    std::fs::write(&secret, format!("{SECRET} = 3\n")).unwrap();
+    let link = snaps.join("fixtures__pystats-1-v2/before/pystats/stats.py");
+    std::fs::remove_file(&link).unwrap();
+    std::os::unix::fs::symlink(&secret, &link).unwrap();
+    let mut cfg = config(&t.join("out"));
+    cfg.source = SourceSpec::Snapshots(snaps);
+    let s = run(cfg).expect("the run survives special files in the snapshots");
+    for (id, what) in [
+        ("fixtures__pystats-1", "FIFO"),
+        ("fixtures__pystats-1-v2", "symbolic link"),
+    ] {
+        assert!(
+            s.failed
+                .iter()
+                .any(|(i, e)| i == id && e.contains("stats.py") && e.contains(what)),
+            "{id}: {:?}",
+            s.failed
+        );
+    }
+    assert!(!all_text_below(&t.join("out")).contains(SECRET));
+    assert!(s.built > 0);
+    assert_eq!(s.outcome(), Outcome::Partial);
+    let _ = std::fs::remove_dir_all(&t);
+}
