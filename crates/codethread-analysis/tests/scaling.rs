@@ -10,7 +10,7 @@ use codethread_analysis::{fit_logit, AnalysisError, Design, DesignSpec, Frame, L
 use serde_json::Value;
 use std::path::Path;
 
-const SCALES: [f64; 7] = [1e-20, 1e-10, 1e-5, 1e5, 1e10, 1e160, 1e-160];
+const SCALES: [f64; 9] = [1e-20, 1e-10, 1e-5, 1e5, 1e10, 1e160, 1e-160, 1e300, 1e-300];
 const DATASETS: [&str; 4] = ["a_paper_like", "a18_paper_df", "b_tiny_2x2", "b2_tiny_cont"];
 
 fn load(p: &Path, name: &str) -> Design {
@@ -290,6 +290,30 @@ fn firth_follows_column_scale() {
                 (got - want).abs() <= 1e-6 * want.abs().max(1.0),
                 "{tag}: pll {got} vs {want}"
             );
+        }
+    }
+}
+
+#[test]
+fn separation_verdict_follows_column_scale() {
+    let Some(p) = codethread_testkit::shared_path("stats") else {
+        return;
+    };
+    for name in ["c_quasi_sep", "d_complete_sep"] {
+        let d = load(&p, name);
+        let base = fit_logit(&d, &LogitOptions::default()).unwrap();
+        let sep = base.separation.clone().expect("separated");
+        let cols: Vec<usize> = (1..d.k()).collect();
+        for c in SCALES {
+            for set in [cols.clone(), vec![1]] {
+                let fit = fit_logit(&scaled(&d, &set, c), &LogitOptions::default())
+                    .unwrap_or_else(|e| panic!("{name} × {c:e}: {e}"));
+                let s = fit
+                    .separation
+                    .unwrap_or_else(|| panic!("{name} {set:?} × {c:e}: separation lost"));
+                assert_eq!(s.kind, sep.kind, "{name} {set:?} × {c:e}");
+                assert_eq!(s.regressors, sep.regressors, "{name} {set:?} × {c:e}");
+            }
         }
     }
 }
