@@ -493,7 +493,7 @@ pub fn reproduce(
                 BTreeMap::new()
             }
         };
-        let decisions = gate_predictions(&chain, &pr1_preds, &pr1_reports);
+        let decisions = gate_predictions(&chain, &pr1_preds, &pr1_reports, Some(source.as_mut()));
         let kept: BTreeSet<String> = decisions
             .iter()
             .filter(|d| d.kept)
