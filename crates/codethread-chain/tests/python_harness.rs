@@ -147,6 +147,19 @@ fn env() -> Option<&'static Env> {
     let python = find_python(shared_set)?;
     let shared = codethread_testkit::shared()?;
     ENV.get_or_init(|| {
+        // Work directories of earlier runs whose process is gone.
+        for e in std::fs::read_dir(std::env::temp_dir())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if let Some(pid) = name.strip_prefix("ct-pyharness-") {
+                if !Path::new("/proc").join(pid).exists() {
+                    let _ = std::fs::remove_dir_all(e.path());
+                }
+            }
+        }
         let work = std::env::temp_dir().join(format!("ct-pyharness-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&work);
         std::fs::create_dir_all(&work).unwrap();
