@@ -19,11 +19,12 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 use codethread::chain::error::ChainError;
 use codethread::chain::export::write_jsonl;
+use codethread::chain::export::{write_mini_swe_agent_subset, HarnessGeneration};
 use codethread::chain::instance::load_instances;
 use codethread::chain::pipeline::{self, Chain, Layer, SourceSpec};
 use codethread::chain::pr0::Pr0Options;
 use codethread::chain::predictions::{load_predictions, predictions_by_id};
-use codethread::chain::report::{load_instance_report, load_reports_dir};
+use codethread::chain::report::load_reports;
 use codethread::chain::statement::import_answers;
 
 #[derive(Parser)]
@@ -98,6 +99,11 @@ enum Cmd {
         /// Rebuild instances finished in an earlier run.
         #[arg(long)]
         force: bool,
+        /// Fail instances whose rows lack a field this harness generation
+        /// needs (4: version, environment_setup_commit; 5: image,
+        /// eval_script, log_parser, eval_type). Repeatable.
+        #[arg(long)]
+        harness: Vec<HarnessGeneration>,
     },
     /// Keep or drop PR1s from harness reports (JSONL decisions on stdout).
     Gate {
@@ -106,9 +112,14 @@ enum Cmd {
         /// The PR1 predictions that were graded.
         #[arg(long)]
         predictions: PathBuf,
-        /// Harness report.json files or directories holding them (logs/run_evaluation/...).
+        /// Harness outputs: directories (logs/run_evaluation/...), report.json
+        /// files, run_instance.log files, run-level reports (<model>.<run_id>.json).
         #[arg(long, required = true, num_args = 1..)]
         reports: Vec<PathBuf>,
+        /// Where base files come from (optional): with it, a PR1 whose stack
+        /// PR0 + PR1 is empty is found by composing the stack.
+        #[command(flatten)]
+        src: Src,
     },
     /// The statement writer's chat requests of a chain, as JSONL on stdout.
     Requests {
@@ -137,7 +148,9 @@ enum Cmd {
         /// Later PRs in order: predictions files, or `gold` for the gold patch.
         #[arg(long = "pr2", num_args = 0..)]
         later: Vec<String>,
-        /// model_name_or_path of the output (default: from the last predictions file).
+        /// Base of the output's model_name_or_path (default: from the last
+        /// predictions file); the stage is appended: <model>__PR1 for PR1
+        /// alone, <model>__HA / __AA / ... with follow-ons.
         #[arg(long)]
         model: Option<String>,
         /// Output predictions (JSONL).
@@ -146,6 +159,11 @@ enum Cmd {
         /// Also write the Follow-On Issue dataset on top of PR1 here (JSONL).
         #[arg(long)]
         follow_on: Option<PathBuf>,
+        /// Also write it in the mini-swe-agent layout under this directory
+        /// (DIR/subset/test.jsonl + DIR/setup_patches/; load with
+        /// `mini-extra swebench --subset DIR/subset --split test`).
+        #[arg(long)]
+        follow_on_mini: Option<PathBuf>,
     },
 }
 
@@ -272,6 +290,7 @@ fn run(cli: Cli) -> Result<ExitCode, Box<dyn std::error::Error>> {
             answers,
             keep_docs,
             force,
+            harness,
         } => {
             let insts = instances(&i)?;
             let mut ans = BTreeMap::new();
@@ -291,6 +310,7 @@ fn run(cli: Cli) -> Result<ExitCode, Box<dyn std::error::Error>> {
                 pr0: Pr0Options { keep_docs },
                 answers: ans,
                 force,
+                harness,
             };
             let b = bar(insts.len());
             let s = pipeline::build(
@@ -319,26 +339,26 @@ fn run(cli: Cli) -> Result<ExitCode, Box<dyn std::error::Error>> {
             chain,
             predictions,
             reports,
+            src,
         } => {
             let chain = Chain::open(&chain)?;
             let preds = load_predictions(&predictions)?;
-            let mut all = BTreeMap::new();
-            for r in reports {
-                if r.is_dir() {
-                    let (m, errs) = load_reports_dir(&r)?;
-                    for e in errs {
-                        eprintln!("unreadable report: {e}");
-                    }
-                    all.extend(m);
-                } else {
-                    all.extend(
-                        load_instance_report(&r)?
-                            .into_iter()
-                            .map(|x| (x.instance_id.clone(), x)),
-                    );
-                }
+            let (all, errs) = load_reports(&reports);
+            for e in errs {
+                eprintln!("unreadable report: {e}");
             }
-            let d = pipeline::gate_predictions(&chain, &predictions_by_id(&preds.items), &all);
+            let mut source = match (&src.snapshots, &src.repo, &src.repos) {
+                (None, None, None) => None,
+                _ => Some(src.spec()?.open()),
+            };
+            let d = pipeline::gate_predictions(
+                &chain,
+                &predictions_by_id(&preds.items),
+                &all,
+                source
+                    .as_deref_mut()
+                    .map(|s| s as &mut dyn codethread::chain::source::SourceReader),
+            );
             for x in &d {
                 let reasons: Vec<String> = x.reasons.iter().map(|r| r.to_string()).collect();
                 writeln!(
@@ -383,6 +403,7 @@ fn run(cli: Cli) -> Result<ExitCode, Box<dyn std::error::Error>> {
             model,
             out,
             follow_on,
+            follow_on_mini,
         } => {
             let chain = Chain::open(&chain)?;
             let mut layers = Vec::new();
@@ -392,15 +413,41 @@ fn run(cli: Cli) -> Result<ExitCode, Box<dyn std::error::Error>> {
                 layers.push(l);
                 last_model = m.or(last_model);
             }
-            let model = model.or(last_model).unwrap_or_else(|| "codethread".into());
+            let model = pipeline::stack_model_name(
+                &model.or(last_model).unwrap_or_else(|| "codethread".into()),
+                &layers,
+            );
             let mut source = src.spec()?.open();
             let b = bar(chain.instances.len());
             let (preds, outcomes) =
                 pipeline::stack(&chain, &layers, &model, source.as_mut(), &mut progress(&b));
             write_jsonl(&out, &preds)?;
-            if let (Some(fo), Some(first)) = (follow_on, layers.first()) {
-                let (rows, _) = pipeline::follow_on_rows(&chain, first, &model, source.as_mut());
-                write_jsonl(&fo, &rows)?;
+            if follow_on.is_some() || follow_on_mini.is_some() {
+                if let Some(first) = layers.first() {
+                    let (rows, _) =
+                        pipeline::follow_on_rows(&chain, first, &model, source.as_mut());
+                    if let Some(fo) = follow_on {
+                        write_jsonl(&fo, &rows)?;
+                    }
+                    if let Some(dir) = follow_on_mini {
+                        let with_patches: Vec<_> = rows
+                            .iter()
+                            .map(|r| {
+                                let p = r
+                                    .get("setup_patch")
+                                    .and_then(|v| v.as_str())
+                                    .unwrap_or_default();
+                                (r.clone(), p.as_bytes().to_vec())
+                            })
+                            .collect();
+                        write_mini_swe_agent_subset(&dir, &with_patches)?;
+                    }
+                }
+            }
+            for o in &outcomes {
+                for w in &o.warnings {
+                    eprintln!("warning: {w}");
+                }
             }
             let failed: Vec<_> = outcomes.iter().filter_map(|o| o.error.as_ref()).collect();
             for e in &failed {

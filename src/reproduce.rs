@@ -54,7 +54,7 @@ use codethread_chain::pipeline::{
     build, gate_predictions, stack, BuildOptions, BuildStatus, Chain, Layer, SourceSpec,
 };
 use codethread_chain::predictions::{predictions_to_jsonl, Prediction};
-use codethread_chain::report::{load_instance_report, load_reports_from_log, InstanceReport};
+use codethread_chain::report::{load_instance_report, report_from_log, InstanceReport};
 use codethread_lang::io::{
     create_dir_all_nofollow, read_regular, read_regular_nofollow, write_atomic_in, IoError,
     DEFAULT_MAX_FILE_BYTES,
@@ -367,7 +367,13 @@ fn load_reports_nofollow(
             continue;
         }
         let r = if f.extension().is_some_and(|e| e == "log") {
-            load_reports_from_log(&f)
+            // the harness's instance directory names the instance the log is of
+            let id = f
+                .parent()
+                .and_then(Path::file_name)
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            report_from_log(&f, &id).map(|r| r.into_iter().collect())
         } else {
             load_instance_report(&f)
         };
@@ -840,7 +846,7 @@ pub fn reproduce(
             ));
             BTreeMap::new()
         });
-        let decisions = gate_predictions(&chain, &pr1_preds, &pr1_reports);
+        let decisions = gate_predictions(&chain, &pr1_preds, &pr1_reports, Some(source.as_mut()));
         let kept: BTreeSet<String> = decisions
             .iter()
             .filter(|d| d.kept)

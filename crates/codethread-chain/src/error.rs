@@ -88,6 +88,17 @@ pub enum ChainError {
         /// The commit or snapshot directory searched.
         at: String,
     },
+    /// A row lacks a field a SWE-bench harness generation needs to grade it
+    /// (`export::HarnessGeneration::required_fields`).
+    #[error("instance {instance_id}: missing field `{field}` required by {generation}")]
+    HarnessField {
+        /// The instance.
+        instance_id: String,
+        /// The missing (or empty / non-string) field.
+        field: String,
+        /// The harness generation, e.g. `swebench 5.x`.
+        generation: String,
+    },
     /// A diff could not be parsed, applied or created.
     #[error("instance {instance_id}: patch: {message}")]
     Patch {

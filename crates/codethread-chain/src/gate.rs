@@ -1,15 +1,18 @@
 //! The PR1 gate: a PR1 is kept iff, run on the instance's tests (with the
-//! test patch, before the fix), every PASS_TO_PASS test passes and
-//! every FAIL_TO_PASS test still fails.
+//! test patch, before the fix), every PASS_TO_PASS test passes (or
+//! is skipped) and every FAIL_TO_PASS test still fails. A PR1 whose stack
+//! PR0 + PR1 is empty is base itself and is kept without a harness run
+//! ([`GateReason::StackIsBase`]). Reports of swebench 4.x and 5.x give the
+//! same decisions.
 
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::report::InstanceReport;
+use crate::report::{HarnessNote, InstanceReport};
 
-/// Why a PR1 was dropped (or that it was kept).
+/// Why a PR1 was dropped, or why it was kept without test results.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "reason", content = "tests", rename_all = "snake_case")]
 pub enum GateReason {
@@ -17,9 +20,24 @@ pub enum GateReason {
     NoReport,
     /// The prediction had no patch.
     EmptyPatch,
-    /// The harness could not apply the patch.
+    /// Kept: PR0 + PR1 is an empty diff, i.e. base_commit itself, where the
+    /// FAIL_TO_PASS tests fail and the PASS_TO_PASS tests pass by
+    /// construction; the harness skips empty predictions (`empty_patch_ids`),
+    /// so no report is needed.
+    StackIsBase,
+    /// The harness could not apply the patch (`run_instance.log`:
+    /// `>>>>> Patch Apply Failed`; the harness writes no report then).
     PatchFailedToApply,
-    /// The report has no `tests_status` although the patch applied.
+    /// The patch applied but the tests produced no parseable output (the
+    /// report has `patch_successfully_applied: false`, which the harness
+    /// writes when the test log has no results).
+    NoTestOutput,
+    /// The harness failed around the tests: an environment fault
+    /// (`infra_failure`), a container / image / timeout error in
+    /// `run_instance.log`, or `error_ids` of the run report.
+    InfraFailure(String),
+    /// The report has no `tests_status` although the tests ran (the harness
+    /// was run without `include_tests_status`).
     NoTestsStatus,
     /// These PASS_TO_PASS tests did not pass.
     P2pFailed(Vec<String>),
@@ -32,7 +50,10 @@ impl fmt::Display for GateReason {
         match self {
             GateReason::NoReport => write!(f, "no_report"),
             GateReason::EmptyPatch => write!(f, "empty_patch"),
+            GateReason::StackIsBase => write!(f, "stack_is_base"),
             GateReason::PatchFailedToApply => write!(f, "patch_failed_to_apply"),
+            GateReason::NoTestOutput => write!(f, "no_test_output"),
+            GateReason::InfraFailure(m) => write!(f, "infra_failure: {m}"),
             GateReason::NoTestsStatus => write!(f, "no_tests_status"),
             GateReason::P2pFailed(t) => write!(
                 f,
@@ -50,6 +71,13 @@ impl fmt::Display for GateReason {
     }
 }
 
+impl GateReason {
+    /// Whether this reason keeps the PR1 (only [`GateReason::StackIsBase`]).
+    pub fn keeps(&self) -> bool {
+        matches!(self, GateReason::StackIsBase)
+    }
+}
+
 /// The gate's verdict for one instance.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GateDecision {
@@ -57,51 +85,66 @@ pub struct GateDecision {
     pub instance_id: String,
     /// Whether the PR1 is kept.
     pub kept: bool,
-    /// Empty iff kept.
+    /// Why it was dropped; for a kept PR1 empty, or
+    /// `[GateReason::StackIsBase]` when it was kept without a harness run.
     pub reasons: Vec<GateReason>,
 }
 
 /// Gate one instance given its report (if any).
 ///
-/// `expected_f2p` / `expected_p2p` are the instance's lists; tests of those
-/// lists that the report lists under neither `success` nor `failure` count
-/// as not passing (the harness itself counts a test missing from the log as
-/// a failure), so a missing PASS_TO_PASS test drops the PR1 and a missing
-/// FAIL_TO_PASS test counts as still failing.
+/// `expected_f2p` / `expected_p2p` are the instance's lists. The harness
+/// puts every listed test that failed or is missing from the test log under
+/// `failure`; a PASS_TO_PASS test under neither `success` nor `failure` was
+/// skipped (swebench 4.x leaves skipped tests out of both lists, 5.x counts
+/// them as `success`), and a skipped PASS_TO_PASS test is no regression in
+/// either generation, so it does not drop the PR1. A FAIL_TO_PASS test
+/// drops the PR1 only when it is under `success` (it already passes).
 pub fn gate_one(
     instance_id: &str,
     report: Option<&InstanceReport>,
     expected_f2p: &[String],
     expected_p2p: &[String],
 ) -> GateDecision {
-    let drop = |r: GateReason| GateDecision {
+    let decide = |kept: bool, r: GateReason| GateDecision {
         instance_id: instance_id.to_string(),
-        kept: false,
+        kept,
         reasons: vec![r],
     };
     let Some(r) = report else {
-        return drop(GateReason::NoReport);
+        return decide(false, GateReason::NoReport);
     };
+    match &r.harness_note {
+        Some(HarnessNote::SkippedEmptyPatch) => return decide(true, GateReason::StackIsBase),
+        Some(HarnessNote::PatchDidNotApply) => {
+            return decide(false, GateReason::PatchFailedToApply)
+        }
+        Some(HarnessNote::Infrastructure(m)) if r.tests_status.is_none() => {
+            return decide(false, GateReason::InfraFailure(m.clone()))
+        }
+        _ => {}
+    }
     if r.patch_is_none || !r.patch_exists {
-        return drop(GateReason::EmptyPatch);
+        return decide(false, GateReason::EmptyPatch);
     }
     if !r.patch_successfully_applied {
-        return drop(GateReason::PatchFailedToApply);
+        return decide(false, GateReason::NoTestOutput);
     }
     let Some(ts) = &r.tests_status else {
-        return drop(GateReason::NoTestsStatus);
+        return decide(false, GateReason::NoTestsStatus);
     };
     let mut reasons = Vec::new();
-    // P2P: everything not in success fails (failure list + expected tests not reported).
-    // Sets, not list scans: P2P lists run to thousands of tests.
-    let passed: HashSet<&str> = ts.pass_to_pass.success.iter().map(String::as_str).collect();
-    let mut p2p_failed: Vec<String> = ts.pass_to_pass.failure.clone();
-    let mut listed: HashSet<String> = p2p_failed.iter().cloned().collect();
-    for t in expected_p2p {
-        if !passed.contains(t.as_str()) && listed.insert(t.clone()) {
-            p2p_failed.push(t.clone());
-        }
-    }
+    // P2P: what the harness lists as failed (a set for the duplicates: P2P
+    // lists run to thousands of tests). The expected list is not needed: the
+    // harness already put every listed test that did not run under failure.
+    let _ = expected_p2p;
+    let mut seen = HashSet::new();
+    let p2p_failed: Vec<String> = ts
+        .pass_to_pass
+        .failure
+        .iter()
+        .filter(|t| seen.insert(t.as_str()))
+        .cloned()
+        .collect();
     if !p2p_failed.is_empty() {
         reasons.push(GateReason::P2pFailed(p2p_failed));
     }
@@ -160,6 +203,7 @@ mod tests {
                 },
                 ..Default::default()
             }),
+            harness_note: None,
         }
     }
 
@@ -172,19 +216,41 @@ mod tests {
         assert!(!d.kept);
         assert_eq!(d.reasons[0].to_string(), "p2p_failed: [\"q\"]");
         assert_eq!(d.reasons[1].to_string(), "f2p_already_passing: [\"f\"]");
-        // q not reported at all: counts as failed.
+        // q in neither list: skipped (4.x), kept as 5.x keeps it (success).
         let d = gate_one("i", Some(&rep(&[], &["f"], &["p"], &[])), &f2p, &p2p);
-        assert_eq!(d.reasons, vec![GateReason::P2pFailed(vec!["q".into()])]);
+        assert!(d.kept, "{d:?}");
+        let d5 = gate_one("i", Some(&rep(&[], &["f"], &["p", "q"], &[])), &f2p, &p2p);
+        assert_eq!(d, d5);
         assert_eq!(
             gate_one("i", None, &f2p, &p2p).reasons,
             vec![GateReason::NoReport]
         );
-        let mut r = rep(&[], &[], &[], &[]);
-        r.patch_successfully_applied = false;
-        r.tests_status = None;
+    }
+
+    #[test]
+    fn reasons_say_what_happened() {
+        let f2p = vec!["f".to_string()];
+        let p2p = vec!["p".to_string()];
+        let no_tests = |note: Option<HarnessNote>| {
+            let mut r = rep(&[], &[], &[], &[]);
+            r.patch_successfully_applied = false;
+            r.tests_status = None;
+            r.harness_note = note;
+            gate_one("i", Some(&r), &f2p, &p2p)
+        };
+        // The harness writes applied=false when the tests gave no output.
+        assert_eq!(no_tests(None).reasons, vec![GateReason::NoTestOutput]);
         assert_eq!(
-            gate_one("i", Some(&r), &f2p, &p2p).reasons,
+            no_tests(Some(HarnessNote::PatchDidNotApply)).reasons,
             vec![GateReason::PatchFailedToApply]
         );
+        let d = no_tests(Some(HarnessNote::Infrastructure("docker".into())));
+        assert_eq!(d.reasons, vec![GateReason::InfraFailure("docker".into())]);
+        assert_eq!(d.reasons[0].to_string(), "infra_failure: docker");
+        let d = no_tests(Some(HarnessNote::SkippedEmptyPatch));
+        assert!(d.kept);
+        assert_eq!(d.reasons, vec![GateReason::StackIsBase]);
+        assert!(d.reasons.iter().all(GateReason::keeps));
+        assert_eq!(d.reasons[0].to_string(), "stack_is_base");
     }
 }

@@ -22,6 +22,8 @@
 //! <out>/exports/follow_on_human_pr1.jsonl  SWE-bench dataset, on the human PR1
 //! <out>/exports/init_patches_implementation.json  {id: PR0}
 //! <out>/exports/predictions_HH.jsonl    PR0 + human PR1 + gold, combined
+//! <out>/exports/mini-swe-agent/{implementation,follow_on_human_pr1}/
+//!     subset/test.jsonl, setup_patches/<id>.patch   (`mini-extra swebench --subset .../subset --split test`)
 //! <out>/summary.json                    counts and per-instance status
 //! ```
 
@@ -32,7 +34,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::error::ChainError;
-use crate::export::{follow_on_row, implementation_task_row, init_patch_map, write_jsonl};
+use crate::export::{
+    check_harness_row, follow_on_row, implementation_task_row, init_patch_map, swebench_row,
+    write_jsonl, write_mini_swe_agent_subset, HarnessGeneration,
+};
 use crate::fsutil::write_atomic;
 use crate::gate::{gate_one, GateDecision, GateReason};
 use crate::instance::{load_instances, Instance};
@@ -100,6 +105,10 @@ pub struct BuildOptions {
     pub answers: BTreeMap<String, String>,
     /// Rebuild instances that already have a `status.json`.
     pub force: bool,
+    /// Harness generations the exports must be gradable by: an instance
+    /// whose row lacks a field one of them needs fails, naming the field
+    /// (`export::check_harness_row`). Empty: no check.
+    pub harness: Vec<HarnessGeneration>,
 }
 
 /// The outcome of [`build`].
@@ -159,6 +168,12 @@ fn build_one(
     opts: &BuildOptions,
 ) -> Result<BuildStatus, ChainError> {
     let dir = instance_dir(&opts.out, &inst.instance_id);
+    if !opts.harness.is_empty() {
+        let row = swebench_row(inst);
+        for g in &opts.harness {
+            check_harness_row(&row, *g)?;
+        }
+    }
     let loc = localize(inst, source)?;
     let mut targets_json = serde_json::to_value(&loc).unwrap_or(Value::Null);
     if let Value::Object(m) = &mut targets_json {
@@ -288,12 +303,15 @@ fn write_exports(
     let mut fo_rows = Vec::new();
     let mut init = BTreeMap::new();
     let mut hh = Vec::new();
+    let mut mini_impl = Vec::new();
+    let mut mini_fo = Vec::new();
     for (inst, o) in instances.iter().zip(&summary.outcomes) {
         let dir = instance_dir(out, &inst.instance_id);
         match &o.status {
             BuildStatus::Built { targets, .. } => {
                 targets_rows.push(json!({"instance_id": inst.instance_id, "targets": targets, "negative_case": null}));
-                let pr0 = String::from_utf8_lossy(&io_read(&dir.join("pr0.patch"))?).into_owned();
+                let pr0_bytes = io_read(&dir.join("pr0.patch"))?;
+                let pr0 = String::from_utf8_lossy(&pr0_bytes).into_owned();
                 let pr1 =
                     String::from_utf8_lossy(&io_read(&dir.join("pr1_human.patch"))?).into_owned();
                 let task = String::from_utf8_lossy(&io_read(&dir.join("task.md"))?).into_owned();
@@ -301,8 +319,12 @@ fn write_exports(
                     serde_json::from_slice(&io_read(&dir.join("llm_request.json"))?)
                         .map_err(|e| ChainError::json(dir.join("llm_request.json"), 0, &e))?;
                 requests.push(req);
-                impl_rows.push(implementation_task_row(inst, &pr0, &pr1, &task, targets));
-                fo_rows.push(follow_on_row(inst, "", "human"));
+                let impl_row = implementation_task_row(inst, &pr0, &pr1, &task, targets);
+                mini_impl.push((impl_row.clone(), pr0_bytes));
+                impl_rows.push(impl_row);
+                let fo_row = follow_on_row(inst, "", "human");
+                mini_fo.push((fo_row.clone(), Vec::new()));
+                fo_rows.push(fo_row);
                 init.insert(inst.instance_id.clone(), pr0);
                 hh.push(Prediction {
                     instance_id: inst.instance_id.clone(),
@@ -325,6 +347,14 @@ fn write_exports(
         format!("{:#}\n", init_patch_map(&init)).as_bytes(),
     )?;
     write_jsonl(&out.join("exports/predictions_HH.jsonl"), &hh)?;
+    write_mini_swe_agent_subset(
+        &out.join("exports/mini-swe-agent/implementation"),
+        &mini_impl,
+    )?;
+    write_mini_swe_agent_subset(
+        &out.join("exports/mini-swe-agent/follow_on_human_pr1"),
+        &mini_fo,
+    )?;
     write_atomic(
         &out.join("summary.json"),
         format!(
@@ -389,6 +419,28 @@ pub enum Layer {
     PredictionsFromBase(BTreeMap<String, Prediction>),
 }
 
+/// The `model_name_or_path` of a stacked predictions file: `<model>__PR1`
+/// for the PR1-gate stack (PR0 + PR1 alone), `<model>__<condition>` for a
+/// stack with follow-ons (`HA`, `AA`, `AH`, ..., one letter per layer: `H`
+/// for the human PR1 or the gold patch, `A` for predictions). The harness
+/// keys its run cache and its logs by this name
+/// (`logs/run_evaluation/<run_id>/<model>/<id>`), so each stage and
+/// condition gets its own: a reused run id never skips a PR2 stack as
+/// "already run" or reuses PR1 reports for it.
+pub fn stack_model_name(model: &str, layers: &[Layer]) -> String {
+    if layers.len() <= 1 {
+        return format!("{model}__PR1");
+    }
+    let cond: String = layers
+        .iter()
+        .map(|l| match l {
+            Layer::HumanPr1 | Layer::Gold => 'H',
+            Layer::Predictions(_) | Layer::PredictionsFromBase(_) => 'A',
+        })
+        .collect();
+    format!("{model}__{cond}")
+}
+
 /// One instance's stacking outcome.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StackOutcome {
@@ -396,6 +448,10 @@ pub struct StackOutcome {
     pub instance_id: String,
     /// The error, when the stack could not be composed.
     pub error: Option<String>,
+    /// Warnings about a stack that was composed (e.g. a `base:` layer that
+    /// left out a file PR0 stubs: PR0's stub is kept for it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// Compose PR0 + `layers` for every built instance of `chain` into one
@@ -419,7 +475,7 @@ pub fn stack(
     for (n, inst) in built.iter().enumerate() {
         let r = guard(&inst.instance_id, || stack_one(chain, inst, layers, source));
         match r {
-            Ok(patch) => {
+            Ok((patch, warnings)) => {
                 preds.push(Prediction {
                     instance_id: inst.instance_id.clone(),
                     model_name_or_path: model_name.to_string(),
@@ -428,11 +484,13 @@ pub fn stack(
                 outcomes.push(StackOutcome {
                     instance_id: inst.instance_id.clone(),
                     error: None,
+                    warnings,
                 });
             }
             Err(e) => outcomes.push(StackOutcome {
                 instance_id: inst.instance_id.clone(),
                 error: Some(e.to_string()),
+                warnings: Vec::new(),
             }),
         }
         progress(n + 1, built.len(), &inst.instance_id);
@@ -445,7 +503,7 @@ fn stack_one(
     inst: &Instance,
     layers: &[Layer],
     source: &mut dyn SourceReader,
-) -> Result<Vec<u8>, ChainError> {
+) -> Result<(Vec<u8>, Vec<String>), ChainError> {
     let id = &inst.instance_id;
     let missing = |what: &str| ChainError::Instance {
         instance_id: id.clone(),
@@ -454,37 +512,94 @@ fn stack_one(
     let pr0 = chain
         .pr0(id)
         .ok_or_else(|| missing("no PR0 in the chain directory"))?;
-    let mut patches: Vec<Vec<u8>> = vec![pr0];
-    let mut names: Vec<String> = vec!["PR0".into()];
+    // Every layer's patch and whether it is relative to base.
+    let mut raw: Vec<(Vec<u8>, String, bool)> = vec![(pr0, "PR0".into(), false)];
     for (k, l) in layers.iter().enumerate() {
         let name = format!("PR{}", k + 1);
-        let p = match l {
-            Layer::HumanPr1 => chain
-                .human_pr1(id)
-                .ok_or_else(|| missing("no human PR1 in the chain directory"))?,
-            Layer::Gold => inst.patch.as_bytes().to_vec(),
-            Layer::Predictions(m) => m
-                .get(id)
-                .map(|p| p.model_patch.as_bytes().to_vec())
-                .ok_or_else(|| missing(&format!("no prediction for {name}")))?,
-            Layer::PredictionsFromBase(m) => {
-                let p = m
-                    .get(id)
+        let (p, from_base) = match l {
+            Layer::HumanPr1 => (
+                chain
+                    .human_pr1(id)
+                    .ok_or_else(|| missing("no human PR1 in the chain directory"))?,
+                false,
+            ),
+            Layer::Gold => (inst.patch.as_bytes().to_vec(), false),
+            Layer::Predictions(m) | Layer::PredictionsFromBase(m) => (
+                m.get(id)
                     .map(|p| p.model_patch.as_bytes().to_vec())
-                    .ok_or_else(|| missing(&format!("no prediction for {name}")))?;
-                patches.clear();
-                names.clear();
-                p
-            }
+                    .ok_or_else(|| missing(&format!("no prediction for {name}")))?,
+                matches!(l, Layer::PredictionsFromBase(_)),
+            ),
         };
-        patches.push(p);
-        names.push(name);
+        raw.push((p, name, from_base));
     }
-    let refs: Vec<&[u8]> = patches.iter().map(Vec::as_slice).collect();
+    let all: Vec<&[u8]> = raw.iter().map(|(p, _, _)| p.as_slice()).collect();
     source.select_repo(&inst.repo)?;
-    let base = base_files(id, &inst.base_commit, &refs, source)?;
-    let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    compose_on(id, &base, &refs, &name_refs)
+    let base = base_files(id, &inst.base_commit, &all, source)?;
+    // The stack so far as ONE diff against base, then each layer on top.
+    let mut so_far: Vec<u8> = Vec::new();
+    let mut warnings = Vec::new();
+    for (p, name, from_base) in &raw {
+        if !from_base {
+            so_far = compose_on(id, &base, &[&so_far, p], &["the layers below", name])?;
+            continue;
+        }
+        // A `base:` layer replaces the layers below it, but only for the
+        // files it touches: for the others the state below is kept (an agent
+        // that diffs one file must not restore the human code of the other
+        // stubbed files).
+        if compose_on(id, &base, &[p], &[name]).is_err()
+            && compose_on(id, &base, &[&so_far, p], &["the layers below", name]).is_ok()
+        {
+            return Err(ChainError::Patch {
+                instance_id: id.clone(),
+                message: format!(
+                    "{name} is labelled `base:` but applies on top of the layers below it, not at base_commit: give it without `base:`"
+                ),
+            });
+        }
+        let touched: std::collections::BTreeSet<String> =
+            crate::stack::touched_paths(id, p)?.into_iter().collect();
+        let (kept, left_out) = split_by_paths(id, &so_far, &touched)?;
+        for f in &left_out {
+            warnings.push(format!(
+                "instance {id}: {name} (base:) does not touch {f}, which the layers below change: their state is kept for it"
+            ));
+        }
+        so_far = compose_on(id, &base, &[&kept, p], &["the layers below", name])?;
+    }
+    Ok((so_far, warnings))
+}
+
+/// The file diffs of `patch` whose paths are all outside `touched` (as one
+/// diff), and those paths.
+fn split_by_paths(
+    id: &str,
+    patch: &[u8],
+    touched: &std::collections::BTreeSet<String>,
+) -> Result<(Vec<u8>, Vec<String>), ChainError> {
+    if patch.iter().all(u8::is_ascii_whitespace) {
+        return Ok((Vec::new(), Vec::new()));
+    }
+    let mut parsed = codethread_patch::parse(patch).map_err(|e| ChainError::Patch {
+        instance_id: id.to_string(),
+        message: format!("cannot parse the layers below: {e}"),
+    })?;
+    let mut left_out = Vec::new();
+    parsed.files.retain(|f| {
+        let paths: Vec<String> = [&f.old_path, &f.new_path]
+            .into_iter()
+            .flatten()
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+            .collect();
+        let keep = paths.iter().all(|p| !touched.contains(p));
+        if keep {
+            left_out.push(f.path_lossy());
+        }
+        keep
+    });
+    parsed.trailer.clear();
+    Ok((parsed.to_bytes(), left_out))
 }
 
 /// Follow-On Issue dataset rows on top of the given PR1 predictions:
@@ -520,12 +635,17 @@ pub fn follow_on_rows(
 }
 
 /// Gate PR1 predictions with harness reports: one decision per prediction
-/// of a built instance (an empty prediction is dropped as `empty_patch`
-/// without looking for a report).
+/// of a built instance. An empty prediction is dropped as `empty_patch`
+/// without looking for a report. A PR1 whose stack PR0 + PR1 is empty is
+/// base itself and is kept as `stack_is_base` without a report (the harness
+/// skips empty predictions): detected by composing the stack when `source`
+/// is given, and otherwise when the PR1 is byte-identical to the human PR1
+/// or a run-level report lists the stack under `empty_patch_ids`.
 pub fn gate_predictions(
     chain: &Chain,
     pr1: &BTreeMap<String, Prediction>,
     reports: &BTreeMap<String, InstanceReport>,
+    mut source: Option<&mut dyn SourceReader>,
 ) -> Vec<GateDecision> {
     let mut out = Vec::new();
     for inst in &chain.instances {
@@ -535,12 +655,29 @@ pub fn gate_predictions(
         if !chain.is_built(&inst.instance_id) {
             continue;
         }
+        let decision = |kept: bool, r: GateReason| GateDecision {
+            instance_id: inst.instance_id.clone(),
+            kept,
+            reasons: vec![r],
+        };
         if p.model_patch.trim().is_empty() {
-            out.push(GateDecision {
-                instance_id: inst.instance_id.clone(),
-                kept: false,
-                reasons: vec![GateReason::EmptyPatch],
-            });
+            out.push(decision(false, GateReason::EmptyPatch));
+            continue;
+        }
+        let is_base = match source.as_deref_mut() {
+            Some(src) => {
+                let one = BTreeMap::from([(inst.instance_id.clone(), p.clone())]);
+                guard(&inst.instance_id, || {
+                    stack_one(chain, inst, &[Layer::Predictions(one)], src)
+                })
+                .is_ok_and(|(patch, _)| patch.iter().all(u8::is_ascii_whitespace))
+            }
+            None => chain
+                .human_pr1(&inst.instance_id)
+                .is_some_and(|h| h == p.model_patch.as_bytes()),
+        };
+        if is_base {
+            out.push(decision(true, GateReason::StackIsBase));
             continue;
         }
         out.push(gate_one(

@@ -56,10 +56,38 @@ pub struct InstanceReport {
     /// Every FAIL_TO_PASS and PASS_TO_PASS test passed.
     #[serde(default)]
     pub resolved: bool,
-    /// Per-test outcomes; `None` when the harness wrote none (patch did not apply).
+    /// Per-test outcomes; `None` when the harness wrote none (the tests
+    /// produced no parseable output).
     #[serde(default)]
     pub tests_status: Option<TestsStatus>,
+    /// What the harness logged beside (or instead of) a `report.json`: an
+    /// apply failure or harness error read from `run_instance.log`, an
+    /// environment fault (`infra_failure`, swebench 5.x), or a prediction
+    /// skipped as empty (`empty_patch_ids` of a run-level report).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub harness_note: Option<HarnessNote>,
 }
+
+/// What the harness says happened to an instance when its report alone
+/// does not (see [`InstanceReport::harness_note`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "note", content = "detail", rename_all = "snake_case")]
+pub enum HarnessNote {
+    /// `run_instance.log` says `>>>>> Patch Apply Failed` (the harness then
+    /// writes no `report.json`).
+    PatchDidNotApply,
+    /// An infrastructure failure: `infra_failure` / `infra_failure_reason`
+    /// of a swebench 5.x report, an error logged in `run_instance.log`
+    /// without a report (container, image, timeout), or `error_ids` of a
+    /// run-level report.
+    Infrastructure(String),
+    /// The prediction was empty, so the harness skipped it
+    /// (`empty_patch_ids` of a run-level report).
+    SkippedEmptyPatch,
+}
+
+/// The marker the harness logs when no apply command worked.
+pub const APPLY_PATCH_FAIL: &str = ">>>>> Patch Apply Failed";
 
 fn reports_from_value(v: Value, origin: &Path) -> Result<Vec<InstanceReport>, ChainError> {
     let Value::Object(m) = v else {
@@ -93,7 +121,16 @@ fn reports_from_value(v: Value, origin: &Path) -> Result<Vec<InstanceReport>, Ch
                     },
                 )?),
             };
+        let harness_note = flag("infra_failure").then(|| {
+            HarnessNote::Infrastructure(
+                b.get("infra_failure_reason")
+                    .and_then(Value::as_str)
+                    .unwrap_or("infra_failure")
+                    .to_string(),
+            )
+        });
         out.push(InstanceReport {
+            harness_note,
             patch_is_none: flag("patch_is_None") || flag("patch_is_none"),
             patch_exists: flag("patch_exists"),
             patch_successfully_applied: flag("patch_successfully_applied"),
@@ -128,11 +165,54 @@ pub fn load_reports_from_log(path: &Path) -> Result<Vec<InstanceReport>, ChainEr
     Ok(out)
 }
 
+/// What a `run_instance.log` of `instance_id` says when its directory has
+/// no `report.json`: the `report: {...}` line when the harness logged one;
+/// otherwise an apply failure ([`APPLY_PATCH_FAIL`]) or the first error the
+/// harness logged (an infrastructure failure), as a report without tests.
+/// `None` when the log says neither (e.g. a run still going).
+pub fn report_from_log(
+    path: &Path,
+    instance_id: &str,
+) -> Result<Option<InstanceReport>, ChainError> {
+    let logged = load_reports_from_log(path)?;
+    if let Some(r) = logged
+        .into_iter()
+        .rev()
+        .find(|r| r.instance_id == instance_id)
+    {
+        return Ok(Some(r));
+    }
+    let text = read_text(path)?;
+    let note = if text.contains(APPLY_PATCH_FAIL) {
+        Some(HarnessNote::PatchDidNotApply)
+    } else {
+        text.lines()
+            .find(|l| {
+                l.contains(" - ERROR - ")
+                    || l.contains("EvaluationError")
+                    || l.contains("Error in evaluating model")
+                    || l.contains("Timeout error")
+                    || l.contains("timed out after")
+            })
+            .map(|l| HarnessNote::Infrastructure(l.trim().chars().take(300).collect()))
+    };
+    Ok(note.map(|n| InstanceReport {
+        instance_id: instance_id.to_string(),
+        patch_is_none: false,
+        patch_exists: true,
+        patch_successfully_applied: false,
+        resolved: false,
+        tests_status: None,
+        harness_note: Some(n),
+    }))
+}
+
 /// Every per-instance report under `dir` (the harness writes
 /// `logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json`).
-/// Where a directory has no `report.json` but a `run_instance.log`, the
-/// report line of the log is used. Unreadable files are returned as errors
-/// beside the good reports.
+/// Where a directory has no `report.json` but a `run_instance.log`, the log
+/// is read ([`report_from_log`]: its report line, or the apply failure or
+/// error it records). Unreadable files are returned as errors beside the
+/// good reports.
 pub fn load_reports_dir(
     dir: &Path,
 ) -> Result<(BTreeMap<String, InstanceReport>, Vec<ChainError>), ChainError> {
@@ -160,7 +240,12 @@ pub fn load_reports_dir(
     files.sort();
     for f in files {
         let r = if f.extension().is_some_and(|e| e == "log") {
-            load_reports_from_log(&f)
+            let id = f
+                .parent()
+                .and_then(Path::file_name)
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            report_from_log(&f, &id).map(|r| r.into_iter().collect())
         } else {
             load_instance_report(&f)
         };
@@ -236,6 +321,98 @@ impl RunReport {
             RunStatus::NotSubmitted
         }
     }
+}
+
+impl RunReport {
+    /// What a run-level report tells the gate about instances it has no
+    /// per-instance report for: `empty_patch_ids` were skipped as empty
+    /// ([`HarnessNote::SkippedEmptyPatch`]), `error_ids` failed in the
+    /// harness ([`HarnessNote::Infrastructure`]). Resolved / unresolved ids
+    /// need their per-instance reports (the test lists are not in the run
+    /// report).
+    pub fn gate_evidence(&self) -> Vec<InstanceReport> {
+        let mk = |id: &String, empty: bool| InstanceReport {
+            instance_id: id.clone(),
+            patch_is_none: false,
+            patch_exists: !empty,
+            patch_successfully_applied: false,
+            resolved: false,
+            tests_status: None,
+            harness_note: Some(if empty {
+                HarnessNote::SkippedEmptyPatch
+            } else {
+                HarnessNote::Infrastructure("listed in error_ids of the run report".into())
+            }),
+        };
+        self.empty_patch_ids
+            .iter()
+            .map(|i| mk(i, true))
+            .chain(self.error_ids.iter().map(|i| mk(i, false)))
+            .collect()
+    }
+}
+
+/// Whether a JSON value is a run-level report (not a per-instance one).
+fn is_run_report(v: &Value) -> bool {
+    v.as_object().is_some_and(|m| {
+        m.contains_key("schema_version")
+            || m.get("resolved_ids").is_some_and(Value::is_array)
+            || m.get("submitted_ids").is_some_and(Value::is_array)
+    })
+}
+
+/// Reports for the gate from any mix of paths: directories
+/// ([`load_reports_dir`]), per-instance `report.json` files,
+/// `run_instance.log` files, and run-level reports (schema_version 2 or
+/// older; [`RunReport::gate_evidence`]). A per-instance report always wins
+/// over run-level evidence for the same instance. Files that cannot be read
+/// are returned as errors beside the good reports.
+pub fn load_reports(paths: &[PathBuf]) -> (BTreeMap<String, InstanceReport>, Vec<ChainError>) {
+    let mut reports = BTreeMap::new();
+    let mut run_level = Vec::new();
+    let mut errors = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            match load_reports_dir(p) {
+                Ok((m, e)) => {
+                    reports.extend(m);
+                    errors.extend(e);
+                }
+                Err(e) => errors.push(e),
+            }
+            continue;
+        }
+        if p.file_name().is_some_and(|n| n == "run_instance.log") {
+            let id = p
+                .parent()
+                .and_then(Path::file_name)
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            match report_from_log(p, &id) {
+                Ok(r) => reports.extend(r.map(|r| (r.instance_id.clone(), r))),
+                Err(e) => errors.push(e),
+            }
+            continue;
+        }
+        let parsed = read_text(p).and_then(|t| {
+            serde_json::from_str::<Value>(&t).map_err(|e| ChainError::json(p, 0, &e))
+        });
+        match parsed {
+            Ok(v) if is_run_report(&v) => match load_run_report(p) {
+                Ok(r) => run_level.extend(r.gate_evidence()),
+                Err(e) => errors.push(e),
+            },
+            Ok(v) => match reports_from_value(v, p) {
+                Ok(rs) => reports.extend(rs.into_iter().map(|r| (r.instance_id.clone(), r))),
+                Err(e) => errors.push(e),
+            },
+            Err(e) => errors.push(e),
+        }
+    }
+    for r in run_level {
+        reports.entry(r.instance_id.clone()).or_insert(r);
+    }
+    (reports, errors)
 }
 
 /// Read a run-level report.

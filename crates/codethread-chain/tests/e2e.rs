@@ -285,7 +285,9 @@ fn scripted_agent_end_to_end() {
             .as_str()
             .is_some_and(|p| p.contains("## Task Overview")));
         assert_eq!(r["FAIL_TO_PASS"], json!(by_id[id].fail_to_pass));
-        // PR0 stubs the target; the human PR1 (= `patch`) restores base exactly.
+        // PR0 stubs the target; the human PR1 (`pr1_human_patch`) restores
+        // base exactly, so the gold against base (`patch`) is empty.
+        assert_eq!(r["patch"].as_str(), Some(""), "{id}: gold against base");
         let work = tmp.join("w-pr0");
         checkout(&repo, &base, &work);
         write(&tmp.join("pr0.patch"), &pr0);
@@ -296,7 +298,10 @@ fn scripted_agent_end_to_end() {
         assert!(std::fs::read_to_string(work.join("calc/ops.py"))
             .unwrap_or_default()
             .contains("raise NotImplementedError"));
-        write(&tmp.join("pr1.patch"), r["patch"].as_str().unwrap_or(""));
+        write(
+            &tmp.join("pr1.patch"),
+            r["pr1_human_patch"].as_str().unwrap_or(""),
+        );
         git(
             &work,
             &["apply", tmp.join("pr1.patch").to_str().unwrap_or("")],
@@ -363,7 +368,7 @@ fn scripted_agent_end_to_end() {
     let (reports, errs) = load_reports_dir(&tmp.join("logs")).expect("reports");
     assert!(errs.is_empty());
     assert_eq!(reports.len(), 3);
-    let d = gate_predictions(&chain, &pr1_map, &reports);
+    let d = gate_predictions(&chain, &pr1_map, &reports, None);
     let d: BTreeMap<&str, _> = d.iter().map(|x| (x.instance_id.as_str(), x)).collect();
     assert!(d["fixture__calc-1"].kept, "{:?}", d["fixture__calc-1"]);
     assert_eq!(
