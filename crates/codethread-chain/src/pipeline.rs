@@ -18,6 +18,7 @@
 //! <out>/instances/<id>/pr1_human.patch  the human PR1 = reverse of PR0
 //! <out>/instances/<id>/task.md          Implementation Task statement
 //! <out>/instances/<id>/llm_request.json chat request for a statement writer
+//! <out>/instances/<id>/answer.md        the imported answer of task.md (if any)
 //! <out>/instances/<id>/status.json      written last: built / filtered / failed
 //! <out>/targets.jsonl                   {"instance_id","targets","negative_case"}
 //! <out>/llm_requests.jsonl              one chat request per built instance
@@ -307,8 +308,26 @@ pub fn build(
     write_jsonl_in(out, "instances.jsonl", instances)?;
     let mut summary = BuildSummary::default();
     let mut files: Vec<Option<BuiltFiles>> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for (i, inst) in instances.iter().enumerate() {
         let id = inst.instance_id.as_str();
+        if !seen.insert(id) {
+            // One directory per id: a second instance with the same id would
+            // overwrite the first one's files and give two export rows.
+            summary.outcomes.push(InstanceOutcome {
+                instance_id: id.to_string(),
+                status: BuildStatus::Failed {
+                    error: format!(
+                        "instance {id}: appears more than once in the instances of this build"
+                    ),
+                },
+                cached: false,
+            });
+            summary.failed += 1;
+            files.push(None);
+            progress(i + 1, instances.len(), id);
+            continue;
+        }
         let status_path = instance_dir(out, id).join("status.json");
         let answer = opts.answers.get(id);
         let mut cached = if opts.force {

@@ -587,6 +587,27 @@ fn duplicate_ids_with_different_content_are_refused() {
     assert!(l.items.is_empty());
     assert_eq!(l.errors.len(), 1);
 
+    // Instances given to build directly (not through the loader): the
+    // repeat is failed, one export row per id.
+    let (inst, snaps, _) = plain_fixture(&d, 2);
+    let mut insts = load(&inst);
+    let mut twin = insts[0].clone();
+    twin.base_commit = "other".into();
+    insts.push(twin);
+    let out = d.join("chain");
+    let s = build(
+        &insts,
+        &mut SnapshotSource::new(&snaps),
+        &opts(&out),
+        &mut |_, _, _| {},
+    )
+    .unwrap();
+    assert_eq!((s.built, s.failed), (2, 1), "{:?}", s.outcomes);
+    assert_eq!(
+        jsonl(&out.join("exports/implementation_task.jsonl")).len(),
+        2
+    );
+
     // Predictions.
     let p = |id: &str, patch: &str| {
         json!({"instance_id": id, "model_name_or_path": "m", "model_patch": patch}).to_string()
