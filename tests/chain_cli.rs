@@ -386,3 +386,35 @@ fn answers_reach_an_existing_chain_or_fail_loudly() {
     );
     let _ = std::fs::remove_dir_all(&d);
 }
+
+#[cfg(target_os = "linux")]
+#[test]
+fn scratch_directories_of_killed_runs_are_removed() {
+    // A process that has ended: its pid no longer runs.
+    let mut child = Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let prefix = codethread::lang::io::TEMP_PREFIX;
+    let tmpd = std::env::temp_dir();
+    let stale = tmpd.join(format!("{prefix}chain-{dead}.0123456789abcdef"));
+    let live = tmpd.join(format!(
+        "{prefix}chain-{}.0123456789abcdef",
+        std::process::id()
+    ));
+    for d in [&stale, &live] {
+        std::fs::create_dir_all(d.join(".git")).unwrap();
+        std::fs::write(d.join("m.py"), b"x").unwrap();
+    }
+    // Any run that checks a PR0 with git creates a scratch repository.
+    let (d, _, _) = built("stale", &["a"]);
+    assert!(
+        !stale.exists(),
+        "the killed run's scratch directory is removed"
+    );
+    assert!(
+        live.exists(),
+        "a running process's scratch directory is kept"
+    );
+    let _ = std::fs::remove_dir_all(&live);
+    let _ = std::fs::remove_dir_all(&d);
+}
