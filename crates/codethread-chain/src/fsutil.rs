@@ -81,3 +81,26 @@ pub fn write_in(root: &Path, rel: &Path, bytes: &[u8]) -> Result<PathBuf, ChainE
     }
     Ok(io::write_atomic_in(root, rel, bytes)?)
 }
+
+/// Remove the file `root/rel` if it is there, refusing (doing nothing) when
+/// a directory on the way below `root` is a symbolic link: a planted link
+/// must not make the chain remove a file elsewhere. A link at `rel` itself
+/// is removed, not followed.
+pub fn remove_in(root: &Path, rel: &Path) {
+    let mut cur = root.to_path_buf();
+    if let Some(parent) = rel.parent() {
+        for c in parent.components() {
+            match c {
+                std::path::Component::Normal(n) => cur.push(n),
+                _ => return,
+            }
+            match std::fs::symlink_metadata(&cur) {
+                Ok(m) if m.is_dir() => {}
+                _ => return,
+            }
+        }
+    }
+    if let Some(name) = rel.file_name() {
+        let _ = std::fs::remove_file(cur.join(name));
+    }
+}

@@ -275,9 +275,7 @@ fn build_one(
         Some(a) => {
             write_in(out, &answer_path, a.as_bytes())?;
         }
-        None => {
-            let _ = std::fs::remove_file(out.join(&answer_path));
-        }
+        None => crate::fsutil::remove_in(out, &answer_path),
     }
     Ok(BuildStatus::Built {
         targets: loc.target_ids(),
@@ -384,7 +382,7 @@ pub fn build(
                 };
                 if matches!(o.status, BuildStatus::Failed { .. }) {
                     // Failed instances are retried on the next run: no status file.
-                    let _ = std::fs::remove_file(&status_path);
+                    crate::fsutil::remove_in(out, &rel(id, "status.json"));
                 } else if let Err(e) = write_in(out, &rel(id, "status.json"), &json_bytes(&o)) {
                     summary.outcomes.push(InstanceOutcome {
                         status: BuildStatus::Failed {

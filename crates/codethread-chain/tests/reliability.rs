@@ -757,6 +757,9 @@ fn a_planted_link_in_the_chain_directory_is_not_followed() {
     let outside_exports = d.join("outside_exports");
     std::fs::create_dir_all(&outside_exports).unwrap();
     std::os::unix::fs::symlink(&outside_exports, out.join("exports")).unwrap();
+    // A file the planted link leads to: neither overwritten nor removed.
+    std::fs::create_dir_all(elsewhere.join("o__r-0")).unwrap();
+    std::fs::write(elsewhere.join("o__r-0/status.json"), b"theirs").unwrap();
     let r = build(
         &insts,
         &mut SnapshotSource::new(&snaps),
@@ -766,6 +769,11 @@ fn a_planted_link_in_the_chain_directory_is_not_followed() {
     if let Ok(s) = &r {
         assert_eq!(s.built, 0, "{:?}", s.outcomes);
     }
+    assert_eq!(
+        std::fs::read(elsewhere.join("o__r-0/status.json")).unwrap(),
+        b"theirs"
+    );
+    std::fs::remove_dir_all(elsewhere.join("o__r-0")).unwrap();
     assert_eq!(
         std::fs::read_dir(&elsewhere).unwrap().count(),
         0,
