@@ -11,7 +11,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use codethread_chain::instance::{load_instances, Instance};
 use codethread_chain::pipeline::{build, stack, BuildOptions, BuildStatus, Chain, Layer};
-use codethread_chain::predictions::{load_predictions, Prediction};
+use codethread_chain::predictions::{
+    load_patch_predictions, load_predictions, predictions_to_jsonl, Prediction,
+};
 use codethread_chain::report::load_reports_dir;
 use codethread_chain::source::SnapshotSource;
 use codethread_chain::statement::import_answers;
@@ -239,6 +241,21 @@ fn non_utf8_code_survives_every_export_byte_exact() {
         };
         assert_eq!(got, pr0, "{id}: init-patch map");
     }
+    // Our importer of the init-patch map and the build's warnings.
+    for (id, _) in &ids {
+        let pr0 = std::fs::read(out.join("instances").join(id).join("pr0.patch")).unwrap();
+        assert_eq!(
+            codethread_chain::carry::bytes_of_value(&init[id.as_str()]).unwrap(),
+            pr0
+        );
+        assert!(
+            s.warnings
+                .iter()
+                .any(|w| w.contains(id.as_str()) && w.contains("_b64")),
+            "{id}: warned: {:?}",
+            s.warnings
+        );
+    }
     // Re-import: the dataset rows load as instances with the b64 fields kept.
     let back = load(&out.join("exports/implementation_task.jsonl"));
     assert_eq!(back.len(), ids.len());
@@ -305,6 +322,28 @@ fn non_utf8_code_survives_stack_byte_exact() {
         let patch = field_bytes(&row, "model_patch");
         git_apply_check(&[("m.py", content)], &patch)
             .unwrap_or_else(|e| panic!("{id}: stacked prediction does not apply: {e}"));
+    }
+    assert_eq!(
+        outcomes.iter().filter(|o| !o.warnings.is_empty()).count(),
+        ids.len(),
+        "one warning per non-UTF-8 stack"
+    );
+    // Our own importers: the bytes loader gives the patch back byte-exactly,
+    // the text loader names the line instead of corrupting it.
+    let f = d.join("stacked.jsonl");
+    std::fs::write(&f, predictions_to_jsonl(&preds)).unwrap();
+    let back = load_patch_predictions(&f).unwrap();
+    assert!(back.errors.is_empty(), "{:?}", back.errors);
+    assert_eq!(back.items, preds);
+    let text = load_predictions(&f).unwrap();
+    assert!(text.items.is_empty());
+    assert_eq!(text.errors.len(), ids.len());
+    for (k, e) in text.errors.iter().enumerate() {
+        let e = e.to_string();
+        assert!(
+            e.contains(&format!("stacked.jsonl:{}", k + 1)) && e.contains("not UTF-8"),
+            "{e}"
+        );
     }
     let _ = std::fs::remove_dir_all(&d);
 }
