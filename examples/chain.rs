@@ -10,6 +10,16 @@
 //! cargo run --release --example chain -- requests --chain CHAIN --format openai --model gpt-4o > batch.jsonl
 //! cargo run --release --example chain -- stack --chain CHAIN --repos REPOS --pr1 PR1.jsonl --pr2 PR2.jsonl --out P.jsonl
 //! ```
+//!
+//! Exit status (`codethread::exit`, the same for every subcommand): **0**
+//! every input succeeded; **1** finished with per-input failures (a skipped
+//! instance row, an unloadable prediction, answer or report, a failed or
+//! unstackable instance, a damaged `llm_request.json`): the good results
+//! are written and each failure is on stderr; **2** usage or fatal error
+//! (an unreadable input file, an unwritable output, or inputs given and
+//! none succeeded). Every file read is a regular file of at most
+//! `--max-file-bytes` (default 64 MiB): a FIFO or device is refused, never
+//! read.
 
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
@@ -26,10 +36,15 @@ use codethread::chain::pr0::Pr0Options;
 use codethread::chain::predictions::{load_predictions, predictions_by_id};
 use codethread::chain::report::load_reports;
 use codethread::chain::statement::import_answers;
+use codethread::exit::{from_counts, Outcome};
+use codethread::lang::io::DEFAULT_MAX_FILE_BYTES;
 
 #[derive(Parser)]
 #[command(about = "CodeThread chains: targets, PR0, build, gate, stack")]
 struct Cli {
+    /// Largest input file read, in bytes (larger files are refused).
+    #[arg(long, global = true, default_value_t = DEFAULT_MAX_FILE_BYTES)]
+    max_file_bytes: u64,
     #[command(subcommand)]
     cmd: Cmd,
 }
@@ -187,26 +202,38 @@ fn progress(b: &Option<indicatif::ProgressBar>) -> impl FnMut(usize, usize, &str
     }
 }
 
-fn instances(path: &Path) -> Result<Vec<codethread::chain::instance::Instance>, ChainError> {
+/// Instances of a file and the number of rows that could not be used (each
+/// reported on stderr).
+fn instances(
+    path: &Path,
+) -> Result<(Vec<codethread::chain::instance::Instance>, usize), ChainError> {
     let l = load_instances(path)?;
+    for w in &l.warnings {
+        eprintln!("warning: {w}");
+    }
     for e in &l.errors {
         eprintln!("skipped row: {e}");
     }
-    Ok(l.items)
+    Ok((l.items, l.errors.len()))
 }
 
-fn layer(arg: &str) -> Result<(Layer, Option<String>), ChainError> {
+/// A stack layer, its model name and the number of unloadable predictions
+/// (each reported on stderr).
+fn layer(arg: &str) -> Result<(Layer, Option<String>, usize), ChainError> {
     match arg {
-        "human" => Ok((Layer::HumanPr1, Some("human".into()))),
-        "gold" => Ok((Layer::Gold, Some("gold".into()))),
+        "human" => Ok((Layer::HumanPr1, Some("human".into()), 0)),
+        "gold" => Ok((Layer::Gold, Some("gold".into()), 0)),
         path => {
             let (from_base, path) = match path.strip_prefix("base:") {
                 Some(p) => (true, p),
                 None => (false, path),
             };
             let l = load_predictions(Path::new(path))?;
+            for w in &l.warnings {
+                eprintln!("warning: {w}");
+            }
             for e in &l.errors {
-                eprintln!("skipped prediction: {e}");
+                eprintln!("unloadable prediction: {e}");
             }
             let model = l.items.last().map(|p| p.model_name_or_path.clone());
             let m = predictions_by_id(&l.items);
@@ -217,34 +244,35 @@ fn layer(arg: &str) -> Result<(Layer, Option<String>), ChainError> {
                     Layer::Predictions(m)
                 },
                 model,
+                l.errors.len(),
             ))
         }
     }
 }
 
-fn run(cli: Cli) -> Result<ExitCode, Box<dyn std::error::Error>> {
+fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
+    codethread::chain::fsutil::set_max_file_bytes(cli.max_file_bytes);
     let mut stdout = std::io::stdout().lock();
     match cli.cmd {
         Cmd::Targets { instances: i, src } => {
-            let insts = instances(&i)?;
+            let (insts, mut failed) = instances(&i)?;
+            let spec = src.spec()?;
             let b = bar(insts.len());
-            let res =
-                pipeline::targets_batch(&insts, src.spec()?.open().as_mut(), &mut progress(&b));
-            let mut failed = 0;
+            let res = pipeline::targets_batch(&insts, spec.open().as_mut(), &mut progress(&b));
+            let mut ok = 0;
             for r in res {
                 match r {
-                    Ok(line) => writeln!(stdout, "{}", serde_json::to_string(&line)?)?,
+                    Ok(line) => {
+                        ok += 1;
+                        writeln!(stdout, "{}", serde_json::to_string(&line)?)?
+                    }
                     Err(e) => {
                         failed += 1;
                         eprintln!("error: {e}");
                     }
                 }
             }
-            Ok(if failed > 0 {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            })
+            Ok(from_counts(ok, failed))
         }
         Cmd::Pr0 {
             instances: i,
@@ -253,35 +281,35 @@ fn run(cli: Cli) -> Result<ExitCode, Box<dyn std::error::Error>> {
             keep_docs,
             force,
         } => {
-            let insts = instances(&i)?;
+            let (insts, mut failed) = instances(&i)?;
+            let spec = src.spec()?;
             let b = bar(insts.len());
             let res = pipeline::pr0_batch(
                 &insts,
-                src.spec()?.open().as_mut(),
+                spec.open().as_mut(),
                 &out,
                 &Pr0Options { keep_docs },
                 force,
                 &mut progress(&b),
             );
-            let mut failed = 0;
+            let mut ok = 0;
             for (id, r) in res {
                 match r {
-                    Ok(s) => writeln!(
-                        stdout,
-                        "{}",
-                        serde_json::json!({"instance_id": id, "result": s})
-                    )?,
+                    Ok(s) => {
+                        ok += 1;
+                        writeln!(
+                            stdout,
+                            "{}",
+                            serde_json::json!({"instance_id": id, "result": s})
+                        )?
+                    }
                     Err(e) => {
                         failed += 1;
                         eprintln!("error: {e}");
                     }
                 }
             }
-            Ok(if failed > 0 {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            })
+            Ok(from_counts(ok, failed))
         }
         Cmd::Build {
             instances: i,
@@ -292,13 +320,18 @@ fn run(cli: Cli) -> Result<ExitCode, Box<dyn std::error::Error>> {
             force,
             harness,
         } => {
-            let insts = instances(&i)?;
+            let (insts, mut failed) = instances(&i)?;
+            let spec = src.spec()?;
             let mut ans = BTreeMap::new();
             if let Some(a) = answers {
                 let l = import_answers(&a)?;
-                for e in &l.errors {
-                    eprintln!("skipped answer: {e}");
+                for w in &l.warnings {
+                    eprintln!("warning: {w}");
                 }
+                for e in &l.errors {
+                    eprintln!("unusable answer: {e}");
+                }
+                failed += l.errors.len();
                 ans = l
                     .items
                     .into_iter()
@@ -313,27 +346,33 @@ fn run(cli: Cli) -> Result<ExitCode, Box<dyn std::error::Error>> {
                 harness,
             };
             let b = bar(insts.len());
-            let s = pipeline::build(
-                &insts,
-                src.spec()?.open().as_mut(),
-                &opts,
-                &mut progress(&b),
-            )?;
+            let s = pipeline::build(&insts, spec.open().as_mut(), &opts, &mut progress(&b))?;
+            for (id, why) in &s.rebuilt {
+                eprintln!("rebuilt {id}: {why}");
+            }
+            for w in &s.warnings {
+                eprintln!("warning: {w}");
+            }
             for o in &s.outcomes {
                 if let pipeline::BuildStatus::Failed { error } = &o.status {
                     eprintln!("failed: {error}");
                 }
             }
+            for id in &s.unused_answers {
+                eprintln!("unused answer: {id} is not an instance of this build");
+            }
+            failed += s.failed + s.unused_answers.len();
             writeln!(
                 stdout,
-                "built {} filtered {} failed {} (from earlier runs: {})",
-                s.built, s.filtered, s.failed, s.cached
+                "built {} filtered {} failed {} (from earlier runs: {}, rebuilt: {}, answers imported: {})",
+                s.built,
+                s.filtered,
+                s.failed,
+                s.cached,
+                s.rebuilt.len(),
+                s.answers_imported
             )?;
-            Ok(if s.failed > 0 {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            })
+            Ok(from_counts(s.built + s.filtered, failed))
         }
         Cmd::Gate {
             chain,
@@ -343,10 +382,21 @@ fn run(cli: Cli) -> Result<ExitCode, Box<dyn std::error::Error>> {
         } => {
             let chain = Chain::open(&chain)?;
             let preds = load_predictions(&predictions)?;
+            for w in &preds.warnings {
+                eprintln!("warning: {w}");
+            }
+            // Predictions that cannot be loaded are named and counted, never dropped silently.
+            for e in &preds.errors {
+                eprintln!("unloadable prediction: {e}");
+            }
+            let mut failed = preds.errors.len();
+            // Directories, per-instance report.json / run_instance.log files and
+            // run-level reports alike.
             let (all, errs) = load_reports(&reports);
-            for e in errs {
+            for e in &errs {
                 eprintln!("unreadable report: {e}");
             }
+            failed += errs.len();
             let mut source = match (&src.snapshots, &src.repo, &src.repos) {
                 (None, None, None) => None,
                 _ => Some(src.spec()?.open()),
@@ -359,6 +409,17 @@ fn run(cli: Cli) -> Result<ExitCode, Box<dyn std::error::Error>> {
                     .as_deref_mut()
                     .map(|s| s as &mut dyn codethread::chain::source::SourceReader),
             );
+            let gated: std::collections::HashSet<&str> =
+                d.iter().map(|x| x.instance_id.as_str()).collect();
+            for p in &preds.items {
+                if !gated.contains(p.instance_id.as_str()) {
+                    eprintln!(
+                        "not gated: prediction for {}: not a built instance of the chain",
+                        p.instance_id
+                    );
+                    failed += 1;
+                }
+            }
             for x in &d {
                 let reasons: Vec<String> = x.reasons.iter().map(|r| r.to_string()).collect();
                 writeln!(
@@ -368,11 +429,12 @@ fn run(cli: Cli) -> Result<ExitCode, Box<dyn std::error::Error>> {
                 )?;
             }
             eprintln!(
-                "kept {} of {}",
+                "kept {} of {} ({} unloadable or unreadable inputs)",
                 d.iter().filter(|x| x.kept).count(),
-                d.len()
+                d.len(),
+                failed
             );
-            Ok(ExitCode::SUCCESS)
+            Ok(from_counts(d.len(), failed))
         }
         Cmd::Requests {
             chain,
@@ -390,10 +452,20 @@ fn run(cli: Cli) -> Result<ExitCode, Box<dyn std::error::Error>> {
                     )
                 }
             };
-            for r in pipeline::llm_requests(&Chain::open(&chain)?, f, &model, max_tokens)? {
-                writeln!(stdout, "{}", serde_json::to_string(&r)?)?;
+            let (mut ok, mut failed) = (0, 0);
+            for (_, r) in pipeline::llm_requests(&Chain::open(&chain)?, f, &model, max_tokens) {
+                match r {
+                    Ok(r) => {
+                        ok += 1;
+                        writeln!(stdout, "{}", serde_json::to_string(&r)?)?;
+                    }
+                    Err(e) => {
+                        failed += 1;
+                        eprintln!("error: {e}");
+                    }
+                }
             }
-            Ok(ExitCode::SUCCESS)
+            Ok(from_counts(ok, failed))
         }
         Cmd::Stack {
             chain,
@@ -408,10 +480,12 @@ fn run(cli: Cli) -> Result<ExitCode, Box<dyn std::error::Error>> {
             let chain = Chain::open(&chain)?;
             let mut layers = Vec::new();
             let mut last_model = None;
+            let mut unloadable = 0;
             for a in std::iter::once(&pr1).chain(later.iter()) {
-                let (l, m) = layer(a)?;
+                let (l, m, bad) = layer(a)?;
                 layers.push(l);
                 last_model = m.or(last_model);
+                unloadable += bad;
             }
             let model = pipeline::stack_model_name(
                 &model.or(last_model).unwrap_or_else(|| "codethread".into()),
@@ -453,27 +527,27 @@ fn run(cli: Cli) -> Result<ExitCode, Box<dyn std::error::Error>> {
             for e in &failed {
                 eprintln!("not stacked: {e}");
             }
+            for w in outcomes.iter().flat_map(|o| &o.warnings) {
+                eprintln!("warning: {w}");
+            }
             writeln!(
                 stdout,
-                "stacked {} predictions, {} failed",
+                "stacked {} predictions, {} failed, {} unloadable predictions",
                 preds.len(),
-                failed.len()
+                failed.len(),
+                unloadable
             )?;
-            Ok(if failed.is_empty() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(2)
-            })
+            Ok(from_counts(preds.len(), failed.len() + unloadable))
         }
     }
 }
 
 fn main() -> ExitCode {
     match run(Cli::parse()) {
-        Ok(c) => c,
+        Ok(o) => ExitCode::from(o),
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::FAILURE
+            ExitCode::from(Outcome::Fatal)
         }
     }
 }

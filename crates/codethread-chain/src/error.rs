@@ -115,6 +115,25 @@ pub enum ChainError {
         /// What went wrong.
         message: String,
     },
+    /// A file was refused or could not be read or written by the safe I/O
+    /// layer (not a regular file, over the size limit, a planted link, ...).
+    #[error(transparent)]
+    File(#[from] codethread_lang::io::IoError),
+    /// Two rows of one file share an id but differ in content: neither is
+    /// trusted.
+    #[error("{}: {what} {id} appears on line {first_line} and, with different content, on line {line}", path.display())]
+    Duplicate {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What the id names (`instance`, `prediction`, `answer`).
+        what: &'static str,
+        /// The id.
+        id: String,
+        /// Line of the first row with this id.
+        first_line: usize,
+        /// Line of a later row with the same id and other content.
+        line: usize,
+    },
 }
 
 impl ChainError {

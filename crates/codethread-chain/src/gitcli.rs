@@ -2,13 +2,21 @@
 //! check patches with the real `git apply` (forward and `-R`) and to
 //! compose stacked patches into one diff against base (`git diff`).
 //! Nothing here touches the user's repositories.
+//!
+//! The scratch directory is created exclusively with an unpredictable name
+//! (`codethread_lang::io::create_temp_dir_in`, mode 0700) in the system's
+//! temporary directory, so nobody can plant a link where it will be; patches
+//! reach `git apply` through its standard input, never through a temporary
+//! file. Scratch directories left by a killed process (its pid no longer
+//! running, same owner) are removed when the next one is created.
 
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::process::{Command, Stdio};
 
-static COUNTER: AtomicUsize = AtomicUsize::new(0);
+/// Stem of scratch directory names: `{TEMP_PREFIX}chain-<pid>.<random>`.
+const STEM: &str = "chain-";
 
 /// A temporary git repository with one commit holding the base files.
 /// Removed on drop.
@@ -17,9 +25,9 @@ pub struct ScratchRepo {
     dir: PathBuf,
 }
 
-fn run(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
-    let out = Command::new("git")
-        .arg("-C")
+fn git(dir: &Path, args: &[&str]) -> Command {
+    let mut c = Command::new("git");
+    c.arg("-C")
         .arg(dir)
         .args([
             "-c",
@@ -31,9 +39,11 @@ fn run(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
             "-c",
             "commit.gpgsign=false",
         ])
-        .args(args)
-        .output()
-        .map_err(|e| format!("git {}: {e}", args.join(" ")))?;
+        .args(args);
+    c
+}
+
+fn finish(args: &[&str], out: std::process::Output) -> Result<Vec<u8>, String> {
     if out.status.success() {
         Ok(out.stdout)
     } else {
@@ -43,6 +53,76 @@ fn run(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
             String::from_utf8_lossy(&out.stderr).trim()
         ))
     }
+}
+
+/// Run git with `input` on its standard input.
+fn run_with_input(dir: &Path, args: &[&str], input: &[u8]) -> Result<Vec<u8>, String> {
+    let mut child = git(dir, args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("git {}: {e}", args.join(" ")))?;
+    // Written from a thread so that a git that stops reading early cannot
+    // deadlock us on a full pipe.
+    let mut stdin = child.stdin.take();
+    let data = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        if let Some(s) = stdin.as_mut() {
+            let _ = s.write_all(&data);
+        }
+    });
+    let out = child
+        .wait_with_output()
+        .map_err(|e| format!("git {}: {e}", args.join(" ")))?;
+    let _ = writer.join();
+    finish(args, out)
+}
+
+/// Remove scratch directories of processes that no longer run (killed
+/// before their drop), owned by the owner of `mine`. Linux only (`/proc`);
+/// elsewhere nothing is removed.
+fn remove_stale_scratch(tmp: &Path, mine: &Path) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(me) = std::fs::symlink_metadata(mine) else {
+            return;
+        };
+        let prefix = format!("{}{STEM}", codethread_lang::io::TEMP_PREFIX);
+        let Ok(rd) = std::fs::read_dir(tmp) else {
+            return;
+        };
+        for e in rd.flatten() {
+            let name = e.file_name();
+            let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(&prefix)) else {
+                continue;
+            };
+            let Some(pid) = rest.split('.').next().and_then(|p| p.parse::<u32>().ok()) else {
+                continue;
+            };
+            if pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists() {
+                continue;
+            }
+            let p = e.path();
+            match std::fs::symlink_metadata(&p) {
+                Ok(m) if m.is_dir() && m.uid() == me.uid() => {
+                    let _ = std::fs::remove_dir_all(&p);
+                }
+                _ => {}
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (tmp, mine);
+}
+
+fn run(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
+    let out = git(dir, args)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("git {}: {e}", args.join(" ")))?;
+    finish(args, out)
 }
 
 /// A repository path checked with codethread-patch's rules (relative, no
@@ -56,10 +136,12 @@ fn safe(path: &str) -> Result<&Path, String> {
 impl ScratchRepo {
     /// Create the repository with `files` (path -> bytes) committed.
     pub fn new(files: &BTreeMap<String, Vec<u8>>) -> Result<Self, String> {
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("codethread-chain-{}-{n}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        static SWEEP: std::sync::Once = std::sync::Once::new();
+        let tmp = std::env::temp_dir();
+        let dir =
+            codethread_lang::io::create_temp_dir_in(&tmp, &format!("{STEM}{}", std::process::id()))
+                .map_err(|e| e.to_string())?;
+        SWEEP.call_once(|| remove_stale_scratch(&tmp, &dir));
         let repo = ScratchRepo { dir };
         run(&repo.dir, &["init", "-q"])?;
         repo.write_all(files)?;
@@ -86,19 +168,14 @@ impl ScratchRepo {
     }
 
     /// `git apply [-R] <patch>` on the work tree (no options otherwise).
+    /// The patch goes through git's standard input (no temporary file).
     pub fn apply(&self, patch: &[u8], reverse: bool) -> Result<(), String> {
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let pf =
-            std::env::temp_dir().join(format!("codethread-chain-{}-{n}.patch", std::process::id()));
-        std::fs::write(&pf, patch).map_err(|e| format!("{}: {e}", pf.display()))?;
-        let pfs = pf.to_string_lossy().into_owned();
-        let r = if reverse {
-            run(&self.dir, &["apply", "-R", &pfs])
+        let args: &[&str] = if reverse {
+            &["apply", "-R"]
         } else {
-            run(&self.dir, &["apply", &pfs])
+            &["apply"]
         };
-        let _ = std::fs::remove_file(&pf);
-        r.map(|_| ())
+        run_with_input(&self.dir, args, patch).map(|_| ())
     }
 
     /// The current bytes of a file (None when absent).

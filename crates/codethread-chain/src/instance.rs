@@ -83,6 +83,9 @@ pub struct Loaded<T> {
     pub items: Vec<T>,
     /// Rows that could not be read, each naming file, line and field.
     pub errors: Vec<ChainError>,
+    /// Rows that were read but deserve a word (e.g. an identical repeat of
+    /// an earlier row, ignored), each naming file and line.
+    pub warnings: Vec<String>,
 }
 
 impl<T> Default for Loaded<T> {
@@ -90,6 +93,7 @@ impl<T> Default for Loaded<T> {
         Loaded {
             items: Vec::new(),
             errors: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 }
@@ -98,8 +102,11 @@ impl<T> Default for Loaded<T> {
 /// or `.jsonl` file, or a `.parquet` file (feature `parquet`, on by default;
 /// Snappy or uncompressed columns; errors name the row in `line`).
 ///
-/// A file that cannot be read at all is an `Err`; a bad row is reported in
-/// [`Loaded::errors`] and the other rows are still returned.
+/// A file that cannot be read at all is an `Err` (also a FIFO, device or
+/// a file over [`crate::fsutil::max_file_bytes`]); a bad row is reported in
+/// [`Loaded::errors`] and the other rows are still returned. Rows sharing an
+/// `instance_id`: identical repeats are dropped with a warning, differing
+/// ones are all refused ([`ChainError::Duplicate`], naming both lines).
 pub fn load_instances(path: &Path) -> Result<Loaded<Instance>, ChainError> {
     if path.extension().is_some_and(|e| e == "parquet") {
         return load_parquet(path);
@@ -108,10 +115,17 @@ pub fn load_instances(path: &Path) -> Result<Loaded<Instance>, ChainError> {
     parse_instances(path, &text)
 }
 
+/// Like [`load_instances`], for bytes in memory (JSON / JSONL; decoded as
+/// [`crate::records::decode_text`] does). The fuzz target's entry point.
+pub fn parse_instances_bytes(path: &Path, bytes: &[u8]) -> Result<Loaded<Instance>, ChainError> {
+    parse_instances(path, &crate::records::decode_text(bytes.to_vec()))
+}
+
 /// Like [`load_instances`], for text already in memory (`path` names it in errors).
 pub fn parse_instances(path: &Path, text: &str) -> Result<Loaded<Instance>, ChainError> {
     let records = split_records(path, text, &["instances", "data", "rows"])?;
     let mut out = Loaded::default();
+    let mut rows = Vec::new();
     for r in records {
         let value = match r.value {
             Ok(v) => v,
@@ -122,7 +136,7 @@ pub fn parse_instances(path: &Path, text: &str) -> Result<Loaded<Instance>, Chai
         };
         match value {
             Value::Object(map) => match instance_from_map(map, r.key.as_deref(), path, r.line) {
-                Ok(i) => out.items.push(i),
+                Ok(i) => rows.push((r.line, i.instance_id.clone(), i)),
                 Err(e) => out.errors.push(e),
             },
             _ => out.errors.push(ChainError::BadField {
@@ -134,6 +148,7 @@ pub fn parse_instances(path: &Path, text: &str) -> Result<Loaded<Instance>, Chai
             }),
         }
     }
+    crate::records::dedupe(path, "instance", rows, &mut out);
     Ok(out)
 }
 
@@ -567,18 +582,19 @@ fn load_parquet(path: &Path) -> Result<Loaded<Instance>, ChainError> {
         path: path.to_path_buf(),
         message: m,
     };
-    let file = std::fs::File::open(path).map_err(|e| ChainError::io(path, e))?;
+    let file = codethread_lang::io::open_regular(path, crate::fsutil::max_file_bytes())?;
     let reader = SerializedFileReader::new(file)
         .map_err(|e| fmt(format!("not a readable parquet file: {e}")))?;
     let rows = reader
         .get_row_iter(None)
         .map_err(|e| fmt(format!("cannot read rows: {e}")))?;
     let mut out = Loaded::default();
+    let mut kept = Vec::new();
     for (i, row) in rows.enumerate() {
         match row {
             Ok(r) => match r.to_json_value() {
                 Value::Object(map) => match instance_from_map(map, None, path, i + 1) {
-                    Ok(inst) => out.items.push(inst),
+                    Ok(inst) => kept.push((i + 1, inst.instance_id.clone(), inst)),
                     Err(e) => out.errors.push(e),
                 },
                 _ => out
@@ -592,6 +608,7 @@ fn load_parquet(path: &Path) -> Result<Loaded<Instance>, ChainError> {
             }
         }
     }
+    crate::records::dedupe(path, "instance", kept, &mut out);
     Ok(out)
 }
 

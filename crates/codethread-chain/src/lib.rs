@@ -22,6 +22,10 @@
 //! - [`predictions`], [`report`], [`gate`]: predictions files, harness
 //!   reports (per instance and run level), and the PR1 gate with typed reasons.
 //! - [`condition`]: HH / HA / AA / AH and longer chains as data.
+//! - [`carry`]: the one rule for bytes in JSON (non-UTF-8 patches travel
+//!   base64-encoded in a `*_b64` sibling field, read first by every importer).
+//! - [`fsutil`]: every file read (regular files only, a size limit) and
+//!   write (atomic, no link followed) of the crate.
 //! - [`pipeline`]: the batch drivers (`build`, `stack`, `gate`) with
 //!   atomic outputs, re-runs that skip finished instances, and a progress
 //!   callback. The library never prints.
@@ -34,7 +38,7 @@
 //! use codethread_chain::targets::localize;
 //!
 //! // A snapshot: <dir>/<instance_id>/before/<path>.
-//! let dir = std::env::temp_dir().join(format!("ct-chain-doc-{}", std::process::id()));
+//! let dir = codethread_lang::io::create_temp_dir_in(&std::env::temp_dir(), "chain-doc").unwrap();
 //! let before = dir.join("o__r-1/before/m.py");
 //! std::fs::create_dir_all(before.parent().unwrap()).unwrap();
 //! std::fs::write(&before, "def f(x):\n    return x + 1\n\n\ndef g():\n    return 2\n").unwrap();
@@ -54,6 +58,7 @@
 //! assert!(text.contains("+    raise NotImplementedError"));
 //! std::fs::remove_dir_all(&dir).ok();
 //! ```
+pub mod carry;
 pub mod condition;
 pub mod error;
 pub mod export;

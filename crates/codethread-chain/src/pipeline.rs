@@ -4,8 +4,11 @@
 //! prediction per instance, graded by the unmodified harness).
 //!
 //! Every driver returns one outcome per instance: a bad instance never stops
-//! the batch. Every file is written atomically; `build` skips instances
-//! whose `status.json` exists (finished in an earlier run).
+//! the batch. Every file is written atomically below the chain directory,
+//! never through a planted link ([`crate::fsutil::write_in`]); `build` skips
+//! instances whose `status.json` exists (finished in an earlier run) after
+//! checking that their files are still readable, and rebuilds them when
+//! they are not.
 //!
 //! Chain directory layout (see `docs/chain.md`):
 //! ```text
@@ -15,6 +18,7 @@
 //! <out>/instances/<id>/pr1_human.patch  the human PR1 = reverse of PR0
 //! <out>/instances/<id>/task.md          Implementation Task statement
 //! <out>/instances/<id>/llm_request.json chat request for a statement writer
+//! <out>/instances/<id>/answer.md        the imported answer of task.md (if any)
 //! <out>/instances/<id>/status.json      written last: built / filtered / failed
 //! <out>/targets.jsonl                   {"instance_id","targets","negative_case"}
 //! <out>/llm_requests.jsonl              one chat request per built instance
@@ -33,16 +37,17 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use crate::carry::{patch_value, put_bytes};
 use crate::error::ChainError;
 use crate::export::{
-    check_harness_row, follow_on_row, implementation_task_row, init_patch_map, swebench_row,
-    write_jsonl, write_mini_swe_agent_subset, HarnessGeneration,
+    check_harness_row, follow_on_row, implementation_task_row, swebench_row, to_jsonl,
+    write_mini_swe_agent_subset, HarnessGeneration,
 };
-use crate::fsutil::write_atomic;
+use crate::fsutil::{read, read_opt, write_in};
 use crate::gate::{gate_one, GateDecision, GateReason};
 use crate::instance::{load_instances, Instance};
 use crate::pr0::{make_pr0, Pr0Options};
-use crate::predictions::Prediction;
+use crate::predictions::{PatchPrediction, Prediction};
 use crate::report::InstanceReport;
 use crate::source::SourceReader;
 use crate::stack::{base_files, compose_on, reverse_on};
@@ -124,6 +129,17 @@ pub struct BuildSummary {
     pub failed: usize,
     /// Instances skipped because an earlier run finished them.
     pub cached: usize,
+    /// Instances an earlier run finished whose files were damaged (missing,
+    /// unreadable, not JSON) or whose imported answer changed, rebuilt in
+    /// this run: `(instance id, why)`.
+    pub rebuilt: Vec<(String, String)>,
+    /// Answers imported into statements in this run.
+    pub answers_imported: usize,
+    /// Ids of given answers that match no instance of the build.
+    pub unused_answers: Vec<String>,
+    /// Per-instance warnings (e.g. a patch that is not UTF-8, carried in a
+    /// `*_b64` field of the exports), each naming the instance.
+    pub warnings: Vec<String>,
 }
 
 /// Run one instance's work; a panic in any stage (a bug, never expected)
@@ -149,8 +165,56 @@ fn instance_dir(out: &Path, id: &str) -> PathBuf {
     out.join("instances").join(id)
 }
 
-fn io_read(p: &Path) -> Result<Vec<u8>, ChainError> {
-    std::fs::read(p).map_err(|e| ChainError::io(p, e))
+/// `instances/<id>/<name>`, relative to the chain directory.
+fn rel(id: &str, name: &str) -> PathBuf {
+    Path::new("instances").join(id).join(name)
+}
+
+fn json_bytes(v: &impl Serialize) -> Vec<u8> {
+    format!("{:#}\n", serde_json::to_value(v).unwrap_or(Value::Null)).into_bytes()
+}
+
+/// Write rows as JSONL at `out/rel`, atomically, no link followed.
+fn write_jsonl_in<T: Serialize>(out: &Path, rel: &str, rows: &[T]) -> Result<(), ChainError> {
+    write_in(out, Path::new(rel), to_jsonl(rows).as_bytes()).map(|_| ())
+}
+
+/// The files of a built instance its exports are made of, read back (so a
+/// damaged instance is found before the exports are written).
+#[derive(Debug)]
+struct BuiltFiles {
+    pr0: Vec<u8>,
+    pr1: Vec<u8>,
+    task: Vec<u8>,
+    request: Value,
+}
+
+fn read_built(out: &Path, id: &str) -> Result<BuiltFiles, ChainError> {
+    let dir = instance_dir(out, id);
+    let req_path = dir.join("llm_request.json");
+    let request = serde_json::from_slice(&read(&req_path)?)
+        .map_err(|e| ChainError::json(&req_path, 0, &e))?;
+    Ok(BuiltFiles {
+        pr0: read(&dir.join("pr0.patch"))?,
+        pr1: read(&dir.join("pr1_human.patch"))?,
+        task: read(&dir.join("task.md"))?,
+        request,
+    })
+}
+
+/// Why a finished instance must be built again for this run (`None`: the
+/// cached outcome stands): an answer to import that is not the one its
+/// statement was made from.
+fn stale_reason(out: &Path, o: &InstanceOutcome, answer: Option<&String>) -> Option<String> {
+    let a = answer?;
+    let imported =
+        matches!(&o.status, BuildStatus::Built { statement, .. } if statement == "imported");
+    let same = read_opt(&instance_dir(out, &o.instance_id).join("answer.md"))
+        .ok()
+        .flatten()
+        .is_some_and(|b| b == a.as_bytes());
+    (matches!(o.status, BuildStatus::Built { .. }) && !(imported && same))
+        .then(|| "a new answer to import: statement re-rendered".to_string())
 }
 
 fn language_of(inst: &Instance, paths: &[&str]) -> String {
@@ -167,7 +231,8 @@ fn build_one(
     source: &mut dyn SourceReader,
     opts: &BuildOptions,
 ) -> Result<BuildStatus, ChainError> {
-    let dir = instance_dir(&opts.out, &inst.instance_id);
+    let id = inst.instance_id.as_str();
+    let out = opts.out.as_path();
     if !opts.harness.is_empty() {
         let row = swebench_row(inst);
         for g in &opts.harness {
@@ -179,10 +244,7 @@ fn build_one(
     if let Value::Object(m) = &mut targets_json {
         m.insert("target_ids".into(), Value::from(loc.target_ids()));
     }
-    write_atomic(
-        &dir.join("targets.json"),
-        format!("{targets_json:#}\n").as_bytes(),
-    )?;
+    write_in(out, &rel(id, "targets.json"), &json_bytes(&targets_json))?;
     if let Some(neg) = loc.negative_case {
         return Ok(BuildStatus::Filtered {
             reason: neg.as_str().to_string(),
@@ -217,13 +279,19 @@ fn build_one(
         None => (offline_statement(&ctx), "offline", Vec::new()),
     };
     let req = llm_request(&ctx);
-    write_atomic(&dir.join("pr0.patch"), &pr0.patch)?;
-    write_atomic(&dir.join("pr1_human.patch"), &pr1)?;
-    write_atomic(&dir.join("task.md"), statement.as_bytes())?;
-    write_atomic(
-        &dir.join("llm_request.json"),
-        format!("{:#}\n", serde_json::to_value(&req).unwrap_or(Value::Null)).as_bytes(),
-    )?;
+    write_in(out, &rel(id, "pr0.patch"), &pr0.patch)?;
+    write_in(out, &rel(id, "pr1_human.patch"), &pr1)?;
+    write_in(out, &rel(id, "task.md"), statement.as_bytes())?;
+    write_in(out, &rel(id, "llm_request.json"), &json_bytes(&req))?;
+    // The answer the statement was made from: a re-run with another answer
+    // re-renders it.
+    let answer_path = rel(id, "answer.md");
+    match opts.answers.get(id) {
+        Some(a) => {
+            write_in(out, &answer_path, a.as_bytes())?;
+        }
+        None => crate::fsutil::remove_in(out, &answer_path),
+    }
     Ok(BuildStatus::Built {
         targets: loc.target_ids(),
         not_stubbed: pr0.not_stubbed,
@@ -234,119 +302,217 @@ fn build_one(
 
 /// Build a chain directory from `instances`. `progress(done, total, id)` is
 /// called after each instance.
+///
+/// Re-runs: an instance with a `status.json` is taken from the earlier run
+/// when its files (`pr0.patch`, `pr1_human.patch`, `task.md`,
+/// `llm_request.json`) are still readable and no new answer is given for
+/// it; otherwise it is rebuilt (listed in [`BuildSummary::rebuilt`]). An
+/// instance whose files cannot be written or read back is `failed` with the
+/// error naming the file; the others are exported.
 pub fn build(
     instances: &[Instance],
     source: &mut dyn SourceReader,
     opts: &BuildOptions,
     progress: &mut dyn FnMut(usize, usize, &str),
 ) -> Result<BuildSummary, ChainError> {
-    std::fs::create_dir_all(&opts.out).map_err(|e| ChainError::io(&opts.out, e))?;
-    write_jsonl(&opts.out.join("instances.jsonl"), instances)?;
+    let out = opts.out.as_path();
+    std::fs::create_dir_all(out).map_err(|e| ChainError::io(out, e))?;
+    codethread_lang::io::remove_stale_temps(out);
+    write_jsonl_in(out, "instances.jsonl", instances)?;
     let mut summary = BuildSummary::default();
+    let mut files: Vec<Option<BuiltFiles>> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for (i, inst) in instances.iter().enumerate() {
-        let dir = instance_dir(&opts.out, &inst.instance_id);
-        let status_path = dir.join("status.json");
-        let cached = if opts.force {
+        let id = inst.instance_id.as_str();
+        if !seen.insert(id) {
+            // One directory per id: a second instance with the same id would
+            // overwrite the first one's files and give two export rows.
+            summary.outcomes.push(InstanceOutcome {
+                instance_id: id.to_string(),
+                status: BuildStatus::Failed {
+                    error: format!(
+                        "instance {id}: appears more than once in the instances of this build"
+                    ),
+                },
+                cached: false,
+            });
+            summary.failed += 1;
+            files.push(None);
+            progress(i + 1, instances.len(), id);
+            continue;
+        }
+        let status_path = instance_dir(out, id).join("status.json");
+        let answer = opts.answers.get(id);
+        let mut cached = if opts.force {
             None
         } else {
-            std::fs::read(&status_path)
+            read_opt(&status_path)
                 .ok()
+                .flatten()
                 .and_then(|b| serde_json::from_slice::<InstanceOutcome>(&b).ok())
+                .filter(|o| o.instance_id == id)
         };
+        let mut built_files = None;
+        if let Some(o) = &cached {
+            if let Some(why) = stale_reason(out, o, answer) {
+                summary.rebuilt.push((id.to_string(), why));
+                cached = None;
+            } else if matches!(o.status, BuildStatus::Built { .. }) {
+                match read_built(out, id) {
+                    Ok(f) => built_files = Some(f),
+                    Err(e) => {
+                        summary
+                            .rebuilt
+                            .push((id.to_string(), format!("damaged: {e}")));
+                        cached = None;
+                    }
+                }
+            }
+        }
         let outcome = match cached {
             Some(mut o) => {
                 o.cached = true;
                 o
             }
             None => {
-                let status = guard(&inst.instance_id, || build_one(inst, source, opts))
-                    .unwrap_or_else(|e| BuildStatus::Failed {
+                let mut status = guard(id, || build_one(inst, source, opts)).unwrap_or_else(|e| {
+                    BuildStatus::Failed {
                         error: e.to_string(),
-                    });
+                    }
+                });
+                if matches!(status, BuildStatus::Built { .. }) {
+                    match read_built(out, id) {
+                        Ok(f) => built_files = Some(f),
+                        Err(e) => {
+                            status = BuildStatus::Failed {
+                                error: format!("instance {id}: {e}"),
+                            }
+                        }
+                    }
+                }
                 let o = InstanceOutcome {
-                    instance_id: inst.instance_id.clone(),
+                    instance_id: id.to_string(),
                     status,
                     cached: false,
                 };
-                // Failed instances are retried on the next run: no status file.
-                if !matches!(o.status, BuildStatus::Failed { .. }) {
-                    write_atomic(
-                        &status_path,
-                        format!("{:#}\n", serde_json::to_value(&o).unwrap_or(Value::Null))
-                            .as_bytes(),
-                    )?;
+                if matches!(o.status, BuildStatus::Failed { .. }) {
+                    // Failed instances are retried on the next run: no status file.
+                    crate::fsutil::remove_in(out, &rel(id, "status.json"));
+                } else if let Err(e) = write_in(out, &rel(id, "status.json"), &json_bytes(&o)) {
+                    summary.outcomes.push(InstanceOutcome {
+                        status: BuildStatus::Failed {
+                            error: format!("instance {id}: {e}"),
+                        },
+                        ..o
+                    });
+                    summary.failed += 1;
+                    files.push(None);
+                    progress(i + 1, instances.len(), id);
+                    continue;
                 }
                 o
             }
         };
         match &outcome.status {
-            BuildStatus::Built { .. } => summary.built += 1,
+            BuildStatus::Built { statement, .. } => {
+                summary.built += 1;
+                if !outcome.cached && statement == "imported" {
+                    summary.answers_imported += 1;
+                }
+            }
             BuildStatus::Filtered { .. } => summary.filtered += 1,
             BuildStatus::Failed { .. } => summary.failed += 1,
         }
         summary.cached += usize::from(outcome.cached);
         summary.outcomes.push(outcome);
-        progress(i + 1, instances.len(), &inst.instance_id);
+        files.push(built_files);
+        progress(i + 1, instances.len(), id);
     }
-    write_exports(instances, &summary, &opts.out)?;
+    let known: std::collections::HashSet<&str> =
+        instances.iter().map(|i| i.instance_id.as_str()).collect();
+    summary.unused_answers = opts
+        .answers
+        .keys()
+        .filter(|k| !known.contains(k.as_str()))
+        .cloned()
+        .collect();
+    write_exports(instances, &mut summary, &files, out)?;
     Ok(summary)
 }
 
 fn write_exports(
     instances: &[Instance],
-    summary: &BuildSummary,
+    summary: &mut BuildSummary,
+    files: &[Option<BuiltFiles>],
     out: &Path,
 ) -> Result<(), ChainError> {
     let mut targets_rows = Vec::new();
     let mut requests = Vec::new();
     let mut impl_rows = Vec::new();
     let mut fo_rows = Vec::new();
-    let mut init = BTreeMap::new();
+    let mut init = serde_json::Map::new();
     let mut hh = Vec::new();
     let mut mini_impl = Vec::new();
     let mut mini_fo = Vec::new();
-    for (inst, o) in instances.iter().zip(&summary.outcomes) {
-        let dir = instance_dir(out, &inst.instance_id);
-        match &o.status {
-            BuildStatus::Built { targets, .. } => {
-                targets_rows.push(json!({"instance_id": inst.instance_id, "targets": targets, "negative_case": null}));
-                let pr0_bytes = io_read(&dir.join("pr0.patch"))?;
-                let pr0 = String::from_utf8_lossy(&pr0_bytes).into_owned();
-                let pr1 =
-                    String::from_utf8_lossy(&io_read(&dir.join("pr1_human.patch"))?).into_owned();
-                let task = String::from_utf8_lossy(&io_read(&dir.join("task.md"))?).into_owned();
-                let req: Value =
-                    serde_json::from_slice(&io_read(&dir.join("llm_request.json"))?)
-                        .map_err(|e| ChainError::json(dir.join("llm_request.json"), 0, &e))?;
-                requests.push(req);
-                let impl_row = implementation_task_row(inst, &pr0, &pr1, &task, targets);
-                mini_impl.push((impl_row.clone(), pr0_bytes));
-                impl_rows.push(impl_row);
+    for ((inst, o), f) in instances.iter().zip(&summary.outcomes).zip(files) {
+        let id = &inst.instance_id;
+        match (&o.status, f) {
+            (BuildStatus::Built { targets, .. }, Some(f)) => {
+                targets_rows
+                    .push(json!({"instance_id": id, "targets": targets, "negative_case": null}));
+                let lossy = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+                let task = lossy(&f.task);
+                let mut row =
+                    implementation_task_row(inst, &lossy(&f.pr0), &lossy(&f.pr1), &task, targets);
+                // Bytes that are not UTF-8 travel base64-encoded beside the text.
+                for (field, bytes) in [
+                    ("setup_patch", &f.pr0),
+                    ("pr0_patch", &f.pr0),
+                    ("pr1_human_patch", &f.pr1),
+                ] {
+                    if let Some(w) = put_bytes(&mut row, field, bytes) {
+                        summary
+                            .warnings
+                            .push(format!("instance {id}: implementation_task.jsonl: {w}"));
+                    }
+                }
+                requests.push(f.request.clone());
+                // mini-swe-agent reads the setup patch from its own file, byte-exact.
+                mini_impl.push((row.clone(), f.pr0.clone()));
+                impl_rows.push(row);
                 let fo_row = follow_on_row(inst, "", "human");
                 mini_fo.push((fo_row.clone(), Vec::new()));
                 fo_rows.push(fo_row);
-                init.insert(inst.instance_id.clone(), pr0);
+                let (v, w) = patch_value(&f.pr0);
+                if let Some(w) = w {
+                    summary.warnings.push(format!(
+                        "instance {id}: init_patches_implementation.json: {w}"
+                    ));
+                }
+                init.insert(id.clone(), v);
                 hh.push(Prediction {
-                    instance_id: inst.instance_id.clone(),
+                    instance_id: id.clone(),
                     model_name_or_path: "HH".into(),
                     model_patch: inst.patch.clone(),
                 });
             }
-            BuildStatus::Filtered { reason } => {
-                targets_rows.push(json!({"instance_id": inst.instance_id, "targets": [], "negative_case": reason}));
+            (BuildStatus::Filtered { reason }, _) => {
+                targets_rows
+                    .push(json!({"instance_id": id, "targets": [], "negative_case": reason}));
             }
-            BuildStatus::Failed { .. } => {}
+            _ => {}
         }
     }
-    write_jsonl(&out.join("targets.jsonl"), &targets_rows)?;
-    write_jsonl(&out.join("llm_requests.jsonl"), &requests)?;
-    write_jsonl(&out.join("exports/implementation_task.jsonl"), &impl_rows)?;
-    write_jsonl(&out.join("exports/follow_on_human_pr1.jsonl"), &fo_rows)?;
-    write_atomic(
-        &out.join("exports/init_patches_implementation.json"),
-        format!("{:#}\n", init_patch_map(&init)).as_bytes(),
+    write_jsonl_in(out, "targets.jsonl", &targets_rows)?;
+    write_jsonl_in(out, "llm_requests.jsonl", &requests)?;
+    write_jsonl_in(out, "exports/implementation_task.jsonl", &impl_rows)?;
+    write_jsonl_in(out, "exports/follow_on_human_pr1.jsonl", &fo_rows)?;
+    write_in(
+        out,
+        Path::new("exports/init_patches_implementation.json"),
+        &json_bytes(&Value::Object(init)),
     )?;
-    write_jsonl(&out.join("exports/predictions_HH.jsonl"), &hh)?;
+    write_jsonl_in(out, "exports/predictions_HH.jsonl", &hh)?;
     write_mini_swe_agent_subset(
         &out.join("exports/mini-swe-agent/implementation"),
         &mini_impl,
@@ -355,14 +521,7 @@ fn write_exports(
         &out.join("exports/mini-swe-agent/follow_on_human_pr1"),
         &mini_fo,
     )?;
-    write_atomic(
-        &out.join("summary.json"),
-        format!(
-            "{:#}\n",
-            serde_json::to_value(summary).unwrap_or(Value::Null)
-        )
-        .as_bytes(),
-    )?;
+    write_in(out, Path::new("summary.json"), &json_bytes(&*summary))?;
     Ok(())
 }
 
@@ -393,14 +552,36 @@ impl Chain {
         instance_dir(&self.dir, id).join("pr0.patch").is_file()
     }
 
+    /// Whether the instance was built, by its `status.json` (`built`) or
+    /// its PR0 file: an instance whose PR0 was lost since is still one the
+    /// batch drivers must report, never silently leave out.
+    pub fn was_built(&self, id: &str) -> bool {
+        self.is_built(id)
+            || read_opt(&instance_dir(&self.dir, id).join("status.json"))
+                .ok()
+                .flatten()
+                .and_then(|b| serde_json::from_slice::<InstanceOutcome>(&b).ok())
+                .is_some_and(|o| matches!(o.status, BuildStatus::Built { .. }))
+    }
+
     /// PR0 of a built instance (None when the instance was not built).
     pub fn pr0(&self, id: &str) -> Option<Vec<u8>> {
-        std::fs::read(instance_dir(&self.dir, id).join("pr0.patch")).ok()
+        self.read_pr0(id).ok()
     }
 
     /// The human PR1 of a built instance.
     pub fn human_pr1(&self, id: &str) -> Option<Vec<u8>> {
-        std::fs::read(instance_dir(&self.dir, id).join("pr1_human.patch")).ok()
+        self.read_human_pr1(id).ok()
+    }
+
+    /// PR0 of an instance, or the error naming the file.
+    pub fn read_pr0(&self, id: &str) -> Result<Vec<u8>, ChainError> {
+        read(&instance_dir(&self.dir, id).join("pr0.patch"))
+    }
+
+    /// The human PR1 of an instance, or the error naming the file.
+    pub fn read_human_pr1(&self, id: &str) -> Result<Vec<u8>, ChainError> {
+        read(&instance_dir(&self.dir, id).join("pr1_human.patch"))
     }
 }
 
@@ -449,7 +630,8 @@ pub struct StackOutcome {
     /// The error, when the stack could not be composed.
     pub error: Option<String>,
     /// Warnings about a stack that was composed (e.g. a `base:` layer that
-    /// left out a file PR0 stubs: PR0's stub is kept for it).
+    /// left out a file PR0 stubs: PR0's stub is kept for it; the combined
+    /// patch is not UTF-8 and is carried in `model_patch_b64`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
 }
@@ -457,30 +639,39 @@ pub struct StackOutcome {
 /// Compose PR0 + `layers` for every built instance of `chain` into one
 /// prediction against base_commit each. Instances missing from a
 /// predictions layer are reported (`no prediction for PRk`), as are layers
-/// that do not apply.
+/// that do not apply and built instances whose chain files are damaged
+/// (naming the file). The predictions keep the patch bytes: a combined
+/// patch that is not UTF-8 is written with `model_patch_b64`
+/// ([`PatchPrediction`]) and gets a warning.
 pub fn stack(
     chain: &Chain,
     layers: &[Layer],
     model_name: &str,
     source: &mut dyn SourceReader,
     progress: &mut dyn FnMut(usize, usize, &str),
-) -> (Vec<Prediction>, Vec<StackOutcome>) {
+) -> (Vec<PatchPrediction>, Vec<StackOutcome>) {
     let mut preds = Vec::new();
     let mut outcomes = Vec::new();
     let built: Vec<&Instance> = chain
         .instances
         .iter()
-        .filter(|i| chain.is_built(&i.instance_id))
+        .filter(|i| chain.was_built(&i.instance_id))
         .collect();
     for (n, inst) in built.iter().enumerate() {
         let r = guard(&inst.instance_id, || stack_one(chain, inst, layers, source));
         match r {
-            Ok((patch, warnings)) => {
-                preds.push(Prediction {
+            Ok((patch, mut warnings)) => {
+                let p = PatchPrediction {
                     instance_id: inst.instance_id.clone(),
                     model_name_or_path: model_name.to_string(),
-                    model_patch: String::from_utf8_lossy(&patch).into_owned(),
-                });
+                    model_patch: patch,
+                };
+                warnings.extend(
+                    p.to_row()
+                        .1
+                        .map(|w| format!("instance {}: {w}", inst.instance_id)),
+                );
+                preds.push(p);
                 outcomes.push(StackOutcome {
                     instance_id: inst.instance_id.clone(),
                     error: None,
@@ -510,8 +701,8 @@ fn stack_one(
         message: what.to_string(),
     };
     let pr0 = chain
-        .pr0(id)
-        .ok_or_else(|| missing("no PR0 in the chain directory"))?;
+        .read_pr0(id)
+        .map_err(|e| missing(&format!("PR0: {e}")))?;
     // Every layer's patch and whether it is relative to base.
     let mut raw: Vec<(Vec<u8>, String, bool)> = vec![(pr0, "PR0".into(), false)];
     for (k, l) in layers.iter().enumerate() {
@@ -519,8 +710,8 @@ fn stack_one(
         let (p, from_base) = match l {
             Layer::HumanPr1 => (
                 chain
-                    .human_pr1(id)
-                    .ok_or_else(|| missing("no human PR1 in the chain directory"))?,
+                    .read_human_pr1(id)
+                    .map_err(|e| missing(&format!("human PR1: {e}")))?,
                 false,
             ),
             Layer::Gold => (inst.patch.as_bytes().to_vec(), false),
@@ -618,17 +809,17 @@ pub fn follow_on_rows(
         source,
         &mut |_, _, _| {},
     );
-    let by_id: BTreeMap<&str, &Prediction> =
+    let by_id: BTreeMap<&str, &PatchPrediction> =
         preds.iter().map(|p| (p.instance_id.as_str(), p)).collect();
     let rows = chain
         .instances
         .iter()
         .filter_map(|i| {
-            Some(follow_on_row(
-                i,
-                &by_id.get(i.instance_id.as_str())?.model_patch,
-                label,
-            ))
+            let patch = &by_id.get(i.instance_id.as_str())?.model_patch;
+            let mut row = follow_on_row(i, &String::from_utf8_lossy(patch), label);
+            // A setup patch that is not UTF-8 travels in `setup_patch_b64`.
+            put_bytes(&mut row, "setup_patch", patch);
+            Some(row)
         })
         .collect();
     (rows, outcomes)
@@ -652,7 +843,7 @@ pub fn gate_predictions(
         let Some(p) = pr1.get(&inst.instance_id) else {
             continue;
         };
-        if !chain.is_built(&inst.instance_id) {
+        if !chain.was_built(&inst.instance_id) {
             continue;
         }
         let decision = |kept: bool, r: GateReason| GateDecision {
@@ -789,7 +980,11 @@ pub fn pr0_batch(
                 }
                 let pr0 = make_pr0(&loc, opts)?;
                 crate::stack::check_roundtrip(&inst.instance_id, &loc.before, &pr0.patch)?;
-                write_atomic(&path, &pr0.patch)?;
+                write_in(
+                    out,
+                    Path::new(&format!("{}.patch", inst.instance_id)),
+                    &pr0.patch,
+                )?;
                 Ok(Pr0Status::Written { path })
             })
         };
@@ -811,26 +1006,32 @@ pub enum RequestFormat {
     Anthropic,
 }
 
-/// The chat requests of every built instance of `chain`, in the given shape.
+/// The chat requests of every built instance of `chain`, in the given
+/// shape: one result per built instance, in order. A damaged
+/// `llm_request.json` (missing, unreadable, not a request) is that
+/// instance's error, naming the file; the others are still returned.
 pub fn llm_requests(
     chain: &Chain,
     format: RequestFormat,
     model: &str,
     max_tokens: u32,
-) -> Result<Vec<Value>, ChainError> {
+) -> Vec<(String, Result<Value, ChainError>)> {
     let mut out = Vec::new();
     for inst in &chain.instances {
-        let p = instance_dir(&chain.dir, &inst.instance_id).join("llm_request.json");
-        if !p.exists() {
+        if !chain.was_built(&inst.instance_id) {
             continue;
         }
-        let req: crate::statement::LlmRequest =
-            serde_json::from_slice(&io_read(&p)?).map_err(|e| ChainError::json(&p, 0, &e))?;
-        out.push(match format {
+        let p = instance_dir(&chain.dir, &inst.instance_id).join("llm_request.json");
+        let r = read(&p).and_then(|b| {
+            serde_json::from_slice::<crate::statement::LlmRequest>(&b)
+                .map_err(|e| ChainError::json(&p, 0, &e))
+        });
+        let r = r.map(|req| match format {
             RequestFormat::Neutral => serde_json::to_value(&req).unwrap_or(Value::Null),
             RequestFormat::Openai => req.to_openai_batch(model),
             RequestFormat::Anthropic => req.to_anthropic_batch(model, max_tokens),
         });
+        out.push((inst.instance_id.clone(), r));
     }
-    Ok(out)
+    out
 }

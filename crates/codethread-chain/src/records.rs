@@ -20,14 +20,61 @@ pub struct Record {
     pub value: Result<Value, ChainError>,
 }
 
-/// The text of a file (bytes decoded lossily: a stray non-UTF-8 byte in a
-/// problem statement must not lose the whole file).
+/// The text of a file, read with [`crate::fsutil::read`] (regular files
+/// under the size limit only; see [`decode_text`]).
 pub(crate) fn read_text(path: &Path) -> Result<String, ChainError> {
-    let bytes = std::fs::read(path).map_err(|e| ChainError::io(path, e))?;
-    Ok(match String::from_utf8(bytes) {
+    Ok(decode_text(crate::fsutil::read(path)?))
+}
+
+/// Bytes of a JSON / JSONL / log file as text, decoded lossily: JSON is
+/// UTF-8 by definition, and a stray non-UTF-8 byte in a problem statement
+/// must not lose the whole file. Patches that are not UTF-8 travel in
+/// `*_b64` fields ([`crate::carry`]), which are ASCII.
+pub fn decode_text(bytes: Vec<u8>) -> String {
+    match String::from_utf8(bytes) {
         Ok(s) => s,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    })
+    }
+}
+
+/// Keep one row per id: an identical repeat is dropped with a warning; rows
+/// that share an id but differ are all refused, with a
+/// [`ChainError::Duplicate`] naming both lines. `rows` are `(line, id, row)`
+/// in file order; the result keeps that order.
+pub(crate) fn dedupe<T: PartialEq>(
+    path: &Path,
+    what: &'static str,
+    rows: Vec<(usize, String, T)>,
+    out: &mut crate::instance::Loaded<T>,
+) {
+    let mut first: std::collections::HashMap<String, (usize, usize)> =
+        std::collections::HashMap::new();
+    let mut kept: Vec<Option<T>> = Vec::new();
+    for (line, id, item) in rows {
+        match first.get(&id) {
+            None => {
+                first.insert(id, (kept.len(), line));
+                kept.push(Some(item));
+            }
+            Some(&(idx, first_line)) => match &kept[idx] {
+                Some(k) if *k == item => out.warnings.push(format!(
+                    "{}:{line}: {what} {id}: identical to line {first_line}; the repeat is ignored",
+                    path.display()
+                )),
+                _ => {
+                    kept[idx] = None;
+                    out.errors.push(ChainError::Duplicate {
+                        path: path.to_path_buf(),
+                        what,
+                        id,
+                        first_line,
+                        line,
+                    });
+                }
+            },
+        }
+    }
+    out.items.extend(kept.into_iter().flatten());
 }
 
 /// Whether `text` looks like JSON Lines rather than one JSON document.

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::error::ChainError;
 use crate::pyliteral::parse_py_literal;
-use crate::records::read_text;
+use crate::records::{decode_text, read_text};
 
 /// `success` / `failure` lists of one test category.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -146,14 +146,36 @@ fn reports_from_value(v: Value, origin: &Path) -> Result<Vec<InstanceReport>, Ch
 /// patch_exists, patch_successfully_applied, resolved, tests_status}}`).
 pub fn load_instance_report(path: &Path) -> Result<Vec<InstanceReport>, ChainError> {
     let text = read_text(path)?;
-    let v: Value = serde_json::from_str(&text).map_err(|e| ChainError::json(path, 0, &e))?;
+    parse_instance_report(path, &text)
+}
+
+/// Like [`load_instance_report`], for text in memory.
+pub fn parse_instance_report(path: &Path, text: &str) -> Result<Vec<InstanceReport>, ChainError> {
+    let v: Value = serde_json::from_str(text).map_err(|e| ChainError::json(path, 0, &e))?;
     reports_from_value(v, path)
+}
+
+/// Every report in `bytes`, read as the file named `path` would be: a
+/// `run_instance.log` (`.log`) by its `report: {...}` lines, anything else
+/// as a `report.json`. The fuzz target's entry point.
+pub fn parse_report_bytes(path: &Path, bytes: &[u8]) -> Result<Vec<InstanceReport>, ChainError> {
+    let text = decode_text(bytes.to_vec());
+    if path.extension().is_some_and(|e| e == "log") {
+        parse_reports_from_log(path, &text)
+    } else {
+        parse_instance_report(path, &text)
+    }
 }
 
 /// Read the reports printed by the harness into a `run_instance.log`
 /// (`... - INFO - report: {...}`, a Python dict literal).
 pub fn load_reports_from_log(path: &Path) -> Result<Vec<InstanceReport>, ChainError> {
     let text = read_text(path)?;
+    parse_reports_from_log(path, &text)
+}
+
+/// Like [`load_reports_from_log`], for text in memory.
+pub fn parse_reports_from_log(path: &Path, text: &str) -> Result<Vec<InstanceReport>, ChainError> {
     let mut out = Vec::new();
     for line in text.lines() {
         if let Some(pos) = line.find("report: {") {
@@ -174,7 +196,18 @@ pub fn report_from_log(
     path: &Path,
     instance_id: &str,
 ) -> Result<Option<InstanceReport>, ChainError> {
-    let logged = load_reports_from_log(path)?;
+    let text = read_text(path)?;
+    report_from_log_text(path, &text, instance_id)
+}
+
+/// Like [`report_from_log`], for the log's text in memory (`path` names it
+/// in errors).
+pub fn report_from_log_text(
+    path: &Path,
+    text: &str,
+    instance_id: &str,
+) -> Result<Option<InstanceReport>, ChainError> {
+    let logged = parse_reports_from_log(path, text)?;
     if let Some(r) = logged
         .into_iter()
         .rev()
@@ -182,7 +215,6 @@ pub fn report_from_log(
     {
         return Ok(Some(r));
     }
-    let text = read_text(path)?;
     let note = if text.contains(APPLY_PATCH_FAIL) {
         Some(HarnessNote::PatchDidNotApply)
     } else {
@@ -212,7 +244,10 @@ pub fn report_from_log(
 /// Where a directory has no `report.json` but a `run_instance.log`, the log
 /// is read ([`report_from_log`]: its report line, or the apply failure or
 /// error it records). Unreadable files are returned as errors beside the
-/// good reports.
+/// good reports: a FIFO, device or a file over the size limit is refused
+/// unread, a symbolic link (to a file or a directory) is not followed (the
+/// tree is the harness's output; links could lead anywhere), an unreadable
+/// subdirectory is one error. Only an unreadable `dir` itself is an `Err`.
 pub fn load_reports_dir(
     dir: &Path,
 ) -> Result<(BTreeMap<String, InstanceReport>, Vec<ChainError>), ChainError> {
@@ -221,14 +256,28 @@ pub fn load_reports_dir(
     let mut stack: Vec<PathBuf> = vec![dir.to_path_buf()];
     let mut files = Vec::new();
     while let Some(d) = stack.pop() {
-        let rd = std::fs::read_dir(&d).map_err(|e| ChainError::io(&d, e))?;
-        let mut names: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        let rd = match std::fs::read_dir(&d) {
+            Ok(rd) => rd,
+            Err(e) if d == dir => return Err(ChainError::io(&d, e)),
+            Err(e) => {
+                errors.push(ChainError::io(&d, e));
+                continue;
+            }
+        };
+        // The entry's own type: a link to a directory is not walked into.
+        let mut names: Vec<(PathBuf, bool)> = rd
+            .filter_map(|e| {
+                let e = e.ok()?;
+                let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
+                Some((e.path(), is_dir))
+            })
+            .collect();
         names.sort();
         let has_report = names
             .iter()
-            .any(|p| p.file_name().is_some_and(|n| n == "report.json"));
-        for p in names {
-            if p.is_dir() {
+            .any(|(p, _)| p.file_name().is_some_and(|n| n == "report.json"));
+        for (p, is_dir) in names {
+            if is_dir {
                 stack.push(p);
             } else if let Some(n) = p.file_name().and_then(|n| n.to_str()) {
                 if n == "report.json" || (n == "run_instance.log" && !has_report) {
@@ -239,16 +288,22 @@ pub fn load_reports_dir(
     }
     files.sort();
     for f in files {
-        let r = if f.extension().is_some_and(|e| e == "log") {
-            let id = f
-                .parent()
-                .and_then(Path::file_name)
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            report_from_log(&f, &id).map(|r| r.into_iter().collect())
-        } else {
-            load_instance_report(&f)
-        };
+        let r = crate::fsutil::read_opt_nofollow(&f).and_then(|b| match b {
+            Some(b) if f.extension().is_some_and(|e| e == "log") => {
+                // the harness's instance directory names the instance
+                let id = f
+                    .parent()
+                    .and_then(Path::file_name)
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                report_from_log_text(&f, &decode_text(b), &id).map(|r| r.into_iter().collect())
+            }
+            Some(b) => parse_report_bytes(&f, &b),
+            None => Err(ChainError::io(
+                &f,
+                std::io::Error::from(std::io::ErrorKind::NotFound),
+            )),
+        });
         match r {
             Ok(rs) => {
                 for r in rs {

@@ -130,11 +130,8 @@ impl SourceReader for SnapshotSource {
             });
         }
         let full = self.dir.join(instance_id).join("before").join(path);
-        match std::fs::read(&full) {
-            Ok(b) => Ok(Some(b)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(ChainError::io(full, e)),
-        }
+        // Regular files under the size limit only; a link is not followed.
+        crate::fsutil::read_opt_nofollow(&full)
     }
 
     fn describe(&self) -> String {

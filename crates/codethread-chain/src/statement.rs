@@ -277,9 +277,14 @@ pub struct Answer {
 /// (`choices[0].message.content`); an OpenAI batch output line
 /// (`response.body.choices[0].message.content`); an Anthropic batch result
 /// (`result.message.content[*].text`); `content` as a list of `{type: "text", text}`.
+///
+/// Answers sharing an id: identical repeats are dropped with a warning,
+/// differing ones are all refused ([`ChainError::Duplicate`], naming both
+/// lines).
 pub fn import_answers(path: &Path) -> Result<Loaded<Answer>, ChainError> {
     let text = read_text(path)?;
     let mut out = Loaded::default();
+    let mut rows = Vec::new();
     for r in split_records(path, &text, &["answers", "results"])? {
         let v = match r.value {
             Ok(v) => v,
@@ -303,10 +308,14 @@ pub fn import_answers(path: &Path) -> Result<Loaded<Answer>, ChainError> {
             continue;
         };
         match answer_text(&v) {
-            Some(content) => out.items.push(Answer {
-                instance_id: id,
-                content,
-            }),
+            Some(content) => rows.push((
+                r.line,
+                id.clone(),
+                Answer {
+                    instance_id: id,
+                    content,
+                },
+            )),
             None => out.errors.push(ChainError::MissingField {
                 path: path.to_path_buf(),
                 line: r.line,
@@ -315,6 +324,7 @@ pub fn import_answers(path: &Path) -> Result<Loaded<Answer>, ChainError> {
             }),
         }
     }
+    crate::records::dedupe(path, "answer", rows, &mut out);
     Ok(out)
 }
 
@@ -581,8 +591,11 @@ mod tests {
 
     #[test]
     fn answers_in_provider_shapes() {
-        let dir = std::env::temp_dir().join(format!("ct-chain-answers-{}", std::process::id()));
-        let _ = std::fs::create_dir_all(&dir);
+        let Ok(dir) =
+            codethread_lang::io::create_temp_dir_in(&std::env::temp_dir(), "chain-answers")
+        else {
+            panic!("no temporary directory");
+        };
         let p = dir.join("a.jsonl");
         let lines = [
             json!({"custom_id": "a", "response": {"status_code": 200, "body": {"choices": [{"message": {"role": "assistant", "content": "A"}}]}}}),

@@ -17,10 +17,19 @@ use codethread_chain::instance::{load_instances, Instance};
 use codethread_chain::pipeline::{
     build, follow_on_rows, gate_predictions, stack, BuildOptions, BuildStatus, Chain, Layer,
 };
-use codethread_chain::predictions::{load_predictions, predictions_by_id, Prediction};
+use codethread_chain::predictions::{
+    load_predictions, predictions_by_id, PatchPrediction, Prediction,
+};
 use codethread_chain::report::load_reports_dir;
 use codethread_chain::source::GitRepoDir;
 use serde_json::{json, Value};
+
+/// The stacked predictions as text (the fixture is UTF-8).
+fn as_text(v: Vec<PatchPrediction>) -> Vec<Prediction> {
+    v.iter()
+        .map(|p| p.to_text().expect("UTF-8 patch"))
+        .collect()
+}
 
 fn fixture() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/e2e")
@@ -352,6 +361,7 @@ fn scripted_agent_end_to_end() {
         &mut src,
         &mut |_, _, _| {},
     );
+    let graded = as_text(graded);
     assert!(outcomes.iter().all(|o| o.error.is_none()), "{outcomes:?}");
     assert_eq!(graded.len(), 3);
     for p in &graded {
@@ -429,6 +439,7 @@ fn scripted_agent_end_to_end() {
         &mut src,
         &mut |_, _, _| {},
     );
+    let final_preds = as_text(final_preds);
     assert_eq!(final_preds.len(), 1);
     assert_eq!(
         outcomes
@@ -451,6 +462,7 @@ fn scripted_agent_end_to_end() {
         &mut src,
         &mut |_, _, _| {},
     );
+    let alt = as_text(alt);
     assert_eq!(alt, final_preds);
     let r = grade(
         &repo,
@@ -470,6 +482,7 @@ fn scripted_agent_end_to_end() {
         &mut src,
         &mut |_, _, _| {},
     );
+    let hh = as_text(hh);
     assert_eq!(hh.len(), 3);
     for p in &hh {
         let r = grade(

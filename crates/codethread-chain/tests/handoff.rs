@@ -105,12 +105,13 @@ fn pred(patch: &str) -> BTreeMap<String, Prediction> {
 }
 
 /// Apply `patch` to the base files; the resulting (m.py, n.py).
-fn at_base(patch: &str) -> (String, String) {
+fn at_base(patch: impl AsRef<[u8]>) -> (String, String) {
+    let patch = patch.as_ref();
     let mut t = MemTree::new();
     t.insert(b"m.py".to_vec(), M_BASE.as_bytes().to_vec());
     t.insert(b"n.py".to_vec(), N_BASE.as_bytes().to_vec());
-    if !patch.trim().is_empty() {
-        let p = codethread_patch::parse(patch.as_bytes()).unwrap();
+    if !patch.iter().all(u8::is_ascii_whitespace) {
+        let p = codethread_patch::parse(patch).unwrap();
         t.apply(&p, &ApplyOptions::default()).unwrap();
     }
     let s = |p: &[u8]| String::from_utf8(t.get(p).unwrap().to_vec()).unwrap();
@@ -118,7 +119,7 @@ fn at_base(patch: &str) -> (String, String) {
 }
 
 fn stubbed(fx: &Fixture) -> (String, String) {
-    at_base(&String::from_utf8(fx.chain.pr0("o__r-1").unwrap()).unwrap())
+    at_base(fx.chain.pr0("o__r-1").unwrap())
 }
 
 #[test]

@@ -413,7 +413,7 @@ fn swebench_loads_every_stacked_predictions_file_and_git_applies_it() {
         assert_eq!(p.len(), ids.len());
         want_nonempty += p
             .iter()
-            .filter(|x| !x.model_patch.trim().is_empty())
+            .filter(|x| !x.model_patch.trim_ascii().is_empty())
             .count();
         let f = env.work.join(format!("stack-{k}-{name}.jsonl"));
         std::fs::write(&f, codethread_chain::predictions::predictions_to_jsonl(&p)).unwrap();
@@ -748,7 +748,7 @@ fn mini_swe_agent_runs_pr1_gate_follow_on_and_stack() {
     };
     assert_eq!(mine(&o).error, None);
     let s1 = stacked1.iter().find(|p| p.instance_id == id).unwrap();
-    assert!(!s1.model_patch.trim().is_empty());
+    assert!(!s1.model_patch.trim_ascii().is_empty());
     let inst = chain
         .instances
         .iter()
@@ -766,7 +766,7 @@ fn mini_swe_agent_runs_pr1_gate_follow_on_and_stack() {
     let grade = w.join("grade");
     std::fs::create_dir_all(&grade).unwrap();
     let spec = json!({"dataset": chain_dir.join("exports/implementation_task.jsonl"), "run_id": "pr1",
-        "cases": [{"model": name1, "instance_id": id, "model_patch": s1.model_patch, "test_output": log}]});
+        "cases": [{"model": name1, "instance_id": id, "model_patch": String::from_utf8(s1.model_patch.clone()).unwrap(), "test_output": log}]});
     std::fs::write(grade.join("spec.json"), spec.to_string()).unwrap();
     let (runs, _) = run_py(env, "grade.py", &[&grade.join("spec.json"), &grade]);
     let (reports, errs) = load_reports(&[

@@ -187,6 +187,31 @@ fn read_open(path: &Path, file: File, limit: u64) -> Result<Vec<u8>, IoError> {
     Ok(bytes)
 }
 
+/// Open a regular file of at most `limit` bytes for reading, for readers
+/// that stream it themselves (e.g. a parquet reader). The same checks as
+/// [`read_regular`], on the open descriptor: a FIFO is never opened for a
+/// blocking read.
+///
+/// # Errors
+/// As [`read_regular`].
+pub fn open_regular(path: &Path, limit: u64) -> Result<File, IoError> {
+    let file = open_for_read(path, false)?;
+    let meta = file.metadata().map_err(|e| IoError::io(path, e))?;
+    if !meta.is_file() {
+        return Err(IoError::NotRegular {
+            path: path.to_path_buf(),
+            kind: kind_name(meta.file_type()),
+        });
+    }
+    if meta.len() > limit {
+        return Err(IoError::TooLarge {
+            path: path.to_path_buf(),
+            limit,
+        });
+    }
+    Ok(file)
+}
+
 /// Read a regular file of at most `limit` bytes. A symbolic link is followed,
 /// but what it leads to must be a regular file.
 ///
@@ -267,6 +292,39 @@ pub fn create_temp_in(dir: &Path, stem: &str) -> Result<(File, PathBuf), IoError
         }
         match opts.open(&path) {
             Ok(f) => return Ok((f, path)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(IoError::io(&path, e)),
+        }
+    }
+    Err(IoError::io(
+        dir,
+        last.unwrap_or_else(|| std::io::Error::other("no temporary name")),
+    ))
+}
+
+/// Create a new directory exclusively (never through a link: `mkdir` fails
+/// on anything that exists) with an unpredictable name
+/// `{TEMP_PREFIX}{stem}.{random}` in `dir`, readable only by its owner.
+///
+/// # Errors
+/// [`IoError::Io`] when no directory could be created.
+pub fn create_temp_dir_in(dir: &Path, stem: &str) -> Result<PathBuf, IoError> {
+    let stem: String = stem
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+        .take(64)
+        .collect();
+    let mut last = None;
+    for _ in 0..16 {
+        let path = dir.join(format!("{TEMP_PREFIX}{stem}.{}", random_suffix()));
+        let mut b = std::fs::DirBuilder::new();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::DirBuilderExt;
+            b.mode(0o700);
+        }
+        match b.create(&path) {
+            Ok(()) => return Ok(path),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
             Err(e) => return Err(IoError::io(&path, e)),
         }
@@ -576,6 +634,27 @@ mod tests {
         // A stale temp file is cleaned.
         std::fs::write(out.join(format!("{TEMP_PREFIX}x.1")), b"").unwrap();
         assert_eq!(remove_stale_temps(&out), 1);
+        // Temporary directories: new, distinct, never an existing path.
+        let a = create_temp_dir_in(&out, "scratch").unwrap();
+        let b = create_temp_dir_in(&out, "scratch").unwrap();
+        assert_ne!(a, b);
+        assert!(
+            a.is_dir()
+                && a.file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .starts_with(TEMP_PREFIX)
+        );
+        // open_regular refuses what read_regular refuses.
+        assert!(matches!(
+            open_regular(&out, 10),
+            Err(IoError::NotRegular { .. })
+        ));
+        assert!(open_regular(&out.join("report.md"), 10).is_ok());
+        assert!(matches!(
+            open_regular(&out.join("report.md"), 1),
+            Err(IoError::TooLarge { .. })
+        ));
         std::fs::remove_dir_all(&d).unwrap();
     }
 
