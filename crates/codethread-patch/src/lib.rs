@@ -59,7 +59,7 @@ pub use apply::{
     ApplyOptions, ApplyReport, FileReport, HunkReport, MemTree, TreeFile, MODE_EXEC, MODE_FILE,
     MODE_SYMLINK,
 };
-pub use binary::blob_id;
+pub use binary::{blob_id, MAX_BINARY_BYTES};
 pub use create::{diff_files, diff_trees, is_binary, DiffOptions, FileChange};
 pub use error::{ApplyError, CreateError, ParseError};
 pub use fs::{apply_to_dir, load_for_patch};
