@@ -69,7 +69,7 @@ pub use jaccard::{
 };
 pub use localize::{
     is_source_path, localize, EditedFunction, FileEdit, FunctionStatus, Localization,
-    LocalizeError, NegativeCase,
+    LocalizeError, NegativeCase, LISTED_DEPTH,
 };
 pub use model::*;
 pub use normalize::{compose, to_git_format, ComposeError};

@@ -197,6 +197,9 @@ struct Image {
     children: Vec<Vec<usize>>,
     /// The functions with no named ancestor, in source order.
     outermost: Vec<usize>,
+    /// Per function: its named descendants exactly [`LISTED_DEPTH`] + 1
+    /// levels below it, in source order (see [`Image::lines_in`]).
+    cut: Vec<Vec<usize>>,
     /// Comment and docstring byte ranges, by start, with the index of the
     /// innermost range enclosing each (see [`Image::trivial_line`]).
     trivia: Vec<(usize, usize, Option<usize>)>,
@@ -234,12 +237,26 @@ impl Image {
         }
         let mut children: Vec<Vec<usize>> = vec![Vec::new(); funcs.len()];
         let mut outermost = Vec::new();
+        let mut up: Vec<Option<usize>> = vec![None; funcs.len()];
         for (i, m) in map.iter().enumerate() {
             if let Some(k) = *m {
+                up[k] = named_up[i];
                 match named_up[i] {
                     Some(p) => children[p].push(k),
                     None => outermost.push(k),
                 }
+            }
+        }
+        // The ancestor LISTED_DEPTH + 1 levels up of each function (O(that)
+        // per function).
+        let mut cut: Vec<Vec<usize>> = vec![Vec::new(); funcs.len()];
+        for k in 0..funcs.len() {
+            let mut a = up[k];
+            for _ in 0..LISTED_DEPTH {
+                a = a.and_then(|p| up[p]);
+            }
+            if let Some(a) = a {
+                cut[a].push(k);
             }
         }
         let mut by_name: HashMap<&str, usize> = HashMap::new();
@@ -273,6 +290,7 @@ impl Image {
             funcs,
             children,
             outermost,
+            cut,
             trivia,
             occ,
             line_starts,
@@ -297,6 +315,30 @@ impl Image {
         n.checked_sub(1)
             .and_then(|i| set.get(i))
             .is_some_and(|&k| self.funcs[k].span.end_line >= line)
+    }
+
+    /// The lines of `lines` (sorted) inside function `k`, leaving out those
+    /// inside functions nested more than [`LISTED_DEPTH`] named levels
+    /// below it: every line is then listed by at most that many enclosing
+    /// functions, so the lists grow with the input, whatever the nesting.
+    fn lines_in(&self, lines: &[usize], k: usize) -> Vec<usize> {
+        let span = &self.funcs[k].span;
+        let Some(cut) = self.cut.get(k).filter(|c| !c.is_empty()) else {
+            return in_span(lines, span);
+        };
+        let mut out = Vec::new();
+        let mut from = span.start_line;
+        for &c in cut {
+            let s = &self.funcs[c].span;
+            if s.start_line > from {
+                out.extend_from_slice(in_lines(lines, from, s.start_line - 1));
+            }
+            from = from.max(s.end_line + 1);
+        }
+        if from <= span.end_line {
+            out.extend_from_slice(in_lines(lines, from, span.end_line));
+        }
+        out
     }
 
     fn in_any_function(&self, line: usize) -> bool {
@@ -476,11 +518,22 @@ fn is_docstring(
                 && up(3).is_some_and(|p| rule.owner_kinds.contains(&p.kind()))))
 }
 
-/// The lines of `lines` (sorted) inside `span`: two binary searches.
+/// How many named levels of nested functions a function's changed-line
+/// lists reach into ([`codethread_lang::MAX_QUALNAME_SCOPES`]): lines deeper
+/// inside it are listed by the deeper functions only. Real code never nests
+/// that deep; the bound keeps the output linear in the input.
+pub const LISTED_DEPTH: usize = codethread_lang::MAX_QUALNAME_SCOPES;
+
+/// The lines of `lines` (sorted) from `first` to `last`: two binary searches.
+fn in_lines(lines: &[usize], first: usize, last: usize) -> &[usize] {
+    let a = lines.partition_point(|&l| l < first);
+    let b = lines.partition_point(|&l| l <= last);
+    lines.get(a..b.max(a)).unwrap_or_default()
+}
+
+/// The lines of `lines` (sorted) inside `span`.
 fn in_span(lines: &[usize], span: &Span) -> Vec<usize> {
-    let a = lines.partition_point(|&l| l < span.start_line);
-    let b = lines.partition_point(|&l| l <= span.end_line);
-    lines.get(a..b.max(a)).unwrap_or_default().to_vec()
+    in_lines(lines, span.start_line, span.end_line).to_vec()
 }
 
 /// Whether `lines` (sorted) has a line inside `span`.
@@ -514,10 +567,10 @@ fn edited(
 ) -> EditedFunction {
     let f = &img.funcs[i];
     let cb = before
-        .map(|(im, k)| in_span(removed, &im.funcs[k].span))
+        .map(|(im, k)| im.lines_in(removed, k))
         .unwrap_or_default();
     let ca = after
-        .map(|(im, k)| in_span(added, &im.funcs[k].span))
+        .map(|(im, k)| im.lines_in(added, k))
         .unwrap_or_default();
     let direct_b = before.is_some_and(|(im, k)| cb.iter().any(|&l| !im.in_nested(k, l)));
     let direct_a = after.is_some_and(|(im, k)| ca.iter().any(|&l| !im.in_nested(k, l)));
