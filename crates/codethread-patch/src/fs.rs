@@ -154,13 +154,26 @@ pub fn apply_to_dir(
 /// or writes (same path and symlink checks as [`apply_to_dir`]) into a
 /// [`MemTree`] — the pre-images needed to apply or localize the patch.
 pub fn load_for_patch(root: &Path, patch: &Patch) -> Result<MemTree, ApplyError> {
+    load_for_patch_limited(root, patch, codethread_lang::io::DEFAULT_MAX_FILE_BYTES)
+}
+
+/// [`load_for_patch`] reading files of at most `max_file_bytes`; only
+/// regular files are read ([`codethread_lang::io::read_regular`]): a FIFO,
+/// device or oversized pre-image is an [`ApplyError::Io`] naming it, never a
+/// hang.
+pub fn load_for_patch_limited(
+    root: &Path,
+    patch: &Patch,
+    max_file_bytes: u64,
+) -> Result<MemTree, ApplyError> {
     let mut t = MemTree::new();
     for fp in &patch.files {
         for p in [&fp.old_path, &fp.new_path].into_iter().flatten() {
             let (full, exists) = resolve(root, p)?;
             if exists && !t.files.contains_key(p) {
                 let meta = std::fs::symlink_metadata(&full).map_err(|e| io_err(p, e))?;
-                let content = std::fs::read(&full).map_err(|e| io_err(p, e))?;
+                let content = codethread_lang::io::read_regular(&full, max_file_bytes)
+                    .map_err(|e| io_err(p, e))?;
                 t.files.insert(
                     p.clone(),
                     TreeFile {
