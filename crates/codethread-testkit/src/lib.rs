@@ -132,7 +132,11 @@ pub mod adversarial {
 
     /// Time `f(n)` and `f(4n)` and fail when the larger input takes 10 or
     /// more times as long (a linear tool takes about 4 times, a quadratic
-    /// one 16). Returns the two times.
+    /// one 16). `n` is first doubled until `f(n)` takes at least 40 ms (so
+    /// that timer noise does not decide), and a failed comparison is
+    /// measured again up to three times (so that another process's burst of
+    /// load does not decide; a quadratic tool fails every time). Returns the
+    /// two times of the last comparison.
     pub fn assert_subquadratic(
         what: &str,
         n: usize,
@@ -140,13 +144,26 @@ pub mod adversarial {
     ) -> (std::time::Duration, std::time::Duration) {
         // Warm up caches (parsers are cached per thread).
         f(n / 4 + 1);
-        let small = min_time(3, || f(n));
-        let large = min_time(3, || f(4 * n));
-        let ratio = large.as_secs_f64() / small.as_secs_f64().max(1e-6);
-        assert!(
-            ratio < 10.0,
-            "{what}: 4x input took {ratio:.1}x the time ({small:?} -> {large:?}): worse than linear"
+        let mut n = n.max(1);
+        for _ in 0..4 {
+            if min_time(1, || f(n)) >= std::time::Duration::from_millis(40) {
+                break;
+            }
+            n *= 2;
+        }
+        let mut last = (std::time::Duration::ZERO, std::time::Duration::ZERO, 0.0);
+        for _ in 0..3 {
+            let small = min_time(3, || f(n));
+            let large = min_time(3, || f(4 * n));
+            let ratio = large.as_secs_f64() / small.as_secs_f64().max(1e-6);
+            if ratio < 10.0 {
+                return (small, large);
+            }
+            last = (small, large, ratio);
+        }
+        let (small, large, ratio) = last;
+        panic!(
+            "{what}: 4x input (n = {n}) took {ratio:.1}x the time ({small:?} -> {large:?}), three times: worse than linear"
         );
-        (small, large)
     }
 }
