@@ -214,31 +214,18 @@ fn stage(root: &Path, path: &[u8], f: &TreeFile) -> Result<(PathBuf, PathBuf), A
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    for attempt in 0..100u32 {
-        let tmp = parent.join(format!(
-            ".{name}.codethread-patch.{}.{attempt}",
-            std::process::id()
-        ));
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-        {
-            Ok(mut file) => {
-                let res = file
-                    .write_all(&f.content)
-                    .and_then(|_| set_mode(&file, f.mode));
-                if let Err(e) = res {
-                    let _ = std::fs::remove_file(&tmp);
-                    return Err(io_err(path, e));
-                }
-                return Ok((tmp, full));
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(io_err(path, e)),
-        }
+    // Exclusive create with an unpredictable name, never through a link
+    // (`codethread_lang::io`): nobody can plant the temporary file first.
+    let (mut file, tmp) =
+        codethread_lang::io::create_temp_in(parent, &name).map_err(|e| io_err(path, e))?;
+    let res = file
+        .write_all(&f.content)
+        .and_then(|_| set_mode(&file, f.mode));
+    if let Err(e) = res {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io_err(path, e));
     }
-    Err(io_err(path, "could not create a temporary file"))
+    Ok((tmp, full))
 }
 
 #[cfg(unix)]
