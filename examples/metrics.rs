@@ -1,16 +1,34 @@
 //! Per-function metrics of files and directories.
 //!
-//! `cargo run --release --example metrics -- [--profile paper] [--format jsonl|csv] PATH...`
+//! `cargo run --release --example metrics -- [--profile paper] [--format jsonl|csv] [--out FILE] [--max-file-bytes N] PATH...`
 //!
-//! One record per function on stdout (JSONL or CSV); unreadable or
-//! unsupported files are reported on stderr with their path and skipped.
-//! The exit status is 1 when any file was skipped, 0 otherwise.
+//! One record per function, on stdout or, with `--out`, in FILE (written
+//! atomically: a temporary file renamed over FILE at the end, so an
+//! interrupted run leaves the old FILE or none, never a truncated line, and
+//! a symbolic link at FILE is replaced, not written through).
+//!
+//! Only regular files of at most `--max-file-bytes` (default 64 MiB) are
+//! read: a FIFO, device or oversized file inside a walked tree is refused.
+//! Every file that is not measured is reported on stderr with its path and
+//! the reason (unreadable, refused, unsupported, UTF-16, binary content; see
+//! docs/metrics.md); a file with syntax errors is measured on the recovered
+//! tree and reported as a warning with the position of the first error
+//! (functions inside the errors are missing from its records).
+//! Record paths are `codethread_lang::path_label`s: non-UTF-8 names are
+//! quoted with `\xNN` escapes, so distinct files never share a path.
+//!
+//! Exit codes (`codethread::exit`): 0 every file measured cleanly; 1 some
+//! files refused, failed or measured with syntax errors (every other record
+//! written); 2 usage error, no file measured, or the output not written.
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use clap::{Parser, ValueEnum};
-use codethread_metrics::{analyze_paths, FunctionMetrics, Profile};
+use codethread::exit::{from_counts, Outcome};
+use codethread::lang::io::{AtomicFile, DEFAULT_MAX_FILE_BYTES};
+use codethread_metrics::{analyze_paths_limited, FunctionMetrics, Profile};
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Format {
@@ -27,6 +45,12 @@ struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value = "jsonl")]
     format: Format,
+    /// Write the records to this file (atomically) instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Largest file read, in bytes.
+    #[arg(long, default_value_t = DEFAULT_MAX_FILE_BYTES)]
+    max_file_bytes: u64,
     /// Files or directories (recursive).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
@@ -36,38 +60,93 @@ fn parse_profile(s: &str) -> Result<Profile, String> {
     Profile::from_name(s).ok_or_else(|| format!("unknown profile {s:?} (known: paper)"))
 }
 
-fn main() -> std::process::ExitCode {
-    let args = Args::parse();
-    let results = analyze_paths(&args.paths, args.profile);
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut failed = false;
-    if matches!(args.format, Format::Csv) {
-        let _ = writeln!(out, "{}", FunctionMetrics::csv_header());
+/// Where the records go: stdout, or a file committed at the end.
+enum Sink {
+    Stdout(std::io::BufWriter<std::io::StdoutLock<'static>>),
+    File(AtomicFile),
+}
+
+impl Sink {
+    fn writer(&mut self) -> &mut dyn Write {
+        match self {
+            Sink::Stdout(w) => w,
+            Sink::File(f) => f,
+        }
     }
-    for r in results {
+
+    /// Flush stdout, or rename the file into place.
+    fn finish(self) -> Result<(), String> {
+        match self {
+            Sink::Stdout(mut w) => w.flush().map_err(|e| format!("stdout: {e}")),
+            Sink::File(f) => f.commit().map_err(|e| e.to_string()),
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let mut sink = match &args.out {
+        Some(path) => match AtomicFile::create(path) {
+            Ok(f) => Sink::File(f),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(Outcome::Fatal);
+            }
+        },
+        None => Sink::Stdout(std::io::BufWriter::new(std::io::stdout().lock())),
+    };
+    let out = sink.writer();
+    let write_failed = |e: std::io::Error| {
+        eprintln!("error: writing the records: {e}");
+        ExitCode::from(Outcome::Fatal)
+    };
+    if matches!(args.format, Format::Csv) {
+        if let Err(e) = writeln!(out, "{}", FunctionMetrics::csv_header()) {
+            return write_failed(e);
+        }
+    }
+    let (mut measured, mut failed, mut warned) = (0usize, 0usize, 0usize);
+    for r in analyze_paths_limited(&args.paths, args.profile, args.max_file_bytes) {
         match r {
             Ok(file) => {
+                measured += 1;
+                if file.parse_errors > 0 {
+                    warned += 1;
+                    let (line, column) = file.first_error.unwrap_or((1, 1));
+                    eprintln!(
+                        "warning: {}: {} syntax error node(s), first at line {line}, column {column}: measured on the recovered tree ({} functions); functions inside the errors are missing",
+                        file.path,
+                        file.parse_errors,
+                        file.functions.len()
+                    );
+                }
                 for f in &file.functions {
                     let line = match args.format {
-                        Format::Jsonl => serde_json::to_string(f).unwrap_or_default(),
+                        Format::Jsonl => match serde_json::to_string(f) {
+                            Ok(l) => l,
+                            Err(e) => return write_failed(e.into()),
+                        },
                         Format::Csv => f.csv_row(),
                     };
-                    if writeln!(out, "{line}").is_err() {
-                        return std::process::ExitCode::FAILURE;
+                    if let Err(e) = writeln!(out, "{line}") {
+                        return write_failed(e);
                     }
                 }
             }
             Err(e) => {
-                failed = true;
+                failed += 1;
                 eprintln!("skipped: {e}");
             }
         }
     }
-    let _ = out.flush();
-    if failed {
-        std::process::ExitCode::FAILURE
-    } else {
-        std::process::ExitCode::SUCCESS
+    if let Err(e) = sink.finish() {
+        eprintln!("error: {e}");
+        return ExitCode::from(Outcome::Fatal);
     }
+    let mut outcome = from_counts(measured, failed);
+    if warned > 0 {
+        outcome = outcome.worst(Outcome::Partial);
+    }
+    eprintln!("{measured} files measured ({warned} with syntax errors), {failed} not measured");
+    ExitCode::from(outcome)
 }

@@ -8,14 +8,36 @@
 //! ```
 //!
 //! Files that do not parse cleanly are reported on stderr and copied
-//! unchanged (with `--partial`, their clean functions are skeletonized).
+//! unchanged (with `--partial`, their clean functions are skeletonized);
+//! that is their defined result, not a failure.
+//!
+//! Only regular files of at most `--max-file-bytes` (default 64 MiB) are
+//! read: a FIFO, device or oversized file under ROOT is reported on stderr
+//! and left out of OUT_DIR. Every output is written atomically and never
+//! through a symbolic link (`codethread_lang::io`): each file goes to a
+//! temporary file renamed into place below OUT_DIR (a link planted in
+//! OUT_DIR is refused or replaced, never followed), and EDITS is committed
+//! only at the end, so a killed run never leaves a truncated last line.
+//! Output paths are built from the file names' bytes; the `path` of an edit
+//! line is a `codethread_lang::path_label` (non-UTF-8 names quoted with
+//! `\xNN` escapes), so distinct files never share an output or a label.
+//!
+//! Exit codes (`codethread::exit`): 0 every file read and written; 1 some
+//! files refused, unreadable or not written (the others written, each
+//! failure on stderr); 2 usage error, ROOT unreadable, nothing written, or
+//! EDITS not written.
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
+use codethread::exit::{from_counts, Outcome};
+use codethread::lang::io::{
+    create_dir_all_nofollow, write_atomic_in, AtomicFile, DEFAULT_MAX_FILE_BYTES,
+};
+use codethread::lang::path_label;
 use codethread::skeleton::{
-    skeletonize_dir, Edit, Options, ParseErrorPolicy, Selector, SkeletonError,
+    skeletonize_dir_limited, Edit, Options, ParseErrorPolicy, Selector, SkeletonError,
 };
 
 /// Replace function bodies with stubs, keeping everything else byte for byte.
@@ -39,6 +61,9 @@ struct Args {
     /// JSON-lines file receiving one line per edit.
     #[arg(long, value_name = "EDITS.jsonl")]
     edits: PathBuf,
+    /// Largest file read, in bytes.
+    #[arg(long, default_value_t = DEFAULT_MAX_FILE_BYTES)]
+    max_file_bytes: u64,
     /// A source file or a directory (walked recursively).
     root: PathBuf,
 }
@@ -63,7 +88,7 @@ fn main() -> ExitCode {
     }
     if selectors.is_empty() {
         eprintln!("error: give --all or at least one --function NAME");
-        return ExitCode::from(2);
+        return ExitCode::from(Outcome::Fatal);
     }
     let options = Options {
         keep_docs: args.keep_docs,
@@ -75,59 +100,59 @@ fn main() -> ExitCode {
         verify: true,
     };
     let start = std::time::Instant::now();
-    let outcomes = match skeletonize_dir(&args.root, &selectors, &options) {
-        Ok(o) => o,
+    let outcomes =
+        match skeletonize_dir_limited(&args.root, &selectors, &options, args.max_file_bytes) {
+            Ok(o) => o,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(Outcome::Fatal);
+            }
+        };
+    if let Err(e) = create_dir_all_nofollow(&args.out, std::path::Path::new("")) {
+        eprintln!("error: {e}");
+        return ExitCode::from(Outcome::Fatal);
+    }
+    let mut edits_out = match AtomicFile::create(&args.edits) {
+        Ok(f) => f,
         Err(e) => {
             eprintln!("error: {e}");
-            return ExitCode::FAILURE;
+            return ExitCode::from(Outcome::Fatal);
         }
     };
-    let mut edits_out = match std::fs::File::create(&args.edits) {
-        Ok(f) => std::io::BufWriter::new(f),
-        Err(e) => {
-            eprintln!("error: {}: {e}", args.edits.display());
-            return ExitCode::FAILURE;
-        }
-    };
-    let (mut bytes, mut edited_files, mut edits, mut warned, mut not_clean, mut io_errors) =
-        (0usize, 0, 0, 0, 0, 0);
+    let (mut bytes, mut edited_files, mut edits, mut warned, mut not_clean) = (0usize, 0, 0, 0, 0);
+    let (mut written, mut failed) = (0usize, 0usize);
     for o in &outcomes {
         bytes += o.source.len();
-        let dest = args.out.join(&o.rel_path);
+        let label = path_label(&o.rel_path);
         let text: &[u8] = match &o.result {
             Ok(sk) => {
                 for e in &sk.edits {
                     let line = EditLine {
-                        path: o.rel_path.to_string_lossy().replace('\\', "/"),
+                        path: label.clone(),
                         edit: e,
                     };
-                    let written = serde_json::to_writer(&mut edits_out, &line)
+                    let res = serde_json::to_writer(&mut edits_out, &line)
                         .map_err(std::io::Error::from)
                         .and_then(|()| edits_out.write_all(b"\n"));
-                    if let Err(err) = written {
+                    if let Err(err) = res {
                         eprintln!("error: {}: {err}", args.edits.display());
-                        return ExitCode::FAILURE;
+                        return ExitCode::from(Outcome::Fatal);
                     }
                     warned += usize::from(!e.warnings.is_empty());
                     for w in &e.warnings {
-                        eprintln!(
-                            "warning: {}:{}: {}: {w}",
-                            o.rel_path.display(),
-                            e.line,
-                            e.function
-                        );
+                        eprintln!("warning: {label}:{}: {}: {w}", e.line, e.function);
                     }
                 }
                 for u in &sk.unmatched {
-                    eprintln!("note: {}: no {u}", o.rel_path.display());
+                    eprintln!("note: {label}: no {u}");
                 }
                 edits += sk.edits.len();
                 edited_files += usize::from(!sk.edits.is_empty());
                 &sk.text
             }
-            Err(e @ SkeletonError::Io { .. }) => {
+            Err(e @ (SkeletonError::Io { .. } | SkeletonError::Refused(_))) => {
                 eprintln!("error: {e}");
-                io_errors += 1;
+                failed += 1;
                 continue;
             }
             Err(e) => {
@@ -136,29 +161,24 @@ fn main() -> ExitCode {
                 &o.source
             }
         };
-        let written = dest
-            .parent()
-            .map_or(Ok(()), std::fs::create_dir_all)
-            .and_then(|()| std::fs::write(&dest, text));
-        if let Err(e) = written {
-            eprintln!("error: {}: {e}", dest.display());
-            io_errors += 1;
+        match write_atomic_in(&args.out, &o.rel_path, text) {
+            Ok(_) => written += 1,
+            Err(e) => {
+                eprintln!("error: {e}");
+                failed += 1;
+            }
         }
     }
-    if let Err(e) = edits_out.flush() {
-        eprintln!("error: {}: {e}", args.edits.display());
-        return ExitCode::FAILURE;
+    if let Err(e) = edits_out.commit() {
+        eprintln!("error: {e}");
+        return ExitCode::from(Outcome::Fatal);
     }
     let secs = start.elapsed().as_secs_f64();
     eprintln!(
-        "{} files ({:.1} MB) in {secs:.2}s ({:.1} MB/s): {edits} stubs in {edited_files} files, {warned} with warnings; {not_clean} files not skeletonized; {io_errors} I/O errors",
+        "{} files ({:.1} MB) in {secs:.2}s ({:.1} MB/s): {edits} stubs in {edited_files} files, {warned} with warnings; {not_clean} files not skeletonized; {failed} files refused or not written",
         outcomes.len(),
         bytes as f64 / 1e6,
         bytes as f64 / 1e6 / secs.max(1e-9)
     );
-    if io_errors > 0 {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
+    ExitCode::from(from_counts(written, failed))
 }

@@ -86,11 +86,102 @@ pub fn source_files(root: &Path) -> (Vec<PathBuf>, Vec<WalkError>) {
     (files, errors)
 }
 
+/// A path as text for records and JSON, `/`-separated, without `.`
+/// components, keeping distinct names distinct (never through a lossy
+/// conversion):
+///
+/// - a path whose bytes are UTF-8 and which does not start with `"` is
+///   written as it is (`pkg/a.py`);
+/// - any other path is written in double quotes, with `\` and `"` escaped
+///   as `\\` and `\"` and every byte that is not part of valid UTF-8 as
+///   `\xNN` (two lowercase hex digits): the names `\xff.py` and `\xfe.py`
+///   become `"\xff.py"` and `"\xfe.py"`.
+///
+/// Unquoted labels never start with `"` and quoted ones always do, and the
+/// escapes are reversible, so two different paths never get one label.
+///
+/// ```
+/// use std::path::Path;
+/// use codethread_lang::path_label;
+/// assert_eq!(path_label(Path::new("pkg/a.py")), "pkg/a.py");
+/// #[cfg(unix)]
+/// {
+///     use std::os::unix::ffi::OsStrExt;
+///     let ff = Path::new(std::ffi::OsStr::from_bytes(b"\xff.py"));
+///     let fe = Path::new(std::ffi::OsStr::from_bytes(b"\xfe.py"));
+///     assert_eq!(path_label(ff), r#""\xff.py""#);
+///     assert_ne!(path_label(ff), path_label(fe));
+/// }
+/// ```
+pub fn path_label(rel: &Path) -> String {
+    let mut bytes: Vec<u8> = Vec::new();
+    for c in rel.components() {
+        match c {
+            // `./a.py` is `a.py`.
+            std::path::Component::CurDir => continue,
+            std::path::Component::RootDir => {
+                bytes.push(b'/');
+                continue;
+            }
+            _ => {}
+        }
+        if !bytes.is_empty() && bytes.last() != Some(&b'/') {
+            bytes.push(b'/');
+        }
+        bytes.extend_from_slice(c.as_os_str().as_encoded_bytes());
+    }
+    match std::str::from_utf8(&bytes) {
+        Ok(s) if !s.starts_with('"') => s.to_string(),
+        _ => {
+            let mut out = String::from("\"");
+            for chunk in bytes.utf8_chunks() {
+                for ch in chunk.valid().chars() {
+                    match ch {
+                        '\\' => out.push_str("\\\\"),
+                        '"' => out.push_str("\\\""),
+                        c => out.push(c),
+                    }
+                }
+                for b in chunk.invalid() {
+                    out.push_str(&format!("\\x{b:02x}"));
+                }
+            }
+            out.push('"');
+            out
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn labels_keep_distinct_names_distinct() {
+        use std::os::unix::ffi::OsStrExt;
+        let p = |b: &[u8]| PathBuf::from(std::ffi::OsStr::from_bytes(b));
+        let names: Vec<PathBuf> = vec![
+            p(b"\xff.py"),
+            p(b"\xfe.py"),
+            p(b"\xef\xbf\xbd.py"), // U+FFFD itself, valid UTF-8
+            p(b"\\xff.py"),        // a backslash, then `xff`
+            p(b"\"\\xff.py\""),    // the quoted label of the first, as a name
+            p(b"dir/\xff/a.py"),
+            p(b"a.py"),
+        ];
+        let labels: std::collections::BTreeSet<String> =
+            names.iter().map(|n| path_label(n)).collect();
+        assert_eq!(labels.len(), names.len(), "{labels:?}");
+        assert_eq!(path_label(&p(b"\xff.py")), "\"\\xff.py\"");
+        assert_eq!(path_label(&p(b"dir/\xff/a.py")), "\"dir/\\xff/a.py\"");
+        assert_eq!(path_label(&p(b"a.py")), "a.py");
+        assert_eq!(path_label(&p(b"./././a.py")), "a.py");
+        assert_eq!(path_label(&p(b"/tmp/./a.py")), "/tmp/a.py");
+        assert_eq!(path_label(&p(b"\xef\xbf\xbd.py")), "\u{fffd}.py");
+    }
 
     #[test]
     fn walks_sorted_skips_other_files_and_reports_missing_roots() {

@@ -196,6 +196,92 @@ struct Frame {
     trait_name: Option<String>,
     /// Index of the function, when the scope is a function.
     function: Option<usize>,
+    /// Filled in by [`push_frame`] so that no lookup walks the whole stack
+    /// (a walk per function is quadratic on deep nesting): the nearest
+    /// frame at or below this one with a name, how many frames up to this
+    /// one have a name, the innermost function and the innermost class-like
+    /// frame at or below this one.
+    named_at: Option<usize>,
+    first_named: Option<usize>,
+    named_count: usize,
+    function_at: Option<usize>,
+    class_at: Option<usize>,
+}
+
+/// The most enclosing scopes a qualified name spells out. Deeper functions
+/// keep the outermost scope, then one `<N elided>` component, then the
+/// innermost scopes, so that a name (and each record carrying it) stays of
+/// bounded length: 10,000 nested functions give 10,000 names of at most 32
+/// scopes each, not 50 million components. No real code nests that deep;
+/// names below the limit are unchanged.
+pub const MAX_QUALNAME_SCOPES: usize = 32;
+
+fn push_frame(frames: &mut Vec<Frame>, mut f: Frame) {
+    let i = frames.len();
+    let below = frames.last();
+    f.named_at = if f.name.is_some() {
+        Some(i)
+    } else {
+        below.and_then(|b| b.named_at)
+    };
+    f.first_named = below.and_then(|b| b.first_named).or(f.named_at);
+    f.named_count = below.map_or(0, |b| b.named_count) + usize::from(f.name.is_some());
+    f.function_at = f.function.or_else(|| below.and_then(|b| b.function_at));
+    f.class_at = if f.class_like {
+        Some(i)
+    } else {
+        below.and_then(|b| b.class_at)
+    };
+    frames.push(f);
+}
+
+/// The innermost enclosing function.
+fn enclosing_function(frames: &[Frame]) -> Option<usize> {
+    frames.last().and_then(|f| f.function_at)
+}
+
+/// The innermost class-like frame.
+fn enclosing_class(frames: &[Frame]) -> Option<&Frame> {
+    frames
+        .last()
+        .and_then(|f| f.class_at)
+        .and_then(|i| frames.get(i))
+}
+
+/// The names of the enclosing scopes, outermost first, at most
+/// [`MAX_QUALNAME_SCOPES`] (see there); O(that limit), whatever the depth.
+fn scope_names(frames: &[Frame]) -> Vec<std::borrow::Cow<'_, str>> {
+    use std::borrow::Cow;
+    let total = frames.last().map_or(0, |f| f.named_count);
+    let keep_inner = if total > MAX_QUALNAME_SCOPES {
+        MAX_QUALNAME_SCOPES - 2
+    } else {
+        total
+    };
+    let mut inner: Vec<Cow<'_, str>> = Vec::with_capacity(keep_inner.min(MAX_QUALNAME_SCOPES));
+    let mut at = frames.last().and_then(|f| f.named_at);
+    while inner.len() < keep_inner {
+        let Some(i) = at else { break };
+        if let Some(n) = frames.get(i).and_then(|f| f.name.as_deref()) {
+            inner.push(Cow::Borrowed(n));
+        }
+        at = i
+            .checked_sub(1)
+            .and_then(|j| frames.get(j))
+            .and_then(|f| f.named_at);
+    }
+    if total > MAX_QUALNAME_SCOPES {
+        let first = frames
+            .last()
+            .and_then(|f| f.first_named)
+            .and_then(|i| frames.get(i))
+            .and_then(|f| f.name.as_deref())
+            .unwrap_or("");
+        inner.push(Cow::Owned(format!("<{} elided>", total - keep_inner - 1)));
+        inner.push(Cow::Borrowed(first));
+    }
+    inner.reverse();
+    inner
 }
 
 /// Index every function of a parsed file, in source (pre-)order; parents come
@@ -377,9 +463,9 @@ fn reparse_macro(
         end_line: s.end_line + line0,
     };
     let base = out.len();
-    let prefix: Vec<&str> = frames.iter().filter_map(|f| f.name.as_deref()).collect();
-    let outer_fn = frames.iter().rev().find_map(|f| f.function);
-    let class_frame = frames.iter().rev().find(|f| f.class_like);
+    let prefix = scope_names(frames);
+    let outer_fn = enclosing_function(frames);
+    let class_frame = enclosing_class(frames);
     for mut f in inner_funcs {
         f.span = shift(f.span);
         f.node = shift(f.node);
@@ -429,18 +515,26 @@ fn enter(
                 },
                 (None, false) => func.name.clone(),
             };
-            frames.push(Frame {
-                node_id: node.id(),
-                name: Some(name),
-                class_like: false,
-                type_name: None,
-                trait_name: None,
-                function: Some(out.len()),
-            });
+            push_frame(
+                frames,
+                Frame {
+                    node_id: node.id(),
+                    name: Some(name),
+                    class_like: false,
+                    type_name: None,
+                    trait_name: None,
+                    function: Some(out.len()),
+                    named_at: None,
+                    first_named: None,
+                    named_count: 0,
+                    function_at: None,
+                    class_at: None,
+                },
+            );
             out.push(func);
         }
     } else if let Some(rule) = spec.scopes.iter().find(|r| r.kind == kind) {
-        frames.push(make_scope(spec, src, node, rule));
+        push_frame(frames, make_scope(spec, src, node, rule));
     }
 }
 
@@ -461,6 +555,11 @@ fn make_scope(spec: &LangSpec, src: &[u8], node: Node<'_>, rule: &ScopeRule) -> 
         class_like: rule.class_like,
         trait_name,
         function: None,
+        named_at: None,
+        first_named: None,
+        named_count: 0,
+        function_at: None,
+        class_at: None,
     }
 }
 
@@ -566,7 +665,7 @@ fn make_function(
     let name = name.unwrap_or_else(|| "<anonymous>".to_string());
 
     // Enclosing scopes.
-    let parent_fn = frames.iter().rev().find_map(|f| f.function);
+    let parent_fn = enclosing_function(frames);
     let innermost = frames.last();
     let kind = if parent_fn.is_some() {
         FunctionKind::Nested
@@ -580,13 +679,13 @@ fn make_function(
         .and_then(|f| node.child_by_field_name(f))
         .map(|n| collapse_ws(&text(src, n)));
     let receiver_type = receiver.as_deref().map(receiver_type);
-    let mut parts: Vec<&str> = frames.iter().filter_map(|f| f.name.as_deref()).collect();
+    let mut parts = scope_names(frames);
     if let Some(t) = receiver_type.as_deref() {
-        parts.push(t);
+        parts.push(t.into());
     }
-    parts.push(&name);
+    parts.push(name.as_str().into());
     let qualname = parts.join(".");
-    let class_frame = frames.iter().rev().find(|f| f.class_like);
+    let class_frame = enclosing_class(frames);
     let impl_type = receiver_type
         .clone()
         .or_else(|| class_frame.and_then(|f| f.type_name.clone()));

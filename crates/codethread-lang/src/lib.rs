@@ -51,9 +51,9 @@ mod spec;
 
 use std::path::PathBuf;
 
-pub use files::{source_files, WalkError};
+pub use files::{path_label, source_files, WalkError};
 pub use flat::{ByteSpan, Children, FlatCursor, FlatNode, FlatTree};
-pub use index::{index_flat, index_functions, Function, FunctionKind, Span};
+pub use index::{index_flat, index_functions, Function, FunctionKind, Span, MAX_QUALNAME_SCOPES};
 pub use kinds::kind_of;
 pub use lang::Lang;
 pub use parse::{count_errors, parse, parse_path, parse_path_best, ParsedFile};

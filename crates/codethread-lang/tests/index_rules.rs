@@ -256,3 +256,41 @@ fn find_node_round_trips_for_every_function() {
         }
     }
 }
+
+/// Deeply nested functions keep qualified names of bounded length: the
+/// outermost scope, `<N elided>`, then the innermost scopes; shallower names
+/// are spelled out in full.
+#[test]
+fn deep_nesting_caps_qualified_names() {
+    use codethread_lang::MAX_QUALNAME_SCOPES;
+    let depth = 200;
+    let mut src = String::new();
+    for i in 0..depth {
+        src.push_str(&format!("function f{i}() {{\n"));
+    }
+    for _ in 0..depth {
+        src.push_str("}\n");
+    }
+    let file =
+        codethread_lang::parse(codethread_lang::Lang::JavaScript, src.into_bytes()).expect("parse");
+    let funcs = codethread_lang::index_functions(&file);
+    assert_eq!(funcs.len(), depth);
+    for (i, f) in funcs.iter().enumerate() {
+        let parts: Vec<&str> = f.qualname.split('.').collect();
+        assert!(parts.len() <= MAX_QUALNAME_SCOPES + 1, "{}", f.qualname);
+        assert_eq!(parts.last(), Some(&format!("f{i}").as_str()));
+        if i < MAX_QUALNAME_SCOPES + 1 {
+            let full: Vec<String> = (0..=i).map(|k| format!("f{k}")).collect();
+            assert_eq!(f.qualname, full.join("."));
+        } else {
+            assert_eq!(parts[0], "f0");
+            let elided = i - (MAX_QUALNAME_SCOPES - 1);
+            assert_eq!(parts[1], format!("<{elided} elided>"), "{}", f.qualname);
+            assert_eq!(parts[2], format!("f{}", i - (MAX_QUALNAME_SCOPES - 2)));
+        }
+    }
+    // Distinct functions keep distinct names.
+    let names: std::collections::BTreeSet<&str> =
+        funcs.iter().map(|f| f.qualname.as_str()).collect();
+    assert_eq!(names.len(), depth);
+}

@@ -50,6 +50,19 @@ pub(crate) struct Memo {
     /// Names the file declares at top level (gocognit's method rule), once
     /// per file.
     top_names: Option<HashSet<Vec<u8>>>,
+    /// The state a node is entered with by the walk from the root
+    /// ([`context_state`]), by node id: each function's inherited context
+    /// continues from its nearest known ancestor instead of the root, so
+    /// deep nesting costs O(n), not O(depth) per function.
+    contexts: std::collections::HashMap<usize, Context>,
+}
+
+/// Nesting counters, scan mode and ancestor bits a node is entered with.
+#[derive(Debug, Clone, Copy)]
+struct Context {
+    nesting: Nesting,
+    scan: Scan,
+    seen: u64,
 }
 
 /// [`cognitive`] with a file-wide [`Memo`]; functions should be measured
@@ -134,6 +147,7 @@ fn seen_any(seen: u64, kinds: &[&str], watched: &[&str]) -> bool {
 
 /// The nodes from the root down to `target` (inclusive), each with the field
 /// it occupies in its parent (parent links of the flat tree: O(depth)).
+#[cfg(test)]
 fn path_to(target: Node<'_>) -> Vec<(Node<'_>, Option<&'static str>)> {
     let mut path = vec![(target, target.field_name())];
     let mut n = target;
@@ -157,21 +171,16 @@ pub fn cognitive_with(file: &ParsedFile, func: Node<'_>, table: &CogRules) -> u3
 
 fn cognitive_memo(file: &ParsedFile, func: Node<'_>, table: &CogRules, memo: &mut Memo) -> u32 {
     let watched = watched_kinds(table);
-    let path = path_to(func);
-    let parent = path
-        .len()
-        .checked_sub(2)
-        .and_then(|i| path.get(i))
-        .map(|(n, _)| *n);
-    let field = path.last().and_then(|(_, f)| *f);
-    let seen = path
-        .iter()
-        .take(path.len().saturating_sub(1))
-        .fold(0u64, |acc, (n, _)| {
-            seen_with(acc, crate::kinds::kind_of(n), &watched)
-        });
+    let parent = func.parent();
+    let field = if parent.is_some() {
+        func.field_name()
+    } else {
+        None
+    };
+    let context = context_state(func, table, &watched, &mut memo.contexts);
+    let seen = context.seen;
     let start = if table.context_nesting {
-        context_nesting(&path, table, &watched)
+        context.nesting
     } else {
         Nesting::default()
     };
@@ -430,8 +439,87 @@ fn child_route(
     (rule.rest.unwrap_or(scan), rule.rest_nest)
 }
 
+/// The state `target` is entered with by the walk from the root that
+/// [`context_nesting`] does (its nesting counters, scan mode and the bits of
+/// watched ancestor kinds), continuing from the nearest ancestor already in
+/// `known` and recording every node on the way.
+fn context_state(
+    target: Node<'_>,
+    table: &CogRules,
+    watched: &[&str],
+    known: &mut std::collections::HashMap<usize, Context>,
+) -> Context {
+    // Climb to the nearest known ancestor (or the root).
+    let mut chain = vec![target];
+    let mut state = None;
+    let mut n = target;
+    loop {
+        if let Some(c) = known.get(&n.id()) {
+            state = Some(*c);
+            break;
+        }
+        match n.parent() {
+            Some(p) => {
+                chain.push(p);
+                n = p;
+            }
+            None => break,
+        }
+    }
+    let mut state = state.unwrap_or(Context {
+        nesting: Nesting::default(),
+        scan: table.start,
+        seen: 0,
+    });
+    let top = chain.len() - 1;
+    known.insert(chain[top].id(), state);
+    // Down again: the step of `context_nesting` for each (node, child) pair.
+    for j in (1..=top).rev() {
+        let (node, next) = (chain[j], chain[j - 1]);
+        let parent = node.parent();
+        let field = if parent.is_some() {
+            node.field_name()
+        } else {
+            None
+        };
+        let rule = find_rule(
+            table,
+            node,
+            crate::kinds::kind_of(node),
+            parent,
+            field,
+            state.scan,
+        );
+        if let Some(f) = rule.and_then(|r| r.fn_nest) {
+            apply_fn_nest(
+                &mut state.nesting,
+                f,
+                seen_any(state.seen, f.depth_if_ancestor, watched),
+            );
+        }
+        state.seen = seen_with(state.seen, crate::kinds::kind_of(node), watched);
+        let wants_nth = rule.is_some_and(|r| r.routes.iter().any(|x| matches!(x.sel, Sel::Nth(_))));
+        let nth = if wants_nth && next.is_named() && !next.is_extra() {
+            named_index_of(node, next)
+        } else {
+            None
+        };
+        let (child_scan, extra) = child_route(rule, state.scan, next, next.field_name(), nth);
+        if child_scan == Scan::Skip {
+            state.scan = table.start;
+        } else {
+            state.nesting.nest = state.nesting.nest.saturating_add(extra);
+            state.scan = child_scan;
+        }
+        known.insert(next.id(), state);
+    }
+    state
+}
+
 /// The nesting counters a function node inherits from its ancestors
-/// (rust-code-analysis keeps one nesting map for the whole file).
+/// (rust-code-analysis keeps one nesting map for the whole file). The
+/// reference for [`context_state`], which the engine uses.
+#[cfg(test)]
 fn context_nesting(
     path: &[(Node<'_>, Option<&'static str>)],
     table: &CogRules,
@@ -916,6 +1004,53 @@ mod tests {
     use super::*;
     use crate::Profile;
     use codethread_lang::{index_functions, parse, Lang};
+
+    /// The memoized context of every function (innermost first, as the
+    /// engine asks) equals the walk from the root it replaces.
+    #[test]
+    fn memoized_context_equals_the_walk_from_the_root() {
+        let cases = [
+            (
+                Lang::JavaScript,
+                "function a(x) { if (x) { const f = () => { while (x) { function g() { return x ? 1 : 2; } } }; } }\nclass C { m() { return [1].map(function (y) { if (y) { return () => y; } }); } }\n",
+            ),
+            (
+                Lang::Python,
+                "def a(x):\n    if x:\n        def b():\n            for i in x:\n                g = lambda: [j for j in i if j]\n        class K:\n            def m(self):\n                try:\n                    def n(): pass\n                except E:\n                    pass\n",
+            ),
+            (
+                Lang::Go,
+                "package p\nfunc a(x int) { if x > 0 { f := func() { for { g := func() {}; _ = g } }; _ = f } }\n",
+            ),
+            (
+                Lang::Rust,
+                "fn a(x: u8) { if x > 0 { let f = || { loop { fn g() {} let h = |y: u8| y; } }; } }\nimpl T { fn m(&self) { match 1 { _ => { let c = || 1; } } } }\n",
+            ),
+        ];
+        for (lang, src) in cases {
+            let file = parse(lang, src.as_bytes().to_vec()).unwrap();
+            let funcs = index_functions(&file);
+            let flat = codethread_lang::FlatTree::new(&file);
+            let table = rules::rules(Profile::Paper, lang);
+            let watched = watched_kinds(table);
+            let mut known = std::collections::HashMap::new();
+            assert!(funcs.len() >= 3, "{lang:?}");
+            for f in funcs.iter().rev() {
+                let node = flat.function_node(f).expect("function node");
+                let path = path_to(node);
+                let want_nesting = context_nesting(&path, table, &watched);
+                let want_seen = path
+                    .iter()
+                    .take(path.len().saturating_sub(1))
+                    .fold(0u64, |acc, (n, _)| {
+                        seen_with(acc, crate::kinds::kind_of(n), &watched)
+                    });
+                let got = context_state(node, table, &watched, &mut known);
+                assert_eq!(got.nesting, want_nesting, "{lang:?} {}", f.qualname);
+                assert_eq!(got.seen, want_seen, "{lang:?} {}", f.qualname);
+            }
+        }
+    }
 
     /// Cognitive complexity of every function named `name` (source order).
     fn cog(lang: Lang, src: &str, name: &str) -> Vec<Option<u32>> {

@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+use codethread_lang::io::{read_regular, IoError, DEFAULT_MAX_FILE_BYTES};
 use codethread_lang::{
     index_flat, FlatNode as Node, FlatTree, Function, Lang, LangError, ParsedFile,
 };
@@ -43,6 +44,28 @@ pub enum MetricsError {
         #[source]
         source: LangError,
     },
+    /// The file was refused before it was read: not a regular file (FIFO,
+    /// device, directory) or larger than the limit (the error names the
+    /// file and, for the limit, the flag that raises it).
+    #[error(transparent)]
+    Refused(#[from] IoError),
+    /// The file starts with a UTF-16 byte order mark: refused, not
+    /// transcoded (byte offsets and lines would no longer be the file's).
+    #[error("{}: UTF-16 text (byte order mark {bom}) is not measured; convert it to UTF-8", path.display())]
+    Utf16 {
+        /// The file.
+        path: PathBuf,
+        /// The mark, `FF FE` or `FE FF`.
+        bom: &'static str,
+    },
+    /// The file holds a NUL byte: binary content with a source extension.
+    #[error("{}: binary content (NUL byte at offset {offset}) is not measured", path.display())]
+    Binary {
+        /// The file.
+        path: PathBuf,
+        /// Offset of the first NUL byte.
+        offset: usize,
+    },
 }
 
 impl MetricsError {
@@ -51,9 +74,38 @@ impl MetricsError {
         match self {
             MetricsError::Read { path, .. }
             | MetricsError::Unsupported { path }
-            | MetricsError::Parse { path, .. } => path,
+            | MetricsError::Parse { path, .. }
+            | MetricsError::Utf16 { path, .. }
+            | MetricsError::Binary { path, .. } => path,
+            MetricsError::Refused(e) => e.path(),
         }
     }
+}
+
+/// Refuse bytes that are not source text: a UTF-16 byte order mark or a NUL
+/// byte (see `docs/metrics.md`).
+///
+/// # Errors
+/// [`MetricsError::Utf16`] or [`MetricsError::Binary`] naming `path`.
+pub fn check_text(path: &Path, bytes: &[u8]) -> Result<(), MetricsError> {
+    let bom = match bytes {
+        [0xFF, 0xFE, ..] => Some("FF FE"),
+        [0xFE, 0xFF, ..] => Some("FE FF"),
+        _ => None,
+    };
+    if let Some(bom) = bom {
+        return Err(MetricsError::Utf16 {
+            path: path.to_path_buf(),
+            bom,
+        });
+    }
+    if let Some(offset) = bytes.iter().position(|&b| b == 0) {
+        return Err(MetricsError::Binary {
+            path: path.to_path_buf(),
+            offset,
+        });
+    }
+    Ok(())
 }
 
 /// Halstead values of one function, as serialized (`n1`, `n2`, `N1`, `N2`,
@@ -215,6 +267,11 @@ pub struct FileMetrics {
     pub profile: Profile,
     /// ERROR / MISSING nodes in the whole file.
     pub parse_errors: usize,
+    /// 1-based line and column (byte) of the first ERROR / MISSING node:
+    /// functions inside such nodes are not found, so a file with errors is
+    /// a warning of the `metrics` example, never silently short of records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_error: Option<(usize, usize)>,
     /// One record per reported function, in source pre-order.
     pub functions: Vec<FunctionMetrics>,
     /// File totals.
@@ -338,6 +395,11 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
         language: file.lang,
         profile,
         parse_errors: file.parse_errors,
+        first_error: if file.parse_errors > 0 {
+            first_error(flat.root())
+        } else {
+            None
+        },
         functions: records,
         totals,
     }
@@ -372,13 +434,31 @@ pub fn analyze_file(
     label: &str,
     profile: Profile,
 ) -> Result<FileMetrics, MetricsError> {
+    analyze_file_limited(path, label, profile, DEFAULT_MAX_FILE_BYTES)
+}
+
+/// [`analyze_file`] reading at most `max_file_bytes` (only regular files
+/// are read: [`codethread_lang::io::read_regular`]).
+///
+/// # Errors
+/// As [`analyze_file`]; [`MetricsError::Refused`] for a file that is not
+/// regular or too large, [`MetricsError::Utf16`] and
+/// [`MetricsError::Binary`] for bytes that are not source text.
+pub fn analyze_file_limited(
+    path: &Path,
+    label: &str,
+    profile: Profile,
+    max_file_bytes: u64,
+) -> Result<FileMetrics, MetricsError> {
     let lang = Lang::from_path(path).ok_or_else(|| MetricsError::Unsupported {
         path: path.to_path_buf(),
     })?;
-    let bytes = std::fs::read(path).map_err(|source| MetricsError::Read {
-        path: path.to_path_buf(),
-        source,
+    let bytes = read_regular(path, max_file_bytes).map_err(|e| match e {
+        // An operating-system error is a read error, as before.
+        IoError::Io { path, source } => MetricsError::Read { path, source },
+        refused => MetricsError::Refused(refused),
     })?;
+    check_text(path, &bytes)?;
     let file = codethread_lang::parse(lang, bytes).map_err(|source| MetricsError::Parse {
         path: path.to_path_buf(),
         source,
@@ -415,7 +495,7 @@ pub fn collect_inputs(roots: &[PathBuf]) -> (Vec<Input>, Vec<MetricsError>) {
         if !root.is_dir() {
             inputs.extend(files.into_iter().map(|path| Input {
                 path,
-                label: clean_label(&root.to_string_lossy()),
+                label: codethread_lang::path_label(root),
             }));
             continue;
         }
@@ -423,11 +503,7 @@ pub fn collect_inputs(roots: &[PathBuf]) -> (Vec<Input>, Vec<MetricsError>) {
             .into_iter()
             .map(|path| {
                 let rel = path.strip_prefix(root).unwrap_or(&path);
-                let label = rel
-                    .components()
-                    .map(|c| c.as_os_str().to_string_lossy())
-                    .collect::<Vec<_>>()
-                    .join("/");
+                let label = codethread_lang::path_label(rel);
                 Input { path, label }
             })
             .collect();
@@ -437,23 +513,24 @@ pub fn collect_inputs(roots: &[PathBuf]) -> (Vec<Input>, Vec<MetricsError>) {
     (inputs, errors)
 }
 
-fn clean_label(s: &str) -> String {
-    let mut s = s;
-    while let Some(rest) = s.strip_prefix("./") {
-        s = rest;
-    }
-    s.to_string()
-}
-
 /// Measure every input in parallel (rayon); results come back in input
 /// order, one per input, errors included (one bad file never hides the rest).
 pub fn analyze_inputs(
     inputs: &[Input],
     profile: Profile,
 ) -> Vec<Result<FileMetrics, MetricsError>> {
+    analyze_inputs_limited(inputs, profile, DEFAULT_MAX_FILE_BYTES)
+}
+
+/// [`analyze_inputs`] reading files of at most `max_file_bytes`.
+pub fn analyze_inputs_limited(
+    inputs: &[Input],
+    profile: Profile,
+    max_file_bytes: u64,
+) -> Vec<Result<FileMetrics, MetricsError>> {
     inputs
         .par_iter()
-        .map(|i| analyze_file(&i.path, &i.label, profile))
+        .map(|i| analyze_file_limited(&i.path, &i.label, profile, max_file_bytes))
         .collect()
 }
 
@@ -463,9 +540,18 @@ pub fn analyze_paths(
     roots: &[PathBuf],
     profile: Profile,
 ) -> Vec<Result<FileMetrics, MetricsError>> {
+    analyze_paths_limited(roots, profile, DEFAULT_MAX_FILE_BYTES)
+}
+
+/// [`analyze_paths`] reading files of at most `max_file_bytes`.
+pub fn analyze_paths_limited(
+    roots: &[PathBuf],
+    profile: Profile,
+    max_file_bytes: u64,
+) -> Vec<Result<FileMetrics, MetricsError>> {
     let (inputs, errors) = collect_inputs(roots);
     let mut out: Vec<Result<FileMetrics, MetricsError>> = errors.into_iter().map(Err).collect();
-    out.extend(analyze_inputs(&inputs, profile));
+    out.extend(analyze_inputs_limited(&inputs, profile, max_file_bytes));
     out
 }
 
@@ -657,6 +743,19 @@ fn totals(set: &FunctionSet, records: &[FunctionMetrics]) -> FileTotals {
 
 /// ERROR and MISSING nodes in the subtree of `node` (a contiguous range of
 /// the flat tree; only subtrees flagged with errors are scanned).
+/// 1-based line and column of the first ERROR / MISSING node in pre-order.
+fn first_error(root: Node<'_>) -> Option<(usize, usize)> {
+    if !root.has_error() {
+        return None;
+    }
+    root.descendants()
+        .find(|n| n.is_error() || n.is_missing())
+        .map(|n| {
+            let p = n.start_position();
+            (p.row + 1, p.column + 1)
+        })
+}
+
 fn count_errors(node: Node<'_>) -> usize {
     if !node.has_error() {
         return 0;

@@ -317,11 +317,22 @@ fn apply_binary(
             ));
         }
     }
+    if hunk.method == BinaryMethod::Literal && hunk.size > binary::MAX_BINARY_BYTES {
+        return Err(fail(format!(
+            "announced size {} exceeds the limit of {} bytes",
+            hunk.size,
+            binary::MAX_BINARY_BYTES
+        )));
+    }
     let data = binary::inflate(
         &hunk.deflated,
         match hunk.method {
             BinaryMethod::Literal => hunk.size,
-            BinaryMethod::Delta => hunk.size.max(1 << 20).saturating_mul(4),
+            BinaryMethod::Delta => hunk
+                .size
+                .max(1 << 20)
+                .saturating_mul(4)
+                .min(binary::MAX_BINARY_BYTES),
         },
     )
     .map_err(fail)?;
@@ -390,8 +401,10 @@ fn apply_hunks(
     for (hi, h) in hunks.iter().enumerate() {
         // Pre- and post-image of the hunk in the chosen direction. Post lines
         // carry the index of the pre line they keep (context) or None (added).
-        let mut pre: Vec<&[u8]> = Vec::with_capacity(h.old_len);
-        let mut post: Vec<(&[u8], Option<usize>)> = Vec::with_capacity(h.new_len);
+        // `old_len`/`new_len` are claims of the header: reserve by the lines held.
+        let mut pre: Vec<&[u8]> = Vec::with_capacity(h.old_len.min(h.lines.len()));
+        let mut post: Vec<(&[u8], Option<usize>)> =
+            Vec::with_capacity(h.new_len.min(h.lines.len()));
         for l in &h.lines {
             let c = l.content();
             let kind = match (l.kind, opts.reverse) {

@@ -64,6 +64,13 @@ pub(crate) fn encode_base85_lines(data: &[u8], out: &mut Vec<u8>) {
     out.push(b'\n');
 }
 
+/// The largest file a binary patch may produce (and the largest inflated
+/// literal or delta it may carry): the default read limit of every tool,
+/// [`codethread_lang::io::DEFAULT_MAX_FILE_BYTES`]. Sizes announced by a
+/// patch are claims checked against this before any output grows; memory is
+/// only ever reserved for bytes already seen.
+pub const MAX_BINARY_BYTES: u64 = codethread_lang::io::DEFAULT_MAX_FILE_BYTES;
+
 /// zlib-inflates `data`, refusing output larger than `limit` bytes.
 pub(crate) fn inflate(data: &[u8], limit: u64) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
@@ -114,7 +121,14 @@ pub(crate) fn apply_delta(base: &[u8], delta: &[u8]) -> Result<Vec<u8>, String> 
         ));
     }
     let dst_size = varint(delta, &mut pos)?;
-    let mut out = Vec::with_capacity(dst_size.min(1 << 30) as usize);
+    if dst_size > MAX_BINARY_BYTES {
+        return Err(format!(
+            "delta: result size {dst_size} exceeds the limit of {MAX_BINARY_BYTES} bytes"
+        ));
+    }
+    // The announced size is a claim: reserve no more than the bytes seen.
+    let seen = (base.len() as u64).saturating_add(delta.len() as u64);
+    let mut out = Vec::with_capacity(dst_size.min(seen) as usize);
     while pos < delta.len() {
         let op = delta[pos];
         pos += 1;

@@ -154,13 +154,26 @@ pub fn apply_to_dir(
 /// or writes (same path and symlink checks as [`apply_to_dir`]) into a
 /// [`MemTree`] — the pre-images needed to apply or localize the patch.
 pub fn load_for_patch(root: &Path, patch: &Patch) -> Result<MemTree, ApplyError> {
+    load_for_patch_limited(root, patch, codethread_lang::io::DEFAULT_MAX_FILE_BYTES)
+}
+
+/// [`load_for_patch`] reading files of at most `max_file_bytes`; only
+/// regular files are read ([`codethread_lang::io::read_regular`]): a FIFO,
+/// device or oversized pre-image is an [`ApplyError::Io`] naming it, never a
+/// hang.
+pub fn load_for_patch_limited(
+    root: &Path,
+    patch: &Patch,
+    max_file_bytes: u64,
+) -> Result<MemTree, ApplyError> {
     let mut t = MemTree::new();
     for fp in &patch.files {
         for p in [&fp.old_path, &fp.new_path].into_iter().flatten() {
             let (full, exists) = resolve(root, p)?;
             if exists && !t.files.contains_key(p) {
                 let meta = std::fs::symlink_metadata(&full).map_err(|e| io_err(p, e))?;
-                let content = std::fs::read(&full).map_err(|e| io_err(p, e))?;
+                let content = codethread_lang::io::read_regular(&full, max_file_bytes)
+                    .map_err(|e| io_err(p, e))?;
                 t.files.insert(
                     p.clone(),
                     TreeFile {
@@ -201,31 +214,18 @@ fn stage(root: &Path, path: &[u8], f: &TreeFile) -> Result<(PathBuf, PathBuf), A
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    for attempt in 0..100u32 {
-        let tmp = parent.join(format!(
-            ".{name}.codethread-patch.{}.{attempt}",
-            std::process::id()
-        ));
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)
-        {
-            Ok(mut file) => {
-                let res = file
-                    .write_all(&f.content)
-                    .and_then(|_| set_mode(&file, f.mode));
-                if let Err(e) = res {
-                    let _ = std::fs::remove_file(&tmp);
-                    return Err(io_err(path, e));
-                }
-                return Ok((tmp, full));
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(io_err(path, e)),
-        }
+    // Exclusive create with an unpredictable name, never through a link
+    // (`codethread_lang::io`): nobody can plant the temporary file first.
+    let (mut file, tmp) =
+        codethread_lang::io::create_temp_in(parent, &name).map_err(|e| io_err(path, e))?;
+    let res = file
+        .write_all(&f.content)
+        .and_then(|_| set_mode(&file, f.mode));
+    if let Err(e) = res {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(io_err(path, e));
     }
-    Err(io_err(path, "could not create a temporary file"))
+    Ok((tmp, full))
 }
 
 #[cfg(unix)]

@@ -74,6 +74,43 @@ pub struct EditSets {
     pub similarity: Option<PatchSimilarity>,
 }
 
+/// Parses one patch (number `index`, for errors), loads its pre-images from
+/// `before` (safely, files of at most `max_file_bytes`, see
+/// [`crate::load_for_patch_limited`]) and localizes it: one input of
+/// [`edit_sets_in_dir`], for callers that keep the other patches' results
+/// when one fails.
+///
+/// # Errors
+/// [`crate::LocalizeError`] for a patch that does not parse, a pre-image that
+/// cannot be read, or a patch that does not apply.
+pub fn localize_in_dir(
+    before: &std::path::Path,
+    text: &[u8],
+    index: usize,
+    max_file_bytes: u64,
+) -> Result<(crate::Patch, Localization), crate::localize::LocalizeError> {
+    use crate::localize::LocalizeError;
+    let p = crate::parse(text).map_err(|error| LocalizeError::Patch { index, error })?;
+    let tree = crate::fs::load_for_patch_limited(before, &p, max_file_bytes)?;
+    let loc = crate::localize::localize(&tree, &p)?;
+    Ok((p, loc))
+}
+
+/// The [`EditSets`] of patches already localized (the similarity of the
+/// first two).
+pub fn edit_sets_of(localized: Vec<(crate::Patch, Localization)>) -> EditSets {
+    let similarity = match (localized.first(), localized.get(1)) {
+        (Some((a, la)), Some((b, lb))) => Some(similarity((a, la), (b, lb))),
+        _ => None,
+    };
+    let files = localized.iter().map(|(p, _)| file_set(p)).collect();
+    EditSets {
+        files,
+        localizations: localized.into_iter().map(|(_, l)| l).collect(),
+        similarity,
+    }
+}
+
 /// Parses each patch, loads its pre-images from `before` (safely, see
 /// [`crate::load_for_patch`]), localizes it, and compares the first two.
 pub fn edit_sets_in_dir(

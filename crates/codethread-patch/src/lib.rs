@@ -59,17 +59,17 @@ pub use apply::{
     ApplyOptions, ApplyReport, FileReport, HunkReport, MemTree, TreeFile, MODE_EXEC, MODE_FILE,
     MODE_SYMLINK,
 };
-pub use binary::blob_id;
+pub use binary::{blob_id, MAX_BINARY_BYTES};
 pub use create::{diff_files, diff_trees, is_binary, DiffOptions, FileChange};
 pub use error::{ApplyError, CreateError, ParseError};
-pub use fs::{apply_to_dir, load_for_patch};
+pub use fs::{apply_to_dir, load_for_patch, load_for_patch_limited};
 pub use jaccard::{
-    edit_sets_in_dir, file_set, function_set, jaccard, jaccard_of, jaccard_opt, similarity,
-    EditSets, PatchSimilarity,
+    edit_sets_in_dir, edit_sets_of, file_set, function_set, jaccard, jaccard_of, jaccard_opt,
+    localize_in_dir, similarity, EditSets, PatchSimilarity,
 };
 pub use localize::{
     is_source_path, localize, EditedFunction, FileEdit, FunctionStatus, Localization,
-    LocalizeError, NegativeCase,
+    LocalizeError, NegativeCase, LISTED_DEPTH,
 };
 pub use model::*;
 pub use normalize::{compose, to_git_format, ComposeError};

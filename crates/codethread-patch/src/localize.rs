@@ -192,8 +192,17 @@ pub fn is_source_path(path: &str) -> bool {
 struct Image {
     file: ParsedFile,
     funcs: Vec<Function>,
-    /// Named ancestors (indices into `funcs`) of each function.
-    ancestors: Vec<Vec<usize>>,
+    /// Per function: the functions whose nearest named ancestor it is,
+    /// in source order (their spans do not nest in each other).
+    children: Vec<Vec<usize>>,
+    /// The functions with no named ancestor, in source order.
+    outermost: Vec<usize>,
+    /// Per function: its named descendants exactly [`LISTED_DEPTH`] + 1
+    /// levels below it, in source order (see [`Image::lines_in`]).
+    cut: Vec<Vec<usize>>,
+    /// Comment and docstring byte ranges, by start, with the index of the
+    /// innermost range enclosing each (see [`Image::trivial_line`]).
+    trivia: Vec<(usize, usize, Option<usize>)>,
     /// Per function: its (recomputed) occurrence, dup count, key occurrence.
     occ: Vec<(usize, usize, usize)>,
     line_starts: Vec<usize>,
@@ -217,27 +226,39 @@ impl Image {
                 funcs.push(f.clone());
             }
         }
-        let ancestors = all
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| map[*i].is_some())
-            .map(|(_, f)| {
-                let mut v = Vec::new();
-                let mut p = f.parent;
-                let mut guard = 0;
-                while let Some(pi) = p {
-                    if let Some(Some(k)) = map.get(pi) {
-                        v.push(*k);
-                    }
-                    p = all.get(pi).and_then(|g| g.parent);
-                    guard += 1;
-                    if guard > all.len() {
-                        break;
-                    }
+        // Nearest named ancestor of every index entry, in one pass: parents
+        // come before their nested functions.
+        let mut named_up: Vec<Option<usize>> = vec![None; all.len()];
+        for (i, f) in all.iter().enumerate() {
+            named_up[i] = f.parent.filter(|&p| p < i).and_then(|p| match map[p] {
+                Some(k) => Some(k),
+                None => named_up[p],
+            });
+        }
+        let mut children: Vec<Vec<usize>> = vec![Vec::new(); funcs.len()];
+        let mut outermost = Vec::new();
+        let mut up: Vec<Option<usize>> = vec![None; funcs.len()];
+        for (i, m) in map.iter().enumerate() {
+            if let Some(k) = *m {
+                up[k] = named_up[i];
+                match named_up[i] {
+                    Some(p) => children[p].push(k),
+                    None => outermost.push(k),
                 }
-                v
-            })
-            .collect();
+            }
+        }
+        // The ancestor LISTED_DEPTH + 1 levels up of each function (O(that)
+        // per function).
+        let mut cut: Vec<Vec<usize>> = vec![Vec::new(); funcs.len()];
+        for k in 0..funcs.len() {
+            let mut a = up[k];
+            for _ in 0..LISTED_DEPTH {
+                a = a.and_then(|p| up[p]);
+            }
+            if let Some(a) = a {
+                cut[a].push(k);
+            }
+        }
         let mut by_name: HashMap<&str, usize> = HashMap::new();
         let mut by_key: HashMap<(&str, Option<&str>, Option<&str>), usize> = HashMap::new();
         let mut occ = Vec::with_capacity(funcs.len());
@@ -263,10 +284,14 @@ impl Image {
                 line_starts.push(i + 1);
             }
         }
+        let trivia = trivia_ranges(&file);
         Ok(Image {
             file,
             funcs,
-            ancestors,
+            children,
+            outermost,
+            cut,
+            trivia,
             occ,
             line_starts,
         })
@@ -282,19 +307,52 @@ impl Image {
         )
     }
 
+    /// Whether one of `set` (functions in source order whose spans do not
+    /// nest) contains `line`: a binary search, as their start and end
+    /// lines both grow along the list.
+    fn any_contains(&self, set: &[usize], line: usize) -> bool {
+        let n = set.partition_point(|&k| self.funcs[k].span.start_line <= line);
+        n.checked_sub(1)
+            .and_then(|i| set.get(i))
+            .is_some_and(|&k| self.funcs[k].span.end_line >= line)
+    }
+
+    /// The lines of `lines` (sorted) inside function `k`, leaving out those
+    /// inside functions nested more than [`LISTED_DEPTH`] named levels
+    /// below it: every line is then listed by at most that many enclosing
+    /// functions, so the lists grow with the input, whatever the nesting.
+    fn lines_in(&self, lines: &[usize], k: usize) -> Vec<usize> {
+        let span = &self.funcs[k].span;
+        let Some(cut) = self.cut.get(k).filter(|c| !c.is_empty()) else {
+            return in_span(lines, span);
+        };
+        let mut out = Vec::new();
+        let mut from = span.start_line;
+        for &c in cut {
+            let s = &self.funcs[c].span;
+            if s.start_line > from {
+                out.extend_from_slice(in_lines(lines, from, s.start_line - 1));
+            }
+            from = from.max(s.end_line + 1);
+        }
+        if from <= span.end_line {
+            out.extend_from_slice(in_lines(lines, from, span.end_line));
+        }
+        out
+    }
+
     fn in_any_function(&self, line: usize) -> bool {
-        self.funcs.iter().any(|f| f.span.contains_line(line))
+        self.any_contains(&self.outermost, line)
     }
 
     /// Lines of `lines` inside a named function nested in function `i`.
     fn in_nested(&self, i: usize, line: usize) -> bool {
-        self.funcs
-            .iter()
-            .enumerate()
-            .any(|(j, g)| j != i && self.ancestors[j].contains(&i) && g.span.contains_line(line))
+        self.any_contains(&self.children[i], line)
     }
 
-    /// Blank, comment-only, or (Python) docstring line.
+    /// Blank, comment-only, or (Python) docstring line: its first to last
+    /// non-blank byte lie in the innermost comment or docstring holding its
+    /// first non-blank byte.
     fn trivial_line(&self, line: usize) -> bool {
         let src = &self.file.source;
         let Some(&start) = self.line_starts.get(line.wrapping_sub(1)) else {
@@ -310,20 +368,61 @@ impl Image {
             .rposition(|b| !b.is_ascii_whitespace())
             .unwrap_or(first);
         let (a, b) = (start + first, start + last + 1);
-        let Some(mut node) = self.file.root().descendant_for_byte_range(a, a + 1) else {
-            return false;
-        };
-        let rules = trivial_rules(self.file.lang);
+        let mut at = self
+            .trivia
+            .partition_point(|&(s, _, _)| s <= a)
+            .checked_sub(1);
+        while let Some(i) = at {
+            let Some(&(_, e, up)) = self.trivia.get(i) else {
+                return false;
+            };
+            if e > a {
+                return e >= b;
+            }
+            at = up;
+        }
+        false
+    }
+}
+
+/// The byte ranges of a file's comments and docstrings (the nodes the
+/// trivial-line rule looks for), sorted by start, each with the index of the
+/// innermost range enclosing it: one walk of the tree, so that every line is
+/// then looked up in O(log n).
+fn trivia_ranges(file: &ParsedFile) -> Vec<(usize, usize, Option<usize>)> {
+    let rules = trivial_rules(file.lang);
+    let mut out: Vec<(usize, usize, Option<usize>)> = Vec::new();
+    // Ranges still open at the walk's position (a pre-order walk meets
+    // enclosing ranges first).
+    let mut open: Vec<usize> = Vec::new();
+    let mut ancestors = Vec::new();
+    let mut cursor = file.root().walk();
+    loop {
+        let node = cursor.node();
+        if rules.comment_kinds.contains(&node.kind())
+            || rules
+                .docstring
+                .is_some_and(|d| is_docstring(d, node, &ancestors))
+        {
+            let (s, e) = (node.start_byte(), node.end_byte());
+            while open.last().is_some_and(|&i| out[i].1 <= s) {
+                open.pop();
+            }
+            out.push((s, e, open.last().copied()));
+            open.push(out.len() - 1);
+        }
+        if cursor.goto_first_child() {
+            ancestors.push(node);
+            continue;
+        }
         loop {
-            if rules.comment_kinds.contains(&node.kind())
-                || rules.docstring.is_some_and(|d| is_docstring(d, node))
-            {
-                return node.start_byte() <= a && node.end_byte() >= b;
+            if cursor.goto_next_sibling() {
+                break;
             }
-            match node.parent() {
-                Some(p) if p.start_byte() <= a => node = p,
-                _ => return false,
+            if !cursor.goto_parent() {
+                return out;
             }
+            ancestors.pop();
         }
     }
 }
@@ -385,17 +484,30 @@ fn trivial_rules(lang: Lang) -> &'static TrivialRules {
     }
 }
 
-fn is_docstring(rule: &DocstringRule, node: codethread_lang::tree_sitter::Node<'_>) -> bool {
+/// Whether `node` is a docstring; `ancestors` are its ancestors, innermost
+/// last (tree-sitter's `parent()` walks down from the root, which a
+/// per-node call cannot afford on a wide file).
+fn is_docstring(
+    rule: &DocstringRule,
+    node: codethread_lang::tree_sitter::Node<'_>,
+    ancestors: &[codethread_lang::tree_sitter::Node<'_>],
+) -> bool {
     if !rule.string_kinds.contains(&node.kind()) {
         return false;
     }
-    let Some(stmt) = node.parent() else {
+    let up = |k: usize| {
+        ancestors
+            .len()
+            .checked_sub(k)
+            .and_then(|i| ancestors.get(i))
+    };
+    let Some(&stmt) = up(1) else {
         return false;
     };
     if stmt.kind() != rule.statement_kind || stmt.named_child_count() != 1 {
         return false;
     }
-    let Some(block) = stmt.parent() else {
+    let Some(&block) = up(2) else {
         return false;
     };
     let first = block.named_child(0).is_some_and(|c| c.id() == stmt.id());
@@ -403,17 +515,43 @@ fn is_docstring(rule: &DocstringRule, node: codethread_lang::tree_sitter::Node<'
     first
         && (kind == rule.module_kind
             || (kind == rule.block_kind
-                && block
-                    .parent()
-                    .is_some_and(|p| rule.owner_kinds.contains(&p.kind()))))
+                && up(3).is_some_and(|p| rule.owner_kinds.contains(&p.kind()))))
 }
 
+/// How many named levels of nested functions a function's changed-line
+/// lists reach into ([`codethread_lang::MAX_QUALNAME_SCOPES`]): lines deeper
+/// inside it are listed by the deeper functions only. Real code never nests
+/// that deep; the bound keeps the output linear in the input.
+pub const LISTED_DEPTH: usize = codethread_lang::MAX_QUALNAME_SCOPES;
+
+/// The lines of `lines` (sorted) from `first` to `last`: two binary searches.
+fn in_lines(lines: &[usize], first: usize, last: usize) -> &[usize] {
+    let a = lines.partition_point(|&l| l < first);
+    let b = lines.partition_point(|&l| l <= last);
+    lines.get(a..b.max(a)).unwrap_or_default()
+}
+
+/// The lines of `lines` (sorted) inside `span`.
 fn in_span(lines: &[usize], span: &Span) -> Vec<usize> {
-    lines
-        .iter()
-        .copied()
-        .filter(|&l| span.contains_line(l))
-        .collect()
+    in_lines(lines, span.start_line, span.end_line).to_vec()
+}
+
+/// Whether `lines` (sorted) has a line inside `span`.
+fn hits(lines: &[usize], span: &Span) -> bool {
+    let a = lines.partition_point(|&l| l < span.start_line);
+    lines.get(a).is_some_and(|&l| l <= span.end_line)
+}
+
+/// `lines` sorted and without repeats (the report's are already).
+fn sorted_lines(lines: &[usize]) -> std::borrow::Cow<'_, [usize]> {
+    if lines.windows(2).all(|w| w[0] < w[1]) {
+        std::borrow::Cow::Borrowed(lines)
+    } else {
+        let mut v = lines.to_vec();
+        v.sort_unstable();
+        v.dedup();
+        std::borrow::Cow::Owned(v)
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -429,10 +567,10 @@ fn edited(
 ) -> EditedFunction {
     let f = &img.funcs[i];
     let cb = before
-        .map(|(im, k)| in_span(removed, &im.funcs[k].span))
+        .map(|(im, k)| im.lines_in(removed, k))
         .unwrap_or_default();
     let ca = after
-        .map(|(im, k)| in_span(added, &im.funcs[k].span))
+        .map(|(im, k)| im.lines_in(added, k))
         .unwrap_or_default();
     let direct_b = before.is_some_and(|(im, k)| cb.iter().any(|&l| !im.in_nested(k, l)));
     let direct_a = after.is_some_and(|(im, k)| ca.iter().any(|&l| !im.in_nested(k, l)));
@@ -587,8 +725,8 @@ fn localize_file(
             fe.parse_errors.0, fe.parse_errors.1
         ));
     }
-    let removed = &fr.removed_lines;
-    let added = &fr.added_lines;
+    let removed = &*sorted_lines(&fr.removed_lines);
+    let added = &*sorted_lines(&fr.added_lines);
     // Match before/after by key.
     let after_by_key: HashMap<_, usize> = img_a
         .as_ref()
@@ -603,9 +741,8 @@ fn localize_file(
             if let Some((_, k)) = a {
                 matched_after[k] = true;
             }
-            let hit_b = removed.iter().any(|&l| ib.funcs[i].span.contains_line(l));
-            let hit_a =
-                a.is_some_and(|(ia, k)| added.iter().any(|&l| ia.funcs[k].span.contains_line(l)));
+            let hit_b = hits(removed, &ib.funcs[i].span);
+            let hit_a = a.is_some_and(|(ia, k)| hits(added, &ia.funcs[k].span));
             let status = if a.is_some() {
                 FunctionStatus::Modified
             } else {

@@ -511,7 +511,10 @@ impl<'a> Parser<'a> {
         }
         self.i += 1;
         let (mut rem_old, mut rem_new) = (ol, nl);
-        let mut lines: Vec<HunkLine> = Vec::with_capacity(ol.max(nl));
+        // The counts are claims of the input: never reserve more lines than
+        // the input has left.
+        let left = self.lines.len().saturating_sub(self.i);
+        let mut lines: Vec<HunkLine> = Vec::with_capacity(ol.max(nl).min(left));
         while rem_old > 0 || rem_new > 0 {
             let ln = self.i + 1;
             if self.i >= self.lines.len() {

@@ -121,3 +121,30 @@ fn memtree_refuses_the_same() {
         assert!(t.files.is_empty());
     }
 }
+
+/// Temporary files get unpredictable names with an exclusive create: files
+/// planted at every name a predictable scheme (`.<name>.codethread-patch.<pid>.<n>`)
+/// would try neither block the write nor are written through.
+#[test]
+fn temporary_names_cannot_be_planted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("root");
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(root.join("m.py"), "x = 1\n").unwrap();
+    let outside = tmp.path().join("outside");
+    std::fs::write(&outside, "keep\n").unwrap();
+    for n in 0..100u32 {
+        let planted = root.join(format!(".m.py.codethread-patch.{}.{n}", std::process::id()));
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&outside, &planted).unwrap();
+        #[cfg(not(unix))]
+        std::fs::write(&planted, "").unwrap();
+    }
+    let p = parse(b"--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n").unwrap();
+    apply_to_dir(&root, &p, &ApplyOptions::default()).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(root.join("m.py")).unwrap(),
+        "x = 2\n"
+    );
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "keep\n");
+}

@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
+use codethread_lang::io::{read_regular, IoError, DEFAULT_MAX_FILE_BYTES};
 use codethread_lang::parse_path_best;
 use rayon::prelude::*;
 
@@ -56,6 +57,8 @@ fn source_files(root: &Path) -> Result<Vec<PathBuf>, SkeletonError> {
 
 /// Skeletonize every supported source file under `root` in parallel. One
 /// outcome per file, in path order; a bad file never loses the others.
+/// Files are read with [`codethread_lang::io::read_regular`] and
+/// [`DEFAULT_MAX_FILE_BYTES`]; see [`skeletonize_dir_limited`].
 ///
 /// # Errors
 /// [`SkeletonError::Io`] when `root` or a directory below it cannot be read.
@@ -64,8 +67,24 @@ pub fn skeletonize_dir(
     selectors: &[Selector],
     options: &Options,
 ) -> Result<Vec<FileOutcome>, SkeletonError> {
+    skeletonize_dir_limited(root, selectors, options, DEFAULT_MAX_FILE_BYTES)
+}
+
+/// [`skeletonize_dir`] reading files of at most `max_file_bytes`. Only
+/// regular files are read: a FIFO, device or oversized file is an outcome
+/// with [`SkeletonError::Refused`] (naming it) and an empty `source`, never
+/// a hang.
+///
+/// # Errors
+/// [`SkeletonError::Io`] when `root` or a directory below it cannot be read.
+pub fn skeletonize_dir_limited(
+    root: &Path,
+    selectors: &[Selector],
+    options: &Options,
+    max_file_bytes: u64,
+) -> Result<Vec<FileOutcome>, SkeletonError> {
     let files = source_files(root)?;
-    let is_file = root.is_file();
+    let is_file = !root.is_dir();
     Ok(files
         .par_iter()
         .map(|path| {
@@ -76,7 +95,7 @@ pub fn skeletonize_dir(
             } else {
                 path.strip_prefix(root).unwrap_or(path).to_path_buf()
             };
-            match std::fs::read(path) {
+            match read_regular(path, max_file_bytes) {
                 Ok(source) => {
                     let result = skeletonize_path(&rel_path, source.clone(), selectors, options);
                     FileOutcome {
@@ -86,9 +105,9 @@ pub fn skeletonize_dir(
                     }
                 }
                 Err(e) => FileOutcome {
-                    result: Err(SkeletonError::Io {
-                        path: path.clone(),
-                        source: e,
+                    result: Err(match e {
+                        IoError::Io { path, source } => SkeletonError::Io { path, source },
+                        refused => SkeletonError::Refused(refused),
                     }),
                     rel_path,
                     source: Vec::new(),

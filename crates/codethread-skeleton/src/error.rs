@@ -81,6 +81,10 @@ pub enum SkeletonError {
         /// The I/O error.
         source: std::io::Error,
     },
+    /// A file of a batch was refused before it was read: not a regular file
+    /// (FIFO, device, directory) or larger than the limit.
+    #[error(transparent)]
+    Refused(#[from] codethread_lang::io::IoError),
     /// An error about one file of a batch.
     #[error("{}: {source}", path.display())]
     File {

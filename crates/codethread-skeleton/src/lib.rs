@@ -49,7 +49,7 @@ mod select;
 mod skeleton;
 mod text;
 
-pub use batch::{skeletonize_dir, skeletonize_path, FileOutcome};
+pub use batch::{skeletonize_dir, skeletonize_dir_limited, skeletonize_path, FileOutcome};
 pub use error::SkeletonError;
 pub use plan::{stub_statement, GO_STUB, JS_STUB, PYTHON_STUB, PYTHON_YIELD, RUST_STUB};
 pub use select::{split_occurrence, Selector};

@@ -62,3 +62,108 @@ pub fn shared_path(rel: &str) -> Option<PathBuf> {
     }
     Some(p)
 }
+
+/// Adversarial source shapes for scaling tests and benchmarks: each
+/// generator's output grows linearly with `n`, so a tool that is linear (or
+/// O(n log n)) in its input takes about twice the time for `2n`.
+pub mod adversarial {
+    /// `n` small Python functions (docstring, comment, body) in one file.
+    pub fn many_python_functions(n: usize) -> String {
+        let mut s = String::new();
+        for i in 0..n {
+            s.push_str(&format!(
+                "def func_{i}(a, b):\n    \"\"\"Doc.\"\"\"\n    x = a + b  # sum\n    if x > {i}:\n        return x\n    return -x\n\n"
+            ));
+        }
+        s
+    }
+
+    /// `n` JavaScript functions nested in each other, one per line.
+    pub fn deep_js(n: usize) -> String {
+        let mut s = String::new();
+        for i in 0..n {
+            s.push_str(&format!("function f{i}(a) {{ if (a) {{ a = a + {i}; }}\n"));
+        }
+        s.push_str("return 1;\n");
+        for _ in 0..n {
+            s.push_str("}\n");
+        }
+        s
+    }
+
+    /// `n` JavaScript functions, all on one line.
+    pub fn one_line_js(n: usize) -> String {
+        let mut s = String::new();
+        for i in 0..n {
+            s.push_str(&format!(
+                "function g{i}(a, b) {{ if (a > b) {{ return a - {i}; }} return b + {i}; }} "
+            ));
+        }
+        s.push('\n');
+        s
+    }
+
+    /// A `git diff` creating `path` with `content`.
+    pub fn new_file_patch(path: &str, content: &str) -> Vec<u8> {
+        let lines: Vec<&str> = content.split_inclusive('\n').collect();
+        let mut p = format!(
+            "diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n@@ -0,0 +1,{} @@\n",
+            lines.len()
+        );
+        for l in lines {
+            p.push('+');
+            p.push_str(l);
+        }
+        p.into_bytes()
+    }
+
+    /// The shortest of `runs` wall-clock times of `f` (the least disturbed
+    /// by other processes).
+    pub fn min_time(runs: usize, mut f: impl FnMut()) -> std::time::Duration {
+        (0..runs.max(1))
+            .map(|_| {
+                let t = std::time::Instant::now();
+                f();
+                t.elapsed()
+            })
+            .min()
+            .unwrap_or_default()
+    }
+
+    /// Time `f(n)` and `f(4n)` and fail when the larger input takes 10 or
+    /// more times as long (a linear tool takes about 4 times, a quadratic
+    /// one 16). `n` is first doubled until `f(n)` takes at least 40 ms (so
+    /// that timer noise does not decide), and a failed comparison is
+    /// measured again up to three times (so that another process's burst of
+    /// load does not decide; a quadratic tool fails every time). Returns the
+    /// two times of the last comparison.
+    pub fn assert_subquadratic(
+        what: &str,
+        n: usize,
+        mut f: impl FnMut(usize),
+    ) -> (std::time::Duration, std::time::Duration) {
+        // Warm up caches (parsers are cached per thread).
+        f(n / 4 + 1);
+        let mut n = n.max(1);
+        for _ in 0..4 {
+            if min_time(1, || f(n)) >= std::time::Duration::from_millis(40) {
+                break;
+            }
+            n *= 2;
+        }
+        let mut last = (std::time::Duration::ZERO, std::time::Duration::ZERO, 0.0);
+        for _ in 0..3 {
+            let small = min_time(3, || f(n));
+            let large = min_time(3, || f(4 * n));
+            let ratio = large.as_secs_f64() / small.as_secs_f64().max(1e-6);
+            if ratio < 10.0 {
+                return (small, large);
+            }
+            last = (small, large, ratio);
+        }
+        let (small, large, ratio) = last;
+        panic!(
+            "{what}: 4x input (n = {n}) took {ratio:.1}x the time ({small:?} -> {large:?}), three times: worse than linear"
+        );
+    }
+}

@@ -1,0 +1,76 @@
+//! Localizing a patch is linear in its size on adversarial shapes (a new
+//! file with many functions, deep nesting, one huge line): 4x the input must
+//! take well under 16x (quadratic) the time. Small sizes, so this runs in a
+//! debug build.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use codethread_patch::{localize, parse, MemTree, LISTED_DEPTH};
+use codethread_testkit::adversarial::{
+    assert_subquadratic, deep_js, many_python_functions, new_file_patch, one_line_js,
+};
+
+fn run(path: &str, content: &str) {
+    let p = parse(&new_file_patch(path, content)).unwrap();
+    let loc = localize(&MemTree::new(), &p).unwrap();
+    assert!(!loc.added_functions.is_empty());
+}
+
+#[test]
+fn new_file_with_many_functions_is_linear() {
+    assert_subquadratic("localize a new file of many functions", 2000, |n| {
+        run("new.py", &many_python_functions(n))
+    });
+}
+
+#[test]
+fn one_huge_line_is_linear() {
+    assert_subquadratic("localize a new file of one huge line", 1000, |n| {
+        run("new.js", &one_line_js(n))
+    });
+}
+
+#[test]
+fn deep_nesting_is_linear() {
+    assert_subquadratic("localize a new file of nested functions", 1000, |n| {
+        run("new.js", &deep_js(n))
+    });
+}
+
+/// Each changed line is listed by at most LISTED_DEPTH + 1 enclosing
+/// functions (so the output is linear), and always by its innermost ones.
+#[test]
+fn deep_nesting_lists_each_line_a_bounded_number_of_times() {
+    let depth = 300;
+    let content = deep_js(depth);
+    let lines = content.lines().count();
+    let p = parse(&new_file_patch("new.js", &content)).unwrap();
+    let loc = localize(&MemTree::new(), &p).unwrap();
+    assert_eq!(loc.added_functions.len(), depth);
+    let listed: usize = loc
+        .added_functions
+        .iter()
+        .map(|f| f.changed_lines_after.len())
+        .sum();
+    assert!(
+        listed <= (LISTED_DEPTH + 1) * lines,
+        "{listed} listed lines for {lines} lines"
+    );
+    for (i, f) in loc.added_functions.iter().enumerate() {
+        // Function f{i} opens on line i + 1 and holds it.
+        assert!(f.changed_lines_after.contains(&(i + 1)), "f{i}");
+        // Shallow enough: every line of the function down to LISTED_DEPTH levels.
+        let inner =
+            (i + 1..=(i + 1 + LISTED_DEPTH).min(depth)).all(|l| f.changed_lines_after.contains(&l));
+        assert!(
+            inner,
+            "f{i}: {:?}",
+            &f.changed_lines_after[..5.min(f.changed_lines_after.len())]
+        );
+    }
+    // A shallow file lists every line of a function, nested ones included.
+    let shallow = deep_js(5);
+    let p = parse(&new_file_patch("new.js", &shallow)).unwrap();
+    let loc = localize(&MemTree::new(), &p).unwrap();
+    let all: Vec<usize> = (1..=shallow.lines().count()).collect();
+    assert_eq!(loc.added_functions[0].changed_lines_after, all);
+}
