@@ -54,7 +54,7 @@ use codethread_chain::pipeline::{
     build, gate_predictions, stack, BuildOptions, BuildStatus, Chain, Layer, SourceSpec,
 };
 use codethread_chain::predictions::{predictions_to_jsonl, Prediction};
-use codethread_chain::report::{load_instance_report, report_from_log, InstanceReport};
+use codethread_chain::report::{load_reports_dir_limited, InstanceReport};
 use codethread_lang::io::{
     create_dir_all_nofollow, read_regular, read_regular_nofollow, write_atomic_in, IoError,
     DEFAULT_MAX_FILE_BYTES,
@@ -313,10 +313,10 @@ fn overlay(
     Ok(Some(t))
 }
 
-/// Every per-instance harness report below `root/rel…` (`report.json`, or the report line of
-/// a `run_instance.log` in a directory without one), without following links: a link or a
-/// special file anywhere in the tree is an error naming it and is never read. Returns the
-/// reports, the per-file errors, and `None` for the reports when the directory is absent.
+/// The harness reports under `root/rel…`: `None` when that directory is absent. No link is
+/// followed, on the way down (`dir_below`) or in the tree (the chain crate's
+/// `load_reports_dir_limited` names every link as an error); files are read only when
+/// regular and within `limit` bytes.
 fn load_reports_nofollow(
     root: &Path,
     rel: &[&str],
@@ -327,66 +327,10 @@ fn load_reports_nofollow(
         Ok(None) => return (None, Vec::new()),
         Err(e) => return (Some(BTreeMap::new()), vec![e]),
     };
-    let mut errors = Vec::new();
-    let mut files = Vec::new();
-    let mut stack = vec![dir];
-    while let Some(d) = stack.pop() {
-        let mut entries: Vec<(PathBuf, std::fs::FileType)> = match std::fs::read_dir(&d) {
-            Ok(rd) => rd
-                .filter_map(Result::ok)
-                .filter_map(|e| e.file_type().ok().map(|t| (e.path(), t)))
-                .collect(),
-            Err(e) => {
-                errors.push(format!("{}: {e}", d.display()));
-                continue;
-            }
-        };
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
-        let has_report = entries
-            .iter()
-            .any(|(p, _)| p.file_name().is_some_and(|n| n == "report.json"));
-        for (p, t) in entries {
-            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-            let wanted = name == "report.json" || (name == "run_instance.log" && !has_report);
-            if t.is_symlink() {
-                errors.push(IoError::Symlink { path: p }.to_string());
-            } else if t.is_dir() {
-                stack.push(p);
-            } else if wanted {
-                files.push(p);
-            }
-        }
+    match load_reports_dir_limited(&dir, limit) {
+        Ok((reports, errs)) => (Some(reports), errs.iter().map(|e| e.to_string()).collect()),
+        Err(e) => (Some(BTreeMap::new()), vec![e.to_string()]),
     }
-    files.sort();
-    let mut reports = BTreeMap::new();
-    for f in files {
-        // the file rules first (regular, not a link, within the limit; a FIFO is refused
-        // without blocking), then the chain crate's parser on the checked file
-        if let Err(e) = read_regular_nofollow(&f, limit) {
-            errors.push(e.to_string());
-            continue;
-        }
-        let r = if f.extension().is_some_and(|e| e == "log") {
-            // the harness's instance directory names the instance the log is of
-            let id = f
-                .parent()
-                .and_then(Path::file_name)
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            report_from_log(&f, &id).map(|r| r.into_iter().collect())
-        } else {
-            load_instance_report(&f)
-        };
-        match r {
-            Ok(rs) => {
-                for r in rs {
-                    reports.insert(r.instance_id.clone(), r);
-                }
-            }
-            Err(e) => errors.push(e.to_string()),
-        }
-    }
-    (Some(reports), errors)
 }
 
 /// The patch from `a` to `b` as text (empty when they are equal).

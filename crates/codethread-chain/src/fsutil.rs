@@ -48,7 +48,13 @@ pub fn read_opt(path: &Path) -> Result<Option<Vec<u8>>, ChainError> {
 /// As [`read_opt`], refusing a symbolic link as the last component (for
 /// trees whose links could lead outside them, e.g. snapshots).
 pub fn read_opt_nofollow(path: &Path) -> Result<Option<Vec<u8>>, ChainError> {
-    match io::read_regular_nofollow(path, max_file_bytes()) {
+    read_opt_nofollow_limited(path, max_file_bytes())
+}
+
+/// As [`read_opt_nofollow`], with an explicit limit instead of the
+/// process-wide one.
+pub fn read_opt_nofollow_limited(path: &Path, limit: u64) -> Result<Option<Vec<u8>>, ChainError> {
+    match io::read_regular_nofollow(path, limit) {
         Ok(b) => Ok(Some(b)),
         Err(IoError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
             Ok(None)

@@ -251,6 +251,15 @@ pub fn report_from_log_text(
 pub fn load_reports_dir(
     dir: &Path,
 ) -> Result<(BTreeMap<String, InstanceReport>, Vec<ChainError>), ChainError> {
+    load_reports_dir_limited(dir, crate::fsutil::max_file_bytes())
+}
+
+/// As [`load_reports_dir`], reading no file larger than `limit` bytes (for
+/// callers with their own limit; nothing process-wide is changed).
+pub fn load_reports_dir_limited(
+    dir: &Path,
+    limit: u64,
+) -> Result<(BTreeMap<String, InstanceReport>, Vec<ChainError>), ChainError> {
     let mut reports = BTreeMap::new();
     let mut errors = Vec::new();
     let mut stack: Vec<PathBuf> = vec![dir.to_path_buf()];
@@ -264,14 +273,19 @@ pub fn load_reports_dir(
                 continue;
             }
         };
-        // The entry's own type: a link to a directory is not walked into.
-        let mut names: Vec<(PathBuf, bool)> = rd
-            .filter_map(|e| {
-                let e = e.ok()?;
-                let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
-                Some((e.path(), is_dir))
-            })
-            .collect();
+        // The entry's own type: a link (to a file or a directory) is never
+        // followed, and is named as an error rather than left out silently.
+        let mut names: Vec<(PathBuf, bool)> = Vec::new();
+        for e in rd.filter_map(Result::ok) {
+            let t = e.file_type();
+            if t.as_ref().is_ok_and(|t| t.is_symlink()) {
+                errors.push(ChainError::File(codethread_lang::io::IoError::Symlink {
+                    path: e.path(),
+                }));
+                continue;
+            }
+            names.push((e.path(), t.is_ok_and(|t| t.is_dir())));
+        }
         names.sort();
         let has_report = names
             .iter()
@@ -288,7 +302,7 @@ pub fn load_reports_dir(
     }
     files.sort();
     for f in files {
-        let r = crate::fsutil::read_opt_nofollow(&f).and_then(|b| match b {
+        let r = crate::fsutil::read_opt_nofollow_limited(&f, limit).and_then(|b| match b {
             Some(b) if f.extension().is_some_and(|e| e == "log") => {
                 // the harness's instance directory names the instance
                 let id = f
