@@ -79,12 +79,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ChainError> {
 /// (or anything but a directory) below `root`: the writer for every file of
 /// a chain directory, where a planted `instances -> /elsewhere` must not
 /// redirect the output. Stale temporary files of a killed run in the target
-/// directory are removed first.
+/// directory are removed by the writer (once per directory).
 pub fn write_in(root: &Path, rel: &Path, bytes: &[u8]) -> Result<PathBuf, ChainError> {
-    if let Some(parent) = rel.parent().filter(|p| !p.as_os_str().is_empty()) {
-        let dir = io::create_dir_all_nofollow(root, parent)?;
-        io::remove_stale_temps(&dir);
-    }
     Ok(io::write_atomic_in(root, rel, bytes)?)
 }
 

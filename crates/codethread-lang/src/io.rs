@@ -282,7 +282,13 @@ pub fn create_temp_in(dir: &Path, stem: &str) -> Result<(File, PathBuf), IoError
         .collect();
     let mut last = None;
     for _ in 0..16 {
-        let path = dir.join(format!("{TEMP_PREFIX}{stem}.{}", random_suffix()));
+        // `<prefix><pid>-<random>.<stem>`: the pid lets a later run tell a
+        // killed writer's leftovers from a live writer's file.
+        let path = dir.join(format!(
+            "{TEMP_PREFIX}{}-{}.{stem}",
+            std::process::id(),
+            random_suffix()
+        ));
         let mut opts = OpenOptions::new();
         opts.write(true).create_new(true);
         #[cfg(unix)]
@@ -335,20 +341,44 @@ pub fn create_temp_dir_in(dir: &Path, stem: &str) -> Result<PathBuf, IoError> {
     ))
 }
 
-/// Remove the temporary files ([`TEMP_PREFIX`]) that a killed process left
-/// directly in `dir`; returns how many were removed. Only regular files are
-/// removed; a missing `dir` removes nothing.
+/// The process that created the temporary file `name` ([`create_temp_in`]
+/// names are `<TEMP_PREFIX><pid>-<random>.<stem>`).
+fn temp_owner(name: &[u8]) -> Option<u32> {
+    let rest = name.strip_prefix(TEMP_PREFIX.as_bytes())?;
+    let end = rest.iter().position(|&b| b == b'-')?;
+    std::str::from_utf8(&rest[..end]).ok()?.parse().ok()
+}
+
+/// Whether process `pid` may still be running. Linux answers from `/proc`;
+/// elsewhere every process is taken as running (nothing is removed).
+fn may_be_running(pid: u32) -> bool {
+    if pid == std::process::id() {
+        return true;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        Path::new("/proc").join(pid.to_string()).exists()
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        true
+    }
+}
+
+/// Remove the temporary files ([`create_temp_in`]) that killed processes
+/// left directly in `dir`; returns how many were removed. Only regular files
+/// whose creating process no longer runs are removed (a concurrent writer's
+/// file is kept); a missing `dir` removes nothing. [`AtomicFile::create`]
+/// does this once per directory and process by itself.
 pub fn remove_stale_temps(dir: &Path) -> usize {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return 0;
     };
     let mut n = 0;
     for entry in entries.flatten() {
-        let is_temp = entry
-            .file_name()
-            .as_encoded_bytes()
-            .starts_with(TEMP_PREFIX.as_bytes());
-        if is_temp
+        let stale = temp_owner(entry.file_name().as_encoded_bytes())
+            .is_some_and(|pid| !may_be_running(pid));
+        if stale
             && entry.file_type().map(|t| t.is_file()).unwrap_or(false)
             && std::fs::remove_file(entry.path()).is_ok()
         {
@@ -356,6 +386,22 @@ pub fn remove_stale_temps(dir: &Path) -> usize {
         }
     }
     n
+}
+
+/// [`remove_stale_temps`] for `dir` the first time this process writes
+/// there: one directory listing per directory, not per file written.
+fn sweep_once(dir: &Path) {
+    static SWEPT: std::sync::Mutex<Option<std::collections::HashSet<PathBuf>>> =
+        std::sync::Mutex::new(None);
+    let first = match SWEPT.lock() {
+        Ok(mut g) => g
+            .get_or_insert_with(Default::default)
+            .insert(dir.to_path_buf()),
+        Err(_) => false,
+    };
+    if first {
+        remove_stale_temps(dir);
+    }
 }
 
 /// A file being written atomically: bytes go to an exclusive temporary file
@@ -393,6 +439,7 @@ impl AtomicFile {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
+        sweep_once(parent);
         let (file, tmp) = create_temp_in(parent, &stem)?;
         Ok(AtomicFile {
             target: target.to_path_buf(),
@@ -631,9 +678,30 @@ mod tests {
         assert_eq!(names.len(), 1);
         // A directory target is refused.
         assert!(write_atomic(&out, b"x").is_err());
-        // A stale temp file is cleaned.
-        std::fs::write(out.join(format!("{TEMP_PREFIX}x.1")), b"").unwrap();
-        assert_eq!(remove_stale_temps(&out), 1);
+        // A killed writer's temp file is cleaned, a running one's is kept.
+        #[cfg(target_os = "linux")]
+        {
+            let mut child = std::process::Command::new("true").spawn().unwrap();
+            let dead = child.id();
+            child.wait().unwrap();
+            let stale = out.join(format!("{TEMP_PREFIX}{dead}-0123.report.md"));
+            let live = out.join(format!(
+                "{TEMP_PREFIX}{}-0123.report.md",
+                std::process::id()
+            ));
+            std::fs::write(&stale, b"").unwrap();
+            std::fs::write(&live, b"").unwrap();
+            assert_eq!(remove_stale_temps(&out), 1);
+            assert!(!stale.exists() && live.exists());
+            std::fs::remove_file(&live).unwrap();
+            // The first atomic write into a directory sweeps it by itself.
+            let fresh = d.join("fresh");
+            std::fs::create_dir_all(&fresh).unwrap();
+            let stale = fresh.join(format!("{TEMP_PREFIX}{dead}-0123.x"));
+            std::fs::write(&stale, b"").unwrap();
+            write_atomic(&fresh.join("x"), b"x").unwrap();
+            assert!(!stale.exists());
+        }
         // Temporary directories: new, distinct, never an existing path.
         let a = create_temp_dir_in(&out, "scratch").unwrap();
         let b = create_temp_dir_in(&out, "scratch").unwrap();
