@@ -130,7 +130,21 @@ pub fn path_label(rel: &Path) -> String {
         }
         bytes.extend_from_slice(c.as_os_str().as_encoded_bytes());
     }
-    match std::str::from_utf8(&bytes) {
+    bytes_label(&bytes)
+}
+
+/// The label of [`path_label`] for a path given as bytes (a diff's path, a
+/// tree key): UTF-8 not starting with `"` as it is, anything else quoted with
+/// `\\`, `\"` and `\xNN` escapes, so distinct byte strings get distinct labels.
+///
+/// ```
+/// use codethread_lang::bytes_label;
+/// assert_eq!(bytes_label(b"pkg/a.py"), "pkg/a.py");
+/// assert_eq!(bytes_label(b"\xff.py"), r#""\xff.py""#);
+/// assert_ne!(bytes_label(b"\xff.py"), bytes_label(b"\xfe.py"));
+/// ```
+pub fn bytes_label(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
         Ok(s) if !s.starts_with('"') => s.to_string(),
         _ => {
             let mut out = String::from("\"");

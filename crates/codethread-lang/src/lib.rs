@@ -51,7 +51,7 @@ mod spec;
 
 use std::path::PathBuf;
 
-pub use files::{path_label, source_files, WalkError};
+pub use files::{bytes_label, path_label, source_files, WalkError};
 pub use flat::{ByteSpan, Children, FlatCursor, FlatNode, FlatTree};
 pub use index::{index_flat, index_functions, Function, FunctionKind, Span, MAX_QUALNAME_SCOPES};
 pub use kinds::kind_of;

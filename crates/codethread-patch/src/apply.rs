@@ -101,9 +101,11 @@ pub struct HunkReport {
 pub struct FileReport {
     /// Create / modify / delete / rename / copy (after reversal, if any).
     pub op: FileOp,
-    /// The path read (lossy UTF-8), `None` for a created file.
+    /// The path read, `None` for a created file: as it is when UTF-8,
+    /// otherwise quoted with `\xNN` escapes ([`codethread_lang::bytes_label`]),
+    /// so distinct names stay distinct.
     pub old_path: Option<String>,
-    /// The path written (lossy UTF-8), `None` for a deleted file.
+    /// The path written, `None` for a deleted file (labelled as `old_path`).
     pub new_path: Option<String>,
     /// Per-hunk placement.
     pub hunks: Vec<HunkReport>,
@@ -119,10 +121,6 @@ pub struct FileReport {
 pub struct ApplyReport {
     /// One entry per file diff, in patch order.
     pub files: Vec<FileReport>,
-}
-
-fn lossy(p: &[u8]) -> String {
-    String::from_utf8_lossy(p).into_owned()
 }
 
 /// Overlay of changes: `None` = deleted.
@@ -153,7 +151,7 @@ pub(crate) fn apply_with(
         let _ = src_mode;
         for p in [src, dst].into_iter().flatten() {
             check_path(p).map_err(|reason| ApplyError::UnsafePath {
-                path: lossy(p),
+                path: codethread_lang::bytes_label(p),
                 reason,
             })?;
             // Never write through a symlink held in the tree.
@@ -178,10 +176,11 @@ pub(crate) fn apply_with(
             _ if is_copy => FileOp::Copy,
             _ => FileOp::Modify,
         };
-        let display = lossy(dst.as_deref().or(src.as_deref()).unwrap_or_default());
+        let display =
+            codethread_lang::bytes_label(dst.as_deref().or(src.as_deref()).unwrap_or_default());
         let old = match src {
             Some(s) => Some(get(&overlay, s).ok_or_else(|| ApplyError::Missing {
-                path: lossy(s),
+                path: codethread_lang::bytes_label(s),
                 file: fileno,
             })?),
             None => None,
@@ -191,7 +190,7 @@ pub(crate) fn apply_with(
                 && Some(d) != src.as_ref();
             if must_be_absent && get(&overlay, d).is_some() {
                 return Err(ApplyError::AlreadyExists {
-                    path: lossy(d),
+                    path: codethread_lang::bytes_label(d),
                     file: fileno,
                 });
             }
@@ -246,8 +245,8 @@ pub(crate) fn apply_with(
         }
         report.files.push(FileReport {
             op,
-            old_path: src.as_deref().map(lossy),
-            new_path: dst.as_deref().map(lossy),
+            old_path: src.as_deref().map(codethread_lang::bytes_label),
+            new_path: dst.as_deref().map(codethread_lang::bytes_label),
             hunks,
             removed_lines: removed,
             added_lines: added,
@@ -263,15 +262,15 @@ fn symlink_ancestor_check(
     for (i, &b) in path.iter().enumerate() {
         if b == b'/' {
             if let Some(f) = get(&path[..i]) {
-                let reason_link = lossy(&path[..i]);
+                let reason_link = codethread_lang::bytes_label(&path[..i]);
                 if f.mode == MODE_SYMLINK {
                     return Err(ApplyError::Symlink {
-                        path: lossy(path),
+                        path: codethread_lang::bytes_label(path),
                         link: reason_link,
                     });
                 }
                 return Err(ApplyError::Io {
-                    path: lossy(path),
+                    path: codethread_lang::bytes_label(path),
                     message: format!("`{reason_link}` is a file, not a directory"),
                 });
             }

@@ -656,7 +656,16 @@ fn localize_file(
         .clone()
         .or_else(|| fr.old_path.clone())
         .unwrap_or_default();
-    let is_source = is_source_path(&path);
+    // Look files up by the patch's byte paths (the report's are labels:
+    // UTF-8 as it is, other names quoted with `\xNN` escapes).
+    let old_bytes = fr.old_path.as_ref().and(fp.old_path.as_deref());
+    let new_bytes = fr.new_path.as_ref().and(fp.new_path.as_deref());
+    // The language comes from the name's own bytes, never from its label.
+    let name_of = |bytes: Option<&[u8]>, label: &str| match bytes {
+        Some(b) => String::from_utf8_lossy(b).into_owned(),
+        None => label.to_string(),
+    };
+    let is_source = is_source_path(&name_of(new_bytes.or(old_bytes), &path));
     let mut fe = FileEdit {
         path: path.clone(),
         old_path: fr.old_path.clone().filter(|p| *p != path),
@@ -686,20 +695,17 @@ fn localize_file(
         out.files.push(fe);
         return Ok(());
     }
-    // Look files up by the patch's byte paths (the report's are lossy UTF-8).
-    let old_bytes = fr.old_path.as_ref().and(fp.old_path.as_deref());
-    let new_bytes = fr.new_path.as_ref().and(fp.new_path.as_deref());
     let img_b = match &fr.old_path {
         Some(p) => before
             .get(old_bytes.unwrap_or(p.as_bytes()))
-            .map(|src| Image::new(p, src))
+            .map(|src| Image::new(&name_of(old_bytes, p), src))
             .transpose()?,
         None => None,
     };
     let img_a = match &fr.new_path {
         Some(p) => after
             .get(new_bytes.unwrap_or(p.as_bytes()))
-            .map(|src| Image::new(p, src))
+            .map(|src| Image::new(&name_of(new_bytes, p), src))
             .transpose()?,
         None => None,
     };
