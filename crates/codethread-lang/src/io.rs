@@ -157,7 +157,9 @@ fn open_for_read(path: &Path, nofollow: bool) -> Result<File, IoError> {
     }
 }
 
-fn read_open(path: &Path, file: File, limit: u64) -> Result<Vec<u8>, IoError> {
+/// The checks every read makes on the open descriptor: a regular file of at
+/// most `limit` bytes. Returns its size.
+fn check_open(path: &Path, file: &File, limit: u64) -> Result<u64, IoError> {
     let meta = file.metadata().map_err(|e| IoError::io(path, e))?;
     if !meta.is_file() {
         return Err(IoError::NotRegular {
@@ -171,10 +173,15 @@ fn read_open(path: &Path, file: File, limit: u64) -> Result<Vec<u8>, IoError> {
             limit,
         });
     }
+    Ok(meta.len())
+}
+
+fn read_open(path: &Path, file: File, limit: u64) -> Result<Vec<u8>, IoError> {
+    let len = check_open(path, &file, limit)?;
     // The size is the file system's word for a regular file we already
     // checked against the limit; the read itself is capped too, in case the
     // file grows while it is read.
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
     file.take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
         .map_err(|e| IoError::io(path, e))?;
@@ -196,19 +203,7 @@ fn read_open(path: &Path, file: File, limit: u64) -> Result<Vec<u8>, IoError> {
 /// As [`read_regular`].
 pub fn open_regular(path: &Path, limit: u64) -> Result<File, IoError> {
     let file = open_for_read(path, false)?;
-    let meta = file.metadata().map_err(|e| IoError::io(path, e))?;
-    if !meta.is_file() {
-        return Err(IoError::NotRegular {
-            path: path.to_path_buf(),
-            kind: kind_name(meta.file_type()),
-        });
-    }
-    if meta.len() > limit {
-        return Err(IoError::TooLarge {
-            path: path.to_path_buf(),
-            limit,
-        });
-    }
+    check_open(path, &file, limit)?;
     Ok(file)
 }
 
