@@ -207,8 +207,8 @@ pub fn write_mini_swe_agent_subset(
     root: &Path,
     rows: &[(Map<String, Value>, Vec<u8>)],
 ) -> Result<PathBuf, ChainError> {
-    let patches = root.join("setup_patches");
-    std::fs::create_dir_all(&patches).map_err(|e| ChainError::io(&patches, e))?;
+    // Below `root`, no directory is passed through a planted link.
+    let patches = codethread_lang::io::create_dir_all_nofollow(root, Path::new("setup_patches"))?;
     let abs = std::fs::canonicalize(&patches).map_err(|e| ChainError::io(&patches, e))?;
     let mut out = Vec::new();
     for (row, patch) in rows {
@@ -231,7 +231,7 @@ pub fn write_mini_swe_agent_subset(
         );
         out.push(r);
     }
-    let subset = root.join("subset");
+    let subset = codethread_lang::io::create_dir_all_nofollow(root, Path::new("subset"))?;
     write_jsonl(&subset.join(format!("{MINI_SWE_AGENT_SPLIT}.jsonl")), &out)?;
     Ok(subset)
 }

@@ -513,14 +513,14 @@ fn write_exports(
         &json_bytes(&Value::Object(init)),
     )?;
     write_jsonl_in(out, "exports/predictions_HH.jsonl", &hh)?;
-    write_mini_swe_agent_subset(
-        &out.join("exports/mini-swe-agent/implementation"),
-        &mini_impl,
-    )?;
-    write_mini_swe_agent_subset(
-        &out.join("exports/mini-swe-agent/follow_on_human_pr1"),
-        &mini_fo,
-    )?;
+    for (rel, rows) in [
+        ("exports/mini-swe-agent/implementation", &mini_impl),
+        ("exports/mini-swe-agent/follow_on_human_pr1", &mini_fo),
+    ] {
+        // The chain directory's own subdirectories: a planted link is refused.
+        let root = codethread_lang::io::create_dir_all_nofollow(out, Path::new(rel))?;
+        write_mini_swe_agent_subset(&root, rows)?;
+    }
     write_in(out, Path::new("summary.json"), &json_bytes(&*summary))?;
     Ok(())
 }

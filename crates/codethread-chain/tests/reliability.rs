@@ -826,5 +826,26 @@ fn a_planted_link_in_the_chain_directory_is_not_followed() {
         0,
         "wrote through exports/"
     );
+
+    // Deeper: a real exports/ directory whose mini-swe-agent/ is a link. The
+    // instances build; the exports refuse the link and write nothing behind it.
+    let out2 = d.join("chain2");
+    let behind = d.join("behind_mini");
+    std::fs::create_dir_all(out2.join("exports")).unwrap();
+    std::fs::create_dir_all(&behind).unwrap();
+    std::os::unix::fs::symlink(&behind, out2.join("exports/mini-swe-agent")).unwrap();
+    let r = build(
+        &insts,
+        &mut SnapshotSource::new(&snaps),
+        &opts(&out2),
+        &mut |_, _, _| {},
+    );
+    let e = r.expect_err("a planted exports/mini-swe-agent link is refused");
+    assert!(e.to_string().contains("mini-swe-agent"), "{e}");
+    assert_eq!(
+        std::fs::read_dir(&behind).unwrap().count(),
+        0,
+        "wrote through exports/mini-swe-agent/"
+    );
     let _ = std::fs::remove_dir_all(&d);
 }
