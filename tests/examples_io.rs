@@ -22,25 +22,11 @@ fn example(name: &str) -> PathBuf {
 /// Run with a 60 s limit: a hang is a failure, not a stuck test (the
 /// output pipes are drained by `wait_with_output` on another thread).
 fn run(name: &str, args: &[&std::ffi::OsStr]) -> Output {
-    let child = Command::new(example(name))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let pid = child.id();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait_with_output());
-    });
-    match rx.recv_timeout(Duration::from_secs(60)) {
-        Ok(out) => out.unwrap(),
-        Err(_) => {
-            let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
-            panic!("{name} hung on {args:?}");
-        }
-    }
+    codethread_testkit::deadline::output_within(
+        &format!("{name} {args:?}"),
+        60,
+        Command::new(example(name)).args(args),
+    )
 }
 
 fn os(s: &str) -> &std::ffi::OsStr {

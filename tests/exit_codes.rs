@@ -4,8 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
 
 /// The example binary `cargo test` built: the newest of `target/<profile>/examples/<name>` and
 /// `<name>-<hash>` (the un-hashed copy is only refreshed by `cargo build --example`).
@@ -33,24 +32,11 @@ fn example(name: &str) -> PathBuf {
 
 /// Runs with a deadline: a process blocked on a special file fails the test, not hangs it.
 fn run(name: &str, args: &[&str]) -> (i32, String) {
-    let mut child = Command::new(example(name))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            break;
-        }
-        if start.elapsed() > Duration::from_secs(300) {
-            let _ = child.kill();
-            panic!("{name} {args:?}: no exit within 300 s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let Output { status, stderr, .. } = child.wait_with_output().unwrap();
+    let Output { status, stderr, .. } = codethread_testkit::deadline::output_within(
+        &format!("{name} {args:?}"),
+        300,
+        Command::new(example(name)).args(args),
+    );
     (
         status.code().expect("exited, not killed"),
         String::from_utf8_lossy(&stderr).into_owned(),

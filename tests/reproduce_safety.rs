@@ -4,7 +4,6 @@
 #![cfg(unix)]
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use codethread::chain::pipeline::SourceSpec;
 use codethread::exit::Outcome;
@@ -49,12 +48,11 @@ fn config(out: &Path) -> ReproduceConfig {
 
 /// Runs the pipeline on another thread; a blocking read fails the test instead of hanging it.
 fn run(cfg: ReproduceConfig) -> Result<ReproduceSummary, String> {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(reproduce(&cfg, &mut |_| {}).map_err(|e| e.to_string()));
-    });
-    rx.recv_timeout(Duration::from_secs(300))
-        .expect("reproduce answers (no blocking read of a special file)")
+    codethread_testkit::deadline::within(
+        "reproduce (a blocking read of a special file?)",
+        300,
+        move || reproduce(&cfg, &mut |_| {}).map_err(|e| e.to_string()),
+    )
 }
 
 /// Every file below `dir`, as paths.

@@ -6,7 +6,6 @@ use codethread_analysis::{
     build_tables, AnalysisError, Condition, Frame, Outcome, Results, TableOptions,
 };
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 fn tmp(tag: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("ct-analysis-safety-{tag}-{}", std::process::id()));
@@ -39,21 +38,12 @@ fn results() -> Results {
 
 /// Runs `f` on another thread; fails the test if it does not answer in 10 s (a blocking read).
 fn answers<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(f());
-    });
-    rx.recv_timeout(Duration::from_secs(10))
-        .unwrap_or_else(|_| panic!("{what}: no answer in 10 s (blocked on a special file)"))
+    codethread_testkit::deadline::within(what, 10, f)
 }
 
 #[cfg(unix)]
 fn mkfifo(p: &Path) -> bool {
-    std::process::Command::new("mkfifo")
-        .arg(p)
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false)
+    codethread_testkit::deadline::mkfifo(p)
 }
 
 #[cfg(unix)]

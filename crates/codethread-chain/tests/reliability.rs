@@ -355,19 +355,11 @@ fn non_utf8_code_survives_stack_byte_exact() {
 
 /// Run `f` in a thread; fail (instead of hanging the suite) after 20 s.
 fn within<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(f());
-    });
-    rx.recv_timeout(std::time::Duration::from_secs(20))
-        .unwrap_or_else(|_| panic!("{what} hangs"))
+    codethread_testkit::deadline::within(what, 20, f)
 }
 
 fn mkfifo(p: &Path) -> bool {
-    Command::new("mkfifo")
-        .arg(p)
-        .status()
-        .is_ok_and(|s| s.success())
+    codethread_testkit::deadline::mkfifo(p)
 }
 
 #[test]

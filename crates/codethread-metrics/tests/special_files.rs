@@ -6,8 +6,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
-use std::time::Duration;
 
 use codethread_metrics::{
     analyze_paths, analyze_paths_limited, FileMetrics, MetricsError, Profile,
@@ -17,12 +15,7 @@ type Results = Vec<Result<FileMetrics, MetricsError>>;
 
 /// Run `f` on another thread and fail (instead of hanging) after 60 s.
 fn within_a_minute(f: impl FnOnce() -> Results + Send + 'static) -> Results {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(f());
-    });
-    rx.recv_timeout(Duration::from_secs(60))
-        .expect("hung: a special file was read as if it were a file")
+    codethread_testkit::deadline::within("a special file read as if it were a file", 60, f)
 }
 
 fn tree(name: &str) -> PathBuf {
@@ -35,12 +28,11 @@ fn tree(name: &str) -> PathBuf {
 }
 
 fn mkfifo(path: &Path) {
-    let ok = std::process::Command::new("mkfifo")
-        .arg(path)
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok, "mkfifo {}", path.display());
+    assert!(
+        codethread_testkit::deadline::mkfifo(path),
+        "mkfifo {}",
+        path.display()
+    );
 }
 
 fn split(results: Results) -> (Vec<FileMetrics>, Vec<MetricsError>) {

@@ -4,20 +4,13 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::PathBuf;
-use std::sync::mpsc;
-use std::time::Duration;
 
 use codethread_skeleton::{
     skeletonize_dir, skeletonize_dir_limited, FileOutcome, Options, Selector, SkeletonError,
 };
 
 fn within_a_minute(f: impl FnOnce() -> Vec<FileOutcome> + Send + 'static) -> Vec<FileOutcome> {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(f());
-    });
-    rx.recv_timeout(Duration::from_secs(60))
-        .expect("hung: a special file was read as if it were a file")
+    codethread_testkit::deadline::within("a special file read as if it were a file", 60, f)
 }
 
 fn tree(name: &str) -> PathBuf {
@@ -44,12 +37,10 @@ fn good_done(out: &[FileOutcome]) {
 fn fifos_and_devices_are_refused_not_read() {
     let dir = tree("special");
     for f in ["pkg/pipe.py", "pipe.rs"] {
-        let ok = std::process::Command::new("mkfifo")
-            .arg(dir.join(f))
-            .status()
-            .unwrap()
-            .success();
-        assert!(ok);
+        assert!(
+            codethread_testkit::deadline::mkfifo(&dir.join(f)),
+            "mkfifo {f}"
+        );
     }
     std::os::unix::fs::symlink("/dev/zero", dir.join("zero.py")).unwrap();
     std::os::unix::fs::symlink("/dev/urandom", dir.join("random.go")).unwrap();

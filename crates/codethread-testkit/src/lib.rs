@@ -167,3 +167,61 @@ pub mod adversarial {
         );
     }
 }
+
+/// Helpers for the special-file and hang tests: run code or a process with
+/// a deadline (a blocking read fails the test instead of hanging the suite)
+/// and make a FIFO.
+pub mod deadline {
+    use std::path::Path;
+    use std::process::{Command, Output, Stdio};
+    use std::time::Duration;
+
+    /// Run `f` on another thread; panic naming `what` when it has not
+    /// returned within `secs` seconds.
+    pub fn within<T: Send + 'static>(
+        what: &str,
+        secs: u64,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> T {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(f());
+        });
+        rx.recv_timeout(Duration::from_secs(secs))
+            .unwrap_or_else(|_| panic!("{what}: no answer within {secs} s (hangs)"))
+    }
+
+    /// Run `cmd` (stdin closed, stdout and stderr captured) with a deadline:
+    /// the process is killed and the test panics, naming `what`, when it has
+    /// not exited within `secs` seconds.
+    pub fn output_within(what: &str, secs: u64, cmd: &mut Command) -> Output {
+        let child = cmd
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{what}: cannot start: {e}"));
+        let pid = child.id();
+        let (tx, rx) = std::sync::mpsc::channel();
+        // The pipes are drained while waiting, so a chatty process cannot block.
+        std::thread::spawn(move || {
+            let _ = tx.send(child.wait_with_output());
+        });
+        match rx.recv_timeout(Duration::from_secs(secs)) {
+            Ok(out) => out.unwrap_or_else(|e| panic!("{what}: {e}")),
+            Err(_) => {
+                let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+                panic!("{what}: no exit within {secs} s (hangs)");
+            }
+        }
+    }
+
+    /// Make a FIFO at `path` with the `mkfifo` command; `false` when it could
+    /// not (no such command, or not a Unix system).
+    pub fn mkfifo(path: &Path) -> bool {
+        Command::new("mkfifo")
+            .arg(path)
+            .status()
+            .is_ok_and(|s| s.success())
+    }
+}
