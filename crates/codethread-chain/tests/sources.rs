@@ -1,35 +1,13 @@
 //! Sources: git (cat-file --batch, work tree untouched) and snapshots.
 
 use std::path::Path;
-use std::process::Command;
 
 use codethread_chain::error::ChainError;
 use codethread_chain::fsutil::write_atomic;
 use codethread_chain::source::{GitRepoDir, GitSource, SnapshotSource, SourceReader};
 
 fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .arg("-C")
-        .arg(dir)
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@t",
-            "-c",
-            "commit.gpgsign=false",
-            "-c",
-            "core.autocrlf=false",
-        ])
-        .args(args)
-        .output()
-        .expect("git");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    codethread_testkit::git(dir, args)
 }
 
 #[test]

@@ -15,7 +15,7 @@
 #![allow(clippy::panic)]
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Name of the environment variable that points at the shared data folder.
 pub const ENV: &str = "CODETHREAD_SHARED";
@@ -224,4 +224,32 @@ pub mod deadline {
             .status()
             .is_ok_and(|s| s.success())
     }
+}
+
+/// Run `git -C dir ARGS` with a fixed identity, no signing and no line-ending
+/// conversion (tests compare bytes); panics with git's stderr when it fails.
+/// Returns stdout.
+pub fn git(dir: &Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "core.autocrlf=false",
+        ])
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("git {args:?}: cannot run: {e}"));
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
