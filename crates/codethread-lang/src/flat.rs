@@ -66,23 +66,9 @@ struct Names {
 }
 
 fn names(lang: Lang) -> &'static Names {
-    static TABLES: [OnceLock<Names>; 6] = [
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-    ];
-    let slot = match lang {
-        Lang::Python => 0,
-        Lang::Go => 1,
-        Lang::Rust => 2,
-        Lang::JavaScript => 3,
-        Lang::TypeScript => 4,
-        Lang::Tsx => 5,
-    };
-    TABLES[slot].get_or_init(|| {
+    static TABLES: [OnceLock<Names>; Lang::ALL.len()] =
+        [const { OnceLock::new() }; Lang::ALL.len()];
+    TABLES[lang.index()].get_or_init(|| {
         let l: Language = lang.ts_language();
         let kinds = crate::kinds::kind_names(&l);
         // Field ids start at 1; index 0 is "no field".

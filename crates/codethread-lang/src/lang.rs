@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 /// A language (grammar) codethread can parse.
 ///
 /// JavaScript covers `.js`, `.mjs`, `.cjs` and `.jsx`; TypeScript covers `.ts`,
-/// `.mts` and `.cts`; `.tsx` has its own grammar.
+/// `.mts` and `.cts`; `.tsx` has its own grammar. `.h` (and `.c` in a C++
+/// repository) is ambiguous between C and C++: see [`Lang::for_source`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Lang {
@@ -23,18 +24,38 @@ pub enum Lang {
     TypeScript,
     /// TypeScript with JSX (tree-sitter-typescript's tsx grammar).
     Tsx,
+    /// Java (tree-sitter-java).
+    Java,
+    /// C (tree-sitter-c).
+    C,
+    /// C++ (tree-sitter-cpp).
+    Cpp,
+    /// Ruby (tree-sitter-ruby).
+    Ruby,
+    /// PHP, text outside `<?php` allowed (tree-sitter-php's `LANGUAGE_PHP`).
+    Php,
 }
 
 impl Lang {
     /// Every supported language.
-    pub const ALL: [Lang; 6] = [
+    pub const ALL: [Lang; 11] = [
         Lang::Python,
         Lang::Go,
         Lang::Rust,
         Lang::JavaScript,
         Lang::TypeScript,
         Lang::Tsx,
+        Lang::Java,
+        Lang::C,
+        Lang::Cpp,
+        Lang::Ruby,
+        Lang::Php,
     ];
+
+    /// Position of the language in [`Lang::ALL`] (a dense index for tables).
+    pub fn index(self) -> usize {
+        self as usize
+    }
 
     /// The language of a file, from its extension; `None` when unsupported.
     pub fn from_path(path: impl AsRef<Path>) -> Option<Lang> {
@@ -42,7 +63,10 @@ impl Lang {
         Lang::from_extension(ext)
     }
 
-    /// The language for a file extension (without the dot, case-sensitive).
+    /// The language for a file extension (without the dot, case-sensitive),
+    /// without a repository-level hint: `.c` and `.h` are C; `.cc .cpp .cxx
+    /// .c++ .hpp .hh .hxx .h++ .ipp .inl .tpp` are C++ (`TARGET_RULES.md`).
+    /// [`Lang::for_source`] refines `.h` by content and by a hint.
     pub fn from_extension(ext: &str) -> Option<Lang> {
         Some(match ext {
             "py" | "pyi" => Lang::Python,
@@ -51,12 +75,52 @@ impl Lang {
             "js" | "mjs" | "cjs" | "jsx" => Lang::JavaScript,
             "ts" | "mts" | "cts" => Lang::TypeScript,
             "tsx" => Lang::Tsx,
+            "java" => Lang::Java,
+            "c" | "h" => Lang::C,
+            "cc" | "cpp" | "cxx" | "c++" | "hpp" | "hh" | "hxx" | "h++" | "ipp" | "inl" | "tpp" => {
+                Lang::Cpp
+            }
+            "rb" => Lang::Ruby,
+            "php" => Lang::Php,
             _ => return None,
         })
     }
 
+    /// The language of a file from its name, its bytes and an optional
+    /// repository-level language (`hint`: an instance's `language` field, a
+    /// `--lang-hint` option).
+    ///
+    /// The extension decides, except for the C family:
+    /// - with hint [`Lang::Cpp`] (a repository SWE-bench labels C++), every C
+    ///   or C++ extension, `.c` and `.h` included, is C++;
+    /// - with hint [`Lang::C`], `.c` and `.h` are C;
+    /// - without a C-family hint, `.c` is C and `.h` is C++ when its text has a
+    ///   C++-only construct outside comments and strings (see
+    ///   [`looks_like_cpp`]), else C.
+    ///
+    /// ```
+    /// use codethread_lang::Lang;
+    /// assert_eq!(Lang::for_source("a.h", b"int f(void);", None), Some(Lang::C));
+    /// assert_eq!(Lang::for_source("a.h", b"namespace x { class A; }", None), Some(Lang::Cpp));
+    /// assert_eq!(Lang::for_source("a.c", b"int x;", Some(Lang::Cpp)), Some(Lang::Cpp));
+    /// ```
+    pub fn for_source(path: impl AsRef<Path>, source: &[u8], hint: Option<Lang>) -> Option<Lang> {
+        let path = path.as_ref();
+        let ext = path.extension()?.to_str()?;
+        let lang = Lang::from_extension(ext)?;
+        if !matches!(lang, Lang::C | Lang::Cpp) {
+            return Some(lang);
+        }
+        Some(match hint {
+            Some(Lang::Cpp) => Lang::Cpp,
+            Some(Lang::C) if lang == Lang::C => Lang::C,
+            _ if ext == "h" && looks_like_cpp(source) => Lang::Cpp,
+            _ => lang,
+        })
+    }
+
     /// Lower-case name used in outputs: `python`, `go`, `rust`, `javascript`,
-    /// `typescript`, `tsx`.
+    /// `typescript`, `tsx`, `java`, `c`, `cpp`, `ruby`, `php`.
     pub fn name(self) -> &'static str {
         match self {
             Lang::Python => "python",
@@ -65,20 +129,53 @@ impl Lang {
             Lang::JavaScript => "javascript",
             Lang::TypeScript => "typescript",
             Lang::Tsx => "tsx",
+            Lang::Java => "java",
+            Lang::C => "c",
+            Lang::Cpp => "cpp",
+            Lang::Ruby => "ruby",
+            Lang::Php => "php",
         }
     }
 
-    /// Parse a name produced by [`Lang::name`] (also accepts `js`, `ts`, `py`, `rs`).
+    /// Parse a name produced by [`Lang::name`] (also accepts `js`, `ts`, `py`,
+    /// `rs`, `c++`, `rb`, and the `language` values of SWE-bench Multilingual
+    /// and Multi-SWE-bench: `C++`, `Java`, `PHP`, ...).
     pub fn from_name(name: &str) -> Option<Lang> {
-        Some(match name.to_ascii_lowercase().as_str() {
+        Some(match name.trim().to_ascii_lowercase().as_str() {
             "python" | "py" => Lang::Python,
             "go" | "golang" => Lang::Go,
             "rust" | "rs" => Lang::Rust,
             "javascript" | "js" | "jsx" => Lang::JavaScript,
             "typescript" | "ts" => Lang::TypeScript,
             "tsx" => Lang::Tsx,
+            "java" => Lang::Java,
+            "c" => Lang::C,
+            "cpp" | "c++" | "cxx" => Lang::Cpp,
+            "ruby" | "rb" => Lang::Ruby,
+            "php" => Lang::Php,
             _ => return None,
         })
+    }
+
+    /// The info string of a Markdown code fence for this language's code
+    /// (`python`, `go`, `rust`, `javascript`, `typescript`, `tsx`, `java`, `c`,
+    /// `cpp`, `ruby`, `php`).
+    pub fn fence(self) -> &'static str {
+        self.name()
+    }
+
+    /// The line-comment opener (`#` for Python and Ruby, `//` otherwise; PHP
+    /// also has `#`, C has `//` since C99).
+    pub fn line_comment(self) -> &'static str {
+        match self {
+            Lang::Python | Lang::Ruby => "#",
+            _ => "//",
+        }
+    }
+
+    /// True for C and C++.
+    pub fn is_c_family(self) -> bool {
+        matches!(self, Lang::C | Lang::Cpp)
     }
 
     /// True for the JavaScript family (JavaScript, TypeScript, TSX).
@@ -104,8 +201,97 @@ impl Lang {
             Lang::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
             Lang::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
             Lang::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
+            Lang::Java => tree_sitter_java::LANGUAGE.into(),
+            Lang::C => tree_sitter_c::LANGUAGE.into(),
+            Lang::Cpp => tree_sitter_cpp::LANGUAGE.into(),
+            Lang::Ruby => tree_sitter_ruby::LANGUAGE.into(),
+            Lang::Php => tree_sitter_php::LANGUAGE_PHP.into(),
         }
     }
+}
+
+/// True when C-family text has a construct only C++ has, outside comments,
+/// strings and character literals: the keywords `class`, `namespace`,
+/// `template`, `typename`, `public:`/`private:`/`protected:`, `operator`,
+/// `constexpr`, `nullptr`, `decltype`, `static_assert` used as a word, or the
+/// scope operator `::`. One linear scan; the first hit decides.
+///
+/// ```
+/// use codethread_lang::looks_like_cpp;
+/// assert!(looks_like_cpp(b"template <class T> T f(T x);"));
+/// assert!(!looks_like_cpp(b"/* class */ int f(const char *s); // namespace"));
+/// assert!(!looks_like_cpp(b"#define S \"a::b\"\nint klass;"));
+/// ```
+pub fn looks_like_cpp(src: &[u8]) -> bool {
+    const WORDS: &[&[u8]] = &[
+        b"class",
+        b"namespace",
+        b"template",
+        b"typename",
+        b"operator",
+        b"constexpr",
+        b"nullptr",
+        b"decltype",
+        b"static_assert",
+        b"public",
+        b"private",
+        b"protected",
+    ];
+    let word_byte = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut i = 0;
+    while i < src.len() {
+        let b = src[i];
+        match b {
+            b'/' if src.get(i + 1) == Some(&b'/') => {
+                while i < src.len() && src[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if src.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i + 1 < src.len() && !(src[i] == b'*' && src[i + 1] == b'/') {
+                    i += 1;
+                }
+                i += 2;
+            }
+            b'"' | b'\'' => {
+                i += 1;
+                while i < src.len() && src[i] != b && src[i] != b'\n' {
+                    if src[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+            b':' if src.get(i + 1) == Some(&b':') => return true,
+            _ if word_byte(b) && (i == 0 || !word_byte(src[i - 1])) => {
+                let start = i;
+                while i < src.len() && word_byte(src[i]) {
+                    i += 1;
+                }
+                let word = &src[start..i];
+                if WORDS.contains(&word) {
+                    // `public`/`private`/`protected` count only as access labels.
+                    let label = matches!(word, b"public" | b"private" | b"protected");
+                    if !label {
+                        return true;
+                    }
+                    let mut j = i;
+                    while j < src.len() && (src[j] == b' ' || src[j] == b'\t') {
+                        j += 1;
+                    }
+                    if src.get(j) == Some(&b':') && src.get(j + 1) != Some(&b':') {
+                        return true;
+                    }
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
 }
 
 impl std::fmt::Display for Lang {

@@ -392,6 +392,126 @@ macro_rules! js_spec {
 static JAVASCRIPT: LangSpec = js_spec!();
 static TYPESCRIPT: LangSpec = js_spec!();
 
+const fn class(kind: &'static str) -> ScopeRule {
+    ScopeRule {
+        kind,
+        name_field: Some("name"),
+        class_like: true,
+        type_name: false,
+        trait_field: None,
+    }
+}
+
+const fn namespace(kind: &'static str) -> ScopeRule {
+    ScopeRule {
+        kind,
+        name_field: Some("name"),
+        class_like: false,
+        type_name: false,
+        trait_field: None,
+    }
+}
+
+/// Tables with no wrappers, tokens or parent names: the starting point of the
+/// C-family, Java, Ruby and PHP specs.
+const fn plain(functions: &'static [FnRule], scopes: &'static [ScopeRule]) -> LangSpec {
+    LangSpec {
+        functions,
+        scopes,
+        parent_names: &[],
+        span_wrappers: &[],
+        statement_wrappers: &[],
+        wrapper_decorators: &[],
+        modifier_groups: &[],
+        leading_siblings: &[],
+        between_siblings: &[],
+        leading_children: &[],
+        async_tokens: &[],
+        generator_tokens: &[],
+        yield_kinds: &[],
+        yield_barriers: &[],
+        receiver_field: None,
+        accessor_tokens: &[],
+        string_kinds: &[],
+        trailing_trim: &[],
+        reparse_macros: None,
+    }
+}
+
+static JAVA: LangSpec = plain(
+    &[
+        f("method_declaration", Some("name"), "body"),
+        f("constructor_declaration", Some("name"), "body"),
+        f("compact_constructor_declaration", Some("name"), "body"),
+        fx("lambda_expression", "body"),
+    ],
+    &[
+        class("class_declaration"),
+        class("interface_declaration"),
+        class("enum_declaration"),
+        class("record_declaration"),
+        class("annotation_type_declaration"),
+    ],
+);
+
+static C: LangSpec = plain(&[f("function_definition", Some("declarator"), "body")], &[]);
+
+static CPP: LangSpec = plain(
+    &[
+        f("function_definition", Some("declarator"), "body"),
+        fx("lambda_expression", "body"),
+    ],
+    &[
+        namespace("namespace_definition"),
+        class("class_specifier"),
+        class("struct_specifier"),
+        class("union_specifier"),
+    ],
+);
+
+static RUBY: LangSpec = plain(
+    &[
+        f("method", Some("name"), "body"),
+        f("singleton_method", Some("name"), "body"),
+        fx("block", "body"),
+        fx("do_block", "body"),
+        fx("lambda", "body"),
+    ],
+    &[
+        class("class"),
+        class("module"),
+        ScopeRule {
+            kind: "singleton_class",
+            name_field: None,
+            class_like: true,
+            type_name: false,
+            trait_field: None,
+        },
+    ],
+);
+
+static PHP: LangSpec = plain(
+    &[
+        f("function_definition", Some("name"), "body"),
+        FnRule {
+            kind: "method_declaration",
+            name_field: Some("name"),
+            body_field: "body",
+            expression: false,
+            method: true,
+            generator: false,
+        },
+        fx("anonymous_function", "body"),
+        fx("arrow_function", "body"),
+    ],
+    &[
+        class("class_declaration"),
+        class("interface_declaration"),
+        class("trait_declaration"),
+        class("enum_declaration"),
+    ],
+);
+
 /// The tables for a language.
 pub(crate) fn spec(lang: Lang) -> &'static LangSpec {
     match lang {
@@ -400,5 +520,10 @@ pub(crate) fn spec(lang: Lang) -> &'static LangSpec {
         Lang::Rust => &RUST,
         Lang::JavaScript => &JAVASCRIPT,
         Lang::TypeScript | Lang::Tsx => &TYPESCRIPT,
+        Lang::Java => &JAVA,
+        Lang::C => &C,
+        Lang::Cpp => &CPP,
+        Lang::Ruby => &RUBY,
+        Lang::Php => &PHP,
     }
 }

@@ -478,8 +478,8 @@ static JS_TRIVIA: TrivialRules = TrivialRules {
 fn trivial_rules(lang: Lang) -> &'static TrivialRules {
     match lang {
         Lang::Python => &PYTHON_TRIVIA,
-        Lang::Go => &GO_TRIVIA,
-        Lang::Rust => &RUST_TRIVIA,
+        Lang::Go | Lang::C | Lang::Cpp | Lang::Ruby | Lang::Php => &GO_TRIVIA,
+        Lang::Rust | Lang::Java => &RUST_TRIVIA,
         Lang::JavaScript | Lang::TypeScript | Lang::Tsx => &JS_TRIVIA,
     }
 }

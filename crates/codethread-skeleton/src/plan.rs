@@ -116,6 +116,64 @@ static JS_RULES: StubRules = StubRules {
     rejects_unused_imports: false,
 };
 
+/// The statement that replaces a Java body.
+pub const JAVA_STUB: &str = "throw new UnsupportedOperationException(\"not implemented\");";
+/// The statement that replaces a C or C++ body (a GCC/Clang builtin: no
+/// header needed, and it does not return, so non-void functions stay valid).
+pub const C_STUB: &str = "__builtin_trap();";
+/// The statement that replaces a Ruby body.
+pub const RUBY_STUB: &str = "raise NotImplementedError";
+/// The statement that replaces a PHP body.
+pub const PHP_STUB: &str = "throw new \\LogicException('not implemented');";
+
+static JAVA_RULES: StubRules = StubRules {
+    stub: JAVA_STUB,
+    default_unit: "    ",
+    form: BodyForm::Braced {
+        block_kinds: &["block", "constructor_body"],
+        expr_stub: None,
+    },
+    comment_kinds: &["line_comment", "block_comment"],
+    overload_stubs: false,
+    rejects_unused_imports: false,
+};
+
+static C_RULES: StubRules = StubRules {
+    stub: C_STUB,
+    default_unit: "    ",
+    form: BodyForm::Braced {
+        block_kinds: &["compound_statement"],
+        expr_stub: None,
+    },
+    comment_kinds: &["comment"],
+    overload_stubs: false,
+    rejects_unused_imports: false,
+};
+
+static RUBY_RULES: StubRules = StubRules {
+    stub: RUBY_STUB,
+    default_unit: "  ",
+    form: BodyForm::Braced {
+        block_kinds: &["body_statement"],
+        expr_stub: None,
+    },
+    comment_kinds: &["comment"],
+    overload_stubs: false,
+    rejects_unused_imports: false,
+};
+
+static PHP_RULES: StubRules = StubRules {
+    stub: PHP_STUB,
+    default_unit: "    ",
+    form: BodyForm::Braced {
+        block_kinds: &["compound_statement"],
+        expr_stub: None,
+    },
+    comment_kinds: &["comment"],
+    overload_stubs: false,
+    rejects_unused_imports: false,
+};
+
 /// The stubbing rules of a language.
 pub(crate) fn rules(lang: Lang) -> &'static StubRules {
     match lang {
@@ -123,6 +181,10 @@ pub(crate) fn rules(lang: Lang) -> &'static StubRules {
         Lang::Go => &GO_RULES,
         Lang::Rust => &RUST_RULES,
         Lang::JavaScript | Lang::TypeScript | Lang::Tsx => &JS_RULES,
+        Lang::Java => &JAVA_RULES,
+        Lang::C | Lang::Cpp => &C_RULES,
+        Lang::Ruby => &RUBY_RULES,
+        Lang::Php => &PHP_RULES,
     }
 }
 

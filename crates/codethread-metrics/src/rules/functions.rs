@@ -183,5 +183,7 @@ pub(crate) fn function_set(profile: Profile, lang: Lang) -> &'static FunctionSet
         (Profile::Paper, Lang::Rust) => &RUST,
         (Profile::Paper, Lang::JavaScript) => &JS,
         (Profile::Paper, Lang::TypeScript | Lang::Tsx) => &TS,
+        // FIXME(issue 14): placeholder until the Java/C/C++/Ruby/PHP tables land.
+        (Profile::Paper, Lang::Java | Lang::C | Lang::Cpp | Lang::Ruby | Lang::Php) => &TS,
     }
 }

@@ -248,5 +248,9 @@ pub(crate) fn rules(profile: Profile, lang: Lang) -> &'static HalsteadRules {
         (Profile::Paper, Lang::Rust) => &rca_rust::PAPER,
         (Profile::Paper, Lang::JavaScript) => &rca_js::PAPER_JS,
         (Profile::Paper, Lang::TypeScript | Lang::Tsx) => &rca_js::PAPER_TS,
+        // FIXME(issue 14): placeholder until the Java/C/C++/Ruby/PHP tables land.
+        (Profile::Paper, Lang::Java | Lang::C | Lang::Cpp | Lang::Ruby | Lang::Php) => {
+            &rca_js::PAPER_TS
+        }
     }
 }
