@@ -21,26 +21,75 @@ use codethread_lang::{index_functions, parse, Function, Lang, ParsedFile};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// A call expression kind and where its callee's name is read.
+#[derive(Debug, Clone, Copy)]
+pub struct CallRule {
+    /// Node kind.
+    pub kind: &'static str,
+    /// Fields whose texts, joined with `.`, name the callee (`function`; Java
+    /// `object` + `name`; Ruby `receiver` + `method`; Rust `macro`). Absent
+    /// fields are skipped.
+    pub name_fields: &'static [&'static str],
+}
+
+/// Where a constructor call (`new X(...)`) names its class.
+#[derive(Debug, Clone, Copy)]
+pub enum NameFrom {
+    /// A field of the node (`constructor`, `type`).
+    Field(&'static str),
+    /// The first named child (PHP `new \X(...)`).
+    FirstNamed,
+}
+
+/// A conditional whose branch can be a guard clause.
+#[derive(Debug, Clone, Copy)]
+pub struct IfRule {
+    /// Node kind.
+    pub kind: &'static str,
+    /// Field holding the condition.
+    pub condition: &'static str,
+    /// Field holding the guarded branch.
+    pub consequence: &'static str,
+    /// Prefix of the guard's key (`unless `: the condition is negated).
+    pub label: &'static str,
+}
+
 /// Per-language node kinds and names used by the detector.
 #[derive(Debug)]
 pub struct IecSpec {
     /// Statements that raise / throw (their first named non-comment child is the raised
     /// expression).
     pub raise_kinds: &'static [&'static str],
-    /// Call expression kinds (fields `function`, `arguments`).
-    pub call_kinds: &'static [&'static str],
-    /// Constructor-call kinds (field `constructor`), e.g. JS `new X()`.
-    pub new_kinds: &'static [&'static str],
-    /// Macro invocation kind (field `macro`), Rust.
-    pub macro_kinds: &'static [&'static str],
-    /// Called names (last path segment or full text) that abort: `panic`, `unreachable`, ...
+    /// Called names that raise (Ruby `raise`, `fail`): the raised type is the first argument.
+    pub raise_calls: &'static [&'static str],
+    /// Call expression kinds (arguments in the field `arguments`).
+    pub call_kinds: &'static [CallRule],
+    /// Constructor-call kinds and where the class name is, e.g. JS `new X()`.
+    pub new_kinds: &'static [(&'static str, NameFrom)],
+    /// Called names (last path segment or full text) that abort: `panic`, `unreachable`,
+    /// `assert`, `Objects.requireNonNull`, ...
     pub panic_names: &'static [&'static str],
     /// Called names that construct an error value returned to the caller.
     pub error_ctor_names: &'static [&'static str],
-    /// Conditional kinds (fields `condition`, `consequence`).
-    pub if_kinds: &'static [&'static str],
+    /// Conditionals whose consequence can be a guard clause.
+    pub if_kinds: &'static [IfRule],
     /// Exit statement kinds (return / raise / throw).
     pub exit_kinds: &'static [&'static str],
+    /// Return kinds whose value marks an error return (C `return -1;`, `return NULL;`).
+    pub return_kinds: &'static [&'static str],
+    /// Returned texts that are error returns: a value that starts with one of
+    /// `error_return_prefixes` (`-`: `-1`, `-EINVAL`) or equals one of
+    /// `error_return_values` (`NULL`). Recorded as `error-return:<text>`.
+    pub error_return_prefixes: &'static [&'static str],
+    /// See `error_return_prefixes`.
+    pub error_return_values: &'static [&'static str],
+    /// Declared exception lists in a signature (Java `throws`): each named child is recorded
+    /// as `throws:<Type>`.
+    pub throws_kinds: &'static [&'static str],
+    /// Kinds of the parameter list, searched for in the function's header when none of the
+    /// fields `parameters`, `parameter`, `receiver` is on the function node (C/C++: inside
+    /// the declarator).
+    pub param_list_kinds: &'static [&'static str],
     /// Parameter-with-default kinds: (kind, name field, value field).
     pub param_defaults: &'static [(&'static str, &'static str, &'static str)],
     /// Defaulting calls: (method / function name, index of the default argument).
@@ -53,15 +102,47 @@ pub struct IecSpec {
     pub member_kinds: &'static [&'static str],
 }
 
+const fn call(kind: &'static str, name_fields: &'static [&'static str]) -> CallRule {
+    CallRule { kind, name_fields }
+}
+
+const fn iff(kind: &'static str, condition: &'static str, consequence: &'static str) -> IfRule {
+    IfRule {
+        kind,
+        condition,
+        consequence,
+        label: "",
+    }
+}
+
+/// A table with nothing in it, the base of every language's table.
+const EMPTY: IecSpec = IecSpec {
+    raise_kinds: &[],
+    raise_calls: &[],
+    call_kinds: &[],
+    new_kinds: &[],
+    panic_names: &[],
+    error_ctor_names: &[],
+    if_kinds: &[],
+    exit_kinds: &[],
+    return_kinds: &[],
+    error_return_prefixes: &[],
+    error_return_values: &[],
+    throws_kinds: &[],
+    param_list_kinds: &[],
+    param_defaults: &[],
+    default_calls: &[],
+    default_ops: ("", &[]),
+    identifier_kinds: &["identifier"],
+    member_kinds: &[],
+};
+
 /// Python.
 pub const PYTHON: IecSpec = IecSpec {
     raise_kinds: &["raise_statement"],
-    call_kinds: &["call"],
-    new_kinds: &[],
-    macro_kinds: &[],
+    call_kinds: &[call("call", &["function"])],
     panic_names: &["sys.exit", "os._exit", "exit"],
-    error_ctor_names: &[],
-    if_kinds: &["if_statement"],
+    if_kinds: &[iff("if_statement", "condition", "consequence")],
     exit_kinds: &["raise_statement", "return_statement"],
     param_defaults: &[
         ("default_parameter", "name", "value"),
@@ -75,19 +156,18 @@ pub const PYTHON: IecSpec = IecSpec {
         ("next", 1),
     ],
     default_ops: ("boolean_operator", &["or"]),
-    identifier_kinds: &["identifier"],
     member_kinds: &["attribute"],
+    ..EMPTY
 };
 
 /// JavaScript, TypeScript and TSX.
 pub const JAVASCRIPT: IecSpec = IecSpec {
     raise_kinds: &["throw_statement"],
-    call_kinds: &["call_expression"],
-    new_kinds: &["new_expression"],
-    macro_kinds: &[],
+    call_kinds: &[call("call_expression", &["function"])],
+    new_kinds: &[("new_expression", NameFrom::Field("constructor"))],
     panic_names: &["process.exit"],
     error_ctor_names: &["Promise.reject"],
-    if_kinds: &["if_statement"],
+    if_kinds: &[iff("if_statement", "condition", "consequence")],
     exit_kinds: &["throw_statement", "return_statement"],
     param_defaults: &[
         ("assignment_pattern", "left", "right"),
@@ -98,14 +178,12 @@ pub const JAVASCRIPT: IecSpec = IecSpec {
     default_ops: ("binary_expression", &["??", "||"]),
     identifier_kinds: &["identifier", "shorthand_property_identifier_pattern"],
     member_kinds: &["member_expression"],
+    ..EMPTY
 };
 
 /// Go.
 pub const GO: IecSpec = IecSpec {
-    raise_kinds: &[],
-    call_kinds: &["call_expression"],
-    new_kinds: &[],
-    macro_kinds: &[],
+    call_kinds: &[call("call_expression", &["function"])],
     panic_names: &[
         "panic",
         "log.Fatal",
@@ -115,21 +193,18 @@ pub const GO: IecSpec = IecSpec {
         "os.Exit",
     ],
     error_ctor_names: &["errors.New", "fmt.Errorf", "errors.Wrap", "errors.Wrapf"],
-    if_kinds: &["if_statement"],
+    if_kinds: &[iff("if_statement", "condition", "consequence")],
     exit_kinds: &["return_statement"],
-    param_defaults: &[],
-    default_calls: &[],
     default_ops: ("binary_expression", &[]),
-    identifier_kinds: &["identifier"],
-    member_kinds: &[],
+    ..EMPTY
 };
 
 /// Rust.
 pub const RUST: IecSpec = IecSpec {
-    raise_kinds: &[],
-    call_kinds: &["call_expression"],
-    new_kinds: &[],
-    macro_kinds: &["macro_invocation"],
+    call_kinds: &[
+        call("call_expression", &["function"]),
+        call("macro_invocation", &["macro"]),
+    ],
     panic_names: &[
         "panic",
         "unreachable",
@@ -142,9 +217,8 @@ pub const RUST: IecSpec = IecSpec {
         "unwrap",
     ],
     error_ctor_names: &["Err", "bail", "anyhow"],
-    if_kinds: &["if_expression"],
+    if_kinds: &[iff("if_expression", "condition", "consequence")],
     exit_kinds: &["return_expression"],
-    param_defaults: &[],
     default_calls: &[
         ("unwrap_or", 0),
         ("unwrap_or_else", 0),
@@ -152,8 +226,136 @@ pub const RUST: IecSpec = IecSpec {
         ("get_or", 0),
     ],
     default_ops: ("binary_expression", &[]),
-    identifier_kinds: &["identifier"],
-    member_kinds: &[],
+    ..EMPTY
+};
+
+/// Java: `throw`, declared `throws` lists, `Objects.requireNonNull` and `assert`
+/// (`assert_statement` exits like a throw), guard clauses, `getOrDefault` / `orElse`
+/// defaults.
+pub const JAVA: IecSpec = IecSpec {
+    raise_kinds: &["throw_statement"],
+    call_kinds: &[call("method_invocation", &["object", "name"])],
+    new_kinds: &[("object_creation_expression", NameFrom::Field("type"))],
+    panic_names: &[
+        "Objects.requireNonNull",
+        "Preconditions.checkNotNull",
+        "Preconditions.checkArgument",
+        "Preconditions.checkState",
+        "System.exit",
+    ],
+    if_kinds: &[iff("if_statement", "condition", "consequence")],
+    exit_kinds: &["throw_statement", "return_statement"],
+    throws_kinds: &["throws"],
+    default_calls: &[("getOrDefault", 1), ("orElse", 0)],
+    member_kinds: &["field_access", "scoped_type_identifier"],
+    identifier_kinds: &["identifier", "type_identifier"],
+    ..EMPTY
+};
+
+/// C: error returns (`return -1;`, `return -EINVAL;`, `return NULL;`), `assert`, `abort`,
+/// `exit`, guard clauses on parameters.
+pub const C: IecSpec = IecSpec {
+    call_kinds: &[call("call_expression", &["function"])],
+    panic_names: &["assert", "abort", "exit", "_exit", "__builtin_trap"],
+    if_kinds: &[iff("if_statement", "condition", "consequence")],
+    exit_kinds: &["return_statement"],
+    return_kinds: &["return_statement"],
+    error_return_prefixes: &["-"],
+    error_return_values: &["NULL", "EOF", "false"],
+    param_list_kinds: &["parameter_list"],
+    member_kinds: &["field_expression"],
+    ..EMPTY
+};
+
+/// C++: `throw`, `assert`/`abort`/`std::terminate`, error returns as in C, default
+/// arguments.
+pub const CPP: IecSpec = IecSpec {
+    raise_kinds: &["throw_statement"],
+    call_kinds: &[call("call_expression", &["function"])],
+    new_kinds: &[("new_expression", NameFrom::Field("type"))],
+    panic_names: &[
+        "assert",
+        "abort",
+        "exit",
+        "std.abort",
+        "std.exit",
+        "std.terminate",
+        "__builtin_trap",
+    ],
+    if_kinds: &[iff("if_statement", "condition", "consequence")],
+    exit_kinds: &["throw_statement", "return_statement"],
+    return_kinds: &["return_statement"],
+    error_return_prefixes: &["-"],
+    error_return_values: &["NULL", "nullptr", "EOF", "false"],
+    param_list_kinds: &["parameter_list"],
+    param_defaults: &[(
+        "optional_parameter_declaration",
+        "declarator",
+        "default_value",
+    )],
+    member_kinds: &["field_expression", "qualified_identifier"],
+    ..EMPTY
+};
+
+/// Ruby: `raise` / `fail` (calls), guard clauses in `if` / `unless` and their modifier
+/// forms, optional and keyword parameter defaults, `fetch(key, default)`, `a || b`.
+pub const RUBY: IecSpec = IecSpec {
+    raise_calls: &["raise", "fail"],
+    call_kinds: &[call("call", &["receiver", "method"])],
+    panic_names: &["exit", "exit!", "abort"],
+    if_kinds: &[
+        iff("if", "condition", "consequence"),
+        iff("if_modifier", "condition", "body"),
+        IfRule {
+            kind: "unless",
+            condition: "condition",
+            consequence: "consequence",
+            label: "unless ",
+        },
+        IfRule {
+            kind: "unless_modifier",
+            condition: "condition",
+            consequence: "body",
+            label: "unless ",
+        },
+    ],
+    exit_kinds: &["return"],
+    param_defaults: &[
+        ("optional_parameter", "name", "value"),
+        ("keyword_parameter", "name", "value"),
+    ],
+    default_calls: &[("fetch", 1)],
+    default_ops: ("binary", &["||"]),
+    member_kinds: &["scope_resolution", "constant"],
+    ..EMPTY
+};
+
+/// PHP: `throw` (an expression since PHP 8), guard clauses, parameter defaults, `??`.
+pub const PHP: IecSpec = IecSpec {
+    raise_kinds: &["throw_expression", "throw_statement"],
+    call_kinds: &[
+        call("function_call_expression", &["function"]),
+        call("member_call_expression", &["object", "name"]),
+        call("scoped_call_expression", &["scope", "name"]),
+        call("nullsafe_member_call_expression", &["object", "name"]),
+    ],
+    new_kinds: &[("object_creation_expression", NameFrom::FirstNamed)],
+    panic_names: &["exit", "die", "assert", "trigger_error"],
+    if_kinds: &[iff("if_statement", "condition", "body")],
+    exit_kinds: &["throw_expression", "throw_statement", "return_statement"],
+    param_list_kinds: &["formal_parameters"],
+    param_defaults: &[
+        ("simple_parameter", "name", "default_value"),
+        ("property_promotion_parameter", "name", "default_value"),
+    ],
+    default_calls: &[("get", 1)],
+    default_ops: ("binary_expression", &["??", "?:"]),
+    identifier_kinds: &["variable_name", "name", "qualified_name"],
+    member_kinds: &[
+        "member_access_expression",
+        "class_constant_access_expression",
+    ],
+    ..EMPTY
 };
 
 /// The data table of a language.
@@ -162,7 +364,12 @@ pub fn spec(lang: Lang) -> &'static IecSpec {
         Lang::Python => &PYTHON,
         Lang::Go => &GO,
         Lang::Rust => &RUST,
-        _ => &JAVASCRIPT,
+        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => &JAVASCRIPT,
+        Lang::Java => &JAVA,
+        Lang::C => &C,
+        Lang::Cpp => &CPP,
+        Lang::Ruby => &RUBY,
+        Lang::Php => &PHP,
     }
 }
 
@@ -318,6 +525,25 @@ fn params(file: &ParsedFile, func: Node<'_>, sp: &IecSpec) -> BTreeSet<String> {
             roots.push(p);
         }
     }
+    if roots.is_empty() && !sp.param_list_kinds.is_empty() {
+        // C/C++: the parameter list sits inside the declarator; search the header only.
+        let body_start = func
+            .child_by_field_name("body")
+            .map_or(usize::MAX, |b| b.start_byte());
+        let mut stack = vec![func];
+        while let Some(n) = stack.pop() {
+            if n.start_byte() >= body_start {
+                continue;
+            }
+            if sp.param_list_kinds.contains(&n.kind()) {
+                roots.push(n);
+                break;
+            }
+            let mut c = n.walk();
+            let kids: Vec<Node<'_>> = n.named_children(&mut c).collect();
+            stack.extend(kids.into_iter().rev());
+        }
+    }
     for root in roots {
         let mut cursor = root.walk();
         let mut stack = vec![(root, false)];
@@ -333,7 +559,10 @@ fn params(file: &ParsedFile, func: Node<'_>, sp: &IecSpec) -> BTreeSet<String> {
                 loop {
                     let field = cursor.field_name();
                     let ty = in_type
-                        || matches!(field, Some("type" | "value" | "right" | "return_type"));
+                        || matches!(
+                            field,
+                            Some("type" | "value" | "right" | "return_type" | "default_value")
+                        );
                     stack.push((cursor.node(), ty));
                     if !cursor.goto_next_sibling() {
                         break;
@@ -345,17 +574,41 @@ fn params(file: &ParsedFile, func: Node<'_>, sp: &IecSpec) -> BTreeSet<String> {
     out
 }
 
-fn raised_type(file: &ParsedFile, n: Node<'_>, sp: &IecSpec) -> String {
-    let mut c = n.walk();
-    let Some(e) = n.named_children(&mut c).find(|x| !x.is_extra()) else {
-        return "<reraise>".to_string();
-    };
-    if sp.call_kinds.contains(&e.kind()) || sp.new_kinds.contains(&e.kind()) {
-        let f = e
-            .child_by_field_name("function")
-            .or_else(|| e.child_by_field_name("constructor"));
-        if let Some(f) = f {
-            return text(file, f);
+fn call_rule<'s>(sp: &'s IecSpec, kind: &str) -> Option<&'s CallRule> {
+    sp.call_kinds.iter().find(|c| c.kind == kind)
+}
+
+fn new_rule(sp: &IecSpec, kind: &str) -> Option<NameFrom> {
+    sp.new_kinds
+        .iter()
+        .find(|(k, _)| *k == kind)
+        .map(|(_, from)| *from)
+}
+
+/// The class a constructor call names.
+fn new_name(file: &ParsedFile, n: Node<'_>, from: NameFrom) -> Option<String> {
+    match from {
+        NameFrom::Field(f) => n.child_by_field_name(f).map(|x| text(file, x)),
+        NameFrom::FirstNamed => {
+            let mut c = n.walk();
+            let first = n.named_children(&mut c).find(|x| !x.is_extra());
+            first.map(|x| text(file, x))
+        }
+    }
+}
+
+/// The name a raised expression gives: a constructor's class, a callee, an identifier or
+/// member access, else `<kind>`.
+fn expr_name(file: &ParsedFile, e: Node<'_>, sp: &IecSpec) -> String {
+    if let Some(from) = new_rule(sp, e.kind()) {
+        if let Some(t) = new_name(file, e, from) {
+            return t;
+        }
+    }
+    if let Some(rule) = call_rule(sp, e.kind()) {
+        if let Some(t) = callee(file, e, rule) {
+            // Ruby `raise Error.new("m")`: the receiver is the raised class.
+            return t.strip_suffix(".new").map_or(t.clone(), str::to_string);
         }
     }
     if sp.identifier_kinds.contains(&e.kind()) || sp.member_kinds.contains(&e.kind()) {
@@ -364,10 +617,61 @@ fn raised_type(file: &ParsedFile, n: Node<'_>, sp: &IecSpec) -> String {
     format!("<{}>", e.kind())
 }
 
-fn call_name(file: &ParsedFile, n: Node<'_>) -> Option<String> {
-    n.child_by_field_name("function")
-        .or_else(|| n.child_by_field_name("macro"))
-        .map(|f| text(file, f))
+fn raised_type(file: &ParsedFile, n: Node<'_>, sp: &IecSpec) -> String {
+    let mut c = n.walk();
+    let Some(e) = n.named_children(&mut c).find(|x| !x.is_extra()) else {
+        return "<reraise>".to_string();
+    };
+    expr_name(file, e, sp)
+}
+
+/// The callee of a call: the texts of the rule's name fields joined with `.` (`::` and `->`
+/// written as `.`).
+fn callee(file: &ParsedFile, n: Node<'_>, rule: &CallRule) -> Option<String> {
+    let parts: Vec<String> = rule
+        .name_fields
+        .iter()
+        .filter_map(|f| n.child_by_field_name(f))
+        .map(|f| text(file, f).replace("::", ".").replace("->", "."))
+        .collect();
+    (!parts.is_empty()).then(|| parts.join("."))
+}
+
+fn call_name(file: &ParsedFile, n: Node<'_>, sp: &IecSpec) -> Option<String> {
+    callee(file, n, call_rule(sp, n.kind())?)
+}
+
+/// For a call to a raising name (Ruby `raise X, "m"`), the raised type: the first argument's
+/// name, or `RuntimeError`-free `<message>` when only a message is given.
+fn raise_call_type(file: &ParsedFile, n: Node<'_>, name: &str, sp: &IecSpec) -> Option<String> {
+    if !sp.raise_calls.contains(&name) {
+        return None;
+    }
+    Some(match args(n).first() {
+        Some(a)
+            if sp.identifier_kinds.contains(&a.kind()) || sp.member_kinds.contains(&a.kind()) =>
+        {
+            text(file, *a)
+        }
+        Some(a) if call_rule(sp, a.kind()).is_some() || new_rule(sp, a.kind()).is_some() => {
+            expr_name(file, *a, sp)
+        }
+        Some(_) => "<message>".to_string(),
+        None => "<reraise>".to_string(),
+    })
+}
+
+/// The error value a return statement gives back (C `return -1;`), if it is one.
+fn error_return(file: &ParsedFile, n: Node<'_>, sp: &IecSpec) -> Option<String> {
+    if !sp.return_kinds.contains(&n.kind()) {
+        return None;
+    }
+    let mut c = n.walk();
+    let v = n.named_children(&mut c).find(|x| !x.is_extra())?;
+    let t = text(file, v);
+    let hit = sp.error_return_values.contains(&t.as_str())
+        || sp.error_return_prefixes.iter().any(|p| t.starts_with(p));
+    hit.then_some(t)
 }
 
 fn args(n: Node<'_>) -> Vec<Node<'_>> {
@@ -375,8 +679,18 @@ fn args(n: Node<'_>) -> Vec<Node<'_>> {
         return Vec::new();
     };
     let mut c = a.walk();
-    // Comments (extras: `comment`, Rust `line_comment` / `block_comment`) are not arguments.
-    a.named_children(&mut c).filter(|x| !x.is_extra()).collect()
+    // Comments (extras: `comment`, Rust `line_comment` / `block_comment`) are not arguments;
+    // PHP wraps each argument in an `argument` node.
+    a.named_children(&mut c)
+        .filter(|x| !x.is_extra())
+        .map(|x| {
+            if x.kind() == "argument" && x.named_child_count() == 1 {
+                x.named_child(0).unwrap_or(x)
+            } else {
+                x
+            }
+        })
+        .collect()
 }
 
 fn is_exit(file: &ParsedFile, n: Node<'_>, sp: &IecSpec) -> Option<String> {
@@ -384,10 +698,16 @@ fn is_exit(file: &ParsedFile, n: Node<'_>, sp: &IecSpec) -> Option<String> {
         if sp.raise_kinds.contains(&n.kind()) {
             return Some(format!("raise {}", raised_type(file, n, sp)));
         }
+        if let Some(e) = error_return(file, n, sp) {
+            return Some(format!("return {e}"));
+        }
         return Some("return".into());
     }
-    if sp.call_kinds.contains(&n.kind()) || sp.macro_kinds.contains(&n.kind()) {
-        let name = call_name(file, n)?;
+    if call_rule(sp, n.kind()).is_some() {
+        let name = call_name(file, n, sp)?;
+        if let Some(t) = raise_call_type(file, n, &name, sp) {
+            return Some(format!("raise {t}"));
+        }
         return matches_name(&name, sp.panic_names).map(|p| format!("panic {p}"));
     }
     None
@@ -440,11 +760,20 @@ pub fn signature(file: &ParsedFile, func: Node<'_>, sp: &IecSpec) -> ContractSig
         let kind = n.kind();
         if sp.raise_kinds.contains(&kind) {
             *sig.raises.entry(raised_type(file, n, sp)).or_default() += 1;
-        } else if sp.new_kinds.contains(&kind) {
-            // `new Error()` outside throw is not a raise; handled by the throw above
-        } else if sp.call_kinds.contains(&kind) || sp.macro_kinds.contains(&kind) {
-            if let Some(name) = call_name(file, n) {
-                if let Some(p) = matches_name(&name, sp.panic_names) {
+        } else if sp.throws_kinds.contains(&kind) {
+            let mut c = n.walk();
+            for t in n.named_children(&mut c).filter(|x| !x.is_extra()) {
+                *sig.raises
+                    .entry(format!("throws:{}", text(file, t)))
+                    .or_default() += 1;
+            }
+        } else if let Some(e) = error_return(file, n, sp) {
+            *sig.raises.entry(format!("error-return:{e}")).or_default() += 1;
+        } else if call_rule(sp, kind).is_some() {
+            if let Some(name) = call_name(file, n, sp) {
+                if let Some(t) = raise_call_type(file, n, &name, sp) {
+                    *sig.raises.entry(t).or_default() += 1;
+                } else if let Some(p) = matches_name(&name, sp.panic_names) {
                     *sig.raises.entry(format!("panic:{p}")).or_default() += 1;
                 } else if let Some(e) = matches_name(&name, sp.error_ctor_names) {
                     *sig.raises.entry(format!("error:{e}")).or_default() += 1;
@@ -484,15 +813,15 @@ pub fn signature(file: &ParsedFile, func: Node<'_>, sp: &IecSpec) -> ContractSig
                     }
                 }
             }
-        } else if sp.if_kinds.contains(&kind) {
+        } else if let Some(rule) = sp.if_kinds.iter().find(|r| r.kind == kind) {
             if let (Some(c), Some(b)) = (
-                n.child_by_field_name("condition"),
-                n.child_by_field_name("consequence"),
+                n.child_by_field_name(rule.condition),
+                n.child_by_field_name(rule.consequence),
             ) {
                 if mentions(file, c, &sig.params, sp) {
                     if let Some(e) = branch_exit(file, b, sp) {
                         *sig.guards
-                            .entry(format!("{} => {e}", text(file, c)))
+                            .entry(format!("{}{} => {e}", rule.label, text(file, c)))
                             .or_default() += 1;
                     }
                 }

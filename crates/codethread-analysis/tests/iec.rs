@@ -193,3 +193,124 @@ fn comments_are_not_arguments_or_raised_values() {
         "{c:?}"
     );
 }
+
+fn changes(lang: Lang, h: &str, a: &str, t: &str) -> Vec<ContractChange> {
+    let r = run(lang, h, a, t);
+    assert!(
+        r.functions[0].in_human && r.functions[0].in_agent,
+        "{t} not found: {:?}",
+        r.functions
+    );
+    r.functions[0].changes.clone()
+}
+
+#[test]
+fn java_throw_throws_and_require_non_null() {
+    let h = "class A {\n  int f(String s, int n) throws IOException {\n    Objects.requireNonNull(s, \"s\");\n    if (n < 0) throw new IllegalArgumentException(\"n\");\n    return n;\n  }\n}\n";
+    let a = "class A {\n  int f(String s, int n) {\n    if (n < 0) throw new IllegalStateException(\"n\");\n    return n;\n  }\n}\n";
+    let c = changes(Lang::Java, h, a, "A.f");
+    for want in [
+        ContractChange::RaiseRemoved("throws:IOException".into(), 1),
+        ContractChange::RaiseRemoved("panic:Objects.requireNonNull".into(), 1),
+        ContractChange::RaiseRemoved("IllegalArgumentException".into(), 1),
+        ContractChange::RaiseAdded("IllegalStateException".into(), 1),
+    ] {
+        assert!(c.contains(&want), "{want:?} not in {c:?}");
+    }
+    // Same contract, different body: nothing.
+    let b = "class A {\n  int f(String s, int n) throws IOException {\n    Objects.requireNonNull(s, \"s\");\n    if (n < 0) throw new IllegalArgumentException(\"negative\");\n    int m = n;\n    return m;\n  }\n}\n";
+    assert!(changes(Lang::Java, h, b, "A.f").is_empty());
+}
+
+#[test]
+fn c_error_returns_assert_and_guards() {
+    let h =
+        "int f(char *p, int n) {\n  if (p == NULL) return -1;\n  assert(n > 0);\n  return n;\n}\n";
+    let a = "int f(char *p, int n) {\n  return n;\n}\n";
+    let c = changes(Lang::C, h, a, "f");
+    assert!(
+        c.contains(&ContractChange::RaiseRemoved("error-return:-1".into(), 1)),
+        "{c:?}"
+    );
+    assert!(
+        c.contains(&ContractChange::RaiseRemoved("panic:assert".into(), 1)),
+        "{c:?}"
+    );
+    assert!(
+        c.iter().any(|x| matches!(x, ContractChange::GuardRemoved(g) if g.contains("p == NULL") && g.ends_with("return -1"))),
+        "{c:?}"
+    );
+    let same = "int f(char *p, int n) {\n  if (p == NULL) return -1;\n  assert(n > 0);\n  int m = n;\n  return m;\n}\n";
+    assert!(changes(Lang::C, h, same, "f").is_empty());
+}
+
+#[test]
+fn cpp_throw_and_default_argument() {
+    let h = "struct A { int f(int x, int k = 3); };\nint A::f(int x, int k) { if (x < 0) throw std::invalid_argument(\"x\"); return x + k; }\nint g(int x, int k = 3) { return x * k; }\n";
+    let a = "struct A { int f(int x, int k = 3); };\nint A::f(int x, int k) { return x + k; }\nint g(int x, int k = 4) { return x * k; }\n";
+    let c = changes(Lang::Cpp, h, a, "A.f");
+    assert!(
+        c.contains(&ContractChange::RaiseRemoved(
+            "std.invalid_argument".into(),
+            1
+        )) || c.contains(&ContractChange::RaiseRemoved(
+            "std::invalid_argument".into(),
+            1
+        )),
+        "{c:?}"
+    );
+    let c = changes(Lang::Cpp, h, a, "g");
+    assert!(
+        c.iter()
+            .any(|x| matches!(x, ContractChange::DefaultChanged(k, _, _) if k == "param k")),
+        "{c:?}"
+    );
+}
+
+#[test]
+fn ruby_raise_fail_guards_and_defaults() {
+    let h = "class A\n  def f(x, y = 2)\n    raise ArgumentError, \"x\" if x.nil?\n    fail \"bad\" unless y\n    x + y\n  end\nend\n";
+    let a = "class A\n  def f(x, y = 3)\n    raise TypeError.new(\"x\") if x.nil?\n    x + y\n  end\nend\n";
+    let c = changes(Lang::Ruby, h, a, "A.f");
+    for want in [
+        ContractChange::RaiseRemoved("ArgumentError".into(), 1),
+        ContractChange::RaiseAdded("TypeError".into(), 1),
+        ContractChange::RaiseRemoved("<message>".into(), 1),
+    ] {
+        assert!(c.contains(&want), "{want:?} not in {c:?}");
+    }
+    assert!(
+        c.iter()
+            .any(|x| matches!(x, ContractChange::GuardRemoved(g) if g.starts_with("unless y"))),
+        "{c:?}"
+    );
+    assert!(
+        c.iter()
+            .any(|x| matches!(x, ContractChange::DefaultChanged(k, _, _) if k == "param y")),
+        "{c:?}"
+    );
+}
+
+#[test]
+fn php_throw_guard_and_null_coalescing_default() {
+    let h = "<?php\nclass A {\n  public function f($x, int $n = 2) {\n    if ($x === null) { throw new \\InvalidArgumentException('x'); }\n    return $x['k'] ?? $n;\n  }\n}\n";
+    let a = "<?php\nclass A {\n  public function f($x, int $n = 2) {\n    return $x['k'] ?? 0;\n  }\n}\n";
+    let c = changes(Lang::Php, h, a, "A.f");
+    assert!(
+        c.contains(&ContractChange::RaiseRemoved(
+            "\\InvalidArgumentException".into(),
+            1
+        )),
+        "{c:?}"
+    );
+    assert!(
+        c.iter()
+            .any(|x| matches!(x, ContractChange::GuardRemoved(_))),
+        "{c:?}"
+    );
+    assert!(
+        c.iter()
+            .any(|x| matches!(x, ContractChange::DefaultChanged(k, _, _) if k.contains("??"))),
+        "{c:?}"
+    );
+}
