@@ -30,8 +30,8 @@ fn reproduce_runs_on_the_fixtures() {
     let mut cfg = ReproduceConfig::for_bench_dir(&bench(), &out);
     cfg.bootstrap_reps = 200;
     let s = reproduce(&cfg, &mut |_| {}).expect("pipeline runs");
-    assert_eq!(s.instances, 21);
-    assert_eq!(s.built, 20);
+    assert_eq!(s.instances, 41);
+    assert_eq!(s.built, 40);
     assert_eq!(s.filtered.len(), 1);
     assert_eq!(s.filtered[0].1, "module_or_class_level_changes_only");
     assert!(s.failed.is_empty(), "{:?}", s.failed);
@@ -126,7 +126,7 @@ fn reproduce_runs_on_the_fixtures() {
             }
         }
     }
-    assert_eq!(applied, 2 * 3 * 20);
+    assert_eq!(applied, 2 * 3 * 40);
     let _ = std::fs::remove_dir_all(&out);
 }
 

@@ -43,8 +43,8 @@ fn empty_pr1_stacks_are_kept_without_a_report() {
             base_stacks += usize::from(is_base);
             n += 1;
         }
-        assert_eq!(n, 20, "{model}");
-        assert_eq!(s.gate.get(model).copied(), Some((20, 20)), "{model}");
+        assert_eq!(n, 40, "{model}");
+        assert_eq!(s.gate.get(model).copied(), Some((40, 40)), "{model}");
     }
     // The fixtures do hold such agents (one of each instance's PR1 pool).
     assert!(base_stacks >= 20, "{base_stacks}");
