@@ -3,8 +3,9 @@
 //! The one crate of codethread that knows tree-sitter grammars. It answers one
 //! question well: *where is every function, and what are its parts?*
 //!
-//! - [`Lang`]: Python, Go, Rust, JavaScript, TypeScript and TSX, detected from
-//!   a file's extension.
+//! - [`Lang`]: Python, Go, Rust, JavaScript, TypeScript, TSX, Java, C, C++,
+//!   Ruby and PHP, detected from a file's extension ([`Lang::for_source`]
+//!   settles `.h` between C and C++ by a repository hint or the content).
 //! - [`parse`]: bytes (any encoding, CRLF, tabs) to a tree-sitter tree. Parsing
 //!   never fails on syntax errors: the recovered tree comes back with
 //!   [`ParsedFile::parse_errors`], the number of ERROR/MISSING nodes.
