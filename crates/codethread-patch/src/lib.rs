@@ -68,8 +68,8 @@ pub use jaccard::{
     localize_in_dir, similarity, EditSets, PatchSimilarity,
 };
 pub use localize::{
-    is_source_path, localize, EditedFunction, FileEdit, FunctionStatus, Localization,
-    LocalizeError, NegativeCase, LISTED_DEPTH,
+    is_source_path, is_source_path_hinted, localize, localize_hinted, EditedFunction, FileEdit,
+    FunctionStatus, Localization, LocalizeError, NegativeCase, LISTED_DEPTH,
 };
 pub use model::*;
 pub use normalize::{compose, to_git_format, ComposeError};
