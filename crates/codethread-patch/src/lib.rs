@@ -65,7 +65,7 @@ pub use error::{ApplyError, CreateError, ParseError};
 pub use fs::{apply_to_dir, load_for_patch, load_for_patch_limited};
 pub use jaccard::{
     edit_sets_in_dir, edit_sets_of, file_set, function_set, jaccard, jaccard_of, jaccard_opt,
-    localize_in_dir, similarity, EditSets, PatchSimilarity,
+    localize_in_dir, localize_in_dir_hinted, similarity, EditSets, PatchSimilarity,
 };
 pub use localize::{
     is_source_path, is_source_path_hinted, localize, localize_hinted, EditedFunction, FileEdit,
