@@ -45,6 +45,10 @@ struct Cli {
     /// Largest input file read, in bytes (larger files are refused).
     #[arg(long, global = true, default_value_t = DEFAULT_MAX_FILE_BYTES)]
     max_file_bytes: u64,
+    /// Repository language for instances without a `language` field (`cpp`,
+    /// `C++`, `java`, ...): with `cpp`, every C-family file is C++.
+    #[arg(long, global = true, value_name = "LANG", value_parser = parse_lang)]
+    lang_hint: Option<codethread::lang::Lang>,
     #[command(subcommand)]
     cmd: Cmd,
 }
@@ -204,10 +208,17 @@ fn progress(b: &Option<indicatif::ProgressBar>) -> impl FnMut(usize, usize, &str
 
 /// Instances of a file and the number of rows that could not be used (each
 /// reported on stderr).
+/// `hint` (`--lang-hint`) fills the `language` of instances without one.
 fn instances(
     path: &Path,
+    hint: Option<codethread::lang::Lang>,
 ) -> Result<(Vec<codethread::chain::instance::Instance>, usize), ChainError> {
-    let l = load_instances(path)?;
+    let mut l = load_instances(path)?;
+    if let Some(hint) = hint {
+        for inst in l.items.iter_mut().filter(|i| i.language.is_none()) {
+            inst.language = Some(hint.name().to_string());
+        }
+    }
     for w in &l.warnings {
         eprintln!("warning: {w}");
     }
@@ -250,12 +261,17 @@ fn layer(arg: &str) -> Result<(Layer, Option<String>, usize), ChainError> {
     }
 }
 
+fn parse_lang(s: &str) -> Result<codethread::lang::Lang, String> {
+    codethread::lang::Lang::from_name(s).ok_or_else(|| format!("unknown language `{s}`"))
+}
+
 fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
     codethread::chain::fsutil::set_max_file_bytes(cli.max_file_bytes);
+    let hint = cli.lang_hint;
     let mut stdout = std::io::stdout().lock();
     match cli.cmd {
         Cmd::Targets { instances: i, src } => {
-            let (insts, mut failed) = instances(&i)?;
+            let (insts, mut failed) = instances(&i, hint)?;
             let spec = src.spec()?;
             let b = bar(insts.len());
             let res = pipeline::targets_batch(&insts, spec.open().as_mut(), &mut progress(&b));
@@ -281,7 +297,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             keep_docs,
             force,
         } => {
-            let (insts, mut failed) = instances(&i)?;
+            let (insts, mut failed) = instances(&i, hint)?;
             let spec = src.spec()?;
             let b = bar(insts.len());
             let res = pipeline::pr0_batch(
@@ -320,7 +336,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             force,
             harness,
         } => {
-            let (insts, mut failed) = instances(&i)?;
+            let (insts, mut failed) = instances(&i, hint)?;
             let spec = src.spec()?;
             let mut ans = BTreeMap::new();
             if let Some(a) = answers {

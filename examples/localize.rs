@@ -1,8 +1,11 @@
 //! Edit sets of one or two patches against a pre-image directory.
 //!
 //! ```text
-//! cargo run --release --example localize -- [--max-file-bytes N] --before DIR PATCH_A [PATCH_B]
+//! cargo run --release --example localize -- [--max-file-bytes N] [--lang-hint LANG] --before DIR PATCH_A [PATCH_B]
 //! ```
+//! `--lang-hint` names the repository's language (`cpp`, `C++`, `java`, ...;
+//! `codethread_lang::Lang::from_name`): with `cpp`, every C-family file
+//! (`.h`, `.c` too) is C++.
 //! Prints one JSON document: per patch the touched files and the edited
 //! functions (`targets`: modified / removed, `added_functions`, per-file
 //! details), and with two patches `similarity` = J^file and J^func.
@@ -33,10 +36,17 @@ struct Cli {
     /// Largest file read (patches and pre-images), in bytes.
     #[arg(long, default_value_t = DEFAULT_MAX_FILE_BYTES)]
     max_file_bytes: u64,
+    /// Repository language (`cpp`, `c`, `java`, `ruby`, `php`, ...).
+    #[arg(long, value_name = "LANG", value_parser = parse_lang)]
+    lang_hint: Option<codethread::lang::Lang>,
     /// First patch file.
     patch_a: PathBuf,
     /// Optional second patch file (same base).
     patch_b: Option<PathBuf>,
+}
+
+fn parse_lang(s: &str) -> Result<codethread::lang::Lang, String> {
+    codethread::lang::Lang::from_name(s).ok_or_else(|| format!("unknown language `{s}`"))
 }
 
 fn main() -> ExitCode {
@@ -54,8 +64,14 @@ fn main() -> ExitCode {
         let result = read_regular(p, cli.max_file_bytes)
             .map_err(|e| e.to_string())
             .and_then(|text| {
-                codethread::patch::localize_in_dir(&cli.before, &text, index, cli.max_file_bytes)
-                    .map_err(|e| format!("{}: {e}", p.display()))
+                codethread::patch::localize_in_dir_hinted(
+                    &cli.before,
+                    &text,
+                    index,
+                    cli.max_file_bytes,
+                    cli.lang_hint,
+                )
+                .map_err(|e| format!("{}: {e}", p.display()))
             });
         match result {
             Ok(r) => done.push(r),

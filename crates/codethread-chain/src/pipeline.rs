@@ -217,10 +217,21 @@ fn stale_reason(out: &Path, o: &InstanceOutcome, answer: Option<&String>) -> Opt
         .then(|| "a new answer to import: statement re-rendered".to_string())
 }
 
-fn language_of(inst: &Instance, paths: &[&str]) -> String {
+/// The language of the task: that of the first target file (extension,
+/// the instance's hint and, for `.h`, its text), else the instance's
+/// `language` field.
+fn language_of(
+    inst: &Instance,
+    paths: &[&str],
+    before: &std::collections::BTreeMap<String, Vec<u8>>,
+) -> String {
+    let hint = inst.lang_hint();
     paths
         .iter()
-        .find_map(codethread_lang::Lang::from_path)
+        .find_map(|p| {
+            let bytes = before.get(*p).map(Vec::as_slice).unwrap_or(&[]);
+            codethread_lang::Lang::for_source(p, bytes, hint)
+        })
         .map(|l| l.name().to_string())
         .or_else(|| inst.language.clone())
         .unwrap_or_else(|| "unknown".into())
@@ -268,7 +279,7 @@ fn build_one(
     let ctx = TaskContext {
         instance_id: inst.instance_id.clone(),
         repo: inst.repo.clone(),
-        language: language_of(inst, &paths),
+        language: language_of(inst, &paths, &loc.before),
         targets: infos,
     };
     let (statement, kind, warnings) = match opts.answers.get(&inst.instance_id) {

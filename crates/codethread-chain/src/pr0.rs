@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use codethread_lang::{parse_path_best, ParsedFile};
+use codethread_lang::{parse_path_hinted, Lang, ParsedFile};
 use codethread_patch::{diff_files, DiffOptions, FileChange};
 use codethread_skeleton::{skeletonize, Options, ParseErrorPolicy, Selector};
 use serde::{Deserialize, Serialize};
@@ -38,10 +38,15 @@ pub struct Pr0Options {
     pub keep_docs: bool,
 }
 
-/// Parse a file as localization does (a `.js` file may be re-parsed with the
-/// TypeScript grammar when that parses with fewer errors).
-pub(crate) fn parse_like_localization(path: &str, bytes: &[u8]) -> Option<ParsedFile> {
-    parse_path_best(Path::new(path), bytes.to_vec()).ok()
+/// Parse a file as localization does: with the instance's language hint
+/// (every C-family file of a C++ repository is C++), and a `.js` file may be
+/// re-parsed with the TypeScript grammar when that parses with fewer errors.
+pub(crate) fn parse_like_localization(
+    path: &str,
+    bytes: &[u8],
+    hint: Option<Lang>,
+) -> Option<ParsedFile> {
+    parse_path_hinted(Path::new(path), bytes.to_vec(), hint).ok()
 }
 
 /// Stub the targets of `loc` and write PR0.
@@ -81,7 +86,7 @@ pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError
             .before
             .get(*path)
             .ok_or_else(|| err(format!("no pre-image of {path}")))?;
-        let file = parse_like_localization(path, before)
+        let file = parse_like_localization(path, before, loc.language_hint)
             .ok_or_else(|| err(format!("{path}: cannot parse")))?;
         let selectors: Vec<Selector> = ids
             .iter()

@@ -89,6 +89,15 @@ pub struct TaskContext {
 }
 
 impl TaskContext {
+    /// The info string of the code fences showing this task's sources:
+    /// [`Lang::fence`] of the task's language (its name when unknown).
+    pub fn fence(&self) -> &str {
+        match Lang::from_name(&self.language) {
+            Some(l) => l.fence(),
+            None => self.language.as_str(),
+        }
+    }
+
     /// The distinct files, in order of first appearance.
     pub fn files(&self) -> Vec<&str> {
         let mut out: Vec<&str> = Vec::new();
@@ -192,7 +201,7 @@ Write the task statement an engineer will receive to implement them again.\n",
             t.path,
             t.start_line,
             t.end_line,
-            ctx.language,
+            ctx.fence(),
             t.original_source.trim_end()
         ));
     }
@@ -410,10 +419,13 @@ pub fn statement_from_answer(ctx: &TaskContext, answer: &str) -> ImportedStateme
 
 /// The documentation of a function, from the text: a Python docstring (the
 /// first statement of the body, when it is a string literal); otherwise the
-/// run of comment lines (`//`, `///`, `/* */`, `#` for Python) directly above
+/// run of comment lines (`//`, `///`, `/* */`, and the language's own line
+/// comment, [`Lang::line_comment`]: `#` for Python and Ruby) directly above
 /// the definition.
 pub fn docstring_of(path: &str, f: &Function, source: &[u8]) -> Option<String> {
-    let is_py = Lang::from_path(path) == Some(Lang::Python);
+    let lang = Lang::for_source(path, source, None);
+    let is_py = lang == Some(Lang::Python);
+    let line_comment = lang.map_or("//", Lang::line_comment);
     if is_py {
         if let Some(b) = &f.body {
             if let Some(d) =
@@ -471,11 +483,9 @@ pub fn docstring_of(path: &str, f: &Function, source: &[u8]) -> Option<String> {
             doc.push(c.trim().to_string());
             continue;
         }
-        if is_py {
-            if let Some(c) = t.strip_prefix('#') {
-                doc.push(c.trim().to_string());
-                continue;
-            }
+        if let Some(c) = t.strip_prefix(line_comment) {
+            doc.push(c.trim().to_string());
+            continue;
         }
         break;
     }

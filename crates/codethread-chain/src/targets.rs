@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use codethread_lang::{index_functions, parse_path_best, Function, Lang};
+use codethread_lang::{index_functions, parse_path_hinted, Function, Lang};
 use codethread_patch::MemTree;
 use serde::{Deserialize, Serialize};
 
@@ -74,6 +74,9 @@ pub struct Localization {
     /// Notes on uncertain matches (duplicates, removed functions, trivial-only
     /// targets, offsets, syntax errors), from codethread-patch.
     pub notes: Vec<String>,
+    /// The repository-level language the files were read with
+    /// ([`Instance::lang_hint`]); PR0 parses the pre-images the same way.
+    pub language_hint: Option<Lang>,
 }
 
 impl Localization {
@@ -85,11 +88,11 @@ impl Localization {
 
 /// Functions under `TARGET_RULES.md` (named, with a body) of a pre-image,
 /// parsed the way localization parses it.
-fn real_functions(path: &str, bytes: &[u8]) -> Vec<Function> {
+fn real_functions(path: &str, bytes: &[u8], hint: Option<Lang>) -> Vec<Function> {
     if Lang::from_path(path).is_none() {
         return Vec::new();
     }
-    match parse_path_best(std::path::Path::new(path), bytes.to_vec()) {
+    match parse_path_hinted(std::path::Path::new(path), bytes.to_vec(), hint) {
         Ok(file) => index_functions(&file)
             .into_iter()
             .filter(|f| !f.anonymous && f.body.is_some())
@@ -123,7 +126,8 @@ pub fn localize(
             tree.insert(p.into_bytes(), bytes);
         }
     }
-    let l = codethread_patch::localize(&tree, &patch).map_err(|e| match e {
+    let hint = inst.lang_hint();
+    let l = codethread_patch::localize_hinted(&tree, &patch, hint).map_err(|e| match e {
         codethread_patch::LocalizeError::Apply(a) => {
             perr(format!("gold patch does not apply at base: {a}"))
         }
@@ -157,7 +161,7 @@ pub fn localize(
         let funcs = index.entry(path.clone()).or_insert_with(|| {
             before
                 .get(&path)
-                .map(|b| real_functions(&path, b))
+                .map(|b| real_functions(&path, b, hint))
                 .unwrap_or_default()
         });
         let f = funcs
@@ -209,5 +213,6 @@ pub fn localize(
         notes: l.unsure.clone(),
         targets,
         before,
+        language_hint: hint,
     })
 }

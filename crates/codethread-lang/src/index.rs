@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::flat::{ByteSpan, FlatNode as Node, FlatTree};
-use crate::spec::{spec, FnRule, LangSpec, ScopeRule};
+use crate::spec::{spec, DeclaratorRule, FnRule, LangSpec, ScopeRule};
 use crate::ParsedFile;
 
 /// A byte and line range of the source. Lines are 1-based and inclusive;
@@ -141,9 +141,28 @@ pub struct Function {
     /// How many functions of the file share the qualname.
     pub dup_count: usize,
     /// 1-based rank among functions with the same matching key
-    /// (qualname, impl_trait, accessor): pairs a function before and after
-    /// a patch.
+    /// ([`Function::pairing_extra`] and [`Function::params`] with the
+    /// qualname): pairs a function before and after a patch.
     pub key_occurrence: usize,
+    /// Parameter-list part of the pairing key, for the languages whose
+    /// table names a parameter field (Java, C, C++): the parameter-list
+    /// tokens with comments dropped and a space only between two word
+    /// tokens, for C++ followed by the trailing `const` / `volatile` / `&` /
+    /// `&&` qualifiers (`(int a,char*b)const`). `None` elsewhere.
+    pub params: Option<String>,
+    /// A singleton method (Ruby `def self.x`, `def obj.x`, methods inside
+    /// `class << self`); part of the pairing key.
+    pub singleton: bool,
+    /// C++: the enclosing class's name with its template arguments, tokens
+    /// normalized as in [`Function::params`]
+    /// (`formatter<tuple_join_view<Char,T...>,Char>`); part of the pairing
+    /// key. `None` outside classes and in other languages.
+    pub class_type: Option<String>,
+    /// Why the index itself is unsure of this function (definition inside a
+    /// tree-sitter ERROR node, parse errors inside it or in an enclosing
+    /// scope, K&R parameter declarations, a method of an anonymous class no
+    /// declarator names). Empty for a clean definition.
+    pub notes: Vec<String>,
 }
 
 impl Function {
@@ -196,6 +215,16 @@ struct Frame {
     trait_name: Option<String>,
     /// Index of the function, when the scope is a function.
     function: Option<usize>,
+    /// The scope is an anonymous function (lambda, closure, block).
+    anonymous_fn: bool,
+    /// Methods directly inside are singleton methods.
+    singleton: bool,
+    /// C++ class type (see [`Function::class_type`]).
+    class_type: Option<String>,
+    /// A scope node (not a function) that contains ERROR/MISSING nodes.
+    scope_error: bool,
+    /// An anonymous class that no parent names (methods get a note).
+    unnamed_note: bool,
     /// Filled in by [`push_frame`] so that no lookup walks the whole stack
     /// (a walk per function is quadratic on deep nesting): the nearest
     /// frame at or below this one with a name, how many frames up to this
@@ -206,6 +235,38 @@ struct Frame {
     named_count: usize,
     function_at: Option<usize>,
     class_at: Option<usize>,
+    /// The innermost named (counted) function, the innermost frame that is
+    /// not an anonymous function, and the innermost scope with errors, at
+    /// or below this one.
+    named_function_at: Option<usize>,
+    scope_at: Option<usize>,
+    scope_error_at: Option<usize>,
+}
+
+impl Frame {
+    fn new(node_id: usize, name: Option<String>) -> Frame {
+        Frame {
+            node_id,
+            name,
+            class_like: false,
+            type_name: None,
+            trait_name: None,
+            function: None,
+            anonymous_fn: false,
+            singleton: false,
+            class_type: None,
+            scope_error: false,
+            unnamed_note: false,
+            named_at: None,
+            first_named: None,
+            named_count: 0,
+            function_at: None,
+            class_at: None,
+            named_function_at: None,
+            scope_at: None,
+            scope_error_at: None,
+        }
+    }
 }
 
 /// The most enclosing scopes a qualified name spells out. Deeper functions
@@ -231,6 +292,21 @@ fn push_frame(frames: &mut Vec<Frame>, mut f: Frame) {
         Some(i)
     } else {
         below.and_then(|b| b.class_at)
+    };
+    f.named_function_at = if f.function.is_some() && !f.anonymous_fn {
+        f.function
+    } else {
+        below.and_then(|b| b.named_function_at)
+    };
+    f.scope_at = if f.anonymous_fn {
+        below.and_then(|b| b.scope_at)
+    } else {
+        Some(i)
+    };
+    f.scope_error_at = if f.scope_error {
+        Some(i)
+    } else {
+        below.and_then(|b| b.scope_error_at)
     };
     frames.push(f);
 }
@@ -318,10 +394,15 @@ fn index_tree(file: &ParsedFile, flat: &FlatTree, macro_depth: usize) -> Vec<Fun
     let fused = fused_yields(spec);
     let mut bodies: std::collections::HashMap<usize, usize> = std::collections::HashMap::new();
     let mut targets: Vec<Option<usize>> = vec![None];
+    // ERROR nodes open at the walk's position (ids), innermost last.
+    let mut errors: Vec<usize> = Vec::new();
     loop {
         let node = cursor.node();
         let before = out.len();
-        enter(spec, src, node, &mut frames, &mut out);
+        if node.is_error() {
+            errors.push(node.id());
+        }
+        enter(spec, src, node, !errors.is_empty(), &mut frames, &mut out);
         if fused && out.len() > before {
             let kind = kind_of(node);
             let body = spec
@@ -355,6 +436,9 @@ fn index_tree(file: &ParsedFile, flat: &FlatTree, macro_depth: usize) -> Vec<Fun
             let id = cursor.node().id();
             while frames.last().is_some_and(|f| f.node_id == id) {
                 frames.pop();
+            }
+            if errors.last() == Some(&id) {
+                errors.pop();
             }
             if cursor.goto_next_sibling() {
                 break;
@@ -498,6 +582,7 @@ fn enter(
     spec: &LangSpec,
     src: &[u8],
     node: Node<'_>,
+    in_error: bool,
     frames: &mut Vec<Frame>,
     out: &mut Vec<Function>,
 ) {
@@ -506,66 +591,111 @@ fn enter(
     }
     let kind = kind_of(node);
     if let Some(rule) = spec.functions.iter().find(|r| r.kind == kind) {
-        if let Some(func) = make_function(spec, src, node, rule, frames, out.len()) {
-            let name = match (&func.receiver, func.anonymous) {
-                (_, true) => "<anonymous>".to_string(),
-                (Some(_), false) => match &func.impl_type {
-                    Some(t) => format!("{t}.{}", func.name),
-                    None => func.name.clone(),
-                },
-                (None, false) => func.name.clone(),
-            };
-            push_frame(
-                frames,
-                Frame {
-                    node_id: node.id(),
-                    name: Some(name),
-                    class_like: false,
-                    type_name: None,
-                    trait_name: None,
-                    function: Some(out.len()),
-                    named_at: None,
-                    first_named: None,
-                    named_count: 0,
-                    function_at: None,
-                    class_at: None,
-                },
-            );
+        if let Some((func, frame_name)) = make_function(spec, src, node, rule, frames, in_error) {
+            let mut frame = Frame::new(node.id(), Some(frame_name));
+            frame.function = Some(out.len());
+            frame.anonymous_fn = func.anonymous;
+            push_frame(frames, frame);
             out.push(func);
         }
-    } else if let Some(rule) = spec.scopes.iter().find(|r| r.kind == kind) {
+    } else if let Some(rule) = spec.scopes.iter().find(|r| {
+        r.kind == kind
+            && r.requires_child
+                .is_none_or(|c| node.children().any(|n| kind_of(n) == c))
+    }) {
         push_frame(frames, make_scope(spec, src, node, rule));
     }
 }
 
 fn make_scope(spec: &LangSpec, src: &[u8], node: Node<'_>, rule: &ScopeRule) -> Frame {
-    let own = rule
-        .name_field
-        .and_then(|f| node.child_by_field_name(f))
-        .map(|n| clean_name(spec, src, n, rule.type_name));
-    let name = own.or_else(|| parent_name(spec, src, node).map(|(n, _, _)| n));
+    let name_node = rule.name_field.and_then(|f| node.child_by_field_name(f));
+    let own = name_node.map(|n| scope_name(spec, src, n, rule.type_name));
+    let by_parent = if own.is_none() {
+        parent_name(spec, src, node, false).map(|(n, _, _)| n)
+    } else {
+        None
+    };
+    let named_by_parent = by_parent.is_some();
+    let name = own.or(by_parent);
     let trait_name = rule
         .trait_field
         .and_then(|f| node.child_by_field_name(f))
         .map(|n| collapse_ws(&text(src, n)));
-    Frame {
-        node_id: node.id(),
-        type_name: name.clone(),
-        name,
-        class_like: rule.class_like,
-        trait_name,
-        function: None,
-        named_at: None,
-        first_named: None,
-        named_count: 0,
-        function_at: None,
-        class_at: None,
+    let mut frame = Frame::new(node.id(), name.clone());
+    frame.type_name = name;
+    frame.class_like = rule.class_like;
+    frame.trait_name = trait_name;
+    frame.singleton = rule.singleton;
+    frame.class_type = if rule.class_type {
+        name_node.map(|n| tokens(spec, src, n, None))
+    } else {
+        None
+    };
+    frame.scope_error = node.has_error();
+    frame.unnamed_note = rule.note_if_unnamed && !named_by_parent;
+    frame
+}
+
+/// A scope's name: cleaned as [`clean_name`], qualified parts (`A::B`)
+/// joined with `.`.
+fn scope_name(spec: &LangSpec, src: &[u8], node: Node<'_>, type_name: bool) -> String {
+    let name = clean_name(spec, src, node, type_name);
+    match spec.defs.scope_separator {
+        Some(sep) if name.contains(sep) => name
+            .split(sep)
+            .map(|p| {
+                if type_name {
+                    clean_type(p)
+                } else {
+                    p.trim().to_string()
+                }
+            })
+            .filter(|p| !p.is_empty())
+            .collect::<Vec<_>>()
+            .join("."),
+        _ => name,
     }
 }
 
 /// Collapse runs of whitespace to one space.
 fn collapse_ws(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The leaf tokens of `node` (those starting before `until`, when given),
+/// comments dropped, joined with a space only between two word tokens:
+/// `( const char * s , int /*x*/ n )` → `(const char*s,int n)`. The form
+/// of parameter lists and class types in pairing keys.
+fn tokens(spec: &LangSpec, src: &[u8], node: Node<'_>, until: Option<usize>) -> String {
+    let mut out = String::new();
+    let mut last_word = false;
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '$';
+    let mut skip_to = 0usize;
+    for n in node.descendants() {
+        if n.start_byte() < skip_to {
+            continue;
+        }
+        if until.is_some_and(|u| n.start_byte() >= u) {
+            break;
+        }
+        if spec.defs.comment_kinds.contains(&kind_of(n)) {
+            skip_to = n.end_byte();
+            continue;
+        }
+        if n.child_count() > 0 {
+            continue;
+        }
+        let t = text(src, n);
+        for piece in t.split_whitespace() {
+            let starts_word = piece.chars().next().is_some_and(word);
+            if last_word && starts_word {
+                out.push(' ');
+            }
+            out.push_str(piece);
+            last_word = piece.chars().last().is_some_and(word);
+        }
+    }
+    out
 }
 
 /// The name text of a node, cleaned: string keys unquoted; type names
@@ -611,20 +741,28 @@ pub(crate) fn clean_type(raw: &str) -> String {
     s[..end].to_string()
 }
 
-/// A name given by the parent of an anonymous node, with whether it makes a
-/// method and the statement-level node that widens the span.
+/// A name given by the parent of an anonymous node (through the spec's
+/// transparent value wrappers), with whether it makes a method and the
+/// statement-level node that widens the span. `function`: only rules that
+/// name functions apply.
 fn parent_name<'t>(
     spec: &LangSpec,
     src: &[u8],
     node: Node<'t>,
+    function: bool,
 ) -> Option<(String, bool, Node<'t>)> {
-    let parent = node.parent()?;
+    let mut child = node;
+    let mut parent = node.parent()?;
+    while spec.defs.transparent_values.contains(&kind_of(parent)) {
+        child = parent;
+        parent = parent.parent()?;
+    }
     let rule = spec
         .parent_names
         .iter()
-        .find(|r| r.parent == kind_of(parent))?;
+        .find(|r| r.parent == kind_of(parent) && (r.functions || !function))?;
     let value = parent.child_by_field_name(rule.value_field)?;
-    if value.id() != node.id() {
+    if value.id() != child.id() {
         return None;
     }
     let name_node = parent.child_by_field_name(rule.field)?;
@@ -633,24 +771,137 @@ fn parent_name<'t>(
     Some((name, method, parent))
 }
 
+/// What a C-family declarator chain says about a definition.
+struct Declared<'t> {
+    /// Scopes written in the name (`A<T>::B::f` → `A`, `B`).
+    qualifiers: Vec<String>,
+    /// The name (`f`, `~A`, `operator==`, `operator const char*`).
+    name: String,
+    /// The function declarator nearest the name (holds the parameters).
+    function_declarator: Node<'t>,
+}
+
+/// Follow a declarator chain to the function's name; `None` when it
+/// reaches no function declarator (not a function).
+fn read_declarator<'t>(
+    spec: &LangSpec,
+    rule: &DeclaratorRule,
+    src: &[u8],
+    mut node: Node<'t>,
+) -> Option<Declared<'t>> {
+    let mut function_declarator: Option<Node<'t>> = None;
+    let mut qualifiers = Vec::new();
+    let is_declarator = |k: &str| {
+        rule.wrappers.contains(&k)
+            || rule.function_declarators.contains(&k)
+            || rule.qualified.contains(&k)
+            || rule.embedded.contains(&k)
+            || rule.templated.contains(&k)
+    };
+    // Each step goes one level down: bounded by the tree's depth.
+    let name = loop {
+        let kind = kind_of(node);
+        if rule.function_declarators.contains(&kind) {
+            function_declarator = Some(node);
+            node = node.child_by_field_name("declarator")?;
+        } else if rule.wrappers.contains(&kind) {
+            node = node.child_by_field_name("declarator").or_else(|| {
+                node.named_children()
+                    .find(|c| is_declarator(kind_of(c)) || c.child_count() == 0)
+            })?;
+        } else if rule.qualified.contains(&kind) {
+            if let Some(scope) = node.child_by_field_name("scope") {
+                let q = clean_type(&collapse_ws(&text(src, scope)));
+                if !q.is_empty() {
+                    qualifiers.push(q);
+                }
+            }
+            node = node.child_by_field_name("name")?;
+        } else if rule.templated.contains(&kind) {
+            node = node.child_by_field_name("name")?;
+        } else if rule.embedded.contains(&kind) {
+            let mut d = node.child_by_field_name("declarator");
+            while let Some(x) = d {
+                if rule.function_declarators.contains(&kind_of(x)) {
+                    function_declarator = Some(x);
+                    break;
+                }
+                d = x.child_by_field_name("declarator");
+            }
+            let until = function_declarator.map(|f| f.start_byte());
+            break tokens(spec, src, node, until);
+        } else {
+            break tokens(spec, src, node, None);
+        }
+    };
+    Some(Declared {
+        qualifiers,
+        name,
+        function_declarator: function_declarator?,
+    })
+}
+
+/// The parameter-list key of a function (see [`Function::params`]).
+fn params_key(
+    spec: &LangSpec,
+    src: &[u8],
+    node: Node<'_>,
+    declared: Option<&Declared<'_>>,
+) -> Option<String> {
+    let field = spec.defs.params_field?;
+    let holder = declared.map_or(node, |d| d.function_declarator);
+    let params = holder.child_by_field_name(field)?;
+    let mut key = tokens(spec, src, params, None);
+    if let Some(rule) = spec.defs.declarators {
+        for c in holder.children() {
+            if c.start_byte() >= params.end_byte() && rule.trailing_qualifiers.contains(&kind_of(c))
+            {
+                key.push_str(&tokens(spec, src, c, None));
+            }
+        }
+    }
+    Some(key)
+}
+
 fn make_function(
     spec: &LangSpec,
     src: &[u8],
     node: Node<'_>,
     rule: &FnRule,
     frames: &[Frame],
-    _index: usize,
-) -> Option<Function> {
+    in_error: bool,
+) -> Option<(Function, String)> {
     let body = node.child_by_field_name(rule.body_field);
-    let own_name = rule
-        .name_field
-        .and_then(|f| node.child_by_field_name(f))
-        .map(|n| clean_name(spec, src, n, false));
+    if rule.body_required && body.is_none() {
+        return None;
+    }
+    let declared = match (rule.declarator_chain, spec.defs.declarators) {
+        (true, Some(d)) => Some(read_declarator(
+            spec,
+            d,
+            src,
+            node.child_by_field_name(rule.name_field?)?,
+        )?),
+        _ => None,
+    };
+    let own_name = match &declared {
+        Some(d) => Some(d.name.clone()),
+        None => rule
+            .name_field
+            .and_then(|f| node.child_by_field_name(f))
+            .map(|n| clean_name(spec, src, n, false)),
+    };
+    if own_name
+        .as_deref()
+        .is_some_and(|n| spec.defs.keyword_names.contains(&n))
+    {
+        return None;
+    }
     // Name: own name for declarations; for expressions, the parent's.
     let mut method_by_parent = false;
     let mut wrapper: Option<Node<'_>> = None;
     let name = if rule.expression {
-        match parent_name(spec, src, node) {
+        match parent_name(spec, src, node, true) {
             Some((n, m, p)) => {
                 method_by_parent = m;
                 wrapper = Some(p);
@@ -663,11 +914,27 @@ fn make_function(
     };
     let anonymous = name.is_none();
     let name = name.unwrap_or_else(|| "<anonymous>".to_string());
+    let qualifiers: &[String] = declared.as_ref().map_or(&[], |d| &d.qualifiers);
 
     // Enclosing scopes.
     let parent_fn = enclosing_function(frames);
     let innermost = frames.last();
-    let kind = if parent_fn.is_some() {
+    let kind = if spec.defs.counted_nesting {
+        let container = innermost
+            .and_then(|f| f.scope_at)
+            .and_then(|i| frames.get(i));
+        if innermost.and_then(|f| f.named_function_at).is_some() {
+            FunctionKind::Nested
+        } else if rule.method
+            || method_by_parent
+            || !qualifiers.is_empty()
+            || container.is_some_and(|f| f.class_like)
+        {
+            FunctionKind::Method
+        } else {
+            FunctionKind::Function
+        }
+    } else if parent_fn.is_some() {
         FunctionKind::Nested
     } else if rule.method || method_by_parent || innermost.is_some_and(|f| f.class_like) {
         FunctionKind::Method
@@ -678,18 +945,39 @@ fn make_function(
         .receiver_field
         .and_then(|f| node.child_by_field_name(f))
         .map(|n| collapse_ws(&text(src, n)));
-    let receiver_type = receiver.as_deref().map(receiver_type);
-    let mut parts = scope_names(frames);
+    let receiver_type = receiver
+        .as_deref()
+        .filter(|r| !spec.defs.self_receivers.contains(r))
+        .map(receiver_type);
+    let mut own_parts: Vec<&str> = Vec::new();
     if let Some(t) = receiver_type.as_deref() {
-        parts.push(t.into());
+        own_parts.push(t);
     }
-    parts.push(name.as_str().into());
+    own_parts.extend(qualifiers.iter().map(String::as_str));
+    own_parts.push(&name);
+    let frame_name = if anonymous {
+        "<anonymous>".to_string()
+    } else {
+        own_parts.join(".")
+    };
+    let mut parts = scope_names(frames);
+    parts.extend(own_parts.iter().map(|p| std::borrow::Cow::Borrowed(*p)));
     let qualname = parts.join(".");
     let class_frame = enclosing_class(frames);
     let impl_type = receiver_type
         .clone()
         .or_else(|| class_frame.and_then(|f| f.type_name.clone()));
     let impl_trait = class_frame.and_then(|f| f.trait_name.clone());
+    let scope_frame = innermost
+        .and_then(|f| f.scope_at)
+        .and_then(|i| frames.get(i));
+    let singleton = rule.singleton || scope_frame.is_some_and(|f| f.singleton);
+    let class_type = if qualifiers.is_empty() {
+        class_frame.and_then(|f| f.class_type.clone())
+    } else {
+        None
+    };
+    let params = params_key(spec, src, node, declared.as_ref());
 
     // Spans.
     let own_start = node_start(spec, node);
@@ -702,11 +990,71 @@ fn make_function(
         last_content(spec, span_end)
     };
     let span = Span::between(span_start, span_end);
-    let header = match body {
-        Some(b) => header_span(src, own_start, node, b),
-        None => node_span,
+    let header_field = spec
+        .defs
+        .header_end_fields
+        .iter()
+        .find_map(|f| node.child_by_field_name(f));
+    let header = match (header_field, body) {
+        (Some(h), _) => Span::between(own_start, h),
+        (None, Some(b)) => header_span(src, own_start, node, b),
+        (None, None) => node_span,
     };
-    let body_span = body.map(|b| Span::between(b, last_content(spec, b)));
+    let body_span = match body {
+        Some(b) => Some(Span::between(b, last_content(spec, b))),
+        None => rule.empty_body_before.and_then(|k| {
+            let end = node.children().find(|c| kind_of(c) == k)?;
+            let line = end.start_position().row + 1;
+            Some(Span {
+                start_byte: end.start_byte(),
+                end_byte: end.start_byte(),
+                start_line: line,
+                end_line: line,
+            })
+        }),
+    };
+
+    let mut notes = Vec::new();
+    if in_error {
+        notes.push(
+            "definition lies inside a tree-sitter ERROR node; enclosing scopes may be missing \
+             from the qualname and the span comes from error recovery"
+                .to_string(),
+        );
+    }
+    if node.has_error() {
+        notes.push(
+            "parse errors (ERROR/MISSING nodes) inside the function span; span comes from \
+             error recovery"
+                .to_string(),
+        );
+    }
+    if let Some(f) = innermost
+        .and_then(|f| f.scope_error_at)
+        .and_then(|i| frames.get(i))
+    {
+        notes.push(format!(
+            "enclosing scope `{}` contains parse errors (ERROR/MISSING nodes); the qualname \
+             prefix comes from error recovery",
+            f.name.as_deref().unwrap_or("<unnamed>")
+        ));
+    }
+    if let Some(kr) = spec.defs.declarators.and_then(|d| d.kr_declarations) {
+        if node.children().any(|c| kind_of(c) == kr) {
+            notes.push(
+                "K&R-style parameter declarations between declarator and body (often a macro \
+                 call read as a definition; the span may swallow the next function)"
+                    .to_string(),
+            );
+        }
+    }
+    if class_frame.is_some_and(|f| f.unnamed_note) && !anonymous {
+        notes.push(
+            "is a method of an anonymous class; the anonymous class contributes no name to \
+             the qualname"
+                .to_string(),
+        );
+    }
 
     let is_async = has_token(node, spec.async_tokens, spec.modifier_groups, body);
     let is_generator = rule.generator
@@ -718,30 +1066,37 @@ fn make_function(
     } else {
         first_token(node, spec.accessor_tokens, spec.modifier_groups, body).map(str::to_string)
     };
-    Some(Function {
-        name,
-        own_name,
-        qualname,
-        kind,
-        node_kind: rule.kind,
-        anonymous,
-        parent: parent_fn,
-        span,
-        node: node_span,
-        header,
-        body: body_span,
-        is_async,
-        is_generator,
-        receiver,
-        impl_type,
-        impl_trait,
-        accessor,
-        decorators,
-        occurrence: 1,
-        dup_count: 1,
-        key_occurrence: 1,
-        in_macro: false,
-    })
+    Some((
+        Function {
+            name,
+            own_name,
+            qualname,
+            kind,
+            node_kind: rule.kind,
+            anonymous,
+            parent: parent_fn,
+            span,
+            node: node_span,
+            header,
+            body: body_span,
+            is_async,
+            is_generator,
+            receiver,
+            impl_type,
+            impl_trait,
+            accessor,
+            decorators,
+            occurrence: 1,
+            dup_count: 1,
+            key_occurrence: 1,
+            in_macro: false,
+            params,
+            singleton,
+            class_type,
+            notes,
+        },
+        frame_name,
+    ))
 }
 
 /// `(st *ServerType)` → `ServerType`; `(l *List[T])` → `List`.
@@ -831,6 +1186,31 @@ fn definition_span<'t>(
                 break;
             }
         }
+    }
+    // Calls wrapping the definition as their only argument (Ruby
+    // `private def x`), outermost last.
+    if let Some(cw) = spec.defs.call_wrappers {
+        let mut calls = Vec::new();
+        while let Some(args) = top.parent() {
+            let Some(call) = args.parent() else { break };
+            let wraps = kind_of(args) == cw.args
+                && args.named_child_count() == 1
+                && kind_of(call) == cw.kind
+                && call
+                    .child_by_field_name("arguments")
+                    .is_some_and(|a| a.id() == args.id())
+                && cw
+                    .absent_fields
+                    .iter()
+                    .all(|f| call.child_by_field_name(f).is_none());
+            let Some(method) = call.child_by_field_name(cw.method_field).filter(|_| wraps) else {
+                break;
+            };
+            calls.push(text(src, method));
+            top = call;
+        }
+        calls.reverse();
+        decorators.extend(calls);
     }
     // Wrappers (decorated_definition, export_statement).
     while let Some(pp) = top.parent() {
@@ -981,14 +1361,12 @@ fn contains_yield(spec: &LangSpec, body: Node<'_>) -> bool {
 fn assign_occurrences(out: &mut [Function]) {
     use std::collections::HashMap;
     let mut by_name: HashMap<String, usize> = HashMap::new();
-    let mut by_key: HashMap<(String, Option<String>, Option<String>), usize> = HashMap::new();
+    let mut by_key: HashMap<PairingKey, usize> = HashMap::new();
     for f in out.iter_mut() {
         let c = by_name.entry(f.qualname.clone()).or_insert(0);
         *c += 1;
         f.occurrence = *c;
-        let k = by_key
-            .entry((f.qualname.clone(), f.impl_trait.clone(), f.accessor.clone()))
-            .or_insert(0);
+        let k = by_key.entry(f.pairing_key()).or_insert(0);
         *k += 1;
         f.key_occurrence = *k;
     }
@@ -997,16 +1375,39 @@ fn assign_occurrences(out: &mut [Function]) {
     }
 }
 
+/// The part of a function's before/after key besides the qualname that
+/// step 2 of the pairing keeps (`TARGET_RULES.md`): Rust impl trait, JS
+/// accessor, Ruby singleton flag, C++ class type.
+pub type PairingExtra = (Option<String>, Option<String>, bool, Option<String>);
+
+/// (qualname, [`PairingExtra`], parameter-list key): functions with equal
+/// keys are paired before/after in source order.
+pub type PairingKey = (String, PairingExtra, Option<String>);
+
 impl Function {
-    /// The before/after matching key of `TARGET_RULES.md`:
-    /// (qualname, impl trait, accessor, n-th occurrence of that triple).
-    pub fn match_key(&self) -> (String, Option<String>, Option<String>, usize) {
+    /// See [`PairingExtra`].
+    pub fn pairing_extra(&self) -> PairingExtra {
         (
-            self.qualname.clone(),
             self.impl_trait.clone(),
             self.accessor.clone(),
-            self.key_occurrence,
+            self.singleton,
+            self.class_type.clone(),
         )
+    }
+
+    /// See [`PairingKey`].
+    pub fn pairing_key(&self) -> PairingKey {
+        (
+            self.qualname.clone(),
+            self.pairing_extra(),
+            self.params.clone(),
+        )
+    }
+
+    /// The before/after matching key of `TARGET_RULES.md`: the
+    /// [`PairingKey`] and the n-th occurrence of that key.
+    pub fn match_key(&self) -> (PairingKey, usize) {
+        (self.pairing_key(), self.key_occurrence)
     }
 }
 

@@ -125,7 +125,9 @@ pub fn count_errors(root: Node<'_>) -> usize {
 /// Parse a file choosing the grammar from its path; for JavaScript files
 /// (`.js`, `.mjs`, `.cjs`, `.jsx`) also try the TypeScript and TSX grammars
 /// and keep the parse with the fewest ERROR/MISSING nodes (Flow-typed sources
-/// parse cleanly only as TypeScript). Ties keep the JavaScript parse.
+/// parse cleanly only as TypeScript). Ties keep the JavaScript parse. A `.h`
+/// file is C++ when its text has a C++-only construct ([`Lang::for_source`]
+/// without a hint).
 ///
 /// # Errors
 /// As [`parse_path`].
@@ -133,7 +135,25 @@ pub fn parse_path_best(
     path: &std::path::Path,
     source: impl Into<Vec<u8>>,
 ) -> Result<ParsedFile, LangError> {
-    let first = parse_path(path, source)?;
+    parse_path_hinted(path, source, None)
+}
+
+/// [`parse_path_best`] with a repository-level language `hint` (an
+/// instance's `language` field, a `--lang-hint` option): the language comes
+/// from [`Lang::for_source`] (with hint C++, every C-family file is C++).
+///
+/// # Errors
+/// As [`parse_path`].
+pub fn parse_path_hinted(
+    path: &std::path::Path,
+    source: impl Into<Vec<u8>>,
+    hint: Option<Lang>,
+) -> Result<ParsedFile, LangError> {
+    let source = source.into();
+    let lang = Lang::for_source(path, &source, hint).ok_or_else(|| LangError::Unsupported {
+        path: path.to_path_buf(),
+    })?;
+    let first = parse(lang, source)?;
     if first.parse_errors == 0 {
         return Ok(first);
     }

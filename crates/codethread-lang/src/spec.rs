@@ -25,6 +25,20 @@ pub(crate) struct FnRule {
     pub method: bool,
     /// Always a generator (JS `function*`).
     pub generator: bool,
+    /// A node of this kind without a body is not a function and is left out
+    /// of the index (Java / PHP abstract and interface methods, C++
+    /// `= default` / `= delete` definitions).
+    pub body_required: bool,
+    /// The name field holds a C declarator chain, read through the spec's
+    /// [`DeclaratorRule`]; a chain that reaches no function declarator is
+    /// not a function.
+    pub declarator_chain: bool,
+    /// Always a singleton method (Ruby `def self.x`, `def obj.x`).
+    pub singleton: bool,
+    /// When the body field is absent, the body is the empty range just
+    /// before this child token (Ruby `def x; end`: an empty method is still
+    /// a definition with a body to stub).
+    pub empty_body_before: Option<&'static str>,
 }
 
 /// What a scope node contributes to qualified names.
@@ -40,6 +54,18 @@ pub(crate) struct ScopeRule {
     pub type_name: bool,
     /// Field holding the implemented trait (Rust `impl Trait for Type`).
     pub trait_field: Option<&'static str>,
+    /// The node is a scope only when it has a child of this kind (Java
+    /// `new T() { ... }` is an anonymous class only with its `class_body`).
+    pub requires_child: Option<&'static str>,
+    /// Methods directly inside are singleton methods (Ruby `class << self`).
+    pub singleton: bool,
+    /// The scope's whole name, template arguments kept and tokens
+    /// normalized (see [`DeclaratorRule`]'s token rule), is the `class_type`
+    /// of the functions inside it (C++ pairing key).
+    pub class_type: bool,
+    /// Functions inside get a note when no parent names the scope (Java and
+    /// PHP anonymous classes not named through a declarator).
+    pub note_if_unnamed: bool,
 }
 
 /// A parent node that names an anonymous child (function or object/class).
@@ -55,6 +81,40 @@ pub(crate) struct ParentName {
     pub method_if_contains: Option<&'static str>,
     /// Makes the function a method when the parent is a member of an object or class.
     pub member: bool,
+    /// Also names anonymous functions (JS arrows); false: names only
+    /// anonymous scopes (Java anonymous classes; Java lambdas stay anonymous).
+    pub functions: bool,
+}
+
+/// How a C-family declarator chain is read: `static int *(*f)(int) {...}`
+/// names `f` through pointer / parenthesized / attributed declarators down
+/// to a function declarator and its identifier.
+#[derive(Debug)]
+pub(crate) struct DeclaratorRule {
+    /// Declarator kinds passed through towards the name (their `declarator`
+    /// field, else their first named child of a declarator kind).
+    pub wrappers: &'static [&'static str],
+    /// Function declarator kinds: the `parameters` field holds the parameter
+    /// list, the `declarator` field continues the chain. Reaching one makes
+    /// the definition a function.
+    pub function_declarators: &'static [&'static str],
+    /// Qualified names (`A<T>::B::f`): `scope` and `name` fields; each scope
+    /// becomes a qualname component with template arguments stripped, and
+    /// the definition is a method.
+    pub qualified: &'static [&'static str],
+    /// Name kinds that hold their own function declarator (C++
+    /// `operator const char*() const`): the name is the text before it.
+    pub embedded: &'static [&'static str],
+    /// Name kinds with template arguments (`f<int>`): the `name` field is
+    /// the name.
+    pub templated: &'static [&'static str],
+    /// Child kinds of the function declarator after the parameter list that
+    /// join the pairing key (C++ `const`, `volatile`, `&`, `&&`).
+    pub trailing_qualifiers: &'static [&'static str],
+    /// Child kind of the definition between declarator and body that marks
+    /// K&R parameter declarations (kept, with an unsure note: in macro-heavy
+    /// C it is usually a macro call followed by declarations).
+    pub kr_declarations: Option<&'static str>,
 }
 
 /// Per-language tables.
@@ -102,7 +162,101 @@ pub(crate) struct LangSpec {
     /// as items (Rust `cfg_rt! { pub fn ... }`): (invocation kind, body kind,
     /// parent kinds where the invocation stands as an item).
     pub reparse_macros: Option<(&'static str, &'static str, &'static [&'static str])>,
+    /// Definition rules of Java, C, C++, Ruby and PHP (`TARGET_RULES.md`,
+    /// "Java, C, C++, Ruby, PHP"); [`DefRules::NONE`] elsewhere.
+    pub defs: DefRules,
 }
+
+/// Definition rules the five-language part of `TARGET_RULES.md` needs.
+#[derive(Debug)]
+pub(crate) struct DefRules {
+    /// `nested` only under a named (counted) function; anonymous functions
+    /// are skipped when looking for the class-like container. False: any
+    /// function ancestor, anonymous or not, makes a function `nested`.
+    pub counted_nesting: bool,
+    /// The C-family declarator chain of function definitions.
+    pub declarators: Option<&'static DeclaratorRule>,
+    /// Names that make a definition an error-recovery artefact, left out of
+    /// the index (C keywords: `switch (x) { ... }` read as a function).
+    pub keyword_names: &'static [&'static str],
+    /// Field of the function node (or of its function declarator) whose
+    /// normalized tokens are the parameter-list part of the pairing key;
+    /// `None`: parameters are not part of the key.
+    pub params_field: Option<&'static str>,
+    /// Comment kinds dropped from normalized token lists.
+    pub comment_kinds: &'static [&'static str],
+    /// Separator of qualified scope names written as `.` (`::`).
+    pub scope_separator: Option<&'static str>,
+    /// Expression kinds a value may be wrapped in between it and the parent
+    /// that names it (Java parentheses and casts).
+    pub transparent_values: &'static [&'static str],
+    /// Calls that wrap a definition as their only argument and widen its
+    /// span (Ruby `private def x`), with their names recorded as decorators.
+    pub call_wrappers: Option<CallWrapper>,
+    /// Receiver texts that add nothing to the qualname (Ruby `self`).
+    pub self_receivers: &'static [&'static str],
+    /// Fields whose last line ends the header, first present wins, instead
+    /// of the body opener (Ruby: parameters, then name).
+    pub header_end_fields: &'static [&'static str],
+}
+
+impl DefRules {
+    /// No five-language rules (Python, Go, Rust, JS/TS).
+    pub const NONE: DefRules = DefRules {
+        counted_nesting: false,
+        declarators: None,
+        keyword_names: &[],
+        params_field: None,
+        comment_kinds: &[],
+        scope_separator: None,
+        transparent_values: &[],
+        call_wrappers: None,
+        self_receivers: &[],
+        header_end_fields: &[],
+    };
+}
+
+/// A call wrapping a definition (Ruby `private def x`): a `kind` node with
+/// a `method` name, no receiver, no block, and `args` holding only the
+/// definition.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct CallWrapper {
+    /// Call node kind.
+    pub kind: &'static str,
+    /// Argument list kind (the definition's parent).
+    pub args: &'static str,
+    /// Field with the called name.
+    pub method_field: &'static str,
+    /// Fields that must be absent (receiver, block).
+    pub absent_fields: &'static [&'static str],
+}
+
+/// A function rule with every flag off (the base of struct updates).
+const PLAIN_FN: FnRule = FnRule {
+    kind: "",
+    name_field: None,
+    body_field: "body",
+    expression: false,
+    method: false,
+    generator: false,
+    body_required: false,
+    declarator_chain: false,
+    singleton: false,
+    empty_body_before: None,
+};
+
+/// A scope rule with every flag off (the base of struct updates).
+const PLAIN_SCOPE: ScopeRule = ScopeRule {
+    kind: "",
+    name_field: None,
+    class_like: false,
+    type_name: false,
+    trait_field: None,
+    requires_child: None,
+    singleton: false,
+    class_type: false,
+    note_if_unnamed: false,
+};
 
 const fn f(
     kind: &'static str,
@@ -113,22 +267,26 @@ const fn f(
         kind,
         name_field,
         body_field,
-        expression: false,
-        method: false,
-        generator: false,
+        ..PLAIN_FN
     }
 }
 const fn fx(kind: &'static str, body_field: &'static str) -> FnRule {
     FnRule {
         kind,
-        name_field: None,
         body_field,
         expression: true,
-        method: false,
-        generator: false,
+        ..PLAIN_FN
     }
 }
-
+/// A declaration that is a function only with a body.
+const fn fb(kind: &'static str, name_field: &'static str) -> FnRule {
+    FnRule {
+        kind,
+        name_field: Some(name_field),
+        body_required: true,
+        ..PLAIN_FN
+    }
+}
 static PYTHON: LangSpec = LangSpec {
     functions: &[
         f("function_definition", Some("name"), "body"),
@@ -140,6 +298,7 @@ static PYTHON: LangSpec = LangSpec {
         class_like: true,
         type_name: false,
         trait_field: None,
+        ..PLAIN_SCOPE
     }],
     parent_names: &[],
     span_wrappers: &["decorated_definition"],
@@ -158,6 +317,7 @@ static PYTHON: LangSpec = LangSpec {
     string_kinds: &["string"],
     trailing_trim: &["comment"],
     reparse_macros: None,
+    defs: DefRules::NONE,
 };
 
 static GO: LangSpec = LangSpec {
@@ -170,6 +330,7 @@ static GO: LangSpec = LangSpec {
             expression: false,
             method: true,
             generator: false,
+            ..PLAIN_FN
         },
         fx("func_literal", "body"),
     ],
@@ -191,6 +352,7 @@ static GO: LangSpec = LangSpec {
     string_kinds: &[],
     trailing_trim: &[],
     reparse_macros: None,
+    defs: DefRules::NONE,
 };
 
 static RUST: LangSpec = LangSpec {
@@ -205,6 +367,7 @@ static RUST: LangSpec = LangSpec {
             class_like: false,
             type_name: false,
             trait_field: None,
+            ..PLAIN_SCOPE
         },
         ScopeRule {
             kind: "impl_item",
@@ -212,6 +375,7 @@ static RUST: LangSpec = LangSpec {
             class_like: true,
             type_name: true,
             trait_field: Some("trait"),
+            ..PLAIN_SCOPE
         },
         ScopeRule {
             kind: "trait_item",
@@ -219,6 +383,7 @@ static RUST: LangSpec = LangSpec {
             class_like: true,
             type_name: true,
             trait_field: None,
+            ..PLAIN_SCOPE
         },
     ],
     parent_names: &[],
@@ -242,6 +407,7 @@ static RUST: LangSpec = LangSpec {
         "token_tree",
         &["source_file", "declaration_list"],
     )),
+    defs: DefRules::NONE,
 };
 
 const JS_FUNCTIONS: &[FnRule] = &[
@@ -253,6 +419,7 @@ const JS_FUNCTIONS: &[FnRule] = &[
         expression: false,
         method: false,
         generator: true,
+        ..PLAIN_FN
     },
     FnRule {
         kind: "function_expression",
@@ -261,6 +428,7 @@ const JS_FUNCTIONS: &[FnRule] = &[
         expression: true,
         method: false,
         generator: false,
+        ..PLAIN_FN
     },
     FnRule {
         kind: "function",
@@ -269,6 +437,7 @@ const JS_FUNCTIONS: &[FnRule] = &[
         expression: true,
         method: false,
         generator: false,
+        ..PLAIN_FN
     },
     FnRule {
         kind: "generator_function",
@@ -277,6 +446,7 @@ const JS_FUNCTIONS: &[FnRule] = &[
         expression: true,
         method: false,
         generator: true,
+        ..PLAIN_FN
     },
     fx("arrow_function", "body"),
     FnRule {
@@ -286,6 +456,7 @@ const JS_FUNCTIONS: &[FnRule] = &[
         expression: false,
         method: true,
         generator: false,
+        ..PLAIN_FN
     },
 ];
 
@@ -296,6 +467,7 @@ const JS_SCOPES: &[ScopeRule] = &[
         class_like: true,
         type_name: false,
         trait_field: None,
+        ..PLAIN_SCOPE
     },
     ScopeRule {
         kind: "abstract_class_declaration",
@@ -303,6 +475,7 @@ const JS_SCOPES: &[ScopeRule] = &[
         class_like: true,
         type_name: false,
         trait_field: None,
+        ..PLAIN_SCOPE
     },
     ScopeRule {
         kind: "class",
@@ -310,6 +483,7 @@ const JS_SCOPES: &[ScopeRule] = &[
         class_like: true,
         type_name: false,
         trait_field: None,
+        ..PLAIN_SCOPE
     },
     ScopeRule {
         kind: "object",
@@ -317,6 +491,7 @@ const JS_SCOPES: &[ScopeRule] = &[
         class_like: true,
         type_name: false,
         trait_field: None,
+        ..PLAIN_SCOPE
     },
 ];
 
@@ -327,6 +502,7 @@ const JS_PARENT_NAMES: &[ParentName] = &[
         value_field: "value",
         method_if_contains: None,
         member: false,
+        functions: true,
     },
     ParentName {
         parent: "assignment_expression",
@@ -334,6 +510,7 @@ const JS_PARENT_NAMES: &[ParentName] = &[
         value_field: "right",
         method_if_contains: Some(".prototype."),
         member: false,
+        functions: true,
     },
     ParentName {
         parent: "pair",
@@ -341,6 +518,7 @@ const JS_PARENT_NAMES: &[ParentName] = &[
         value_field: "value",
         method_if_contains: None,
         member: true,
+        functions: true,
     },
     ParentName {
         parent: "field_definition",
@@ -348,6 +526,7 @@ const JS_PARENT_NAMES: &[ParentName] = &[
         value_field: "value",
         method_if_contains: None,
         member: true,
+        functions: true,
     },
     ParentName {
         parent: "public_field_definition",
@@ -355,6 +534,7 @@ const JS_PARENT_NAMES: &[ParentName] = &[
         value_field: "value",
         method_if_contains: None,
         member: true,
+        functions: true,
     },
 ];
 
@@ -385,6 +565,7 @@ macro_rules! js_spec {
             string_kinds: &["string"],
             trailing_trim: &[],
             reparse_macros: None,
+            defs: DefRules::NONE,
         }
     };
 }
@@ -397,8 +578,7 @@ const fn class(kind: &'static str) -> ScopeRule {
         kind,
         name_field: Some("name"),
         class_like: true,
-        type_name: false,
-        trait_field: None,
+        ..PLAIN_SCOPE
     }
 }
 
@@ -406,15 +586,17 @@ const fn namespace(kind: &'static str) -> ScopeRule {
     ScopeRule {
         kind,
         name_field: Some("name"),
-        class_like: false,
-        type_name: false,
-        trait_field: None,
+        ..PLAIN_SCOPE
     }
 }
 
 /// Tables with no wrappers, tokens or parent names: the starting point of the
 /// C-family, Java, Ruby and PHP specs.
-const fn plain(functions: &'static [FnRule], scopes: &'static [ScopeRule]) -> LangSpec {
+const fn plain(
+    functions: &'static [FnRule],
+    scopes: &'static [ScopeRule],
+    defs: DefRules,
+) -> LangSpec {
     LangSpec {
         functions,
         scopes,
@@ -435,71 +617,250 @@ const fn plain(functions: &'static [FnRule], scopes: &'static [ScopeRule]) -> La
         string_kinds: &[],
         trailing_trim: &[],
         reparse_macros: None,
+        defs,
     }
 }
 
-static JAVA: LangSpec = plain(
-    &[
-        f("method_declaration", Some("name"), "body"),
-        f("constructor_declaration", Some("name"), "body"),
-        f("compact_constructor_declaration", Some("name"), "body"),
-        fx("lambda_expression", "body"),
-    ],
-    &[
-        class("class_declaration"),
-        class("interface_declaration"),
-        class("enum_declaration"),
-        class("record_declaration"),
-        class("annotation_type_declaration"),
-    ],
-);
+/// The five-language rules every one of Java, C, C++, Ruby, PHP shares.
+const FIVE: DefRules = DefRules {
+    counted_nesting: true,
+    ..DefRules::NONE
+};
 
-static C: LangSpec = plain(&[f("function_definition", Some("declarator"), "body")], &[]);
-
-static CPP: LangSpec = plain(
-    &[
-        f("function_definition", Some("declarator"), "body"),
-        fx("lambda_expression", "body"),
-    ],
-    &[
-        namespace("namespace_definition"),
-        class("class_specifier"),
-        class("struct_specifier"),
-        class("union_specifier"),
-    ],
-);
-
-static RUBY: LangSpec = plain(
-    &[
-        f("method", Some("name"), "body"),
-        f("singleton_method", Some("name"), "body"),
-        fx("block", "body"),
-        fx("do_block", "body"),
-        fx("lambda", "body"),
-    ],
-    &[
-        class("class"),
-        class("module"),
-        ScopeRule {
-            kind: "singleton_class",
-            name_field: None,
-            class_like: true,
-            type_name: false,
-            trait_field: None,
+static JAVA: LangSpec = LangSpec {
+    parent_names: &[ParentName {
+        parent: "variable_declarator",
+        field: "name",
+        value_field: "value",
+        method_if_contains: None,
+        member: false,
+        functions: false,
+    }],
+    ..plain(
+        &[
+            fb("method_declaration", "name"),
+            fb("constructor_declaration", "name"),
+            fb("compact_constructor_declaration", "name"),
+            fx("lambda_expression", "body"),
+        ],
+        &[
+            class("class_declaration"),
+            class("interface_declaration"),
+            class("enum_declaration"),
+            class("record_declaration"),
+            class("annotation_type_declaration"),
+            // Methods of an enum constant body: `FieldNamingPolicy.IDENTITY.translateName`.
+            class("enum_constant"),
+            ScopeRule {
+                kind: "object_creation_expression",
+                class_like: true,
+                requires_child: Some("class_body"),
+                note_if_unnamed: true,
+                ..PLAIN_SCOPE
+            },
+        ],
+        DefRules {
+            params_field: Some("parameters"),
+            comment_kinds: &["line_comment", "block_comment"],
+            transparent_values: &["parenthesized_expression", "cast_expression"],
+            ..FIVE
         },
+    )
+};
+
+/// C and C++ keywords: a `function_definition` named by one is an
+/// error-recovery artefact (`YY_X switch (x) { ... }`).
+const C_KEYWORDS: &[&str] = &[
+    "if",
+    "else",
+    "switch",
+    "case",
+    "default",
+    "for",
+    "while",
+    "do",
+    "return",
+    "break",
+    "continue",
+    "goto",
+    "sizeof",
+    "typedef",
+    "struct",
+    "union",
+    "enum",
+    "static",
+    "extern",
+    "const",
+    "volatile",
+    "inline",
+    "register",
+    "auto",
+    "signed",
+    "unsigned",
+    "void",
+    "char",
+    "short",
+    "int",
+    "long",
+    "float",
+    "double",
+    "_Bool",
+    "_Static_assert",
+    "_Alignof",
+    "_Generic",
+    "alignof",
+    "catch",
+    "class",
+    "delete",
+    "new",
+    "namespace",
+    "operator",
+    "template",
+    "this",
+    "throw",
+    "try",
+    "typename",
+    "using",
+    "virtual",
+    "decltype",
+    "static_assert",
+    "co_return",
+    "co_await",
+    "co_yield",
+];
+
+static C_DECLARATORS: DeclaratorRule = DeclaratorRule {
+    wrappers: &[
+        "pointer_declarator",
+        "parenthesized_declarator",
+        "attributed_declarator",
     ],
+    function_declarators: &["function_declarator"],
+    qualified: &[],
+    embedded: &[],
+    templated: &[],
+    trailing_qualifiers: &[],
+    kr_declarations: Some("declaration"),
+};
+
+static CPP_DECLARATORS: DeclaratorRule = DeclaratorRule {
+    wrappers: &[
+        "pointer_declarator",
+        "parenthesized_declarator",
+        "attributed_declarator",
+        "reference_declarator",
+    ],
+    function_declarators: &["function_declarator", "abstract_function_declarator"],
+    qualified: &["qualified_identifier"],
+    embedded: &["operator_cast"],
+    templated: &["template_function", "template_method"],
+    trailing_qualifiers: &["type_qualifier", "ref_qualifier"],
+    kr_declarations: None,
+};
+
+const C_DEFINITION: FnRule = FnRule {
+    kind: "function_definition",
+    name_field: Some("declarator"),
+    body_required: true,
+    declarator_chain: true,
+    ..PLAIN_FN
+};
+
+static C: LangSpec = plain(
+    &[C_DEFINITION],
+    &[],
+    DefRules {
+        declarators: Some(&C_DECLARATORS),
+        keyword_names: C_KEYWORDS,
+        params_field: Some("parameters"),
+        comment_kinds: &["comment"],
+        ..FIVE
+    },
 );
+
+static CPP: LangSpec = LangSpec {
+    // `template <...>` headers and `friend` start the span.
+    span_wrappers: &["template_declaration", "friend_declaration"],
+    ..plain(
+        &[C_DEFINITION, fx("lambda_expression", "body")],
+        &[
+            namespace("namespace_definition"),
+            ScopeRule {
+                class_type: true,
+                type_name: true,
+                ..class("class_specifier")
+            },
+            ScopeRule {
+                class_type: true,
+                type_name: true,
+                ..class("struct_specifier")
+            },
+            ScopeRule {
+                class_type: true,
+                type_name: true,
+                ..class("union_specifier")
+            },
+        ],
+        DefRules {
+            declarators: Some(&CPP_DECLARATORS),
+            keyword_names: C_KEYWORDS,
+            params_field: Some("parameters"),
+            comment_kinds: &["comment"],
+            scope_separator: Some("::"),
+            ..FIVE
+        },
+    )
+};
+
+static RUBY: LangSpec = LangSpec {
+    receiver_field: Some("object"),
+    ..plain(
+        &[
+            FnRule {
+                empty_body_before: Some("end"),
+                ..f("method", Some("name"), "body")
+            },
+            FnRule {
+                singleton: true,
+                empty_body_before: Some("end"),
+                ..f("singleton_method", Some("name"), "body")
+            },
+            fx("block", "body"),
+            fx("do_block", "body"),
+            fx("lambda", "body"),
+        ],
+        &[
+            class("class"),
+            class("module"),
+            ScopeRule {
+                kind: "singleton_class",
+                class_like: true,
+                singleton: true,
+                ..PLAIN_SCOPE
+            },
+        ],
+        DefRules {
+            comment_kinds: &["comment"],
+            scope_separator: Some("::"),
+            call_wrappers: Some(CallWrapper {
+                kind: "call",
+                args: "argument_list",
+                method_field: "method",
+                absent_fields: &["receiver", "block"],
+            }),
+            self_receivers: &["self"],
+            header_end_fields: &["parameters", "name"],
+            ..FIVE
+        },
+    )
+};
 
 static PHP: LangSpec = plain(
     &[
-        f("function_definition", Some("name"), "body"),
+        fb("function_definition", "name"),
         FnRule {
-            kind: "method_declaration",
-            name_field: Some("name"),
-            body_field: "body",
-            expression: false,
             method: true,
-            generator: false,
+            ..fb("method_declaration", "name")
         },
         fx("anonymous_function", "body"),
         fx("arrow_function", "body"),
@@ -509,9 +870,18 @@ static PHP: LangSpec = plain(
         class("interface_declaration"),
         class("trait_declaration"),
         class("enum_declaration"),
+        ScopeRule {
+            kind: "anonymous_class",
+            class_like: true,
+            note_if_unnamed: true,
+            ..PLAIN_SCOPE
+        },
     ],
+    DefRules {
+        comment_kinds: &["comment"],
+        ..FIVE
+    },
 );
-
 /// The tables for a language.
 pub(crate) fn spec(lang: Lang) -> &'static LangSpec {
     match lang {

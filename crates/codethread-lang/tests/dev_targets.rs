@@ -6,12 +6,13 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use codethread_lang::{index_functions, parse_path_best, Function};
+use codethread_lang::{index_functions, parse_path_hinted, Function, Lang};
 use serde_json::Value;
 
-fn load(path: &Path) -> Vec<Function> {
+fn load(path: &Path, hint: Option<Lang>) -> Vec<Function> {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let file = parse_path_best(path, bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let file =
+        parse_path_hinted(path, bytes, hint).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     index_functions(&file)
 }
 
@@ -20,6 +21,22 @@ fn expected_targets_are_indexed() {
     let Some(dev) = codethread_testkit::shared_path("chains/dev") else {
         return;
     };
+    check_pack(&dev, 100);
+}
+
+/// The same on the Java / C / C++ / Ruby / PHP pack, each file parsed with
+/// its instance's `language` as the hint (fmtlib/fmt's `.h` files are C++).
+#[test]
+fn multilingual_expected_targets_are_indexed() {
+    let Some(dev) = codethread_testkit::shared_path("chains/dev_multilingual") else {
+        return;
+    };
+    check_pack(&dev, 40);
+}
+
+/// Every target and added function of `dev`'s expected_targets.jsonl is
+/// indexed with its span, kind and header end; at least `min` checked.
+fn check_pack(dev: &Path, min: usize) {
     let text = std::fs::read_to_string(dev.join("expected_targets.jsonl"))
         .expect("expected_targets.jsonl");
     let mut checked = 0;
@@ -28,6 +45,7 @@ fn expected_targets_are_indexed() {
     for line in text.lines() {
         let inst: Value = serde_json::from_str(line).expect("json line");
         let id = inst["instance_id"].as_str().unwrap_or_default().to_string();
+        let hint = inst["language"].as_str().and_then(Lang::from_name);
         let items = inst["targets"]
             .as_array()
             .cloned()
@@ -59,7 +77,9 @@ fn expected_targets_are_indexed() {
                 ));
                 continue;
             }
-            let funcs = cache.entry(file.clone()).or_insert_with(|| load(&file));
+            let funcs = cache
+                .entry(file.clone())
+                .or_insert_with(|| load(&file, hint));
             checked += 1;
             let found = funcs
                 .iter()
@@ -112,7 +132,7 @@ fn expected_targets_are_indexed() {
     for f in &failures {
         println!("  {f}");
     }
-    assert!(checked > 100, "too few functions checked: {checked}");
+    assert!(checked > min, "too few functions checked: {checked}");
     assert!(
         failures.is_empty(),
         "{} of {checked} functions differ",

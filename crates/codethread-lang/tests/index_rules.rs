@@ -294,3 +294,162 @@ fn deep_nesting_caps_qualified_names() {
         funcs.iter().map(|f| f.qualname.as_str()).collect();
     assert_eq!(names.len(), depth);
 }
+
+/// The named functions (TARGET_RULES: not anonymous) as (qualname, kind).
+fn named(funcs: &[Function]) -> Vec<(String, &'static str)> {
+    funcs
+        .iter()
+        .filter(|f| !f.anonymous)
+        .map(|f| (f.qualname.clone(), f.kind.as_str()))
+        .collect()
+}
+
+#[test]
+fn java_rules() {
+    let src = "class Outer {\n  /** doc */\n  @Override\n  public void m(int a, /*c*/ String[] b) {\n    Runnable r = (Runnable) (new Runnable() { public void run() {} });\n    foo(new Runnable() { public void run() {} });\n    Runnable l = () -> {};\n  }\n  abstract void n();\n  Outer(int x) { }\n  record R(int a) { R { } }\n  enum E { IDENTITY { String translateName(Field f) { return f; } }, Y; }\n  static final T LONG = new T() { void write() {} };\n  void m(long a) { class L { void q() {} } }\n  interface I { default void d() {} void e(); }\n  static { }\n}\n";
+    let f = idx(Lang::Java, src);
+    assert_eq!(
+        named(&f),
+        vec![
+            ("Outer.m".into(), "method"),
+            ("Outer.m.r.run".into(), "nested"),
+            ("Outer.m.run".into(), "nested"),
+            ("Outer.Outer".into(), "method"),
+            ("Outer.R.R".into(), "method"),
+            ("Outer.E.IDENTITY.translateName".into(), "method"),
+            ("Outer.LONG.write".into(), "method"),
+            ("Outer.m".into(), "method"),
+            ("Outer.m.L.q".into(), "nested"),
+            ("Outer.I.d".into(), "method"),
+        ]
+    );
+    let m = &f[0];
+    // Span from the first annotation (the Javadoc is not in it); header at `{`.
+    assert_eq!(
+        (m.span.start_line, m.span.end_line, m.header.end_line),
+        (3, 8, 4)
+    );
+    assert_eq!(m.params.as_deref(), Some("(int a,String[]b)"));
+    assert_eq!((m.occurrence, m.dup_count), (1, 2));
+    assert!(f
+        .iter()
+        .any(|g| g.qualname == "Outer.m.run" && !g.notes.is_empty()));
+    assert!(f.iter().all(|g| g.qualname != "Outer.n"), "bodiless method");
+}
+
+#[test]
+fn c_rules() {
+    let src = "static int *f(int a, char **b) { return 0; }\nint (*g(void))(int) { return 0; }\n#ifdef X\nvoid w(void) { }\n#else\nvoid w(int x) { }\n#endif\nint main(void) { int y; YY_BEGIN switch (y) { case 1: break; } }\nvoid outer(void) { void inner(void) {} }\nint kr(a) int a; { return a; }\nint proto(void);\n";
+    let f = idx(Lang::C, src);
+    assert_eq!(
+        named(&f),
+        vec![
+            ("f".into(), "function"),
+            ("g".into(), "function"),
+            ("w".into(), "function"),
+            ("w".into(), "function"),
+            ("main".into(), "function"),
+            ("outer".into(), "function"),
+            ("outer.inner".into(), "nested"),
+            ("kr".into(), "function"),
+        ]
+    );
+    assert_eq!(f[0].params.as_deref(), Some("(int a,char**b)"));
+    assert_eq!(f[1].params.as_deref(), Some("(void)"));
+    assert_eq!(
+        (f[2].occurrence, f[3].occurrence, f[3].dup_count),
+        (1, 2, 2)
+    );
+    assert!(!f[7].notes.is_empty(), "K&R definitions are noted");
+}
+
+#[test]
+fn cpp_rules() {
+    let src = "namespace a::b {\ntemplate <typename T>\nstruct formatter<tuple_join_view<Char, T...>, Char> {\n  template <typename C>\n  auto parse(C& ctx) const -> int { return 0; }\n  operator bool() const { return true; }\n  friend bool operator==(A x, A y) { return true; }\n  A() = default;\n  virtual void v() = 0;\n};\n}\nnamespace { void anon() {} }\nextern \"C\" { int cfun(void) { return 0; } }\ntemplate <typename T> A<T>::~A() {}\nvoid A::B::f() try { } catch (...) { }\nint operator\"\"_a(const char* s) { return 0; }\nX::operator const char*() const { return 0; }\nauto l = [](int x) { return x; };\n";
+    let f = idx(Lang::Cpp, src);
+    assert_eq!(
+        named(&f),
+        vec![
+            ("a.b.formatter.parse".into(), "method"),
+            ("a.b.formatter.operator bool".into(), "method"),
+            ("a.b.formatter.operator==".into(), "method"),
+            ("anon".into(), "function"),
+            ("cfun".into(), "function"),
+            ("A.~A".into(), "method"),
+            ("A.B.f".into(), "method"),
+            ("operator\"\"_a".into(), "function"),
+            ("X.operator const char*".into(), "method"),
+        ]
+    );
+    let parse_fn = &f[0];
+    // The span starts at the `template` header, the header ends at `{`.
+    assert_eq!((parse_fn.span.start_line, parse_fn.header.end_line), (4, 5));
+    assert_eq!(parse_fn.params.as_deref(), Some("(C&ctx)const"));
+    assert_eq!(
+        parse_fn.class_type.as_deref(),
+        Some("formatter<tuple_join_view<Char,T...>,Char>")
+    );
+    assert_eq!(f[2].span.start_line, 7, "friend starts the span");
+}
+
+#[test]
+fn ruby_rules() {
+    let src = "module M\n  class A::B\n    # c\n    def x(a,\n          b = 1)\n      1\n    end\n    def empty; end\n    def self.y; end\n    def Foo.z; end\n    class << self\n      def w; end\n    end\n    private def p = 1\n    private_class_method def self.q\n    end\n  end\n  included do\n    def in_block; end\n  end\nend\ndef top\n  def nested; end\nend\n";
+    let f = idx(Lang::Ruby, src);
+    assert_eq!(
+        named(&f),
+        vec![
+            ("M.A.B.x".into(), "method"),
+            ("M.A.B.empty".into(), "method"),
+            ("M.A.B.y".into(), "method"),
+            ("M.A.B.Foo.z".into(), "method"),
+            ("M.A.B.w".into(), "method"),
+            ("M.A.B.p".into(), "method"),
+            ("M.A.B.q".into(), "method"),
+            ("M.<anonymous>.in_block".into(), "method"),
+            ("top".into(), "function"),
+            ("top.nested".into(), "nested"),
+        ]
+    );
+    let by = |q: &str| f.iter().find(|g| g.qualname == q).expect(q);
+    assert_eq!(
+        (by("M.A.B.x").span.start_line, by("M.A.B.x").header.end_line),
+        (4, 5)
+    );
+    assert!(
+        by("M.A.B.empty").has_body(),
+        "empty methods are definitions"
+    );
+    let singletons: Vec<bool> = ["M.A.B.x", "M.A.B.y", "M.A.B.Foo.z", "M.A.B.w", "M.A.B.q"]
+        .iter()
+        .map(|q| by(q).singleton)
+        .collect();
+    assert_eq!(singletons, vec![false, true, true, true, true]);
+    assert_eq!(
+        by("M.A.B.q").decorators,
+        vec!["private_class_method".to_string()]
+    );
+    assert_eq!(by("M.A.B.p").span.start_line, 14);
+}
+
+#[test]
+fn php_rules() {
+    let src = "<?php\nnamespace App;\nif (! function_exists('f')) {\n    /** doc */\n    function f($x) { function inner() {} return 1; }\n}\nclass A {\n    #[Pure]\n    public static function m(int $a): string {\n        $c = function () use ($a) { return 1; };\n        return '';\n    }\n    abstract protected function n();\n}\ntrait T { function t() {} }\nenum E: string { case X = 'x'; public function label(): string { return 'l'; } }\n$o = new class { public function anon() {} };\n";
+    let f = idx(Lang::Php, src);
+    assert_eq!(
+        named(&f),
+        vec![
+            ("f".into(), "function"),
+            ("f.inner".into(), "nested"),
+            ("A.m".into(), "method"),
+            ("T.t".into(), "method"),
+            ("E.label".into(), "method"),
+            ("anon".into(), "method"),
+        ]
+    );
+    let m = f.iter().find(|g| g.qualname == "A.m").expect("A.m");
+    assert_eq!((m.span.start_line, m.header.end_line), (8, 9));
+    assert!(f
+        .iter()
+        .any(|g| g.anonymous && g.qualname == "A.m.<anonymous>"));
+}

@@ -89,10 +89,25 @@ pub fn localize_in_dir(
     index: usize,
     max_file_bytes: u64,
 ) -> Result<(crate::Patch, Localization), crate::localize::LocalizeError> {
+    localize_in_dir_hinted(before, text, index, max_file_bytes, None)
+}
+
+/// [`localize_in_dir`] for a repository of language `hint` (see
+/// [`crate::localize_hinted`]).
+///
+/// # Errors
+/// As [`localize_in_dir`].
+pub fn localize_in_dir_hinted(
+    before: &std::path::Path,
+    text: &[u8],
+    index: usize,
+    max_file_bytes: u64,
+    hint: Option<codethread_lang::Lang>,
+) -> Result<(crate::Patch, Localization), crate::localize::LocalizeError> {
     use crate::localize::LocalizeError;
     let p = crate::parse(text).map_err(|error| LocalizeError::Patch { index, error })?;
     let tree = crate::fs::load_for_patch_limited(before, &p, max_file_bytes)?;
-    let loc = crate::localize::localize(&tree, &p)?;
+    let loc = crate::localize::localize_hinted(&tree, &p, hint)?;
     Ok((p, loc))
 }
 

@@ -5,7 +5,8 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use codethread_lang::{
-    index_functions, parse_path_best, Function, FunctionKind, Lang, ParsedFile, Span,
+    index_functions, parse_path_hinted, Function, FunctionKind, Lang, PairingExtra, PairingKey,
+    ParsedFile, Span,
 };
 use serde::Serialize;
 
@@ -108,6 +109,13 @@ pub struct EditedFunction {
     pub occurrence: usize,
     /// Number of same-qualname functions in the file.
     pub dup_count: usize,
+    /// Parameter-list part of the pairing key (Java, C, C++; see
+    /// [`codethread_lang::Function::params`]).
+    pub params: Option<String>,
+    /// Ruby singleton method (part of the pairing key).
+    pub singleton: bool,
+    /// C++ enclosing class with template arguments (part of the pairing key).
+    pub class_type: Option<String>,
 }
 
 impl EditedFunction {
@@ -133,7 +141,10 @@ pub struct FileEdit {
     pub op: FileOp,
     /// One of the source extensions of TARGET_RULES.
     pub is_source: bool,
-    /// Language by extension (`python`, `go`, `rust`, `javascript`, `typescript`, `tsx`).
+    /// Language of the file ([`Lang::name`]: `python`, `go`, `rust`,
+    /// `javascript`, `typescript`, `tsx`, `java`, `c`, `cpp`, `ruby`, `php`),
+    /// from its extension, the repository hint and, for `.h`, its text
+    /// ([`Lang::for_source`]).
     pub language: Option<String>,
     /// Grammar actually used when it differs from `language` (a `.js` file
     /// that parses cleanly only as TypeScript).
@@ -179,13 +190,39 @@ impl Localization {
     }
 }
 
-/// The source extensions of TARGET_RULES.md.
+/// The source extensions of TARGET_RULES.md, without a repository hint.
 pub fn is_source_path(path: &str) -> bool {
+    is_source_path_hinted(path, None)
+}
+
+/// The source extensions of TARGET_RULES.md for a repository of language
+/// `hint`: `.py .go .rs .js .mjs .cjs .jsx .ts .tsx .java .rb .php .c .h .cc
+/// .cpp .cxx .hpp .hh .hxx` everywhere, and in a C++ repository also `.h++
+/// .c++ .ipp .inl .tpp`.
+pub fn is_source_path_hinted(path: &str, hint: Option<Lang>) -> bool {
     let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
     matches!(
         ext,
-        "py" | "go" | "rs" | "js" | "mjs" | "cjs" | "jsx" | "ts" | "tsx"
-    )
+        "py" | "go"
+            | "rs"
+            | "js"
+            | "mjs"
+            | "cjs"
+            | "jsx"
+            | "ts"
+            | "tsx"
+            | "java"
+            | "rb"
+            | "php"
+            | "c"
+            | "h"
+            | "cc"
+            | "cpp"
+            | "cxx"
+            | "hpp"
+            | "hh"
+            | "hxx"
+    ) || (hint == Some(Lang::Cpp) && matches!(ext, "h++" | "c++" | "ipp" | "inl" | "tpp"))
 }
 
 /// A parsed image with its TARGET_RULES functions.
@@ -205,12 +242,14 @@ struct Image {
     trivia: Vec<(usize, usize, Option<usize>)>,
     /// Per function: its (recomputed) occurrence, dup count, key occurrence.
     occ: Vec<(usize, usize, usize)>,
+    /// How many functions share each pairing key.
+    key_count: HashMap<PairingKey, usize>,
     line_starts: Vec<usize>,
 }
 
 impl Image {
-    fn new(path: &str, source: &[u8]) -> Result<Image, LocalizeError> {
-        let file = parse_path_best(Path::new(path), source.to_vec()).map_err(|e| {
+    fn new(path: &str, source: &[u8], hint: Option<Lang>) -> Result<Image, LocalizeError> {
+        let file = parse_path_hinted(Path::new(path), source.to_vec(), hint).map_err(|e| {
             LocalizeError::Parse {
                 path: path.to_string(),
                 message: e.to_string(),
@@ -260,18 +299,12 @@ impl Image {
             }
         }
         let mut by_name: HashMap<&str, usize> = HashMap::new();
-        let mut by_key: HashMap<(&str, Option<&str>, Option<&str>), usize> = HashMap::new();
+        let mut by_key: HashMap<PairingKey, usize> = HashMap::new();
         let mut occ = Vec::with_capacity(funcs.len());
         for f in &funcs {
             let n = by_name.entry(f.qualname.as_str()).or_insert(0);
             *n += 1;
-            let k = by_key
-                .entry((
-                    f.qualname.as_str(),
-                    f.impl_trait.as_deref(),
-                    f.accessor.as_deref(),
-                ))
-                .or_insert(0);
+            let k = by_key.entry(f.pairing_key()).or_insert(0);
             *k += 1;
             occ.push((*n, 0, *k));
         }
@@ -293,18 +326,28 @@ impl Image {
             cut,
             trivia,
             occ,
+            key_count: by_key,
             line_starts,
         })
     }
 
-    fn key(&self, i: usize) -> (&str, Option<&str>, Option<&str>, usize) {
-        let f = &self.funcs[i];
-        (
-            f.qualname.as_str(),
-            f.impl_trait.as_deref(),
-            f.accessor.as_deref(),
-            self.occ[i].2,
-        )
+    /// Step-1 pairing key: the function's [`PairingKey`] and the n-th
+    /// occurrence of that key.
+    fn key(&self, i: usize) -> (PairingKey, usize) {
+        (self.funcs[i].pairing_key(), self.occ[i].2)
+    }
+
+    /// How many functions of the image share function `i`'s step-1 key.
+    fn key_dups(&self, i: usize) -> usize {
+        self.key_count
+            .get(&self.funcs[i].pairing_key())
+            .copied()
+            .unwrap_or(1)
+    }
+
+    /// How many functions of the image have qualname `q`.
+    fn name_count(&self, q: &str) -> usize {
+        self.funcs.iter().filter(|f| f.qualname == q).count()
     }
 
     /// Whether one of `set` (functions in source order whose spans do not
@@ -609,6 +652,9 @@ fn edited(
         receiver: f.receiver.clone(),
         occurrence,
         dup_count,
+        params: f.params.clone(),
+        singleton: f.singleton,
+        class_type: f.class_type.clone(),
     }
 }
 
@@ -617,6 +663,18 @@ fn edited(
 /// post-images and the real changed line numbers; pre- and post-images of
 /// source files are indexed with `codethread_lang::index_functions`.
 pub fn localize(before: &MemTree, patch: &Patch) -> Result<Localization, LocalizeError> {
+    localize_hinted(before, patch, None)
+}
+
+/// [`localize`] for a repository of language `hint` (an instance's
+/// `language` field): decides which files are sources and their grammar
+/// ([`is_source_path_hinted`], [`Lang::for_source`]; with hint C++ every
+/// C-family file is C++).
+pub fn localize_hinted(
+    before: &MemTree,
+    patch: &Patch,
+    hint: Option<Lang>,
+) -> Result<Localization, LocalizeError> {
     let mut after = before.clone();
     let report = after.apply(patch, &ApplyOptions::default())?;
     let mut out = Localization {
@@ -627,7 +685,7 @@ pub fn localize(before: &MemTree, patch: &Patch) -> Result<Localization, Localiz
         unsure: Vec::new(),
     };
     for (fp, fr) in patch.files.iter().zip(&report.files) {
-        localize_file(before, &after, fp, fr, &mut out)?;
+        localize_file(before, &after, fp, fr, hint, &mut out)?;
     }
     if out.targets.is_empty() {
         let sources: Vec<&FileEdit> = out.files.iter().filter(|f| f.is_source).collect();
@@ -649,6 +707,7 @@ fn localize_file(
     after: &MemTree,
     fp: &crate::model::FilePatch,
     fr: &FileReport,
+    hint: Option<Lang>,
     out: &mut Localization,
 ) -> Result<(), LocalizeError> {
     let path = fr
@@ -665,7 +724,7 @@ fn localize_file(
         Some(b) => String::from_utf8_lossy(b).into_owned(),
         None => label.to_string(),
     };
-    let is_source = is_source_path(&name_of(new_bytes.or(old_bytes), &path));
+    let is_source = is_source_path_hinted(&name_of(new_bytes.or(old_bytes), &path), hint);
     let mut fe = FileEdit {
         path: path.clone(),
         old_path: fr.old_path.clone().filter(|p| *p != path),
@@ -698,18 +757,24 @@ fn localize_file(
     let img_b = match &fr.old_path {
         Some(p) => before
             .get(old_bytes.unwrap_or(p.as_bytes()))
-            .map(|src| Image::new(&name_of(old_bytes, p), src))
+            .map(|src| Image::new(&name_of(old_bytes, p), src, hint))
             .transpose()?,
         None => None,
     };
     let img_a = match &fr.new_path {
         Some(p) => after
             .get(new_bytes.unwrap_or(p.as_bytes()))
-            .map(|src| Image::new(&name_of(new_bytes, p), src))
+            .map(|src| Image::new(&name_of(new_bytes, p), src, hint))
             .transpose()?,
         None => None,
     };
-    let ext_lang = Lang::from_path(Path::new(&path));
+    // The file's language: by extension, hint and (for `.h`) content, as
+    // the image was parsed before a grammar fallback.
+    let ext_lang = img_b
+        .as_ref()
+        .or(img_a.as_ref())
+        .and_then(|im| Lang::for_source(Path::new(&path), &im.file.source, hint))
+        .or_else(|| Lang::from_path(Path::new(&path)));
     fe.language = ext_lang.map(|l| l.name().to_string());
     if let Some(used) = img_b.as_ref().or(img_a.as_ref()).map(|im| im.file.lang) {
         if Some(used) != ext_lang {
@@ -733,20 +798,54 @@ fn localize_file(
     }
     let removed = &*sorted_lines(&fr.removed_lines);
     let added = &*sorted_lines(&fr.added_lines);
-    // Match before/after by key.
+    // Pair before/after functions. Step 1: equal pairing key (qualname,
+    // extra, parameter list) and n-th occurrence of that key. Step 2: the
+    // functions still unpaired with equal (qualname, extra), in source
+    // order (a function whose parameter list changed).
     let after_by_key: HashMap<_, usize> = img_a
         .as_ref()
         .map(|im| (0..im.funcs.len()).map(|k| (im.key(k), k)).collect())
         .unwrap_or_default();
+    let n_before = img_b.as_ref().map_or(0, |im| im.funcs.len());
     let mut matched_after = vec![false; img_a.as_ref().map_or(0, |im| im.funcs.len())];
-    if let Some(ib) = &img_b {
-        for i in 0..ib.funcs.len() {
-            let a = img_a
-                .as_ref()
-                .and_then(|ia| after_by_key.get(&ib.key(i)).map(|&k| (ia, k)));
-            if let Some((_, k)) = a {
+    let mut pair: Vec<Option<usize>> = vec![None; n_before];
+    let mut by_position = vec![false; n_before];
+    if let (Some(ib), Some(_)) = (&img_b, &img_a) {
+        for (i, p) in pair.iter_mut().enumerate() {
+            if let Some(&k) = after_by_key.get(&ib.key(i)) {
+                *p = Some(k);
                 matched_after[k] = true;
             }
+        }
+    }
+    if let (Some(ib), Some(ia)) = (&img_b, &img_a) {
+        let mut left: HashMap<(&str, PairingExtra), std::collections::VecDeque<usize>> =
+            HashMap::new();
+        for (k, f) in ia.funcs.iter().enumerate() {
+            if !matched_after[k] {
+                left.entry((f.qualname.as_str(), f.pairing_extra()))
+                    .or_default()
+                    .push_back(k);
+            }
+        }
+        for i in 0..n_before {
+            if pair[i].is_some() {
+                continue;
+            }
+            let f = &ib.funcs[i];
+            if let Some(k) = left
+                .get_mut(&(f.qualname.as_str(), f.pairing_extra()))
+                .and_then(|q| q.pop_front())
+            {
+                pair[i] = Some(k);
+                matched_after[k] = true;
+                by_position[i] = true;
+            }
+        }
+    }
+    if let Some(ib) = &img_b {
+        for i in 0..ib.funcs.len() {
+            let a = img_a.as_ref().and_then(|ia| pair[i].map(|k| (ia, k)));
             let hit_b = hits(removed, &ib.funcs[i].span);
             let hit_a = a.is_some_and(|(ia, k)| hits(added, &ia.funcs[k].span));
             let status = if a.is_some() {
@@ -759,11 +858,37 @@ fn localize_file(
             }
             let e = edited(&path, ib, i, status, Some((ib, i)), a, removed, added);
             let id = e.target_id();
-            if e.dup_count > 1 {
+            let f = &ib.funcs[i];
+            let key_dups = ib.key_dups(i).max(a.map_or(1, |(ia, k)| ia.key_dups(k)));
+            if by_position[i] {
+                let after_count = img_a.as_ref().map_or(0, |ia| ia.name_count(&f.qualname));
+                if e.dup_count > 1 || after_count > 1 {
+                    out.unsure.push(format!(
+                        "{id}: qualname occurs {} times in before, {after_count} times in after; \
+                         matched before/after by position among same-named functions after the \
+                         parameter list changed",
+                        e.dup_count
+                    ));
+                }
+            } else if f.params.is_some() && key_dups > 1 {
+                out.unsure.push(format!(
+                    "{id}: qualname occurs {} times in file; matched before/after by parameter \
+                     list, then occurrence order",
+                    e.dup_count
+                ));
+            } else if f.params.is_none() && e.dup_count > 1 {
                 out.unsure.push(format!(
                     "{id}: qualname occurs {} times in file; matched before/after by occurrence order",
                     e.dup_count
                 ));
+            }
+            for note in &f.notes {
+                out.unsure.push(format!("{id}: before: {note}"));
+            }
+            if let Some((ia, k)) = a {
+                for note in &ia.funcs[k].notes {
+                    out.unsure.push(format!("{id}: after: {note}"));
+                }
             }
             if status == FunctionStatus::Removed {
                 out.unsure
