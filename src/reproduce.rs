@@ -59,11 +59,11 @@ use codethread_lang::io::{
     create_dir_all_nofollow, read_regular, read_regular_nofollow, write_atomic_in, IoError,
     DEFAULT_MAX_FILE_BYTES,
 };
-use codethread_lang::parse_path_best;
+use codethread_lang::{parse_path_hinted, Lang};
 use codethread_metrics::{analyze_parsed, Profile};
 
 use crate::exit::Outcome as ExitOutcome;
-use codethread_patch::{diff_trees, localize, ApplyOptions, DiffOptions, MemTree};
+use codethread_patch::{diff_trees, localize_hinted, ApplyOptions, DiffOptions, MemTree};
 
 /// Errors that stop the whole pipeline. Per-instance problems do not: they
 /// are collected in [`ReproduceSummary::warnings`].
@@ -366,14 +366,15 @@ fn ids_by_path(ids: &BTreeSet<String>) -> BTreeMap<&str, BTreeSet<&str>> {
 }
 
 /// Sum of the paper-profile metrics of the functions `ids` (`path::qualname`)
-/// in `tree`; functions missing from the tree count 0.
-fn metric_sum(tree: &MemTree, ids: &BTreeSet<String>) -> MetricValues {
+/// in `tree`; functions missing from the tree count 0. `hint` is the
+/// instance's language (it settles `.h` between C and C++).
+fn metric_sum(tree: &MemTree, ids: &BTreeSet<String>, hint: Option<Lang>) -> MetricValues {
     let mut v = MetricValues::default();
     for (path, quals) in ids_by_path(ids) {
         let Some(bytes) = tree.get(path.as_bytes()) else {
             continue;
         };
-        let Ok(file) = parse_path_best(Path::new(path), bytes.to_vec()) else {
+        let Ok(file) = parse_path_hinted(Path::new(path), bytes.to_vec(), hint) else {
             continue;
         };
         let fm = analyze_parsed(path, &file, Profile::Paper);
@@ -393,14 +394,19 @@ fn metric_sum(tree: &MemTree, ids: &BTreeSet<String>) -> MetricValues {
 
 /// The static IEC flag: does any target's input/error contract differ
 /// between the human PR1 (`human`) and the agent's PR1 (`agent`)?
-fn iec_flag(human: &MemTree, agent: &MemTree, ids: &BTreeSet<String>) -> Result<bool, String> {
+fn iec_flag(
+    human: &MemTree,
+    agent: &MemTree,
+    ids: &BTreeSet<String>,
+    hint: Option<Lang>,
+) -> Result<bool, String> {
     let mut flag = false;
     for (path, quals) in ids_by_path(ids) {
         let quals: Vec<String> = quals.into_iter().map(str::to_string).collect();
         let (Some(h), Some(a)) = (human.get(path.as_bytes()), agent.get(path.as_bytes())) else {
             continue;
         };
-        let Some(lang) = codethread_lang::Lang::from_path(path) else {
+        let Some(lang) = Lang::for_source(path, h, hint) else {
             continue;
         };
         let r = codethread_analysis::iec::detect_iec(lang, h, a, &quals)
@@ -411,12 +417,12 @@ fn iec_flag(human: &MemTree, agent: &MemTree, ids: &BTreeSet<String>) -> Result<
 }
 
 /// Edited files and functions (`path::qualname`) of `patch` on `pre`.
-fn edit_set(pre: &MemTree, patch: &str) -> Result<EditSet, String> {
+fn edit_set(pre: &MemTree, patch: &str, hint: Option<Lang>) -> Result<EditSet, String> {
     if patch.trim().is_empty() {
         return Ok(EditSet::default());
     }
     let parsed = codethread_patch::parse(patch.as_bytes()).map_err(|e| e.to_string())?;
-    let loc = localize(pre, &parsed).map_err(|e| e.to_string())?;
+    let loc = localize_hinted(pre, &parsed, hint).map_err(|e| e.to_string())?;
     Ok(EditSet {
         files: codethread_patch::file_set(&parsed),
         functions: codethread_patch::function_set(&loc, true),
@@ -626,6 +632,14 @@ pub fn reproduce(
     if instances.is_empty() {
         return Ok(sum);
     }
+    // The instance's language settles ambiguous extensions (`.h`: C or C++).
+    let hints: BTreeMap<String, Option<Lang>> = instances
+        .iter()
+        .map(|i| {
+            let l = i.language.as_deref().and_then(Lang::from_name);
+            (i.instance_id.clone(), l)
+        })
+        .collect();
 
     // 1. Chains: targets, PR0, statements, exports.
     progress("building chains (targets, PR0, task statements, exports)");
@@ -898,6 +912,7 @@ pub fn reproduce(
     let mut iec_cache: BTreeMap<(String, String), bool> = BTreeMap::new();
     let mut pr1h_cache: BTreeMap<String, MetricValues> = BTreeMap::new();
     for ((model, id), t) in &trees {
+        let hint = hints.get(id).copied().flatten();
         let mut ids = targets.get(id).cloned().unwrap_or_default();
         let mut sets = Vec::new();
         for (tag, pre, patch) in [
@@ -905,7 +920,7 @@ pub fn reproduce(
             (Condition::AA, t.agent_pr1.as_ref(), &t.aa_patch),
         ] {
             if let (Some(pre), Some(patch)) = (pre, patch) {
-                match edit_set(pre, patch) {
+                match edit_set(pre, patch, hint) {
                     Ok(s) => sets.push((tag, s)),
                     Err(e) => sum.warnings.push(format!(
                         "{model} {id}: PR2 {} localization: {e}",
@@ -922,7 +937,7 @@ pub fn reproduce(
         }
         let t_ids = targets.get(id).cloned().unwrap_or_default();
         if let Some(agent) = &t.agent_pr1 {
-            match iec_flag(t.base, agent, &t_ids) {
+            match iec_flag(t.base, agent, &t_ids, hint) {
                 Ok(flag) => {
                     iec_cache.insert((model.clone(), id.clone()), flag);
                 }
@@ -931,24 +946,24 @@ pub fn reproduce(
         }
         // The human PR1 is the same for every model: measured once per instance.
         if !pr1h_cache.contains_key(id) {
-            pr1h_cache.insert(id.clone(), metric_sum(t.base, &t_ids));
+            pr1h_cache.insert(id.clone(), metric_sum(t.base, &t_ids, hint));
         }
         if let Some(a) = &t.agent_pr1 {
             metric_cache.insert(
                 (model.clone(), id.clone(), Stage::Pr1Agent),
-                metric_sum(a, &t_ids),
+                metric_sum(a, &t_ids, hint),
             );
         }
         if let Some(h) = &t.ha_pr2 {
             metric_cache.insert(
                 (model.clone(), id.clone(), Stage::Pr2Ha),
-                metric_sum(h, &ids),
+                metric_sum(h, &ids, hint),
             );
         }
         if let Some(a) = &t.aa_pr2 {
             metric_cache.insert(
                 (model.clone(), id.clone(), Stage::Pr2Aa),
-                metric_sum(a, &ids),
+                metric_sum(a, &ids, hint),
             );
         }
     }
