@@ -103,7 +103,7 @@ pub fn halstead_node(
     }
     match r.mode {
         Mode::Tokens(t) => count_tokens(t, source, node),
-        Mode::Nodes(n) => Some(count_nodes(n, lang, source, node)),
+        Mode::Nodes(n) => Some(count_nodes(n, source, node)),
         Mode::AstOps(a) => Some(count_ast_ops(a, source, node)),
     }
 }
@@ -350,25 +350,25 @@ pub(crate) struct Memo<'s> {
 pub(crate) fn halstead_memo_ctx<'s>(ctx: &FnCtx<'s>, memo: &mut Memo<'s>) -> Option<Halstead> {
     let r = rules::rules(ctx.profile, ctx.file.lang);
     match r.mode {
-        Mode::Nodes(n) if !r.null_for.contains(&crate::kinds::kind_of(ctx.node)) => Some(
-            count_nodes_memo(n, ctx.file.lang, &ctx.file.source, ctx.node, memo),
-        ),
+        Mode::Nodes(n) if !r.null_for.contains(&crate::kinds::kind_of(ctx.node)) => {
+            Some(count_nodes_memo(n, &ctx.file.source, ctx.node, memo))
+        }
         _ => halstead(ctx),
     }
 }
 
-fn count_nodes(rules: &'static NodeRules, lang: Lang, source: &[u8], node: Node<'_>) -> Halstead {
-    count_nodes_memo(rules, lang, source, node, &mut Memo::default())
+fn count_nodes(rules: &'static NodeRules, source: &[u8], node: Node<'_>) -> Halstead {
+    count_nodes_memo(rules, source, node, &mut Memo::default())
 }
 
 fn count_nodes_memo<'s>(
     rules: &'static NodeRules,
-    lang: Lang,
     source: &'s [u8],
     node: Node<'_>,
     memo: &mut Memo<'s>,
 ) -> Halstead {
-    let resolved = resolve(rules, lang);
+    // Kind ids are those of the tree's grammar (C read with the C++ grammar).
+    let resolved = resolve(rules, node.tree().lang());
     // The root's own contributions, then its descendants'.
     let mut root_counts: Counter<&'static str, &[u8]> = Counter::new();
     let mut interior: Counter<&'static str, &[u8]> = Counter::new();

@@ -8,6 +8,8 @@ use crate::Profile;
 
 pub(crate) mod go;
 pub(crate) mod python;
+pub(crate) mod rca_c;
+pub(crate) mod rca_java;
 pub(crate) mod rca_js;
 pub(crate) mod rca_rust;
 
@@ -248,9 +250,9 @@ pub(crate) fn rules(profile: Profile, lang: Lang) -> &'static HalsteadRules {
         (Profile::Paper, Lang::Rust) => &rca_rust::PAPER,
         (Profile::Paper, Lang::JavaScript) => &rca_js::PAPER_JS,
         (Profile::Paper, Lang::TypeScript | Lang::Tsx) => &rca_js::PAPER_TS,
-        // FIXME(issue 14): placeholder until the Java/C/C++/Ruby/PHP tables land.
-        (Profile::Paper, Lang::Java | Lang::C | Lang::Cpp | Lang::Ruby | Lang::Php) => {
-            &rca_js::PAPER_TS
-        }
+        (Profile::Paper, Lang::Java) => &rca_java::PAPER,
+        (Profile::Paper, Lang::C) => &rca_c::PAPER,
+        // FIXME(issue 14): placeholder until the C++/Ruby/PHP tables land.
+        (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => &rca_js::PAPER_TS,
     }
 }

@@ -1,0 +1,100 @@
+//! C, profile `paper`: rust-code-analysis 0.0.25, which reads C with its C++
+//! grammar (the tables name tree-sitter-cpp kinds).
+//!
+//! Every node of the function's subtree (nested spaces included) is
+//! classified by kind: operators are keyed by node kind (every primitive type
+//! is the one operator `primitive_type`), operands by their exact source
+//! text. `)`, `]`, `}` and `-=` are not counted (`x -= 1` has one operator
+//! fewer than `x += 1`). Operands: identifiers, type and field identifiers,
+//! number and string literals (raw strings too), `true`, `false`, `NULL` /
+//! `nullptr` and `...`; character literals are not operands.
+
+use super::{HalsteadRules, Mode, NodeRules};
+
+pub(crate) static PAPER: HalsteadRules = HalsteadRules {
+    null_for: &[],
+    mode: Mode::Nodes(&C),
+};
+
+static C: NodeRules = NodeRules {
+    operators: &[
+        (".", false, "."),
+        ("(", false, "("),
+        (",", false, ","),
+        ("*", false, "*"),
+        (">>", false, ">>"),
+        (":", false, ":"),
+        (";", false, ";"),
+        ("return", false, "return"),
+        ("break", false, "break"),
+        ("continue", false, "continue"),
+        ("if", false, "if"),
+        ("else", false, "else"),
+        ("switch", false, "switch"),
+        ("case", false, "case"),
+        ("default", false, "default"),
+        ("for", false, "for"),
+        ("while", false, "while"),
+        ("goto", false, "goto"),
+        ("do", false, "do"),
+        ("delete", false, "delete"),
+        ("new", false, "new"),
+        ("try", false, "try"),
+        ("catch", false, "catch"),
+        ("throw", false, "throw"),
+        ("=", false, "="),
+        ("&&", false, "&&"),
+        ("||", false, "||"),
+        ("-", false, "-"),
+        ("--", false, "--"),
+        ("->", false, "->"),
+        ("+", false, "+"),
+        ("++", false, "++"),
+        ("/", false, "/"),
+        ("%", false, "%"),
+        ("|", false, "|"),
+        ("&", false, "&"),
+        ("<<", false, "<<"),
+        ("~", false, "~"),
+        ("<", false, "<"),
+        ("<=", false, "<="),
+        ("==", false, "=="),
+        ("!=", false, "!="),
+        (">=", false, ">="),
+        (">", false, ">"),
+        ("+=", false, "+="),
+        ("!", false, "!"),
+        ("*=", false, "*="),
+        ("/=", false, "/="),
+        ("%=", false, "%="),
+        (">>=", false, ">>="),
+        ("<<=", false, "<<="),
+        ("&=", false, "&="),
+        ("^", false, "^"),
+        ("^=", false, "^="),
+        ("|=", false, "|="),
+        ("[", false, "["),
+        ("{", false, "{"),
+        ("?", false, "?"),
+        ("::", false, "::"),
+        ("primitive_type", true, "primitive_type"),
+        ("sizeof", false, "sizeof"),
+    ],
+    operands: &[
+        ("identifier", true),
+        ("type_identifier", true),
+        ("field_identifier", true),
+        ("raw_string_literal", true),
+        ("string_literal", true),
+        ("number_literal", true),
+        ("true", true),
+        ("false", true),
+        ("null", true),
+        ("...", false),
+    ],
+    opaque: &[("comment", true)],
+    hidden_in: &[],
+    splits: &[],
+    extra_in: &[],
+    hidden_glue: &[],
+};
