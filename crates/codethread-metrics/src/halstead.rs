@@ -251,6 +251,9 @@ struct Resolved {
     hidden: HashMap<u16, (HashSet<u16>, HashSet<u16>)>,
     /// (parent kind id, token kind id) → extra pieces.
     extras: HashMap<(u16, u16), &'static [Piece]>,
+    /// Operator kind id → (`through` kind ids, `under` kind ids) of
+    /// [`OperandIn`] rules.
+    operand_in: HashMap<u16, (HashSet<u16>, HashSet<u16>)>,
 }
 
 fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
@@ -317,10 +320,20 @@ fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
             }
         }
     }
+    let mut operand_in: HashMap<u16, (HashSet<u16>, HashSet<u16>)> = HashMap::new();
+    for o in rules.operand_in {
+        let named = |k: &'static str| by_name.get(&(k, true)).into_iter().flatten().copied();
+        for id in named(o.kind) {
+            let entry = operand_in.entry(id).or_default();
+            entry.0.extend(o.through.iter().flat_map(|k| named(k)));
+            entry.1.extend(named(o.under));
+        }
+    }
     let resolved = Arc::new(Resolved {
         classes,
         hidden,
         extras,
+        operand_in,
     });
     if let Ok(mut guard) = cache.lock() {
         guard.push((key, lang, Arc::clone(&resolved)));
@@ -385,11 +398,23 @@ fn count_nodes_memo<'s>(
         } else {
             &mut interior
         };
-        let class = resolved
+        let mut class = resolved
             .classes
             .get(usize::from(n.kind_id()))
             .copied()
             .unwrap_or(NodeClass::Unknown);
+        if let Some((through, under)) = resolved.operand_in.get(&n.kind_id()) {
+            let mut up = parents.iter().rev().map(|p| p.kind_id());
+            let mut first = up.next();
+            if first.is_some_and(|k| through.contains(&k)) {
+                while first.is_some_and(|k| through.contains(&k)) {
+                    first = up.next();
+                }
+                if first.is_some_and(|k| under.contains(&k)) {
+                    class = NodeClass::Operand;
+                }
+            }
+        }
         let hidden = !n.is_named()
             && parents
                 .last()

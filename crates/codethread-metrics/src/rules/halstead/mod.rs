@@ -100,6 +100,22 @@ pub(crate) struct NodeRules {
     /// Bytes the tool's hidden punctuation token also took from an operand
     /// glued to it (Rust token trees: `<_0Add` was `<_`, `0`, `Add`).
     pub hidden_glue: &'static [u8],
+    /// Operator nodes the tool's grammar read as operands in one context.
+    pub operand_in: &'static [OperandIn],
+}
+
+/// A named operator kind counted as an operand (by its text) when its parent
+/// is one of `through`, the nearest ancestor that is not is of kind `under`
+/// (Java `Outer.Inner.class`: tree-sitter-java 0.20 read the type names of
+/// a qualified class literal as identifiers).
+#[derive(Debug)]
+pub(crate) struct OperandIn {
+    /// The operator kind (named).
+    pub kind: &'static str,
+    /// Parent kinds the node may sit in (one or more levels of them).
+    pub through: &'static [&'static str],
+    /// The kind of the first ancestor outside `through`.
+    pub under: &'static str,
 }
 
 /// One counted piece of a split token.

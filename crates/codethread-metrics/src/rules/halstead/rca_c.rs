@@ -97,4 +97,5 @@ static C: NodeRules = NodeRules {
     splits: &[],
     extra_in: &[],
     hidden_glue: &[],
+    operand_in: &[],
 };

@@ -11,7 +11,7 @@
 //! exact source text): identifiers, `null`, class literals, string, character
 //! and number literals; `true`/`false` are neither.
 
-use super::{HalsteadRules, Mode, NodeRules};
+use super::{HalsteadRules, Mode, NodeRules, OperandIn};
 
 pub(crate) static PAPER: HalsteadRules = HalsteadRules {
     null_for: &[],
@@ -121,4 +121,11 @@ static JAVA: NodeRules = NodeRules {
     splits: &[],
     extra_in: &[],
     hidden_glue: &[],
+    // tree-sitter-java 0.20.0 read `a.B.C.class` with identifiers where
+    // today's grammar has a scoped type (`Time.class` keeps its type name).
+    operand_in: &[OperandIn {
+        kind: "type_identifier",
+        through: &["scoped_type_identifier"],
+        under: "class_literal",
+    }],
 };

@@ -172,6 +172,7 @@ static JS: NodeRules = NodeRules {
     splits: JS_SPLITS,
     extra_in: JS_EXTRA,
     hidden_glue: &[],
+    operand_in: &[],
 };
 
 static TS: NodeRules = NodeRules {
@@ -187,4 +188,5 @@ static TS: NodeRules = NodeRules {
     splits: JS_SPLITS,
     extra_in: JS_EXTRA,
     hidden_glue: &[],
+    operand_in: &[],
 };
