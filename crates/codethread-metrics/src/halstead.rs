@@ -21,7 +21,7 @@ use codethread_lang::Lang;
 #[path = "rules/halstead/mod.rs"]
 pub(crate) mod rules;
 
-use rules::{AstOpRules, KeywordConst, Mode, NodeClass, NodeRules, Piece, TokenRules};
+use rules::{AstOpRules, ByText, KeywordConst, Mode, NodeClass, NodeRules, Piece, TokenRules};
 
 use crate::{FnCtx, Profile};
 
@@ -254,6 +254,8 @@ struct Resolved {
     /// Operator kind id → (`through` kind ids, `under` kind ids) of
     /// [`OperandIn`] rules.
     operand_in: HashMap<u16, (HashSet<u16>, HashSet<u16>)>,
+    /// Kind id → [`ByText`] rules of that kind.
+    by_text: HashMap<u16, Vec<&'static ByText>>,
 }
 
 fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
@@ -329,11 +331,18 @@ fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
             entry.1.extend(named(o.under));
         }
     }
+    let mut by_text: HashMap<u16, Vec<&'static ByText>> = HashMap::new();
+    for b in rules.by_text {
+        for id in by_name.get(&(b.kind, true)).into_iter().flatten() {
+            by_text.entry(*id).or_default().push(b);
+        }
+    }
     let resolved = Arc::new(Resolved {
         classes,
         hidden,
         extras,
         operand_in,
+        by_text,
     });
     if let Ok(mut guard) = cache.lock() {
         guard.push((key, lang, Arc::clone(&resolved)));
@@ -403,6 +412,15 @@ fn count_nodes_memo<'s>(
             .get(usize::from(n.kind_id()))
             .copied()
             .unwrap_or(NodeClass::Unknown);
+        if let Some(rules) = resolved.by_text.get(&n.kind_id()) {
+            let t = text(source, n);
+            if let Some(b) = rules
+                .iter()
+                .find(|b| b.texts.iter().any(|x| x.as_bytes() == t))
+            {
+                class = b.class;
+            }
+        }
         if let Some((through, under)) = resolved.operand_in.get(&n.kind_id()) {
             let mut up = parents.iter().rev().map(|p| p.kind_id());
             let mut first = up.next();

@@ -102,6 +102,23 @@ pub(crate) struct NodeRules {
     pub hidden_glue: &'static [u8],
     /// Operator nodes the tool's grammar read as operands in one context.
     pub operand_in: &'static [OperandIn],
+    /// Named nodes classified by their exact text (words the tool's grammar
+    /// lexed as another kind than today's grammar does).
+    pub by_text: &'static [ByText],
+}
+
+/// A named node of `kind` whose exact source text is one of `texts` counts
+/// as `class` instead of its kind's class (tree-sitter-mozcpp 0.20.2 lexes
+/// `DWORD`, `HANDLE`, `wchar_t`, … as `primitive_type`, today's grammar reads
+/// them as type identifiers).
+#[derive(Debug)]
+pub(crate) struct ByText {
+    /// Node kind (named).
+    pub kind: &'static str,
+    /// The texts.
+    pub texts: &'static [&'static str],
+    /// Their class.
+    pub class: NodeClass,
 }
 
 /// A named operator kind counted as an operand (by its text) when its parent

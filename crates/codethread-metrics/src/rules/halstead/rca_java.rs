@@ -128,4 +128,5 @@ static JAVA: NodeRules = NodeRules {
         through: &["scoped_type_identifier"],
         under: "class_literal",
     }],
+    by_text: &[],
 };

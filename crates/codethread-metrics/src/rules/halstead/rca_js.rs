@@ -173,6 +173,7 @@ static JS: NodeRules = NodeRules {
     extra_in: JS_EXTRA,
     hidden_glue: &[],
     operand_in: &[],
+    by_text: &[],
 };
 
 static TS: NodeRules = NodeRules {
@@ -189,4 +190,5 @@ static TS: NodeRules = NodeRules {
     extra_in: JS_EXTRA,
     hidden_glue: &[],
     operand_in: &[],
+    by_text: &[],
 };

@@ -113,6 +113,7 @@ static RUST: NodeRules = NodeRules {
     // The punctuation regex of the tool's token trees included `_`.
     hidden_glue: b"_",
     operand_in: &[],
+    by_text: &[],
 };
 
 /// The operator closing a macro repetition: a visible token in the tool's grammar.
