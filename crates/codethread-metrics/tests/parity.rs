@@ -26,6 +26,8 @@ use serde_json::Value;
 const CORPORA: [&str; 9] = [
     "requests", "django", "gin", "cobra", "ripgrep", "express", "lodash", "gson", "jq",
 ];
+/// Corpora whose comparison leaves out the files with ERROR nodes.
+const LEAVE_OUT_ERROR_FILES: [&str; 2] = ["gson", "jq"];
 const METRICS: [&str; 5] = ["name", "cyclomatic", "cognitive", "halstead_volume", "lloc"];
 const THRESHOLD: f64 = 99.5;
 
@@ -135,17 +137,25 @@ fn paper_profile_matches_reference() {
         let ref_path = shared.join(format!("reference/{corpus}.paper.jsonl"));
         let text = std::fs::read_to_string(&ref_path)
             .unwrap_or_else(|e| panic!("{}: {e}", ref_path.display()));
-        // Files where the tool's parser met ERROR nodes (the summary's
-        // `files_with_ERROR_nodes`) are left out of the comparison, as the
-        // reference's own comparison does: the tool's old grammar recovers
-        // from errors differently from today's.
-        let summary_path = shared.join(format!("reference/{corpus}.paper.summary.json"));
-        let error_files: HashSet<String> = std::fs::read_to_string(&summary_path)
-            .ok()
-            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-            .and_then(|v| v["files_with_ERROR_nodes"].as_object().cloned())
-            .map(|m| m.keys().cloned().collect())
-            .unwrap_or_default();
+        // For the Java and C corpora, files where the tool's parser met
+        // ERROR nodes (the summary's `files_with_ERROR_nodes`) are left out
+        // of the comparison, as the reference's README says its comparison
+        // does: the tool's old grammars recover from errors differently from
+        // today's. (The other corpora are compared whole, as before.)
+        let error_files: HashSet<String> = if LEAVE_OUT_ERROR_FILES.contains(&corpus.as_str()) {
+            let summary_path = shared.join(format!("reference/{corpus}.paper.summary.json"));
+            let summary: Value = serde_json::from_str(
+                &std::fs::read_to_string(&summary_path)
+                    .unwrap_or_else(|e| panic!("{}: {e}", summary_path.display())),
+            )
+            .unwrap();
+            summary["files_with_ERROR_nodes"]
+                .as_object()
+                .map(|m| m.keys().cloned().collect())
+                .unwrap_or_default()
+        } else {
+            HashSet::new()
+        };
         let reference: Vec<Value> = text
             .lines()
             .filter(|l| !l.trim().is_empty())
