@@ -21,7 +21,9 @@ use codethread_lang::Lang;
 #[path = "rules/halstead/mod.rs"]
 pub(crate) mod rules;
 
-use rules::{AstOpRules, ByText, KeywordConst, Mode, NodeClass, NodeRules, Piece, TokenRules};
+use rules::{
+    AstOpRules, ByText, KeywordConst, Mode, NodeClass, NodeRules, Piece, Reread, TokenRules,
+};
 
 use crate::{FnCtx, Profile};
 
@@ -251,11 +253,12 @@ struct Resolved {
     hidden: HashMap<u16, (HashSet<u16>, HashSet<u16>)>,
     /// (parent kind id, token kind id) → extra pieces.
     extras: HashMap<(u16, u16), &'static [Piece]>,
-    /// Operator kind id → (`through` kind ids, `under` kind ids) of
-    /// [`OperandIn`] rules.
-    operand_in: HashMap<u16, (HashSet<u16>, HashSet<u16>)>,
+    /// Kind id of a [`Reread`] construct → index of its rule.
+    reread_at: HashMap<u16, usize>,
     /// Kind id → [`ByText`] rules of that kind.
     by_text: HashMap<u16, Vec<&'static ByText>>,
+    /// Kind ids of the [`rules::AloneMacro`] word and of its parent.
+    alone_macro: Option<(HashSet<u16>, HashSet<u16>)>,
 }
 
 fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
@@ -322,13 +325,14 @@ fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
             }
         }
     }
-    let mut operand_in: HashMap<u16, (HashSet<u16>, HashSet<u16>)> = HashMap::new();
-    for o in rules.operand_in {
-        let named = |k: &'static str| by_name.get(&(k, true)).into_iter().flatten().copied();
-        for id in named(o.kind) {
-            let entry = operand_in.entry(id).or_default();
-            entry.0.extend(o.through.iter().flat_map(|k| named(k)));
-            entry.1.extend(named(o.under));
+    let mut reread_at: HashMap<u16, usize> = HashMap::new();
+    for (i, r) in rules.rereads.iter().enumerate() {
+        let kind = match r {
+            Reread::QualifiedClassLiteral { literal, .. } => literal,
+            Reread::GenericDeclaration { declaration, .. } => declaration,
+        };
+        for id in by_name.get(&(*kind, true)).into_iter().flatten() {
+            reread_at.insert(*id, i);
         }
     }
     let mut by_text: HashMap<u16, Vec<&'static ByText>> = HashMap::new();
@@ -337,12 +341,24 @@ fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
             by_text.entry(*id).or_default().push(b);
         }
     }
+    let alone_macro = rules.alone_macro.as_ref().map(|a| {
+        let ids = |k: &'static str| -> HashSet<u16> {
+            by_name
+                .get(&(k, true))
+                .into_iter()
+                .flatten()
+                .copied()
+                .collect()
+        };
+        (ids(a.kind), ids(a.parent))
+    });
     let resolved = Arc::new(Resolved {
         classes,
         hidden,
         extras,
-        operand_in,
+        reread_at,
         by_text,
+        alone_macro,
     });
     if let Ok(mut guard) = cache.lock() {
         guard.push((key, lang, Arc::clone(&resolved)));
@@ -399,6 +415,9 @@ fn count_nodes_memo<'s>(
     let mut parents: Vec<Node<'_>> = Vec::new();
     // End of the last hidden token (for operands glued to it).
     let mut hidden_end: Option<usize> = None;
+    // The byte range of a construct the tool's grammar read as an
+    // expression, and its rule.
+    let mut reread: Option<(usize, usize, &'static Reread)> = None;
     'walk: loop {
         let n = cursor.node();
         let is_root = n.id() == node.id();
@@ -421,16 +440,35 @@ fn count_nodes_memo<'s>(
                 class = b.class;
             }
         }
-        if let Some((through, under)) = resolved.operand_in.get(&n.kind_id()) {
-            let mut up = parents.iter().rev().map(|p| p.kind_id());
-            let mut first = up.next();
-            if first.is_some_and(|k| through.contains(&k)) {
-                while first.is_some_and(|k| through.contains(&k)) {
-                    first = up.next();
+        if let Some((kinds, parent_kinds)) = &resolved.alone_macro {
+            if kinds.contains(&n.kind_id())
+                && n.prev_sibling().is_none()
+                && parents
+                    .last()
+                    .is_some_and(|p| parent_kinds.contains(&p.kind_id()))
+                && is_alone_macro(source, n)
+            {
+                class = NodeClass::Unknown;
+            }
+        }
+        if let Some(r) = resolved
+            .reread_at
+            .get(&n.kind_id())
+            .and_then(|&i| rules.rereads.get(i))
+        {
+            if let Some((lo, hi, reread_self)) = reread_span(r, n) {
+                reread = Some((lo, hi, r));
+                if !reread_self {
+                    class = NodeClass::Unknown;
                 }
-                if first.is_some_and(|k| under.contains(&k)) {
-                    class = NodeClass::Operand;
+            }
+        } else if let Some((lo, hi, r)) = reread {
+            if n.start_byte() >= lo && n.end_byte() <= hi {
+                if let Some(c) = reread_class(r, n) {
+                    class = c;
                 }
+            } else if n.start_byte() >= hi {
+                reread = None;
             }
         }
         let hidden = !n.is_named()
@@ -559,6 +597,101 @@ fn glued_operand<'s>(c: &mut Counter<&'static str, &'s [u8]>, t: &'s [u8], glue:
     if !ident.is_empty() {
         c.operand(ident);
     }
+}
+
+/// The byte range whose type names a [`Reread`] rule turns into operands
+/// when `n` has the rule's shape, and whether `n` keeps its own class.
+fn reread_span(r: &Reread, n: Node<'_>) -> Option<(usize, usize, bool)> {
+    let kind = |x: &Node<'_>| crate::kinds::kind_of(x);
+    match *r {
+        Reread::QualifiedClassLiteral { scoped, .. } => {
+            let ty = n.named_children().find(|c| !c.is_extra())?;
+            (kind(&ty) == scoped).then(|| (n.start_byte(), n.end_byte(), false))
+        }
+        Reread::GenericDeclaration {
+            modifiers,
+            declarator,
+            type_field,
+            generic,
+            arguments,
+            scoped,
+            word,
+            ..
+        } => {
+            let mut declarators = 0;
+            for c in n.children() {
+                let k = kind(&c);
+                if k == modifiers {
+                    return None;
+                }
+                if k == declarator {
+                    declarators += 1;
+                }
+            }
+            let ty = n.child_by_field_name(type_field)?;
+            if declarators != 1 || kind(&ty) != generic {
+                return None;
+            }
+            let (mut levels, mut has_scoped) = (0, false);
+            for d in ty.descendants().skip(1) {
+                let k = kind(&d);
+                if k == arguments {
+                    levels += 1;
+                    if d.named_children().count() != 1 {
+                        return None;
+                    }
+                } else if k == scoped {
+                    has_scoped = true;
+                } else if d.is_named() && k != word {
+                    return None;
+                }
+            }
+            (levels == 1 && has_scoped).then(|| (ty.start_byte(), ty.end_byte(), true))
+        }
+    }
+}
+
+/// The class of a node inside a [`Reread`] range, when the rule changes it.
+fn reread_class(r: &Reread, n: Node<'_>) -> Option<NodeClass> {
+    let k = crate::kinds::kind_of(n);
+    match *r {
+        Reread::QualifiedClassLiteral { keyword, word, .. } => {
+            if n.is_named() && k == word {
+                Some(NodeClass::Operand)
+            } else if !n.is_named() && k == keyword {
+                Some(NodeClass::Operand)
+            } else {
+                None
+            }
+        }
+        Reread::GenericDeclaration { word, .. } => {
+            (n.is_named() && k == word).then_some(NodeClass::Operand)
+        }
+    }
+}
+
+/// `[_A-Z][_A-Z0-9]+` followed by white space only, up to a newline.
+fn is_alone_macro(source: &[u8], n: Node<'_>) -> bool {
+    let word = text(source, n);
+    let spelled = word.len() >= 2
+        && word
+            .first()
+            .is_some_and(|b| b.is_ascii_uppercase() || *b == b'_')
+        && word
+            .iter()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_');
+    if !spelled {
+        return false;
+    }
+    let rest = source.get(n.end_byte()..).unwrap_or(&[]);
+    for &b in rest {
+        match b {
+            b'\n' => return true,
+            b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {}
+            _ => return false,
+        }
+    }
+    false
 }
 
 fn count_pieces<'s>(

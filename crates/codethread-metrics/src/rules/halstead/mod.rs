@@ -100,11 +100,30 @@ pub(crate) struct NodeRules {
     /// Bytes the tool's hidden punctuation token also took from an operand
     /// glued to it (Rust token trees: `<_0Add` was `<_`, `0`, `Add`).
     pub hidden_glue: &'static [u8],
-    /// Operator nodes the tool's grammar read as operands in one context.
-    pub operand_in: &'static [OperandIn],
+    /// Constructs the tool's grammar parsed as expressions, so that their
+    /// type names were identifiers (operands).
+    pub rereads: &'static [Reread],
     /// Named nodes classified by their exact text (words the tool's grammar
     /// lexed as another kind than today's grammar does).
     pub by_text: &'static [ByText],
+    /// Upper-case words alone on their line that the tool's grammar read as
+    /// one uncounted macro token.
+    pub alone_macro: Option<AloneMacro>,
+}
+
+/// tree-sitter-mozcpp 0.20.2's `alone_macro` (`/[_A-Z][_A-Z0-9]+\s*\n/`
+/// wherever a statement or top-level item may start: `LIBXML_TEST_VERSION`
+/// on a line of its own) is one token of no Halstead class; today's grammar
+/// reads the word as the type of a declaration that runs on into the next
+/// line. A named `kind` node that is the first child of a `parent` node,
+/// spelled `[_A-Z][_A-Z0-9]+`, with only white space after it up to the end
+/// of its line, is not counted.
+#[derive(Debug)]
+pub(crate) struct AloneMacro {
+    /// The word's node kind in today's grammar.
+    pub kind: &'static str,
+    /// The node it starts.
+    pub parent: &'static str,
 }
 
 /// A named node of `kind` whose exact source text is one of `texts` counts
@@ -121,18 +140,50 @@ pub(crate) struct ByText {
     pub class: NodeClass,
 }
 
-/// A named operator kind counted as an operand (by its text) when its parent
-/// is one of `through`, the nearest ancestor that is not is of kind `under`
-/// (Java `Outer.Inner.class`: tree-sitter-java 0.20 read the type names of
-/// a qualified class literal as identifiers).
+/// A construct today's grammar reads as a type where the tool's older
+/// grammar read an expression: inside it every `word` node (a type name) is
+/// an operand, as the identifier the tool saw.
 #[derive(Debug)]
-pub(crate) struct OperandIn {
-    /// The operator kind (named).
-    pub kind: &'static str,
-    /// Parent kinds the node may sit in (one or more levels of them).
-    pub through: &'static [&'static str],
-    /// The kind of the first ancestor outside `through`.
-    pub under: &'static str,
+pub(crate) enum Reread {
+    /// `a.B.class` (tree-sitter-java 0.20.0: a field access of the
+    /// identifiers `a`, `B` and `class`): a `literal` node whose type is a
+    /// `scoped` node is not an operand itself; its type names and its
+    /// `keyword` token are (`Time.class` stays a class literal).
+    QualifiedClassLiteral {
+        /// Class literal kind.
+        literal: &'static str,
+        /// Qualified type kind.
+        scoped: &'static str,
+        /// The `class` keyword.
+        keyword: &'static str,
+        /// Type name kind.
+        word: &'static str,
+    },
+    /// `a.B<C> x = e;`, `List<a.B> x;` (tree-sitter-java 0.20.0 chose the
+    /// expression `(a.B < C) > (x = e)`): a `declaration` without a
+    /// `modifiers` child and with one `declarator`, whose `type_field` is a
+    /// `generic` node with one `arguments` level holding one type, every
+    /// name of it a `word` or `scoped` node and at least one `scoped` among
+    /// them. (The tool's choice for nested type arguments depends on its
+    /// parser's ambiguity resolution; those stay declarations here.)
+    GenericDeclaration {
+        /// Local variable declaration kind.
+        declaration: &'static str,
+        /// Modifiers kind (a modifier keeps the declaration).
+        modifiers: &'static str,
+        /// Declarator kind (exactly one).
+        declarator: &'static str,
+        /// Field of the declaration holding the type.
+        type_field: &'static str,
+        /// Generic type kind.
+        generic: &'static str,
+        /// Type arguments kind.
+        arguments: &'static str,
+        /// Qualified type kind.
+        scoped: &'static str,
+        /// Type name kind.
+        word: &'static str,
+    },
 }
 
 /// One counted piece of a split token.

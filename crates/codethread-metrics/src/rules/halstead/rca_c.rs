@@ -9,7 +9,7 @@
 //! number and string literals (raw strings too), `true`, `false`, `NULL` /
 //! `nullptr` and `...`; character literals are not operands.
 
-use super::{ByText, HalsteadRules, Mode, NodeClass, NodeRules};
+use super::{AloneMacro, ByText, HalsteadRules, Mode, NodeClass, NodeRules, Piece};
 
 pub(crate) static PAPER: HalsteadRules = HalsteadRules {
     null_for: &[],
@@ -94,10 +94,10 @@ static C: NodeRules = NodeRules {
     ],
     opaque: &[("comment", true)],
     hidden_in: &[],
-    splits: &[],
+    splits: ALTERNATIVE_TOKENS,
     extra_in: &[],
     hidden_glue: &[],
-    operand_in: &[],
+    rereads: &[],
     by_text: &[
         ByText {
             kind: "type_identifier",
@@ -111,7 +111,28 @@ static C: NodeRules = NodeRules {
             class: NodeClass::Operand,
         },
     ],
+    alone_macro: Some(AloneMacro {
+        kind: "type_identifier",
+        parent: "declaration",
+    }),
 };
+
+/// C++'s alternative operator spellings are tokens of today's grammar; the
+/// tool's grammar read them in C code as identifiers (redis names a
+/// variable `not`), so each counts as an operand by its text.
+static ALTERNATIVE_TOKENS: &[(&str, &[Piece])] = &[
+    ("not", &[Piece::Operand("not")]),
+    ("and", &[Piece::Operand("and")]),
+    ("or", &[Piece::Operand("or")]),
+    ("xor", &[Piece::Operand("xor")]),
+    ("bitand", &[Piece::Operand("bitand")]),
+    ("bitor", &[Piece::Operand("bitor")]),
+    ("compl", &[Piece::Operand("compl")]),
+    ("not_eq", &[Piece::Operand("not_eq")]),
+    ("and_eq", &[Piece::Operand("and_eq")]),
+    ("or_eq", &[Piece::Operand("or_eq")]),
+    ("xor_eq", &[Piece::Operand("xor_eq")]),
+];
 
 /// The words tree-sitter-mozcpp 0.20.2 lexes as `primitive_type` that
 /// today's tree-sitter-cpp reads as type identifiers: Windows API types and

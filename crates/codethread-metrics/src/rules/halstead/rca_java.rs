@@ -11,7 +11,7 @@
 //! exact source text): identifiers, `null`, class literals, string, character
 //! and number literals; `true`/`false` are neither.
 
-use super::{HalsteadRules, Mode, NodeRules, OperandIn};
+use super::{HalsteadRules, Mode, NodeRules, Reread};
 
 pub(crate) static PAPER: HalsteadRules = HalsteadRules {
     null_for: &[],
@@ -121,12 +121,24 @@ static JAVA: NodeRules = NodeRules {
     splits: &[],
     extra_in: &[],
     hidden_glue: &[],
-    // tree-sitter-java 0.20.0 read `a.B.C.class` with identifiers where
-    // today's grammar has a scoped type (`Time.class` keeps its type name).
-    operand_in: &[OperandIn {
-        kind: "type_identifier",
-        through: &["scoped_type_identifier"],
-        under: "class_literal",
-    }],
+    rereads: &[
+        Reread::QualifiedClassLiteral {
+            literal: "class_literal",
+            scoped: "scoped_type_identifier",
+            keyword: "class",
+            word: "type_identifier",
+        },
+        Reread::GenericDeclaration {
+            declaration: "local_variable_declaration",
+            modifiers: "modifiers",
+            declarator: "variable_declarator",
+            type_field: "type",
+            generic: "generic_type",
+            arguments: "type_arguments",
+            scoped: "scoped_type_identifier",
+            word: "type_identifier",
+        },
+    ],
     by_text: &[],
+    alone_macro: None,
 };
