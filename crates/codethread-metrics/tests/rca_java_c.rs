@@ -185,3 +185,53 @@ fn java_lloc_statements() {
     // for 1 + a() 1; b() 1 (+ the resource 0); c() 1; while 1 + break 1.
     assert_eq!(f.lloc, Some(2 + 1 + 1 + 2));
 }
+
+#[test]
+fn c_halstead_tool_grammar_words() {
+    // tree-sitter-mozcpp's alone_macro: an upper-case word alone on its
+    // line has no Halstead class (today's grammar reads it as a type).
+    let a = one(Lang::C, "void f(int x) {\n  SOME_MACRO\n  x = 1;\n}\n");
+    let b = one(Lang::C, "void f(int x) {\n  x = 1;\n}\n");
+    assert_eq!(a.halstead.unwrap(), b.halstead.unwrap());
+    // On the same line as code it is a type name (an operand) for both.
+    let c = one(Lang::C, "void f(int x) {\n  SOME_TYPE y = 1;\n}\n");
+    assert_eq!(c.halstead.unwrap().big_n2, b.halstead.unwrap().big_n2 + 1);
+    // C++'s alternative token `not` is the identifier `not` in C code.
+    let d = one(
+        Lang::C,
+        "void f(void) {\n  int not;\n  not = 1;\n  if (not) {}\n}\n",
+    );
+    let e = one(
+        Lang::C,
+        "void f(void) {\n  int yes;\n  yes = 1;\n  if (yes) {}\n}\n",
+    );
+    assert_eq!(d.halstead.unwrap(), e.halstead.unwrap());
+}
+
+#[test]
+fn java_halstead_tool_grammar_rereads() {
+    // tree-sitter-java 0.20.0 read a qualified class literal as field
+    // accesses: `a`, `B` and `class` are operands, the literal is not.
+    let q = one(Lang::Java, "class A { void f() { g(a.B.class); } }\n");
+    let h = q.halstead.unwrap();
+    // f, g, a, B, class
+    assert_eq!((h.big_n2, h.n2), (5, 5));
+    // `Time.class` stays a class literal: one operand, `Time` an operator.
+    let s = one(Lang::Java, "class A { void f() { g(Time.class); } }\n");
+    let h = s.halstead.unwrap();
+    assert_eq!((h.big_n2, h.n2), (3, 3));
+    // `a.B<C> x = e();` was the expression `(a.B < C) > (x = e())`: its
+    // type names are operands; a modifier keeps the declaration.
+    let e = one(Lang::Java, "class A { void f() { a.B<C> x = e(); } }\n");
+    let d = one(
+        Lang::Java,
+        "class A { void f() { final a.B<C> x = e(); } }\n",
+    );
+    let (he, hd) = (e.halstead.unwrap(), d.halstead.unwrap());
+    // f, a, B, C, x, e
+    assert_eq!(he.big_n2, 6);
+    // f, x, e; the three type names are the one `type_identifier` operator
+    // (plus `final`).
+    assert_eq!(hd.big_n2, 3);
+    assert_eq!(hd.big_n1, he.big_n1 + 3 + 1);
+}
