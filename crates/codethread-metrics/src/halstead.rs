@@ -656,13 +656,12 @@ fn reread_class(r: &Reread, n: Node<'_>) -> Option<NodeClass> {
     let k = crate::kinds::kind_of(n);
     match *r {
         Reread::QualifiedClassLiteral { keyword, word, .. } => {
-            if n.is_named() && k == word {
-                Some(NodeClass::Operand)
-            } else if !n.is_named() && k == keyword {
-                Some(NodeClass::Operand)
+            let hit = if n.is_named() {
+                k == word
             } else {
-                None
-            }
+                k == keyword
+            };
+            hit.then_some(NodeClass::Operand)
         }
         Reread::GenericDeclaration { word, .. } => {
             (n.is_named() && k == word).then_some(NodeClass::Operand)
