@@ -279,7 +279,28 @@ pub struct FileMetrics {
 }
 
 /// Metrics of an already parsed file. `path` is only copied into the records.
+///
+/// A tree parsed with another grammar than the one the profile's tool reads
+/// the language with (a C file parsed with the C grammar, where the paper
+/// profile's rust-code-analysis uses a C++ grammar: see [`parse_for`]) is
+/// parsed again with that grammar first, so every caller gets the tool's
+/// values.
 pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMetrics {
+    let want = function_set(profile, file.lang)
+        .grammar
+        .unwrap_or(file.lang);
+    if file.grammar != want {
+        if let Ok(reparsed) =
+            codethread_lang::parse_with_grammar(file.lang, want, file.source.clone())
+        {
+            return analyze_tree(path, &reparsed, profile);
+        }
+    }
+    analyze_tree(path, file, profile)
+}
+
+/// [`analyze_parsed`] on the tree as given.
+fn analyze_tree(path: &str, file: &ParsedFile, profile: Profile) -> FileMetrics {
     let set = function_set(profile, file.lang);
     let flat = FlatTree::new(file);
     let index = index_flat(file, &flat);

@@ -235,3 +235,15 @@ fn java_halstead_tool_grammar_rereads() {
     assert_eq!(hd.big_n2, 3);
     assert_eq!(hd.big_n1, he.big_n1 + 3 + 1);
 }
+
+#[test]
+fn c_tree_from_the_c_grammar_is_measured_as_the_tool_reads_it() {
+    // analyze_parsed re-reads a C tree parsed with the C grammar with the
+    // C++ grammar the paper profile's tool uses: same records either way.
+    let src = "int f(int a) {\n  HANDLE h;\n  if (a && a) return 1;\n  return 0;\n}\n";
+    let own = codethread_lang::parse(Lang::C, src.as_bytes().to_vec()).unwrap();
+    assert_eq!(own.grammar, Lang::C);
+    let a = codethread_metrics::analyze_parsed("a.c", &own, Profile::Paper);
+    let b = analyze_source("a.c", Lang::C, src, Profile::Paper).unwrap();
+    assert_eq!(a.functions, b.functions);
+}
