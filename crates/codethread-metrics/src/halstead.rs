@@ -616,6 +616,7 @@ fn reread_span(r: &Reread, n: Node<'_>) -> Option<(usize, usize, bool)> {
             arguments,
             scoped,
             word,
+            min_dots,
             ..
         } => {
             let mut declarators = 0;
@@ -632,7 +633,7 @@ fn reread_span(r: &Reread, n: Node<'_>) -> Option<(usize, usize, bool)> {
             if declarators != 1 || kind(&ty) != generic {
                 return None;
             }
-            let (mut levels, mut has_scoped) = (0, false);
+            let (mut levels, mut dots) = (0usize, 0usize);
             for d in ty.descendants().skip(1) {
                 let k = kind(&d);
                 if k == arguments {
@@ -641,12 +642,13 @@ fn reread_span(r: &Reread, n: Node<'_>) -> Option<(usize, usize, bool)> {
                         return None;
                     }
                 } else if k == scoped {
-                    has_scoped = true;
-                } else if d.is_named() && k != word {
+                    dots += 1;
+                } else if d.is_named() && k != word && k != generic {
                     return None;
                 }
             }
-            (levels == 1 && has_scoped).then(|| (ty.start_byte(), ty.end_byte(), true))
+            let needed = levels.checked_sub(1).and_then(|i| min_dots.get(i))?;
+            (dots >= *needed).then(|| (ty.start_byte(), ty.end_byte(), true))
         }
     }
 }

@@ -162,10 +162,15 @@ pub(crate) enum Reread {
     /// `a.B<C> x = e;`, `List<a.B> x;` (tree-sitter-java 0.20.0 chose the
     /// expression `(a.B < C) > (x = e)`): a `declaration` without a
     /// `modifiers` child and with one `declarator`, whose `type_field` is a
-    /// `generic` node with one `arguments` level holding one type, every
-    /// name of it a `word` or `scoped` node and at least one `scoped` among
-    /// them. (The tool's choice for nested type arguments depends on its
-    /// parser's ambiguity resolution; those stay declarations here.)
+    /// `generic` node in which every `arguments` level holds one type made of
+    /// `word`, `scoped` and `generic` nodes only, with at least
+    /// `min_dots[levels - 1]` qualifying dots (`scoped` nodes; no entry: never).
+    /// The thresholds are the old parser's ambiguity resolution as observed
+    /// with the tool: one level needs a dot (`List<a.B>`); two and three
+    /// levels needed two (`a.b.C<D<E>>`; `a.B<C<D>>` stayed a declaration)
+    /// and four stayed declarations, but there the expression also reads the
+    /// closing `>>` as one shift operator, which this rule does not
+    /// reproduce, so the Java table lists one level only.
     GenericDeclaration {
         /// Local variable declaration kind.
         declaration: &'static str,
@@ -183,6 +188,8 @@ pub(crate) enum Reread {
         scoped: &'static str,
         /// Type name kind.
         word: &'static str,
+        /// Dots needed for 1, 2, … levels of type arguments.
+        min_dots: &'static [usize],
     },
 }
 

@@ -137,6 +137,7 @@ static JAVA: NodeRules = NodeRules {
             arguments: "type_arguments",
             scoped: "scoped_type_identifier",
             word: "type_identifier",
+            min_dots: &[1],
         },
     ],
     by_text: &[],
