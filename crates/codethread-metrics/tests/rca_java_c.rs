@@ -247,3 +247,19 @@ fn c_tree_from_the_c_grammar_is_measured_as_the_tool_reads_it() {
     let b = analyze_source("a.c", Lang::C, src, Profile::Paper).unwrap();
     assert_eq!(a.functions, b.functions);
 }
+
+#[test]
+fn c_alignas_was_a_call_statement_for_the_tool() {
+    // The tool's grammar had no `alignas`: `alignas(32) T out;` was the call
+    // statement `alignas(32)` (its `;` missing, but counted) and `T out;`.
+    let a = one(
+        Lang::C,
+        "void f(void) {\n  alignas(32) T out;\n  g(&out);\n}\n",
+    );
+    let b = one(Lang::C, "void f(void) {\n  T out;\n  g(&out);\n}\n");
+    let (ha, hb) = (a.halstead.unwrap(), b.halstead.unwrap());
+    // `(` and `;` more operators; `alignas` and `32` more operands.
+    assert_eq!((ha.n1, ha.big_n1), (hb.n1, hb.big_n1 + 2));
+    assert_eq!((ha.n2, ha.big_n2), (hb.n2 + 2, hb.big_n2 + 2));
+    assert_eq!((a.lloc, b.lloc), (Some(3), Some(2)));
+}

@@ -197,6 +197,8 @@ static JAVA_RCA: Statements = Statements {
 /// statements, each `case`/`default` label, and the label identifier of a
 /// `goto` or labeled statement (so both count 2); declarations outside an
 /// `if`/`while`/`for` header. `do … while`, range-for and blocks count 0.
+/// An `alignas(N)` qualifier counts 1 (the tool's grammar read it as a call
+/// statement).
 static C_RCA: Statements = Statements {
     kinds: &[
         "while_statement",
@@ -213,6 +215,9 @@ static C_RCA: Statements = Statements {
         "expression_statement",
         "labeled_statement",
         "statement_identifier",
+        // The tool's grammar had no `alignas`: `alignas(32) T x;` was a call
+        // statement `alignas(32)` (its `;` missing) before the declaration.
+        "alignas_qualifier",
     ],
     conditional: Some(Conditional {
         kinds: &["declaration"],

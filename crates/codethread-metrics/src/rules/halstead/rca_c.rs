@@ -117,9 +117,10 @@ static C: NodeRules = NodeRules {
     }),
 };
 
-/// C++'s alternative operator spellings are tokens of today's grammar; the
-/// tool's grammar read them in C code as identifiers (redis names a
-/// variable `not`), so each counts as an operand by its text.
+/// Tokens of today's grammar that the tool's grammar read otherwise: C++'s
+/// alternative operator spellings were identifiers in C code (redis names a
+/// variable `not`), so each counts as an operand by its text; `alignas` see
+/// below.
 static ALTERNATIVE_TOKENS: &[(&str, &[Piece])] = &[
     ("not", &[Piece::Operand("not")]),
     ("and", &[Piece::Operand("and")]),
@@ -132,6 +133,16 @@ static ALTERNATIVE_TOKENS: &[(&str, &[Piece])] = &[
     ("and_eq", &[Piece::Operand("and_eq")]),
     ("or_eq", &[Piece::Operand("or_eq")]),
     ("xor_eq", &[Piece::Operand("xor_eq")]),
+    // The tool's grammar had no `alignas`: `alignas(32) T x;` was the call
+    // statement `alignas(32)` with a missing `;` (counted), then `T x;`.
+    (
+        "alignas",
+        &[Piece::Operand("alignas"), Piece::Operator(";")],
+    ),
+    (
+        "_Alignas",
+        &[Piece::Operand("_Alignas"), Piece::Operator(";")],
+    ),
 ];
 
 /// The words tree-sitter-mozcpp 0.20.2 lexes as `primitive_type` that
