@@ -21,9 +21,7 @@ use codethread_lang::Lang;
 #[path = "rules/halstead/mod.rs"]
 pub(crate) mod rules;
 
-use rules::{
-    AstOpRules, ByText, KeywordConst, Mode, NodeClass, NodeRules, Piece, Reread, TokenRules,
-};
+use rules::{AstOpRules, KeywordConst, Mode, NodeClass, NodeRules, Piece, Reread, TokenRules};
 
 use crate::{FnCtx, Profile};
 
@@ -255,8 +253,8 @@ struct Resolved {
     extras: HashMap<(u16, u16), &'static [Piece]>,
     /// Kind id of a [`Reread`] construct → index of its rule.
     reread_at: HashMap<u16, usize>,
-    /// Kind id → [`ByText`] rules of that kind.
-    by_text: HashMap<u16, Vec<&'static ByText>>,
+    /// Kind id → the [`ByText`] rules of that kind (texts, class).
+    by_text: HashMap<u16, Vec<(HashSet<&'static [u8]>, NodeClass)>>,
     /// Kind ids of the [`rules::AloneMacro`] word and of its parent.
     alone_macro: Option<(HashSet<u16>, HashSet<u16>)>,
 }
@@ -335,10 +333,14 @@ fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
             reread_at.insert(*id, i);
         }
     }
-    let mut by_text: HashMap<u16, Vec<&'static ByText>> = HashMap::new();
+    let mut by_text: HashMap<u16, Vec<(HashSet<&'static [u8]>, NodeClass)>> = HashMap::new();
     for b in rules.by_text {
+        let texts: HashSet<&'static [u8]> = b.texts.iter().map(|t| t.as_bytes()).collect();
         for id in by_name.get(&(b.kind, true)).into_iter().flatten() {
-            by_text.entry(*id).or_default().push(b);
+            by_text
+                .entry(*id)
+                .or_default()
+                .push((texts.clone(), b.class));
         }
     }
     let alone_macro = rules.alone_macro.as_ref().map(|a| {
@@ -431,13 +433,13 @@ fn count_nodes_memo<'s>(
             .get(usize::from(n.kind_id()))
             .copied()
             .unwrap_or(NodeClass::Unknown);
-        if let Some(rules) = resolved.by_text.get(&n.kind_id()) {
+        if let Some(rules) = (!resolved.by_text.is_empty())
+            .then(|| resolved.by_text.get(&n.kind_id()))
+            .flatten()
+        {
             let t = text(source, n);
-            if let Some(b) = rules
-                .iter()
-                .find(|b| b.texts.iter().any(|x| x.as_bytes() == t))
-            {
-                class = b.class;
+            if let Some((_, c)) = rules.iter().find(|(texts, _)| texts.contains(t)) {
+                class = *c;
             }
         }
         if let Some((kinds, parent_kinds)) = &resolved.alone_macro {
@@ -451,9 +453,9 @@ fn count_nodes_memo<'s>(
                 class = NodeClass::Unknown;
             }
         }
-        if let Some(r) = resolved
-            .reread_at
-            .get(&n.kind_id())
+        if let Some(r) = (!resolved.reread_at.is_empty())
+            .then(|| resolved.reread_at.get(&n.kind_id()))
+            .flatten()
             .and_then(|&i| rules.rereads.get(i))
         {
             if let Some((lo, hi, reread_self)) = reread_span(r, n) {
