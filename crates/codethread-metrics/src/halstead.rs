@@ -254,10 +254,13 @@ struct Resolved {
     /// Kind id of a [`Reread`] construct → index of its rule.
     reread_at: HashMap<u16, usize>,
     /// Kind id → the [`ByText`] rules of that kind (texts, class).
-    by_text: HashMap<u16, Vec<(HashSet<&'static [u8]>, NodeClass)>>,
+    by_text: HashMap<u16, Vec<TextClass>>,
     /// Kind ids of the [`rules::AloneMacro`] word and of its parent.
     alone_macro: Option<(HashSet<u16>, HashSet<u16>)>,
 }
+
+/// The texts of one `ByText` rule and the class they get.
+type TextClass = (HashSet<&'static [u8]>, NodeClass);
 
 fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
     type Cache = Mutex<Vec<(usize, Lang, Arc<Resolved>)>>;
@@ -333,7 +336,7 @@ fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
             reread_at.insert(*id, i);
         }
     }
-    let mut by_text: HashMap<u16, Vec<(HashSet<&'static [u8]>, NodeClass)>> = HashMap::new();
+    let mut by_text: HashMap<u16, Vec<TextClass>> = HashMap::new();
     for b in rules.by_text {
         let texts: HashSet<&'static [u8]> = b.texts.iter().map(|t| t.as_bytes()).collect();
         for id in by_name.get(&(b.kind, true)).into_iter().flatten() {
