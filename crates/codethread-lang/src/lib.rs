@@ -60,7 +60,10 @@ pub use index::{
 };
 pub use kinds::kind_of;
 pub use lang::{looks_like_cpp, Lang};
-pub use parse::{count_errors, parse, parse_path, parse_path_best, parse_path_hinted, ParsedFile};
+pub use parse::{
+    count_errors, parse, parse_path, parse_path_best, parse_path_hinted, parse_with_grammar,
+    ParsedFile,
+};
 pub use tree_sitter;
 
 /// Errors of this crate. Syntax errors are not errors (see

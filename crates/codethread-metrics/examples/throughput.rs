@@ -5,7 +5,8 @@
 //!
 //! For each directory (e.g. `$CODETHREAD_SHARED/metrics/corpora/django`) all
 //! supported files are loaded into memory first, then, on one thread:
-//! 1. `parse`: tree-sitter parse only;
+//! 1. `parse`: tree-sitter parse only (with the grammar the profile reads the
+//!    language with, [`codethread_metrics::parse_for`]: C with the C++ one);
 //! 2. `parse+walk`: parse and one cursor walk over every node;
 //! 3. `parse+flatten`: parse and building the flat tree the engine walks;
 //! 4. `engine`: parse and the full engine (function index, cyclomatic,
@@ -21,9 +22,10 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use codethread_lang::{index_flat, parse, FlatTree, Lang, ParsedFile};
+use codethread_lang::{index_flat, FlatTree, Lang, ParsedFile};
 use codethread_metrics::{
-    analyze_parsed, cognitive, collect_inputs, cyclomatic, halstead, lloc, FnCtx, Profile,
+    analyze_parsed, cognitive, collect_inputs, cyclomatic, halstead, lloc, parse_for, FnCtx,
+    Profile,
 };
 use rayon::prelude::*;
 
@@ -117,14 +119,14 @@ fn main() {
 
         let t = Timer::start();
         for (lang, src) in &files {
-            std::hint::black_box(parse(*lang, src.clone()).unwrap());
+            std::hint::black_box(parse_for(profile, *lang, src.clone()).unwrap());
         }
         report("parse", mb, t.stop(), None);
 
         let t = Timer::start();
         let mut nodes = 0usize;
         for (lang, src) in &files {
-            let f = parse(*lang, src.clone()).unwrap();
+            let f = parse_for(profile, *lang, src.clone()).unwrap();
             nodes += walk_all(&f);
         }
         let floor_times = t.stop();
@@ -135,7 +137,7 @@ fn main() {
         let t = Timer::start();
         let mut flat_nodes = 0usize;
         for (lang, src) in &files {
-            let f = parse(*lang, src.clone()).unwrap();
+            let f = parse_for(profile, *lang, src.clone()).unwrap();
             flat_nodes += FlatTree::new(&f).len();
         }
         report("parse+flatten", mb, t.stop(), Some(floor));
@@ -144,7 +146,7 @@ fn main() {
         let t = Timer::start();
         let mut records = 0usize;
         for (lang, src) in &files {
-            let f = parse(*lang, src.clone()).unwrap();
+            let f = parse_for(profile, *lang, src.clone()).unwrap();
             records += analyze_parsed("x", &f, profile).functions.len();
         }
         report("engine", mb, t.stop(), Some(floor));
@@ -153,7 +155,7 @@ fn main() {
         // Stages alone, on trees parsed beforehand.
         let parsed: Vec<ParsedFile> = files
             .iter()
-            .map(|(lang, src)| parse(*lang, src.clone()).unwrap())
+            .map(|(lang, src)| parse_for(profile, *lang, src.clone()).unwrap())
             .collect();
         let t = Timer::start();
         let flats: Vec<FlatTree> = parsed.iter().map(FlatTree::new).collect();
@@ -207,7 +209,7 @@ fn main() {
         let n: usize = files
             .par_iter()
             .map(|(lang, src)| {
-                let f = parse(*lang, src.clone()).unwrap();
+                let f = parse_for(profile, *lang, src.clone()).unwrap();
                 analyze_parsed("x", &f, profile).functions.len()
             })
             .sum();

@@ -21,7 +21,7 @@ use codethread_lang::Lang;
 #[path = "rules/halstead/mod.rs"]
 pub(crate) mod rules;
 
-use rules::{AstOpRules, KeywordConst, Mode, NodeClass, NodeRules, Piece, TokenRules};
+use rules::{AstOpRules, KeywordConst, Mode, NodeClass, NodeRules, Piece, Reread, TokenRules};
 
 use crate::{FnCtx, Profile};
 
@@ -103,7 +103,7 @@ pub fn halstead_node(
     }
     match r.mode {
         Mode::Tokens(t) => count_tokens(t, source, node),
-        Mode::Nodes(n) => Some(count_nodes(n, lang, source, node)),
+        Mode::Nodes(n) => Some(count_nodes(n, source, node)),
         Mode::AstOps(a) => Some(count_ast_ops(a, source, node)),
     }
 }
@@ -251,7 +251,16 @@ struct Resolved {
     hidden: HashMap<u16, (HashSet<u16>, HashSet<u16>)>,
     /// (parent kind id, token kind id) → extra pieces.
     extras: HashMap<(u16, u16), &'static [Piece]>,
+    /// Kind id of a [`Reread`] construct → index of its rule.
+    reread_at: HashMap<u16, usize>,
+    /// Kind id → the [`ByText`] rules of that kind (texts, class).
+    by_text: HashMap<u16, Vec<TextClass>>,
+    /// Kind ids of the [`rules::AloneMacro`] word and of its parent.
+    alone_macro: Option<(HashSet<u16>, HashSet<u16>)>,
 }
+
+/// The texts of one `ByText` rule and the class they get.
+type TextClass = (HashSet<&'static [u8]>, NodeClass);
 
 fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
     type Cache = Mutex<Vec<(usize, Lang, Arc<Resolved>)>>;
@@ -317,10 +326,44 @@ fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
             }
         }
     }
+    let mut reread_at: HashMap<u16, usize> = HashMap::new();
+    for (i, r) in rules.rereads.iter().enumerate() {
+        let kind = match r {
+            Reread::QualifiedClassLiteral { literal, .. } => literal,
+            Reread::GenericDeclaration { declaration, .. } => declaration,
+        };
+        for id in by_name.get(&(*kind, true)).into_iter().flatten() {
+            reread_at.insert(*id, i);
+        }
+    }
+    let mut by_text: HashMap<u16, Vec<TextClass>> = HashMap::new();
+    for b in rules.by_text {
+        let texts: HashSet<&'static [u8]> = b.texts.iter().map(|t| t.as_bytes()).collect();
+        for id in by_name.get(&(b.kind, true)).into_iter().flatten() {
+            by_text
+                .entry(*id)
+                .or_default()
+                .push((texts.clone(), b.class));
+        }
+    }
+    let alone_macro = rules.alone_macro.as_ref().map(|a| {
+        let ids = |k: &'static str| -> HashSet<u16> {
+            by_name
+                .get(&(k, true))
+                .into_iter()
+                .flatten()
+                .copied()
+                .collect()
+        };
+        (ids(a.kind), ids(a.parent))
+    });
     let resolved = Arc::new(Resolved {
         classes,
         hidden,
         extras,
+        reread_at,
+        by_text,
+        alone_macro,
     });
     if let Ok(mut guard) = cache.lock() {
         guard.push((key, lang, Arc::clone(&resolved)));
@@ -350,25 +393,25 @@ pub(crate) struct Memo<'s> {
 pub(crate) fn halstead_memo_ctx<'s>(ctx: &FnCtx<'s>, memo: &mut Memo<'s>) -> Option<Halstead> {
     let r = rules::rules(ctx.profile, ctx.file.lang);
     match r.mode {
-        Mode::Nodes(n) if !r.null_for.contains(&crate::kinds::kind_of(ctx.node)) => Some(
-            count_nodes_memo(n, ctx.file.lang, &ctx.file.source, ctx.node, memo),
-        ),
+        Mode::Nodes(n) if !r.null_for.contains(&crate::kinds::kind_of(ctx.node)) => {
+            Some(count_nodes_memo(n, &ctx.file.source, ctx.node, memo))
+        }
         _ => halstead(ctx),
     }
 }
 
-fn count_nodes(rules: &'static NodeRules, lang: Lang, source: &[u8], node: Node<'_>) -> Halstead {
-    count_nodes_memo(rules, lang, source, node, &mut Memo::default())
+fn count_nodes(rules: &'static NodeRules, source: &[u8], node: Node<'_>) -> Halstead {
+    count_nodes_memo(rules, source, node, &mut Memo::default())
 }
 
 fn count_nodes_memo<'s>(
     rules: &'static NodeRules,
-    lang: Lang,
     source: &'s [u8],
     node: Node<'_>,
     memo: &mut Memo<'s>,
 ) -> Halstead {
-    let resolved = resolve(rules, lang);
+    // Kind ids are those of the tree's grammar (C read with the C++ grammar).
+    let resolved = resolve(rules, node.tree().lang());
     // The root's own contributions, then its descendants'.
     let mut root_counts: Counter<&'static str, &[u8]> = Counter::new();
     let mut interior: Counter<&'static str, &[u8]> = Counter::new();
@@ -377,6 +420,9 @@ fn count_nodes_memo<'s>(
     let mut parents: Vec<Node<'_>> = Vec::new();
     // End of the last hidden token (for operands glued to it).
     let mut hidden_end: Option<usize> = None;
+    // The byte range of a construct the tool's grammar read as an
+    // expression, and its rule.
+    let mut reread: Option<(usize, usize, &'static Reread)> = None;
     'walk: loop {
         let n = cursor.node();
         let is_root = n.id() == node.id();
@@ -385,11 +431,51 @@ fn count_nodes_memo<'s>(
         } else {
             &mut interior
         };
-        let class = resolved
+        let mut class = resolved
             .classes
             .get(usize::from(n.kind_id()))
             .copied()
             .unwrap_or(NodeClass::Unknown);
+        if let Some(rules) = (!resolved.by_text.is_empty())
+            .then(|| resolved.by_text.get(&n.kind_id()))
+            .flatten()
+        {
+            let t = text(source, n);
+            if let Some((_, c)) = rules.iter().find(|(texts, _)| texts.contains(t)) {
+                class = *c;
+            }
+        }
+        if let Some((kinds, parent_kinds)) = &resolved.alone_macro {
+            if kinds.contains(&n.kind_id())
+                && n.prev_sibling().is_none()
+                && parents
+                    .last()
+                    .is_some_and(|p| parent_kinds.contains(&p.kind_id()))
+                && is_alone_macro(source, n)
+            {
+                class = NodeClass::Unknown;
+            }
+        }
+        if let Some(r) = (!resolved.reread_at.is_empty())
+            .then(|| resolved.reread_at.get(&n.kind_id()))
+            .flatten()
+            .and_then(|&i| rules.rereads.get(i))
+        {
+            if let Some((lo, hi, reread_self)) = reread_span(r, n) {
+                reread = Some((lo, hi, r));
+                if !reread_self {
+                    class = NodeClass::Unknown;
+                }
+            }
+        } else if let Some((lo, hi, r)) = reread {
+            if n.start_byte() >= lo && n.end_byte() <= hi {
+                if let Some(c) = reread_class(r, n) {
+                    class = c;
+                }
+            } else if n.start_byte() >= hi {
+                reread = None;
+            }
+        }
         let hidden = !n.is_named()
             && parents
                 .last()
@@ -516,6 +602,102 @@ fn glued_operand<'s>(c: &mut Counter<&'static str, &'s [u8]>, t: &'s [u8], glue:
     if !ident.is_empty() {
         c.operand(ident);
     }
+}
+
+/// The byte range whose type names a [`Reread`] rule turns into operands
+/// when `n` has the rule's shape, and whether `n` keeps its own class.
+fn reread_span(r: &Reread, n: Node<'_>) -> Option<(usize, usize, bool)> {
+    let kind = |x: &Node<'_>| crate::kinds::kind_of(x);
+    match *r {
+        Reread::QualifiedClassLiteral { scoped, .. } => {
+            let ty = n.named_children().find(|c| !c.is_extra())?;
+            (kind(&ty) == scoped).then(|| (n.start_byte(), n.end_byte(), false))
+        }
+        Reread::GenericDeclaration {
+            modifiers,
+            declarator,
+            type_field,
+            generic,
+            arguments,
+            scoped,
+            word,
+            min_dots,
+            ..
+        } => {
+            let mut declarators = 0;
+            for c in n.children() {
+                let k = kind(&c);
+                if k == modifiers {
+                    return None;
+                }
+                if k == declarator {
+                    declarators += 1;
+                }
+            }
+            let ty = n.child_by_field_name(type_field)?;
+            if declarators != 1 || kind(&ty) != generic {
+                return None;
+            }
+            let (mut levels, mut dots) = (0usize, 0usize);
+            for d in ty.descendants().skip(1) {
+                let k = kind(&d);
+                if k == arguments {
+                    levels += 1;
+                    if d.named_children().count() != 1 {
+                        return None;
+                    }
+                } else if k == scoped {
+                    dots += 1;
+                } else if d.is_named() && k != word && k != generic {
+                    return None;
+                }
+            }
+            let needed = levels.checked_sub(1).and_then(|i| min_dots.get(i))?;
+            (dots >= *needed).then(|| (ty.start_byte(), ty.end_byte(), true))
+        }
+    }
+}
+
+/// The class of a node inside a [`Reread`] range, when the rule changes it.
+fn reread_class(r: &Reread, n: Node<'_>) -> Option<NodeClass> {
+    let k = crate::kinds::kind_of(n);
+    match *r {
+        Reread::QualifiedClassLiteral { keyword, word, .. } => {
+            let hit = if n.is_named() {
+                k == word
+            } else {
+                k == keyword
+            };
+            hit.then_some(NodeClass::Operand)
+        }
+        Reread::GenericDeclaration { word, .. } => {
+            (n.is_named() && k == word).then_some(NodeClass::Operand)
+        }
+    }
+}
+
+/// `[_A-Z][_A-Z0-9]+` followed by white space only, up to a newline.
+fn is_alone_macro(source: &[u8], n: Node<'_>) -> bool {
+    let word = text(source, n);
+    let spelled = word.len() >= 2
+        && word
+            .first()
+            .is_some_and(|b| b.is_ascii_uppercase() || *b == b'_')
+        && word
+            .iter()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'_');
+    if !spelled {
+        return false;
+    }
+    let rest = source.get(n.end_byte()..).unwrap_or(&[]);
+    for &b in rest {
+        match b {
+            b'\n' => return true,
+            b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {}
+            _ => return false,
+        }
+    }
+    false
 }
 
 fn count_pieces<'s>(

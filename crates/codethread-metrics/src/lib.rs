@@ -2,12 +2,14 @@
 //!
 //! Per-function cyclomatic complexity, cognitive complexity, Halstead
 //! (n1, n2, N1, N2, vocabulary, length, volume, difficulty, effort) and
-//! logical lines of code, for Python, Go, Rust, JavaScript and TypeScript.
+//! logical lines of code, for Python, Go, Rust, JavaScript, TypeScript, Java
+//! and C.
 //!
 //! - A [`Profile`] picks the counting rules. [`Profile::Paper`] reproduces,
 //!   per language, the tools the CodeThread paper used (radon + complexipy
 //!   for Python; lizard + gocognit + go-halstead for Go; rust-code-analysis
-//!   0.0.25 for JavaScript, TypeScript and Rust), including which functions
+//!   0.0.25 for JavaScript, TypeScript, Rust, Java and C, which it reads
+//!   with a C++ grammar), including which functions
 //!   they report and how they name them. Rules are per-language data tables
 //!   read by one generic walker per metric, so a new profile is a data change.
 //! - [`analyze_source`] / [`analyze_file`] / [`analyze_paths`] give one
@@ -50,8 +52,8 @@ pub use context::FnCtx;
 pub use cyclomatic::cyclomatic;
 pub use engine::{
     analyze_file, analyze_file_limited, analyze_inputs, analyze_inputs_limited, analyze_parsed,
-    analyze_paths, analyze_paths_limited, analyze_source, check_text, collect_inputs, FileMetrics,
-    FileTotals, FunctionMetrics, HalsteadValues, Input, MetricsError,
+    analyze_paths, analyze_paths_limited, analyze_source, check_text, collect_inputs, parse_for,
+    FileMetrics, FileTotals, FunctionMetrics, HalsteadValues, Input, MetricsError,
 };
 pub use halstead::{halstead, Halstead};
 pub use lloc::lloc;

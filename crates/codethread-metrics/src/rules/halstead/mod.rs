@@ -8,6 +8,8 @@ use crate::Profile;
 
 pub(crate) mod go;
 pub(crate) mod python;
+pub(crate) mod rca_c;
+pub(crate) mod rca_java;
 pub(crate) mod rca_js;
 pub(crate) mod rca_rust;
 
@@ -98,6 +100,97 @@ pub(crate) struct NodeRules {
     /// Bytes the tool's hidden punctuation token also took from an operand
     /// glued to it (Rust token trees: `<_0Add` was `<_`, `0`, `Add`).
     pub hidden_glue: &'static [u8],
+    /// Constructs the tool's grammar parsed as expressions, so that their
+    /// type names were identifiers (operands).
+    pub rereads: &'static [Reread],
+    /// Named nodes classified by their exact text (words the tool's grammar
+    /// lexed as another kind than today's grammar does).
+    pub by_text: &'static [ByText],
+    /// Upper-case words alone on their line that the tool's grammar read as
+    /// one uncounted macro token.
+    pub alone_macro: Option<AloneMacro>,
+}
+
+/// tree-sitter-mozcpp 0.20.2's `alone_macro` (`/[_A-Z][_A-Z0-9]+\s*\n/`
+/// wherever a statement or top-level item may start: `LIBXML_TEST_VERSION`
+/// on a line of its own) is one token of no Halstead class; today's grammar
+/// reads the word as the type of a declaration that runs on into the next
+/// line. A named `kind` node that is the first child of a `parent` node,
+/// spelled `[_A-Z][_A-Z0-9]+`, with only white space after it up to the end
+/// of its line, is not counted.
+#[derive(Debug)]
+pub(crate) struct AloneMacro {
+    /// The word's node kind in today's grammar.
+    pub kind: &'static str,
+    /// The node it starts.
+    pub parent: &'static str,
+}
+
+/// A named node of `kind` whose exact source text is one of `texts` counts
+/// as `class` instead of its kind's class (tree-sitter-mozcpp 0.20.2 lexes
+/// `DWORD`, `HANDLE`, `wchar_t`, … as `primitive_type`, today's grammar reads
+/// them as type identifiers).
+#[derive(Debug)]
+pub(crate) struct ByText {
+    /// Node kind (named).
+    pub kind: &'static str,
+    /// The texts.
+    pub texts: &'static [&'static str],
+    /// Their class.
+    pub class: NodeClass,
+}
+
+/// A construct today's grammar reads as a type where the tool's older
+/// grammar read an expression: inside it every `word` node (a type name) is
+/// an operand, as the identifier the tool saw.
+#[derive(Debug)]
+pub(crate) enum Reread {
+    /// `a.B.class` (tree-sitter-java 0.20.0: a field access of the
+    /// identifiers `a`, `B` and `class`): a `literal` node whose type is a
+    /// `scoped` node is not an operand itself; its type names and its
+    /// `keyword` token are (`Time.class` stays a class literal).
+    QualifiedClassLiteral {
+        /// Class literal kind.
+        literal: &'static str,
+        /// Qualified type kind.
+        scoped: &'static str,
+        /// The `class` keyword.
+        keyword: &'static str,
+        /// Type name kind.
+        word: &'static str,
+    },
+    /// `a.B<C> x = e;`, `List<a.B> x;` (tree-sitter-java 0.20.0 chose the
+    /// expression `(a.B < C) > (x = e)`): a `declaration` without a
+    /// `modifiers` child and with one `declarator`, whose `type_field` is a
+    /// `generic` node in which every `arguments` level holds one type made of
+    /// `word`, `scoped` and `generic` nodes only, with at least
+    /// `min_dots[levels - 1]` qualifying dots (`scoped` nodes; no entry: never).
+    /// The thresholds are the old parser's ambiguity resolution as observed
+    /// with the tool: one level needs a dot (`List<a.B>`); two and three
+    /// levels needed two (`a.b.C<D<E>>`; `a.B<C<D>>` stayed a declaration)
+    /// and four stayed declarations, but there the expression also reads the
+    /// closing `>>` as one shift operator, which this rule does not
+    /// reproduce, so the Java table lists one level only.
+    GenericDeclaration {
+        /// Local variable declaration kind.
+        declaration: &'static str,
+        /// Modifiers kind (a modifier keeps the declaration).
+        modifiers: &'static str,
+        /// Declarator kind (exactly one).
+        declarator: &'static str,
+        /// Field of the declaration holding the type.
+        type_field: &'static str,
+        /// Generic type kind.
+        generic: &'static str,
+        /// Type arguments kind.
+        arguments: &'static str,
+        /// Qualified type kind.
+        scoped: &'static str,
+        /// Type name kind.
+        word: &'static str,
+        /// Dots needed for 1, 2, … levels of type arguments.
+        min_dots: &'static [usize],
+    },
 }
 
 /// One counted piece of a split token.
@@ -248,9 +341,9 @@ pub(crate) fn rules(profile: Profile, lang: Lang) -> &'static HalsteadRules {
         (Profile::Paper, Lang::Rust) => &rca_rust::PAPER,
         (Profile::Paper, Lang::JavaScript) => &rca_js::PAPER_JS,
         (Profile::Paper, Lang::TypeScript | Lang::Tsx) => &rca_js::PAPER_TS,
-        // FIXME(issue 14): placeholder until the Java/C/C++/Ruby/PHP tables land.
-        (Profile::Paper, Lang::Java | Lang::C | Lang::Cpp | Lang::Ruby | Lang::Php) => {
-            &rca_js::PAPER_TS
-        }
+        (Profile::Paper, Lang::Java) => &rca_java::PAPER,
+        (Profile::Paper, Lang::C) => &rca_c::PAPER,
+        // FIXME(issue 14): placeholder until the C++/Ruby/PHP tables land.
+        (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => &rca_js::PAPER_TS,
     }
 }

@@ -172,6 +172,9 @@ static JS: NodeRules = NodeRules {
     splits: JS_SPLITS,
     extra_in: JS_EXTRA,
     hidden_glue: &[],
+    rereads: &[],
+    by_text: &[],
+    alone_macro: None,
 };
 
 static TS: NodeRules = NodeRules {
@@ -187,4 +190,7 @@ static TS: NodeRules = NodeRules {
     splits: JS_SPLITS,
     extra_in: JS_EXTRA,
     hidden_glue: &[],
+    rereads: &[],
+    by_text: &[],
+    alone_macro: None,
 };

@@ -112,6 +112,9 @@ static RUST: NodeRules = NodeRules {
     extra_in: &[],
     // The punctuation regex of the tool's token trees included `_`.
     hidden_glue: b"_",
+    rereads: &[],
+    by_text: &[],
+    alone_macro: None,
 };
 
 /// The operator closing a macro repetition: a visible token in the tool's grammar.
