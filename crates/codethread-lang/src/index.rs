@@ -826,7 +826,9 @@ fn read_declarator<'t>(
                     function_declarator = Some(x);
                     break;
                 }
-                d = x.child_by_field_name("declarator");
+                d = x
+                    .child_by_field_name("declarator")
+                    .or_else(|| x.named_children().find(|c| is_declarator(kind_of(c))));
             }
             let until = function_declarator.map(|f| f.start_byte());
             break tokens(spec, src, node, until);

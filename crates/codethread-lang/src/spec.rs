@@ -749,6 +749,14 @@ static CPP_DECLARATORS: DeclaratorRule = DeclaratorRule {
         "parenthesized_declarator",
         "attributed_declarator",
         "reference_declarator",
+        // tree-sitter-cpp's pointer / reference declarators after a
+        // qualified name (`X* f()` misread as `X::*f()` after a macro word).
+        "pointer_type_declarator",
+        "reference_type_declarator",
+        // Inside conversion operators: `operator const T&() const`.
+        "abstract_pointer_declarator",
+        "abstract_reference_declarator",
+        "abstract_parenthesized_declarator",
     ],
     function_declarators: &["function_declarator", "abstract_function_declarator"],
     qualified: &["qualified_identifier"],

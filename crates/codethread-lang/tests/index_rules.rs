@@ -453,3 +453,41 @@ fn php_rules() {
         .iter()
         .any(|g| g.anonymous && g.qualname == "A.m.<anonymous>"));
 }
+
+#[test]
+fn deep_five_language_constructs_do_not_overflow() {
+    let depth = 10_000;
+    // A 10,000-deep parenthesized declarator chain.
+    let c = format!(
+        "int {}f{}(void) {{ return 0; }}\n",
+        "(".repeat(depth),
+        ")".repeat(depth)
+    );
+    let f = idx(Lang::C, &c);
+    assert_eq!(named(&f), vec![("f".into(), "function")]);
+    // An anonymous class named through 10,000 parentheses.
+    let java = format!(
+        "class A {{ Runnable r = {}new Runnable() {{ public void run() {{}} }}{}; }}\n",
+        "(".repeat(depth),
+        ")".repeat(depth)
+    );
+    let f = idx(Lang::Java, &java);
+    assert_eq!(named(&f), vec![("A.r.run".into(), "method")]);
+    // 3,000 nested namespaces and Ruby modules (names grow with depth).
+    let n = 3_000;
+    let cpp = format!(
+        "{}void g() {{}}{}",
+        "namespace a { ".repeat(n),
+        "}".repeat(n)
+    );
+    let f = idx(Lang::Cpp, &cpp);
+    assert_eq!(f.len(), 1);
+    let rb = format!(
+        "{}def g; end\n{}",
+        "module M\n".repeat(n),
+        "end\n".repeat(n)
+    );
+    let f = idx(Lang::Ruby, &rb);
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].kind, FunctionKind::Method);
+}

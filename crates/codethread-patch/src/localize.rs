@@ -242,8 +242,9 @@ struct Image {
     trivia: Vec<(usize, usize, Option<usize>)>,
     /// Per function: its (recomputed) occurrence, dup count, key occurrence.
     occ: Vec<(usize, usize, usize)>,
-    /// How many functions share each pairing key.
+    /// How many functions share each pairing key, and each qualname.
     key_count: HashMap<PairingKey, usize>,
+    name_count: HashMap<String, usize>,
     line_starts: Vec<usize>,
 }
 
@@ -311,6 +312,10 @@ impl Image {
         for (f, o) in funcs.iter().zip(occ.iter_mut()) {
             o.1 = by_name.get(f.qualname.as_str()).copied().unwrap_or(1);
         }
+        let name_count: HashMap<String, usize> = by_name
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
         let mut line_starts = vec![0];
         for (i, &b) in file.source.iter().enumerate() {
             if b == b'\n' {
@@ -327,6 +332,7 @@ impl Image {
             trivia,
             occ,
             key_count: by_key,
+            name_count,
             line_starts,
         })
     }
@@ -347,7 +353,7 @@ impl Image {
 
     /// How many functions of the image have qualname `q`.
     fn name_count(&self, q: &str) -> usize {
-        self.funcs.iter().filter(|f| f.qualname == q).count()
+        self.name_count.get(q).copied().unwrap_or(0)
     }
 
     /// Whether one of `set` (functions in source order whose spans do not
