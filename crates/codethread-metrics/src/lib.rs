@@ -42,6 +42,7 @@ mod cyclomatic;
 mod engine;
 mod halstead;
 mod kinds;
+mod lizard;
 mod lloc;
 mod profile;
 

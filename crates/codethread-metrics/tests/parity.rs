@@ -1,4 +1,4 @@
-//! Parity of `Profile::Paper` with the paper's tools on seven real trees.
+//! Parity of `Profile::Paper` with the paper's tools on ten real trees.
 //!
 //! Reads `$CODETHREAD_SHARED/metrics/reference/<corpus>.paper.jsonl`, runs the
 //! engine on `metrics/corpora/<corpus>`, joins records by
@@ -23,8 +23,8 @@ use codethread_lang::Lang;
 use codethread_metrics::{analyze_paths, FunctionMetrics, Profile};
 use serde_json::Value;
 
-const CORPORA: [&str; 7] = [
-    "requests", "django", "gin", "cobra", "ripgrep", "express", "lodash",
+const CORPORA: [&str; 10] = [
+    "requests", "django", "gin", "cobra", "ripgrep", "express", "lodash", "fmt", "jekyll", "carbon",
 ];
 const METRICS: [&str; 5] = ["name", "cyclomatic", "cognitive", "halstead_volume", "lloc"];
 const THRESHOLD: f64 = 99.5;

@@ -74,9 +74,24 @@ pub(crate) struct Nesting {
     pub lloc: bool,
 }
 
+/// Where a function set's functions and metric values come from.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Source {
+    /// The tree-sitter function index and the per-metric tree walkers.
+    Tree,
+    /// lizard's token reader (`crate::lizard`): the functions, names, spans
+    /// and CCN are lizard's; cognitive, Halstead and LLOC are not reported
+    /// (`None`, with a note on each record), as the paper used only lizard's
+    /// CCN for these languages.
+    Lizard(&'static crate::lizard::LizardLang),
+}
+
 /// The function set of a profile for a language.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct FunctionSet {
+    /// Where the functions and values come from (the fields below apply to
+    /// [`Source::Tree`] only).
+    pub source: Source,
     /// tree-sitter node kinds reported as functions.
     pub node_kinds: &'static [&'static str],
     /// Naming convention.
@@ -91,6 +106,7 @@ pub(crate) struct FunctionSet {
 }
 
 static PYTHON: FunctionSet = FunctionSet {
+    source: Source::Tree,
     node_kinds: &["function_definition"],
     naming: Naming::Radon,
     kinds: Kinds::PythonAst,
@@ -106,6 +122,7 @@ static PYTHON: FunctionSet = FunctionSet {
 };
 
 static GO: FunctionSet = FunctionSet {
+    source: Source::Tree,
     node_kinds: &["function_declaration", "method_declaration", "func_literal"],
     naming: Naming::GoTools(&GoNaming {
         literal: "func_literal",
@@ -140,6 +157,7 @@ static RCA_ALL: Nesting = Nesting {
 };
 
 static RUST: FunctionSet = FunctionSet {
+    source: Source::Tree,
     node_kinds: &["function_item", "closure_expression"],
     naming: Naming::Rca { from_parent: &[] },
     kinds: Kinds::ByNode(&[]),
@@ -158,6 +176,7 @@ const JS_KINDS: &[&str] = &[
 ];
 
 static JS: FunctionSet = FunctionSet {
+    source: Source::Tree,
     node_kinds: JS_KINDS,
     naming: Naming::Rca {
         from_parent: &[("pair", "key"), ("variable_declarator", "name")],
@@ -168,12 +187,38 @@ static JS: FunctionSet = FunctionSet {
 };
 
 static TS: FunctionSet = FunctionSet {
+    source: Source::Tree,
     node_kinds: JS_KINDS,
     naming: Naming::Rca { from_parent: &[] },
     kinds: Kinds::ByNode(&[]),
     nesting: RCA_ALL,
     require_body: false,
 };
+
+/// A set read by lizard's token reader (the tree fields are unused).
+const fn lizard_set(lang: &'static crate::lizard::LizardLang) -> FunctionSet {
+    FunctionSet {
+        source: Source::Lizard(lang),
+        node_kinds: &[],
+        naming: Naming::Rca { from_parent: &[] },
+        kinds: Kinds::ByNode(&[]),
+        // lizard counts a nested def only in its own record.
+        nesting: Nesting {
+            cyclomatic: false,
+            cognitive: false,
+            halstead: false,
+            lloc: false,
+        },
+        require_body: false,
+    }
+}
+
+/// C++: lizard 1.24.3 CCN (the paper's C++ tool).
+static CPP_LIZARD: FunctionSet = lizard_set(&crate::lizard::tables::CPP);
+/// Ruby: lizard 1.24.3 CCN.
+static RUBY_LIZARD: FunctionSet = lizard_set(&crate::lizard::tables::RUBY);
+/// PHP: lizard 1.24.3 CCN.
+static PHP_LIZARD: FunctionSet = lizard_set(&crate::lizard::tables::PHP);
 
 /// The function set of `profile` for `lang`.
 pub(crate) fn function_set(profile: Profile, lang: Lang) -> &'static FunctionSet {
@@ -183,7 +228,10 @@ pub(crate) fn function_set(profile: Profile, lang: Lang) -> &'static FunctionSet
         (Profile::Paper, Lang::Rust) => &RUST,
         (Profile::Paper, Lang::JavaScript) => &JS,
         (Profile::Paper, Lang::TypeScript | Lang::Tsx) => &TS,
-        // FIXME(issue 14): placeholder until the Java/C/C++/Ruby/PHP tables land.
-        (Profile::Paper, Lang::Java | Lang::C | Lang::Cpp | Lang::Ruby | Lang::Php) => &TS,
+        (Profile::Paper, Lang::Cpp) => &CPP_LIZARD,
+        (Profile::Paper, Lang::Ruby) => &RUBY_LIZARD,
+        (Profile::Paper, Lang::Php) => &PHP_LIZARD,
+        // FIXME(issue 14): placeholder until the Java/C tables land.
+        (Profile::Paper, Lang::Java | Lang::C) => &TS,
     }
 }
