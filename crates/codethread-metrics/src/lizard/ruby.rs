@@ -219,8 +219,10 @@ impl Ruby {
             }
             S::If => {
                 if self.is_newline(i, ctx) {
+                    // Re-read at the same level; its answer is dropped.
                     self.levels[i].state = S::Global;
-                    return self.call(i, t, ctx);
+                    self.call(i, t, ctx);
+                    return false;
                 }
                 if t == tb.then {
                     self.levels[i].state = S::Global;
