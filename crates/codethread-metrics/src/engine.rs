@@ -469,6 +469,23 @@ pub fn analyze_file_limited(
     profile: Profile,
     max_file_bytes: u64,
 ) -> Result<FileMetrics, MetricsError> {
+    analyze_file_hinted(path, label, profile, max_file_bytes, None)
+}
+
+/// [`analyze_file_limited`] with a repository-level language `hint`
+/// ([`Lang::for_source`]: with `Some(Lang::Cpp)` every C-family file is
+/// C++, with `Some(Lang::C)` `.c` and `.h` are C; without one `.h` is C++
+/// when its text has a C++-only construct).
+///
+/// # Errors
+/// As [`analyze_file_limited`].
+pub fn analyze_file_hinted(
+    path: &Path,
+    label: &str,
+    profile: Profile,
+    max_file_bytes: u64,
+    hint: Option<Lang>,
+) -> Result<FileMetrics, MetricsError> {
     let lang = Lang::from_path(path).ok_or_else(|| MetricsError::Unsupported {
         path: path.to_path_buf(),
     })?;
@@ -478,8 +495,7 @@ pub fn analyze_file_limited(
         refused => MetricsError::Refused(refused),
     })?;
     check_text(path, &bytes)?;
-    // `.h` is C++ when its text has a C++-only construct (`Lang::for_source`).
-    let lang = Lang::for_source(path, &bytes, None).unwrap_or(lang);
+    let lang = Lang::for_source(path, &bytes, hint).unwrap_or(lang);
     if let Source::Lizard(table) = function_set(profile, lang).source {
         // lizard reads tokens, not a tree: no parse.
         return Ok(crate::lizard::file_metrics(
@@ -555,9 +571,20 @@ pub fn analyze_inputs_limited(
     profile: Profile,
     max_file_bytes: u64,
 ) -> Vec<Result<FileMetrics, MetricsError>> {
+    analyze_inputs_hinted(inputs, profile, max_file_bytes, None)
+}
+
+/// [`analyze_inputs_limited`] with a repository-level language hint
+/// ([`analyze_file_hinted`]).
+pub fn analyze_inputs_hinted(
+    inputs: &[Input],
+    profile: Profile,
+    max_file_bytes: u64,
+    hint: Option<Lang>,
+) -> Vec<Result<FileMetrics, MetricsError>> {
     inputs
         .par_iter()
-        .map(|i| analyze_file_limited(&i.path, &i.label, profile, max_file_bytes))
+        .map(|i| analyze_file_hinted(&i.path, &i.label, profile, max_file_bytes, hint))
         .collect()
 }
 
@@ -576,9 +603,25 @@ pub fn analyze_paths_limited(
     profile: Profile,
     max_file_bytes: u64,
 ) -> Vec<Result<FileMetrics, MetricsError>> {
+    analyze_paths_hinted(roots, profile, max_file_bytes, None)
+}
+
+/// [`analyze_paths_limited`] with a repository-level language hint
+/// ([`analyze_file_hinted`]).
+pub fn analyze_paths_hinted(
+    roots: &[PathBuf],
+    profile: Profile,
+    max_file_bytes: u64,
+    hint: Option<Lang>,
+) -> Vec<Result<FileMetrics, MetricsError>> {
     let (inputs, errors) = collect_inputs(roots);
     let mut out: Vec<Result<FileMetrics, MetricsError>> = errors.into_iter().map(Err).collect();
-    out.extend(analyze_inputs_limited(&inputs, profile, max_file_bytes));
+    out.extend(analyze_inputs_hinted(
+        &inputs,
+        profile,
+        max_file_bytes,
+        hint,
+    ));
     out
 }
 

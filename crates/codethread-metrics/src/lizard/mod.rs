@@ -302,8 +302,18 @@ impl Running {
     }
 }
 
-/// lizard reads text with universal newlines and without a byte order mark.
+/// The text lizard reads (`lizard_ext.auto_read`): UTF-8 without a byte
+/// order mark and with universal newlines (`\r\n` and `\r` are `\n`); a file
+/// that is not valid UTF-8 is decoded with the invalid bytes dropped and
+/// its newlines (and a mark) left as they are.
 fn normalize(src: &[u8]) -> Vec<u8> {
+    if std::str::from_utf8(src).is_err() {
+        let mut out = Vec::with_capacity(src.len());
+        for chunk in src.utf8_chunks() {
+            out.extend_from_slice(chunk.valid().as_bytes());
+        }
+        return out;
+    }
     let src = src.strip_prefix(b"\xef\xbb\xbf").unwrap_or(src);
     let mut out = Vec::with_capacity(src.len());
     let mut i = 0;
