@@ -68,12 +68,29 @@ pub(crate) struct CLike {
     s_br: i64,
     s_rut: usize,
     bracket_stack: Vec<u8>,
-    saved_tokens: Vec<Vec<u8>>,
+    /// K&R candidate tokens, concatenated, and where each ends.
+    saved: Saved,
     n: N,
     n_br: i64,
-    n_rut: Vec<Vec<u8>>,
+    /// The scope name read so far (tokens before the first stop token).
+    scope_name: Vec<u8>,
+    scope_name_done: bool,
     r: R,
     r_rut_andand: i64,
+}
+
+/// Tokens kept for a replay, in one buffer.
+#[derive(Debug, Default)]
+struct Saved {
+    bytes: Vec<u8>,
+    ends: Vec<usize>,
+}
+
+impl Saved {
+    fn push(&mut self, t: &[u8]) {
+        self.bytes.extend_from_slice(t);
+        self.ends.push(self.bytes.len());
+    }
 }
 
 fn one_of(t: &[u8], set: &[u8]) -> bool {
@@ -104,10 +121,11 @@ impl CLike {
             s_br: 0,
             s_rut: 0,
             bracket_stack: Vec::new(),
-            saved_tokens: Vec::new(),
+            saved: Saved::default(),
             n: N::Global,
             n_br: 0,
-            n_rut: Vec::new(),
+            scope_name: Vec::new(),
+            scope_name_done: false,
             r: R::Global,
             r_rut_andand: 0,
         }
@@ -368,7 +386,8 @@ impl CLike {
             self.states(t, ctx);
         } else {
             self.s = S::OldCParams;
-            self.saved_tokens = vec![t.to_vec()];
+            self.saved = Saved::default();
+            self.saved.push(t);
         }
     }
 
@@ -378,13 +397,13 @@ impl CLike {
     }
 
     fn old_c_params(&mut self, t: &[u8], ctx: &mut Context) {
-        self.saved_tokens.push(t.to_vec());
+        self.saved.push(t);
         if t == b";" {
-            self.saved_tokens.clear();
+            self.saved = Saved::default();
             self.s = S::DecToImp;
         } else if t == b"{" {
-            if self.saved_tokens.len() == 2 {
-                self.saved_tokens.clear();
+            if self.saved.ends.len() == 2 {
+                self.saved = Saved::default();
                 self.dec_to_imp(t, ctx);
                 return;
             }
@@ -396,9 +415,11 @@ impl CLike {
 
     fn replay(&mut self, ctx: &mut Context) {
         self.s = S::Global;
-        let saved = std::mem::take(&mut self.saved_tokens);
-        for tkn in &saved {
-            self.states(tkn, ctx);
+        let saved = std::mem::take(&mut self.saved);
+        let mut start = 0;
+        for &end in &saved.ends {
+            self.states(&saved.bytes[start..end], ctx);
+            start = end;
         }
     }
 
@@ -429,19 +450,17 @@ impl CLike {
             N::ReadNamespaceName => {
                 if one_of(t, b")({;") {
                     self.n = N::Global;
+                    let name = std::mem::take(&mut self.scope_name);
+                    self.scope_name_done = false;
                     if t == b"{" {
-                        let mut name = Vec::new();
-                        for part in &self.n_rut {
-                            if self.table.scope_name_stops.contains(&part.as_slice()) {
-                                break;
-                            }
-                            name.extend_from_slice(part);
-                        }
                         ctx.add_namespace(name);
                     }
-                    self.n_rut.clear();
-                } else {
-                    self.n_rut.push(t.to_vec());
+                } else if !self.scope_name_done {
+                    if self.table.scope_name_stops.contains(&t) {
+                        self.scope_name_done = true;
+                    } else {
+                        self.scope_name.extend_from_slice(t);
+                    }
                 }
             }
             N::TemplateDecl => {

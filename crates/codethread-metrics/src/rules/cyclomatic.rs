@@ -377,7 +377,10 @@ pub fn rules(profile: Profile, lang: Lang) -> &'static CcRules {
         (Profile::Paper, Lang::Go) => &GO_LIZARD,
         (Profile::Paper, Lang::Rust) => &RUST_RCA,
         (Profile::Paper, Lang::JavaScript | Lang::TypeScript | Lang::Tsx) => &JS_RCA,
-        // FIXME(issue 14): placeholder until the Java/C/C++/Ruby/PHP tables land.
-        (Profile::Paper, Lang::Java | Lang::C | Lang::Cpp | Lang::Ruby | Lang::Php) => &JS_RCA,
+        // FIXME(issue 14): placeholder until the Java/C tables land.
+        (Profile::Paper, Lang::Java | Lang::C) => &JS_RCA,
+        // C++, Ruby, PHP: never walked; `Profile::Paper` reads them with the lizard
+        // token reader (`FunctionSet::source`), which gives only CCN.
+        (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => &JS_RCA,
     }
 }

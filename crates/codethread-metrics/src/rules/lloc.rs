@@ -175,9 +175,10 @@ pub(crate) fn lloc_rule(profile: Profile, lang: Lang) -> LlocRule {
         (Profile::Paper, Lang::JavaScript | Lang::TypeScript | Lang::Tsx) => {
             LlocRule::Statements(&JS_RCA)
         }
-        // FIXME(issue 14): placeholder until the Java/C/C++/Ruby/PHP tables land.
-        (Profile::Paper, Lang::Java | Lang::C | Lang::Cpp | Lang::Ruby | Lang::Php) => {
-            LlocRule::Statements(&JS_RCA)
-        }
+        // FIXME(issue 14): placeholder until the Java/C tables land.
+        (Profile::Paper, Lang::Java | Lang::C) => LlocRule::Statements(&JS_RCA),
+        // C++, Ruby, PHP: never walked; `Profile::Paper` reads them with the lizard
+        // token reader (`FunctionSet::source`), which gives only CCN.
+        (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => LlocRule::Statements(&JS_RCA),
     }
 }

@@ -248,9 +248,10 @@ pub(crate) fn rules(profile: Profile, lang: Lang) -> &'static HalsteadRules {
         (Profile::Paper, Lang::Rust) => &rca_rust::PAPER,
         (Profile::Paper, Lang::JavaScript) => &rca_js::PAPER_JS,
         (Profile::Paper, Lang::TypeScript | Lang::Tsx) => &rca_js::PAPER_TS,
-        // FIXME(issue 14): placeholder until the Java/C/C++/Ruby/PHP tables land.
-        (Profile::Paper, Lang::Java | Lang::C | Lang::Cpp | Lang::Ruby | Lang::Php) => {
-            &rca_js::PAPER_TS
-        }
+        // FIXME(issue 14): placeholder until the Java/C tables land.
+        (Profile::Paper, Lang::Java | Lang::C) => &rca_js::PAPER_TS,
+        // C++, Ruby, PHP: never walked; `Profile::Paper` reads them with the lizard
+        // token reader (`FunctionSet::source`), which gives only CCN.
+        (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => &rca_js::PAPER_TS,
     }
 }
