@@ -291,7 +291,17 @@ pub struct FileMetrics {
 pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMetrics {
     let set = function_set(profile, file.lang);
     if let Source::Lizard(table) = set.source {
-        return crate::lizard::file_metrics(path, file.lang, &file.source, profile, table);
+        // The tree is only used to give the records the index's qualnames.
+        let flat = FlatTree::new(file);
+        let index = index_flat(file, &flat);
+        return crate::lizard::file_metrics(
+            path,
+            file.lang,
+            &file.source,
+            profile,
+            table,
+            Some(&index),
+        );
     }
     let flat = FlatTree::new(file);
     let index = index_flat(file, &flat);
@@ -431,7 +441,7 @@ pub fn analyze_source(
     let source = source.into();
     if let Source::Lizard(table) = function_set(profile, lang).source {
         return Ok(crate::lizard::file_metrics(
-            path, lang, &source, profile, table,
+            path, lang, &source, profile, table, None,
         ));
     }
     let file = codethread_lang::parse(lang, source).map_err(|source| MetricsError::Parse {
@@ -499,7 +509,7 @@ pub fn analyze_file_hinted(
     if let Source::Lizard(table) = function_set(profile, lang).source {
         // lizard reads tokens, not a tree: no parse.
         return Ok(crate::lizard::file_metrics(
-            label, lang, &bytes, profile, table,
+            label, lang, &bytes, profile, table, None,
         ));
     }
     let file = codethread_lang::parse(lang, bytes).map_err(|source| MetricsError::Parse {

@@ -145,3 +145,43 @@ EOT;
         ])
     );
 }
+
+/// From a parsed file (the pipeline's path) the records are the same, and a
+/// record takes the qualname of the index function it is (the join key of
+/// target ids); measured without a tree it is lizard's name with `.`.
+#[test]
+fn qualnames_from_the_index_when_a_tree_exists() {
+    for (lang, src, bare) in [
+        (
+            Lang::Ruby,
+            "class A\n  def x(a)\n    a if a\n  end\nend\n",
+            "x",
+        ),
+        (
+            Lang::Php,
+            "<?php\nclass C {\n  function m($a) { return $a ? 1 : 2; }\n}\n",
+            "m",
+        ),
+    ] {
+        let file = codethread_lang::parse(lang, src).unwrap();
+        let parsed = codethread_metrics::analyze_parsed("x", &file, Profile::Paper);
+        let plain = analyze_source("x", lang, src, Profile::Paper).unwrap();
+        let key = |f: &codethread_metrics::FileMetrics| {
+            f.functions
+                .iter()
+                .map(|r| (r.name.clone(), r.line, r.end_line, r.cyclomatic))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(key(&parsed), key(&plain), "{lang:?}");
+        let flat = codethread_lang::FlatTree::new(&file);
+        let index = codethread_lang::index_flat(&file, &flat);
+        let g = index.iter().find(|g| g.name == bare).unwrap();
+        assert_eq!(parsed.functions.len(), 1, "{lang:?}");
+        assert_eq!(parsed.functions[0].qualname, g.qualname, "{lang:?}");
+        assert_eq!(
+            plain.functions[0].qualname,
+            plain.functions[0].name.replace("::", "."),
+            "{lang:?}"
+        );
+    }
+}

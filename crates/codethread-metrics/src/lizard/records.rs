@@ -1,6 +1,8 @@
 //! lizard's functions as the engine's records.
 
-use codethread_lang::Lang;
+use std::collections::HashMap;
+
+use codethread_lang::{Function, Lang};
 
 use crate::engine::{assign_occurrences, function_set, totals};
 use crate::{FileMetrics, FunctionMetrics, Profile};
@@ -13,21 +15,41 @@ pub(crate) const NOT_REPORTED: &str =
 
 /// The metrics of one file read by lizard's token reader: lizard's functions,
 /// names, spans (`line` = the line of the name) and CCN; cognitive, Halstead
-/// and LLOC `None` with [`NOT_REPORTED`]. No tree is built, so
-/// `parse_errors` is 0.
+/// and LLOC `None` with [`NOT_REPORTED`]. lizard builds no tree, so
+/// `parse_errors` is 0. `qualname` is that of the `index` function (when a
+/// tree was parsed anyway) whose header holds lizard's line and whose name is
+/// lizard's last name part, else lizard's name with `::` written `.`.
 pub(crate) fn file_metrics(
     path: &str,
     lang: Lang,
     source: &[u8],
     profile: Profile,
     table: &LizardLang,
+    index: Option<&[Function]>,
 ) -> FileMetrics {
+    // (name, header line) -> qualname.
+    let mut by_line: HashMap<(&str, usize), &str> = HashMap::new();
+    for g in index.unwrap_or(&[]) {
+        for line in g.header.start_line..=g.header.end_line.max(g.header.start_line) {
+            by_line
+                .entry((g.name.as_str(), line))
+                .or_insert(g.qualname.as_str());
+        }
+    }
+    let qualname = |name: &str, line: usize| -> String {
+        let bare = name.rsplit("::").next().unwrap_or(name);
+        let bare = bare.rsplit('.').next().unwrap_or(bare);
+        by_line
+            .get(&(bare, line))
+            .or_else(|| by_line.get(&(name, line)))
+            .map_or_else(|| name.replace("::", "."), |q| (*q).to_string())
+    };
     let mut records: Vec<FunctionMetrics> = super::read(table, source)
         .into_iter()
         .map(|f| FunctionMetrics {
             path: path.to_string(),
             language: lang,
-            qualname: f.name.replace("::", "."),
+            qualname: qualname(&f.name, f.start_line),
             name: f.name,
             kind: "function".to_string(),
             line: f.start_line,
