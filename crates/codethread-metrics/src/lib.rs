@@ -7,7 +7,9 @@
 //! - A [`Profile`] picks the counting rules. [`Profile::Paper`] reproduces,
 //!   per language, the tools the CodeThread paper used (radon + complexipy
 //!   for Python; lizard + gocognit + go-halstead for Go; rust-code-analysis
-//!   0.0.25 for JavaScript, TypeScript and Rust), including which functions
+//!   0.0.25 for JavaScript, TypeScript and Rust; lizard 1.24.3's CCN only for
+//!   C++, Ruby and PHP, read by a lizard-compatible token reader, with the
+//!   other metrics `None` and a note), including which functions
 //!   they report and how they name them. Rules are per-language data tables
 //!   read by one generic walker per metric, so a new profile is a data change.
 //! - [`analyze_source`] / [`analyze_file`] / [`analyze_paths`] give one

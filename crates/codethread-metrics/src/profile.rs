@@ -12,7 +12,8 @@ use serde::{Deserialize, Serialize};
 pub enum Profile {
     /// Reproduce, per language, the tools the CodeThread paper used
     /// (radon + complexipy for Python; lizard + gocognit + go-halstead for Go;
-    /// rust-code-analysis 0.0.25 for JavaScript, TypeScript and Rust).
+    /// rust-code-analysis 0.0.25 for JavaScript, TypeScript and Rust; lizard
+    /// 1.24.3 CCN only for C++, Ruby and PHP).
     #[default]
     Paper,
 }
