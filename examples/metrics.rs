@@ -1,6 +1,6 @@
 //! Per-function metrics of files and directories.
 //!
-//! `cargo run --release --example metrics -- [--profile paper] [--format jsonl|csv] [--out FILE] [--max-file-bytes N] PATH...`
+//! `cargo run --release --example metrics -- [--profile paper] [--format jsonl|csv] [--out FILE] [--max-file-bytes N] [--lang-hint c|cpp] PATH...`
 //!
 //! One record per function, on stdout or, with `--out`, in FILE (written
 //! atomically: a temporary file renamed over FILE at the end, so an
@@ -28,7 +28,8 @@ use std::process::ExitCode;
 use clap::{Parser, ValueEnum};
 use codethread::exit::{from_counts, Outcome};
 use codethread::lang::io::{AtomicFile, DEFAULT_MAX_FILE_BYTES};
-use codethread_metrics::{analyze_paths_limited, FunctionMetrics, Profile};
+use codethread::lang::Lang;
+use codethread_metrics::{analyze_paths_hinted, FunctionMetrics, Profile};
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Format {
@@ -51,9 +52,19 @@ struct Args {
     /// Largest file read, in bytes.
     #[arg(long, default_value_t = DEFAULT_MAX_FILE_BYTES)]
     max_file_bytes: u64,
+    /// Repository language for C-family files (`cpp`: every `.c`/`.h` is
+    /// C++; `c`: `.c` and `.h` are C; default: `.h` by its content).
+    #[arg(long, value_parser = parse_hint)]
+    lang_hint: Option<Lang>,
     /// Files or directories (recursive).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
+}
+
+fn parse_hint(s: &str) -> Result<Lang, String> {
+    Lang::from_name(s)
+        .filter(|l| l.is_c_family())
+        .ok_or_else(|| format!("unknown C-family language {s:?} (known: c, cpp)"))
 }
 
 fn parse_profile(s: &str) -> Result<Profile, String> {
@@ -106,7 +117,12 @@ fn main() -> ExitCode {
         }
     }
     let (mut measured, mut failed, mut warned) = (0usize, 0usize, 0usize);
-    for r in analyze_paths_limited(&args.paths, args.profile, args.max_file_bytes) {
+    for r in analyze_paths_hinted(
+        &args.paths,
+        args.profile,
+        args.max_file_bytes,
+        args.lang_hint,
+    ) {
         match r {
             Ok(file) => {
                 measured += 1;

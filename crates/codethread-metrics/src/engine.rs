@@ -12,7 +12,9 @@ use serde::{Deserialize, Serialize};
 #[path = "rules/functions.rs"]
 mod functions;
 
-use functions::{function_set, DeclaratorNaming, FunctionSet, GoNaming, Kinds, Naming};
+pub(crate) use functions::{
+    function_set, DeclaratorNaming, FunctionSet, GoNaming, Kinds, Naming, Source,
+};
 
 use crate::{lloc, FnCtx, Halstead, Profile};
 
@@ -192,15 +194,21 @@ pub struct FunctionMetrics {
     /// 0-based rank among the file's records with the same
     /// `(line, end_line, name)`, in source pre-order.
     pub occurrence: usize,
+    /// Machine-readable remarks on the record, e.g. why a metric is `None`
+    /// (`cognitive/halstead/lloc not reported: the paper used lizard CCN
+    /// only for this language`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 impl FunctionMetrics {
     /// The CSV header matching [`FunctionMetrics::csv_row`].
     pub fn csv_header() -> &'static str {
-        "path,language,name,qualname,kind,line,end_line,cyclomatic,cognitive,n1,n2,N1,N2,vocabulary,length,volume,difficulty,effort,lloc,parse_errors"
+        "path,language,name,qualname,kind,line,end_line,cyclomatic,cognitive,n1,n2,N1,N2,vocabulary,length,volume,difficulty,effort,lloc,parse_errors,notes"
     }
 
-    /// One CSV row (RFC 4180 quoting; empty fields for `None`).
+    /// One CSV row (RFC 4180 quoting; empty fields for `None`; `notes`
+    /// joined with `; `).
     pub fn csv_row(&self) -> String {
         fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
             v.map(|x| x.to_string()).unwrap_or_default()
@@ -234,6 +242,7 @@ impl FunctionMetrics {
             opt(h.map(|h| h.effort)),
             opt(self.lloc),
             self.parse_errors.to_string(),
+            quote(&self.notes.join("; ")),
         ]
         .join(",")
     }
@@ -241,19 +250,21 @@ impl FunctionMetrics {
 
 /// Per-file totals. Sums skip `None` values; a metric whose per-function
 /// value already includes nested functions (see docs/metrics.md) is summed
-/// over outermost records only, so nothing is counted twice.
+/// over outermost records only, so nothing is counted twice. A metric the
+/// profile does not report for the language (C++, Ruby, PHP: only lizard's
+/// CCN) has no total (`None`), never a 0.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct FileTotals {
     /// Number of function records.
     pub functions: usize,
     /// Sum of cyclomatic complexity.
     pub cyclomatic: u64,
-    /// Sum of cognitive complexity.
-    pub cognitive: u64,
-    /// Sum of Halstead volume.
-    pub halstead_volume: f64,
-    /// Sum of LLOC.
-    pub lloc: u64,
+    /// Sum of cognitive complexity (`None`: not reported for the language).
+    pub cognitive: Option<u64>,
+    /// Sum of Halstead volume (`None`: not reported for the language).
+    pub halstead_volume: Option<f64>,
+    /// Sum of LLOC (`None`: not reported for the language).
+    pub lloc: Option<u64>,
 }
 
 /// The metrics of one file.
@@ -302,6 +313,19 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
 /// [`analyze_parsed`] on the tree as given.
 fn analyze_tree(path: &str, file: &ParsedFile, profile: Profile) -> FileMetrics {
     let set = function_set(profile, file.lang);
+    if let Source::Lizard(table) = set.source {
+        // The tree is only used to give the records the index's qualnames.
+        let flat = FlatTree::new(file);
+        let index = index_flat(file, &flat);
+        return crate::lizard::file_metrics(
+            path,
+            file.lang,
+            &file.source,
+            profile,
+            table,
+            Some(&index),
+        );
+    }
     let flat = FlatTree::new(file);
     let index = index_flat(file, &flat);
     let mut records: Vec<FunctionMetrics> = Vec::new();
@@ -360,6 +384,7 @@ fn analyze_tree(path: &str, file: &ParsedFile, profile: Profile) -> FileMetrics 
             parse_errors: count_errors(node),
             parent,
             occurrence: 0,
+            notes: Vec::new(),
         });
     }
     // Cyclomatic, cognitive and Halstead in reverse pre-order, so that a
@@ -453,6 +478,12 @@ pub fn analyze_source(
     source: impl Into<Vec<u8>>,
     profile: Profile,
 ) -> Result<FileMetrics, MetricsError> {
+    let source = source.into();
+    if let Source::Lizard(table) = function_set(profile, lang).source {
+        return Ok(crate::lizard::file_metrics(
+            path, lang, &source, profile, table, None,
+        ));
+    }
     let file = parse_for(profile, lang, source).map_err(|source| MetricsError::Parse {
         path: PathBuf::from(path),
         source,
@@ -488,6 +519,23 @@ pub fn analyze_file_limited(
     profile: Profile,
     max_file_bytes: u64,
 ) -> Result<FileMetrics, MetricsError> {
+    analyze_file_hinted(path, label, profile, max_file_bytes, None)
+}
+
+/// [`analyze_file_limited`] with a repository-level language `hint`
+/// ([`Lang::for_source`]: with `Some(Lang::Cpp)` every C-family file is
+/// C++, with `Some(Lang::C)` `.c` and `.h` are C; without one `.h` is C++
+/// when its text has a C++-only construct).
+///
+/// # Errors
+/// As [`analyze_file_limited`].
+pub fn analyze_file_hinted(
+    path: &Path,
+    label: &str,
+    profile: Profile,
+    max_file_bytes: u64,
+    hint: Option<Lang>,
+) -> Result<FileMetrics, MetricsError> {
     let lang = Lang::from_path(path).ok_or_else(|| MetricsError::Unsupported {
         path: path.to_path_buf(),
     })?;
@@ -497,6 +545,13 @@ pub fn analyze_file_limited(
         refused => MetricsError::Refused(refused),
     })?;
     check_text(path, &bytes)?;
+    let lang = Lang::for_source(path, &bytes, hint).unwrap_or(lang);
+    if let Source::Lizard(table) = function_set(profile, lang).source {
+        // lizard reads tokens, not a tree: no parse.
+        return Ok(crate::lizard::file_metrics(
+            label, lang, &bytes, profile, table, None,
+        ));
+    }
     let file = parse_for(profile, lang, bytes).map_err(|source| MetricsError::Parse {
         path: path.to_path_buf(),
         source,
@@ -566,9 +621,20 @@ pub fn analyze_inputs_limited(
     profile: Profile,
     max_file_bytes: u64,
 ) -> Vec<Result<FileMetrics, MetricsError>> {
+    analyze_inputs_hinted(inputs, profile, max_file_bytes, None)
+}
+
+/// [`analyze_inputs_limited`] with a repository-level language hint
+/// ([`analyze_file_hinted`]).
+pub fn analyze_inputs_hinted(
+    inputs: &[Input],
+    profile: Profile,
+    max_file_bytes: u64,
+    hint: Option<Lang>,
+) -> Vec<Result<FileMetrics, MetricsError>> {
     inputs
         .par_iter()
-        .map(|i| analyze_file_limited(&i.path, &i.label, profile, max_file_bytes))
+        .map(|i| analyze_file_hinted(&i.path, &i.label, profile, max_file_bytes, hint))
         .collect()
 }
 
@@ -587,9 +653,25 @@ pub fn analyze_paths_limited(
     profile: Profile,
     max_file_bytes: u64,
 ) -> Vec<Result<FileMetrics, MetricsError>> {
+    analyze_paths_hinted(roots, profile, max_file_bytes, None)
+}
+
+/// [`analyze_paths_limited`] with a repository-level language hint
+/// ([`analyze_file_hinted`]).
+pub fn analyze_paths_hinted(
+    roots: &[PathBuf],
+    profile: Profile,
+    max_file_bytes: u64,
+    hint: Option<Lang>,
+) -> Vec<Result<FileMetrics, MetricsError>> {
     let (inputs, errors) = collect_inputs(roots);
     let mut out: Vec<Result<FileMetrics, MetricsError>> = errors.into_iter().map(Err).collect();
-    out.extend(analyze_inputs_limited(&inputs, profile, max_file_bytes));
+    out.extend(analyze_inputs_hinted(
+        &inputs,
+        profile,
+        max_file_bytes,
+        hint,
+    ));
     out
 }
 
@@ -767,7 +849,7 @@ fn record_kind(set: &FunctionSet, func: &Function, node: Node<'_>, nested: bool)
     }
 }
 
-fn assign_occurrences(records: &mut [FunctionMetrics]) {
+pub(crate) fn assign_occurrences(records: &mut [FunctionMetrics]) {
     let mut seen: std::collections::HashMap<(usize, usize, String), usize> =
         std::collections::HashMap::new();
     for r in records.iter_mut() {
@@ -779,27 +861,33 @@ fn assign_occurrences(records: &mut [FunctionMetrics]) {
     }
 }
 
-fn totals(set: &FunctionSet, records: &[FunctionMetrics]) -> FileTotals {
+pub(crate) fn totals(set: &FunctionSet, records: &[FunctionMetrics]) -> FileTotals {
     let mut t = FileTotals {
         functions: records.len(),
         ..FileTotals::default()
     };
     let nest = set.nesting;
+    let (mut cognitive, mut volume, mut lloc) = (0u64, 0f64, 0u64);
     for r in records {
         let outer = r.parent.is_none();
         if outer || !nest.cyclomatic {
             t.cyclomatic += u64::from(r.cyclomatic.unwrap_or(0));
         }
         if outer || !nest.cognitive {
-            t.cognitive += u64::from(r.cognitive.unwrap_or(0));
+            cognitive += u64::from(r.cognitive.unwrap_or(0));
         }
         if outer || !nest.halstead {
-            t.halstead_volume += r.halstead.map_or(0.0, |h| h.volume);
+            volume += r.halstead.map_or(0.0, |h| h.volume);
         }
         if outer || !nest.lloc {
-            t.lloc += u64::from(r.lloc.unwrap_or(0));
+            lloc += u64::from(r.lloc.unwrap_or(0));
         }
     }
+    // The tree walkers report every metric; lizard's reader only CCN.
+    let all = matches!(set.source, Source::Tree);
+    t.cognitive = all.then_some(cognitive);
+    t.halstead_volume = all.then_some(volume);
+    t.lloc = all.then_some(lloc);
     t
 }
 

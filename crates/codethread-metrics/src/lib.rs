@@ -9,7 +9,9 @@
 //!   per language, the tools the CodeThread paper used (radon + complexipy
 //!   for Python; lizard + gocognit + go-halstead for Go; rust-code-analysis
 //!   0.0.25 for JavaScript, TypeScript, Rust, Java and C, which it reads
-//!   with a C++ grammar), including which functions
+//!   with a C++ grammar; lizard 1.24.3's CCN only for C++, Ruby and PHP,
+//!   read by a lizard-compatible token reader, with the other metrics `None`
+//!   and a note), including which functions
 //!   they report and how they name them. Rules are per-language data tables
 //!   read by one generic walker per metric, so a new profile is a data change.
 //! - [`analyze_source`] / [`analyze_file`] / [`analyze_paths`] give one
@@ -44,6 +46,7 @@ mod cyclomatic;
 mod engine;
 mod halstead;
 mod kinds;
+mod lizard;
 mod lloc;
 mod profile;
 
@@ -51,9 +54,10 @@ pub use cognitive::cognitive;
 pub use context::FnCtx;
 pub use cyclomatic::cyclomatic;
 pub use engine::{
-    analyze_file, analyze_file_limited, analyze_inputs, analyze_inputs_limited, analyze_parsed,
-    analyze_paths, analyze_paths_limited, analyze_source, check_text, collect_inputs, parse_for,
-    FileMetrics, FileTotals, FunctionMetrics, HalsteadValues, Input, MetricsError,
+    analyze_file, analyze_file_hinted, analyze_file_limited, analyze_inputs, analyze_inputs_hinted,
+    analyze_inputs_limited, analyze_parsed, analyze_paths, analyze_paths_hinted,
+    analyze_paths_limited, analyze_source, check_text, collect_inputs, parse_for, FileMetrics,
+    FileTotals, FunctionMetrics, HalsteadValues, Input, MetricsError,
 };
 pub use halstead::{halstead, Halstead};
 pub use lloc::lloc;

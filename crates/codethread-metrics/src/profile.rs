@@ -13,7 +13,7 @@ pub enum Profile {
     /// Reproduce, per language, the tools the CodeThread paper used
     /// (radon + complexipy for Python; lizard + gocognit + go-halstead for Go;
     /// rust-code-analysis 0.0.25 for JavaScript, TypeScript, Rust, Java and
-    /// C).
+    /// C; lizard 1.24.3 CCN only for C++, Ruby and PHP).
     #[default]
     Paper,
 }

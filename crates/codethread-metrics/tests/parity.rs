@@ -1,4 +1,4 @@
-//! Parity of `Profile::Paper` with the paper's tools on nine real trees.
+//! Parity of `Profile::Paper` with the paper's tools on twelve real trees.
 //!
 //! Reads `$CODETHREAD_SHARED/metrics/reference/<corpus>.paper.jsonl`, runs the
 //! engine on `metrics/corpora/<corpus>`, joins records by
@@ -21,12 +21,14 @@ use std::collections::{HashMap, HashSet};
 
 use std::path::PathBuf;
 
+use codethread_lang::io::DEFAULT_MAX_FILE_BYTES;
 use codethread_lang::Lang;
-use codethread_metrics::{analyze_paths, FunctionMetrics, Profile};
+use codethread_metrics::{analyze_paths_hinted, FunctionMetrics, Profile};
 use serde_json::Value;
 
-const CORPORA: [&str; 9] = [
-    "requests", "django", "gin", "cobra", "ripgrep", "express", "lodash", "gson", "jq",
+const CORPORA: [&str; 12] = [
+    "requests", "django", "gin", "cobra", "ripgrep", "express", "lodash", "gson", "jq", "fmt",
+    "jekyll", "carbon",
 ];
 /// Corpora whose comparison leaves out the files with ERROR nodes.
 const LEAVE_OUT_ERROR_FILES: [&str; 2] = ["gson", "jq"];
@@ -181,8 +183,20 @@ fn paper_profile_matches_reference() {
             })
             .collect();
 
+        // The corpus's language is the repository-level hint (a C++
+        // repository's `.h` files are C++, a C one's are C).
+        let summary_path = shared.join(format!("reference/{corpus}.paper.summary.json"));
+        let summary: Value = serde_json::from_str(
+            &std::fs::read_to_string(&summary_path)
+                .unwrap_or_else(|e| panic!("{}: {e}", summary_path.display())),
+        )
+        .unwrap();
+        let hint = summary["language"]
+            .as_str()
+            .and_then(Lang::from_name)
+            .filter(|l| l.is_c_family());
         let root: PathBuf = shared.join(format!("corpora/{corpus}"));
-        let results = analyze_paths(&[root], Profile::Paper);
+        let results = analyze_paths_hinted(&[root], Profile::Paper, DEFAULT_MAX_FILE_BYTES, hint);
         let mut ours_all: Vec<FunctionMetrics> = Vec::new();
         let mut file_errors = Vec::new();
         let mut files_with_parse_errors = 0usize;

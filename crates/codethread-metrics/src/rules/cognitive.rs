@@ -872,7 +872,8 @@ pub fn rules(profile: Profile, lang: Lang) -> &'static CogRules {
         (Profile::Paper, Lang::JavaScript | Lang::TypeScript | Lang::Tsx) => &JS_RCA,
         (Profile::Paper, Lang::Java) => &JAVA_RCA,
         (Profile::Paper, Lang::C) => &C_RCA,
-        // FIXME(issue 14): placeholder until the C++/Ruby/PHP tables land.
+        // C++, Ruby, PHP: never walked; `Profile::Paper` reads them with the lizard
+        // token reader (`FunctionSet::source`), which gives only CCN.
         (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => &JS_RCA,
     }
 }

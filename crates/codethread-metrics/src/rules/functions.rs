@@ -92,9 +92,24 @@ pub(crate) struct Nesting {
     pub lloc: bool,
 }
 
+/// Where a function set's functions and metric values come from.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Source {
+    /// The tree-sitter function index and the per-metric tree walkers.
+    Tree,
+    /// lizard's token reader (`crate::lizard`): the functions, names, spans
+    /// and CCN are lizard's; cognitive, Halstead and LLOC are not reported
+    /// (`None`, with a note on each record), as the paper used only lizard's
+    /// CCN for these languages.
+    Lizard(&'static crate::lizard::LizardLang),
+}
+
 /// The function set of a profile for a language.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct FunctionSet {
+    /// Where the functions and values come from (the fields below apply to
+    /// [`Source::Tree`] only).
+    pub source: Source,
     /// tree-sitter node kinds reported as functions.
     pub node_kinds: &'static [&'static str],
     /// Naming convention.
@@ -113,6 +128,7 @@ pub(crate) struct FunctionSet {
 }
 
 static PYTHON: FunctionSet = FunctionSet {
+    source: Source::Tree,
     node_kinds: &["function_definition"],
     naming: Naming::Radon,
     kinds: Kinds::PythonAst,
@@ -129,6 +145,7 @@ static PYTHON: FunctionSet = FunctionSet {
 };
 
 static GO: FunctionSet = FunctionSet {
+    source: Source::Tree,
     node_kinds: &["function_declaration", "method_declaration", "func_literal"],
     naming: Naming::GoTools(&GoNaming {
         literal: "func_literal",
@@ -164,6 +181,7 @@ static RCA_ALL: Nesting = Nesting {
 };
 
 static RUST: FunctionSet = FunctionSet {
+    source: Source::Tree,
     node_kinds: &["function_item", "closure_expression"],
     naming: Naming::Rca { from_parent: &[] },
     kinds: Kinds::ByNode(&[]),
@@ -183,6 +201,7 @@ const JS_KINDS: &[&str] = &[
 ];
 
 static JS: FunctionSet = FunctionSet {
+    source: Source::Tree,
     node_kinds: JS_KINDS,
     naming: Naming::Rca {
         from_parent: &[("pair", "key"), ("variable_declarator", "name")],
@@ -194,6 +213,7 @@ static JS: FunctionSet = FunctionSet {
 };
 
 static TS: FunctionSet = FunctionSet {
+    source: Source::Tree,
     node_kinds: JS_KINDS,
     naming: Naming::Rca { from_parent: &[] },
     kinds: Kinds::ByNode(&[]),
@@ -211,6 +231,7 @@ static JAVA_RCA: FunctionSet = FunctionSet {
     nesting: RCA_ALL,
     require_body: false,
     grammar: None,
+    source: Source::Tree,
 };
 
 // rust-code-analysis 0.0.25, C: `.c` and `.h` go to its `Cpp` language
@@ -235,7 +256,34 @@ static C_RCA: FunctionSet = FunctionSet {
     nesting: RCA_ALL,
     require_body: false,
     grammar: Some(Lang::Cpp),
+    source: Source::Tree,
 };
+
+/// A set read by lizard's token reader (the tree fields are unused).
+const fn lizard_set(lang: &'static crate::lizard::LizardLang) -> FunctionSet {
+    FunctionSet {
+        source: Source::Lizard(lang),
+        node_kinds: &[],
+        naming: Naming::Rca { from_parent: &[] },
+        kinds: Kinds::ByNode(&[]),
+        // lizard counts a nested def only in its own record.
+        nesting: Nesting {
+            cyclomatic: false,
+            cognitive: false,
+            halstead: false,
+            lloc: false,
+        },
+        require_body: false,
+        grammar: None,
+    }
+}
+
+/// C++: lizard 1.24.3 CCN (the paper's C++ tool).
+static CPP_LIZARD: FunctionSet = lizard_set(&crate::lizard::tables::CPP);
+/// Ruby: lizard 1.24.3 CCN.
+static RUBY_LIZARD: FunctionSet = lizard_set(&crate::lizard::tables::RUBY);
+/// PHP: lizard 1.24.3 CCN.
+static PHP_LIZARD: FunctionSet = lizard_set(&crate::lizard::tables::PHP);
 
 /// The function set of `profile` for `lang`.
 pub(crate) fn function_set(profile: Profile, lang: Lang) -> &'static FunctionSet {
@@ -247,7 +295,8 @@ pub(crate) fn function_set(profile: Profile, lang: Lang) -> &'static FunctionSet
         (Profile::Paper, Lang::TypeScript | Lang::Tsx) => &TS,
         (Profile::Paper, Lang::Java) => &JAVA_RCA,
         (Profile::Paper, Lang::C) => &C_RCA,
-        // FIXME(issue 14): placeholder until the C++/Ruby/PHP tables land.
-        (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => &TS,
+        (Profile::Paper, Lang::Cpp) => &CPP_LIZARD,
+        (Profile::Paper, Lang::Ruby) => &RUBY_LIZARD,
+        (Profile::Paper, Lang::Php) => &PHP_LIZARD,
     }
 }

@@ -238,7 +238,8 @@ pub(crate) fn lloc_rule(profile: Profile, lang: Lang) -> LlocRule {
         }
         (Profile::Paper, Lang::Java) => LlocRule::Statements(&JAVA_RCA),
         (Profile::Paper, Lang::C) => LlocRule::Statements(&C_RCA),
-        // FIXME(issue 14): placeholder until the C++/Ruby/PHP tables land.
+        // C++, Ruby, PHP: never walked; `Profile::Paper` reads them with the lizard
+        // token reader (`FunctionSet::source`), which gives only CCN.
         (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => LlocRule::Statements(&JS_RCA),
     }
 }

@@ -343,7 +343,8 @@ pub(crate) fn rules(profile: Profile, lang: Lang) -> &'static HalsteadRules {
         (Profile::Paper, Lang::TypeScript | Lang::Tsx) => &rca_js::PAPER_TS,
         (Profile::Paper, Lang::Java) => &rca_java::PAPER,
         (Profile::Paper, Lang::C) => &rca_c::PAPER,
-        // FIXME(issue 14): placeholder until the C++/Ruby/PHP tables land.
+        // C++, Ruby, PHP: never walked; `Profile::Paper` reads them with the lizard
+        // token reader (`FunctionSet::source`), which gives only CCN.
         (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => &rca_js::PAPER_TS,
     }
 }
