@@ -370,7 +370,24 @@ pub fn index_functions(file: &ParsedFile) -> Vec<Function> {
 /// [`FlatTree::new`] of `file`): callers that walk the file again share one
 /// flattening.
 pub fn index_flat(file: &ParsedFile, flat: &FlatTree) -> Vec<Function> {
-    let mut out = index_tree(file, flat, 0);
+    index_flat_with(file, flat, IndexOptions::default())
+}
+
+/// Choices of [`index_flat_with`]; the default is the function set of
+/// `TARGET_RULES.md` that [`index_functions`] gives.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct IndexOptions {
+    /// Also list the bodiless declarations of kinds that are functions only
+    /// with a body (Java / PHP abstract and interface methods, C++
+    /// `= default` / `= delete`), with `body: None`. They are not functions
+    /// under `TARGET_RULES.md`; metric tools that report them (rust-code-analysis
+    /// gives a bodiless Java method a record) ask for them.
+    pub keep_bodiless: bool,
+}
+
+/// [`index_flat`] with [`IndexOptions`].
+pub fn index_flat_with(file: &ParsedFile, flat: &FlatTree, opts: IndexOptions) -> Vec<Function> {
+    let mut out = index_tree(file, flat, 0, opts);
     assign_occurrences(&mut out);
     out
 }
@@ -382,7 +399,12 @@ fn kind_of<'t>(node: impl std::borrow::Borrow<Node<'t>>) -> &'static str {
 /// How deeply item macros are re-parsed inside each other.
 const MAX_MACRO_DEPTH: usize = 4;
 
-fn index_tree(file: &ParsedFile, flat: &FlatTree, macro_depth: usize) -> Vec<Function> {
+fn index_tree(
+    file: &ParsedFile,
+    flat: &FlatTree,
+    macro_depth: usize,
+    opts: IndexOptions,
+) -> Vec<Function> {
     let spec = spec(file.lang);
     let src = &file.source;
     let mut out: Vec<Function> = Vec::new();
@@ -402,7 +424,15 @@ fn index_tree(file: &ParsedFile, flat: &FlatTree, macro_depth: usize) -> Vec<Fun
         if node.is_error() {
             errors.push(node.id());
         }
-        enter(spec, src, node, !errors.is_empty(), &mut frames, &mut out);
+        enter(
+            spec,
+            src,
+            node,
+            !errors.is_empty(),
+            &mut frames,
+            &mut out,
+            opts,
+        );
         if fused && out.len() > before {
             let kind = kind_of(node);
             let body = spec
@@ -415,7 +445,7 @@ fn index_tree(file: &ParsedFile, flat: &FlatTree, macro_depth: usize) -> Vec<Fun
             }
         }
         if macro_depth < MAX_MACRO_DEPTH {
-            reparse_macro(file, spec, node, &frames, &mut out, macro_depth);
+            reparse_macro(file, spec, node, &frames, &mut out, macro_depth, opts);
         }
         let child_target = if fused {
             yield_step(
@@ -510,6 +540,7 @@ fn reparse_macro(
     frames: &[Frame],
     out: &mut Vec<Function>,
     depth: usize,
+    opts: IndexOptions,
 ) {
     let Some((kind, body_kind, parents)) = spec.reparse_macros else {
         return;
@@ -534,7 +565,7 @@ fn reparse_macro(
     if parsed.parse_errors > 0 {
         return;
     }
-    let inner_funcs = index_tree(&parsed, &FlatTree::new(&parsed), depth + 1);
+    let inner_funcs = index_tree(&parsed, &FlatTree::new(&parsed), depth + 1, opts);
     if inner_funcs.is_empty() {
         return;
     }
@@ -585,13 +616,16 @@ fn enter(
     in_error: bool,
     frames: &mut Vec<Frame>,
     out: &mut Vec<Function>,
+    opts: IndexOptions,
 ) {
     if !node.is_named() {
         return;
     }
     let kind = kind_of(node);
     if let Some(rule) = spec.functions.iter().find(|r| r.kind == kind) {
-        if let Some((func, frame_name)) = make_function(spec, src, node, rule, frames, in_error) {
+        if let Some((func, frame_name)) =
+            make_function(spec, src, node, rule, frames, in_error, opts)
+        {
             let mut frame = Frame::new(node.id(), Some(frame_name));
             frame.function = Some(out.len());
             frame.anonymous_fn = func.anonymous;
@@ -872,9 +906,10 @@ fn make_function(
     rule: &FnRule,
     frames: &[Frame],
     in_error: bool,
+    opts: IndexOptions,
 ) -> Option<(Function, String)> {
     let body = node.child_by_field_name(rule.body_field);
-    if rule.body_required && body.is_none() {
+    if rule.body_required && body.is_none() && !opts.keep_bodiless {
         return None;
     }
     let declared = match (rule.declarator_chain, spec.defs.declarators) {

@@ -55,8 +55,8 @@ use std::path::PathBuf;
 pub use files::{bytes_label, path_label, source_files, WalkError};
 pub use flat::{ByteSpan, Children, FlatCursor, FlatNode, FlatTree};
 pub use index::{
-    index_flat, index_functions, Function, FunctionKind, PairingExtra, PairingKey, Span,
-    MAX_QUALNAME_SCOPES,
+    index_flat, index_flat_with, index_functions, Function, FunctionKind, IndexOptions,
+    PairingExtra, PairingKey, Span, MAX_QUALNAME_SCOPES,
 };
 pub use kinds::kind_of;
 pub use lang::{looks_like_cpp, Lang};

@@ -327,7 +327,13 @@ fn analyze_tree(path: &str, file: &ParsedFile, profile: Profile) -> FileMetrics 
         );
     }
     let flat = FlatTree::new(file);
-    let index = index_flat(file, &flat);
+    let index = codethread_lang::index_flat_with(
+        file,
+        &flat,
+        codethread_lang::IndexOptions {
+            keep_bodiless: set.bodiless,
+        },
+    );
     let mut records: Vec<FunctionMetrics> = Vec::new();
     // Position of each index entry among the records (None: not reported).
     let mut record_of: Vec<Option<usize>> = vec![None; index.len()];

@@ -118,6 +118,9 @@ pub(crate) struct FunctionSet {
     pub kinds: Kinds,
     /// Which metric values include nested functions.
     pub nesting: Nesting,
+    /// List bodiless declarations too (rust-code-analysis reports Java
+    /// abstract and interface methods; `codethread_lang::IndexOptions`).
+    pub bodiless: bool,
     /// Skip functions without a body (Go assembly stubs: the reference has
     /// no record for them; lizard merges them with the next declarations).
     pub require_body: bool,
@@ -141,6 +144,7 @@ static PYTHON: FunctionSet = FunctionSet {
         lloc: true,
     },
     require_body: false,
+    bodiless: false,
     grammar: None,
 };
 
@@ -170,6 +174,7 @@ static GO: FunctionSet = FunctionSet {
         lloc: false,
     },
     require_body: true,
+    bodiless: false,
     grammar: None,
 };
 
@@ -187,6 +192,7 @@ static RUST: FunctionSet = FunctionSet {
     kinds: Kinds::ByNode(&[]),
     nesting: RCA_ALL,
     require_body: false,
+    bodiless: false,
     grammar: None,
 };
 
@@ -209,6 +215,7 @@ static JS: FunctionSet = FunctionSet {
     kinds: Kinds::ByNode(&[]),
     nesting: RCA_ALL,
     require_body: false,
+    bodiless: false,
     grammar: None,
 };
 
@@ -219,6 +226,7 @@ static TS: FunctionSet = FunctionSet {
     kinds: Kinds::ByNode(&[]),
     nesting: RCA_ALL,
     require_body: false,
+    bodiless: false,
     grammar: None,
 };
 
@@ -230,6 +238,7 @@ static JAVA_RCA: FunctionSet = FunctionSet {
     kinds: Kinds::ByNode(&[]),
     nesting: RCA_ALL,
     require_body: false,
+    bodiless: true,
     grammar: None,
     source: Source::Tree,
 };
@@ -255,6 +264,7 @@ static C_RCA: FunctionSet = FunctionSet {
     kinds: Kinds::ByNode(&[]),
     nesting: RCA_ALL,
     require_body: false,
+    bodiless: false,
     grammar: Some(Lang::Cpp),
     source: Source::Tree,
 };
@@ -274,6 +284,7 @@ const fn lizard_set(lang: &'static crate::lizard::LizardLang) -> FunctionSet {
             lloc: false,
         },
         require_body: false,
+        bodiless: false,
         grammar: None,
     }
 }
