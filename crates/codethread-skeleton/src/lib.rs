@@ -51,7 +51,10 @@ mod text;
 
 pub use batch::{skeletonize_dir, skeletonize_dir_limited, skeletonize_path, FileOutcome};
 pub use error::SkeletonError;
-pub use plan::{stub_statement, GO_STUB, JS_STUB, PYTHON_STUB, PYTHON_YIELD, RUST_STUB};
+pub use plan::{
+    stub_statement, C_STUB, GO_STUB, JAVA_STUB, JS_STUB, PHP_STUB, PYTHON_STUB, PYTHON_YIELD,
+    RUBY_EXPR_STUB, RUBY_STUB, RUST_STUB,
+};
 pub use select::{split_occurrence, Selector};
 pub use skeleton::{
     apply_edits, restore, restore_selected, skeletonize, skeletonize_source, Edit, Options,
