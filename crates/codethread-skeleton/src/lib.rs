@@ -13,7 +13,12 @@
 //!   (plus an unreachable `yield` for generators), Go
 //!   `panic("not implemented")`, Rust `todo!()`, JS/TS
 //!   `throw new Error("not implemented");` (expression-bodied arrows get a
-//!   braced body). Decorators, attributes, doc comments, the whole signature,
+//!   braced body), Java `throw new UnsupportedOperationException(...)` (after
+//!   a constructor's `this(...)` / `super(...)`), C/C++ `__builtin_trap();`
+//!   (C++ function-try-blocks keep `try` and one `catch (...)`), Ruby
+//!   `raise NotImplementedError` (endless methods
+//!   `raise(NotImplementedError)`), PHP
+//!   `throw new \LogicException('not implemented');`. Decorators, attributes, doc comments, the whole signature,
 //!   the opener, a comment on the opener line, indentation (tabs or spaces),
 //!   line endings and every byte outside the replaced ranges are kept.
 //! - **Edits** ([`Edit`]) are reported in the original's coordinates:
@@ -21,7 +26,8 @@
 //!   [`restore_selected`] splice the original bodies back.
 //! - **Idempotent**: skeletonizing a skeleton changes nothing.
 //! - Stubs that parse but cannot type-check (Rust `-> impl Trait`, TS
-//!   constructors of derived classes) carry a [`Warning`].
+//!   constructors of derived classes, C++ `constexpr` functions and deduced
+//!   `auto` return types) carry a [`Warning`].
 //!
 //! ```
 //! use codethread_lang::Lang;
@@ -51,7 +57,10 @@ mod text;
 
 pub use batch::{skeletonize_dir, skeletonize_dir_limited, skeletonize_path, FileOutcome};
 pub use error::SkeletonError;
-pub use plan::{stub_statement, GO_STUB, JS_STUB, PYTHON_STUB, PYTHON_YIELD, RUST_STUB};
+pub use plan::{
+    stub_statement, C_STUB, GO_STUB, JAVA_STUB, JS_STUB, PHP_STUB, PYTHON_STUB, PYTHON_YIELD,
+    RUBY_EXPR_STUB, RUBY_STUB, RUST_STUB,
+};
 pub use select::{split_occurrence, Selector};
 pub use skeleton::{
     apply_edits, restore, restore_selected, skeletonize, skeletonize_source, Edit, Options,

@@ -49,6 +49,82 @@ pub(crate) enum BodyForm {
         /// language has no expression bodies.
         expr_stub: Option<&'static str>,
     },
+    /// Ruby: the body's statements sit between the header and a closing
+    /// keyword that is the function node's own child (`def f(a) ... end`).
+    /// The grammar omits the body node of an empty function (`def f; end`):
+    /// such a function has an empty body, and the stub is inserted before
+    /// the closing keyword.
+    Closed {
+        /// Body node kinds that are statement sequences.
+        block_kinds: &'static [&'static str],
+        /// Kind of the closing keyword child of the function node.
+        close: &'static str,
+        /// What replaces an expression body (Ruby endless `def x = expr`).
+        expr_stub: Option<&'static str>,
+    },
+}
+
+/// A function-try-block body (C++ `void f() try { ... } catch (...) { ... }`,
+/// `A::A() try : m(x) { ... } catch (...) { ... }`): its try block gets the
+/// stub and its handlers are replaced by one catch-all handler holding the
+/// stub (a try block needs at least one handler; the original handlers are
+/// implementation and go with the body). The member initializer list of a
+/// constructor lies before the try block and is kept.
+#[derive(Debug)]
+pub(crate) struct TryBody {
+    /// Body node kind of a function-try-block.
+    pub kind: &'static str,
+    /// Field of that node holding the try block (a braced block).
+    pub block_field: &'static str,
+    /// Kind of its handler nodes; the last one's braced block must end the
+    /// body.
+    pub handler_kind: &'static str,
+    /// Field of a handler holding its braced block.
+    pub handler_block_field: &'static str,
+    /// The text of the one handler that replaces them all, before its `{`.
+    pub catch_all: &'static str,
+}
+
+/// The declarator chain a C / C++ `function_definition` must have to be a
+/// function: from the node's `field`, down through `through` kinds (to the
+/// child in one of `step_fields`, else the first named child), to a node
+/// of a `targets` kind. tree-sitter's error recovery reads
+/// `struct MACRO name { ... };` as a function_definition whose declarator
+/// is a plain identifier and whose "body" is the class body; stubbing it
+/// would destroy the class, so it is refused (`TARGET_RULES.md`: the
+/// declarator chain must reach a function declarator).
+#[derive(Debug)]
+pub(crate) struct DeclaratorChain {
+    pub field: &'static str,
+    pub through: &'static [&'static str],
+    pub step_fields: &'static [&'static str],
+    pub targets: &'static [&'static str],
+}
+
+/// A stub warning raised by a node kind in a function's header.
+#[derive(Debug)]
+pub(crate) struct HeaderWarning {
+    /// Field of the function node searched; `None`: every child before the
+    /// body.
+    pub field: Option<&'static str>,
+    /// Node kinds that raise the warning when found there (at any depth).
+    pub kinds: &'static [&'static str],
+    /// Node kinds anywhere before the body that cancel it.
+    pub unless: &'static [&'static str],
+    /// The warning.
+    pub warning: Warning,
+}
+
+/// A constructor of a derived class, whose stub removes a required
+/// `super()` call (TypeScript TS2377): a function node of `node_kind` named
+/// `name`, whose class (the grandparent) has a `heritage_kind` child holding
+/// an `extends_kind` child.
+#[derive(Debug)]
+pub(crate) struct DerivedConstructor {
+    pub node_kind: &'static str,
+    pub name: &'static str,
+    pub heritage_kind: &'static str,
+    pub extends_kind: &'static str,
 }
 
 /// Per-language knowledge of the stubbing engine, as data.
@@ -67,6 +143,25 @@ pub(crate) struct StubRules {
     /// Unused imports are compile errors (Go): flag stubs that remove the
     /// last use of an import.
     pub rejects_unused_imports: bool,
+    /// Statement kinds that are kept when they are the first statement of a
+    /// body, the stub following them (Java `this(...)` / `super(...)`: a
+    /// constructor without one calls the implicit `super()`, which the
+    /// superclass may not have, so the file would stop compiling).
+    pub kept_first: &'static [&'static str],
+    /// Function-try-block bodies, where the language has them.
+    pub try_body: Option<TryBody>,
+    /// Child kinds of a function node that are its body although the grammar
+    /// puts them in no `body` field (tree-sitter-cpp 0.23.4 gives a
+    /// constructor's function-try-block `try_statement` no field). Used
+    /// when the index gives no body span and the field is absent.
+    pub unfielded_bodies: &'static [&'static str],
+    /// Header shapes whose stub parses but may not compile.
+    pub header_warnings: &'static [HeaderWarning],
+    /// Function nodes are only stubbed when their declarator chain has this
+    /// shape (C, C++).
+    pub declarator_chain: Option<DeclaratorChain>,
+    /// Constructors that must call `super()` (the stub removes the call).
+    pub derived_constructor: Option<DerivedConstructor>,
 }
 
 static PYTHON_RULES: StubRules = StubRules {
@@ -78,6 +173,12 @@ static PYTHON_RULES: StubRules = StubRules {
     comment_kinds: &["comment"],
     overload_stubs: true,
     rejects_unused_imports: false,
+    kept_first: &[],
+    try_body: None,
+    unfielded_bodies: &[],
+    header_warnings: &[],
+    declarator_chain: None,
+    derived_constructor: None,
 };
 
 static GO_RULES: StubRules = StubRules {
@@ -90,6 +191,12 @@ static GO_RULES: StubRules = StubRules {
     comment_kinds: &["comment"],
     overload_stubs: false,
     rejects_unused_imports: true,
+    kept_first: &[],
+    try_body: None,
+    unfielded_bodies: &[],
+    header_warnings: &[],
+    declarator_chain: None,
+    derived_constructor: None,
 };
 
 static RUST_RULES: StubRules = StubRules {
@@ -102,6 +209,17 @@ static RUST_RULES: StubRules = StubRules {
     comment_kinds: &["line_comment", "block_comment"],
     overload_stubs: false,
     rejects_unused_imports: false,
+    kept_first: &[],
+    try_body: None,
+    unfielded_bodies: &[],
+    header_warnings: &[HeaderWarning {
+        field: Some("return_type"),
+        kinds: &["abstract_type"],
+        unless: &[],
+        warning: Warning::ImplTraitReturn,
+    }],
+    declarator_chain: None,
+    derived_constructor: None,
 };
 
 static JS_RULES: StubRules = StubRules {
@@ -114,16 +232,59 @@ static JS_RULES: StubRules = StubRules {
     comment_kinds: &["comment"],
     overload_stubs: false,
     rejects_unused_imports: false,
+    kept_first: &[],
+    try_body: None,
+    unfielded_bodies: &[],
+    header_warnings: &[],
+    declarator_chain: None,
+    derived_constructor: None,
+};
+/// TypeScript / TSX: the JS rules, plus the derived-constructor warning.
+static TS_RULES: StubRules = StubRules {
+    stub: JS_STUB,
+    default_unit: "  ",
+    form: BodyForm::Braced {
+        block_kinds: &["statement_block"],
+        expr_stub: Some(JS_EXPR_STUB),
+    },
+    comment_kinds: &["comment"],
+    overload_stubs: false,
+    rejects_unused_imports: false,
+    kept_first: &[],
+    try_body: None,
+    unfielded_bodies: &[],
+    header_warnings: &[],
+    declarator_chain: None,
+    derived_constructor: Some(DerivedConstructor {
+        node_kind: "method_definition",
+        name: "constructor",
+        heritage_kind: "class_heritage",
+        extends_kind: "extends_clause",
+    }),
 };
 
-/// The statement that replaces a Java body.
+/// The statement that replaces a Java body: an unchecked exception, legal
+/// in every method, constructor, compact constructor, `default` method and
+/// initializer-free body whatever the return type (a `throw` completes
+/// abruptly, so no `return` is missing and blank `final` fields count as
+/// assigned).
 pub const JAVA_STUB: &str = "throw new UnsupportedOperationException(\"not implemented\");";
-/// The statement that replaces a C or C++ body (a GCC/Clang builtin: no
-/// header needed, and it does not return, so non-void functions stay valid).
+/// The statement that replaces a C or C++ body: the GCC/Clang builtin needs
+/// no header, works in C and C++ (also with `-fno-exceptions`), and does not
+/// return, so functions of any return type (structs, references, templates)
+/// stay valid without a `return` and without `-Wreturn-type` warnings. It is
+/// also allowed in C++14 and later `constexpr` functions that are not
+/// evaluated in a constant expression.
 pub const C_STUB: &str = "__builtin_trap();";
 /// The statement that replaces a Ruby body.
 pub const RUBY_STUB: &str = "raise NotImplementedError";
-/// The statement that replaces a PHP body.
+/// The expression that replaces the body of a Ruby endless method
+/// (`def x = expr` becomes `def x = raise(NotImplementedError)`): with
+/// parentheses, because Ruby 3.0 allows no command call there.
+pub const RUBY_EXPR_STUB: &str = "raise(NotImplementedError)";
+/// The statement that replaces a PHP body: fully qualified, so it also
+/// resolves in namespaced files; a `throw` is legal in `void`, `never`,
+/// by-reference and generator functions alike.
 pub const PHP_STUB: &str = "throw new \\LogicException('not implemented');";
 
 static JAVA_RULES: StubRules = StubRules {
@@ -136,7 +297,24 @@ static JAVA_RULES: StubRules = StubRules {
     comment_kinds: &["line_comment", "block_comment"],
     overload_stubs: false,
     rejects_unused_imports: false,
+    kept_first: &["explicit_constructor_invocation"],
+    try_body: None,
+    unfielded_bodies: &[],
+    header_warnings: &[],
+    declarator_chain: None,
+    derived_constructor: None,
 };
+
+/// Declarators that wrap a function declarator: `*f(...)`, `(f)(...)`,
+/// `f(...) [[attr]]`, C++ `&f(...)` / `&&f(...)`, and the qualified name of
+/// an out-of-class conversion operator (`A::operator int() const`).
+const C_DECLARATOR_WRAPPERS: &[&str] = &[
+    "pointer_declarator",
+    "parenthesized_declarator",
+    "attributed_declarator",
+    "reference_declarator",
+    "qualified_identifier",
+];
 
 static C_RULES: StubRules = StubRules {
     stub: C_STUB,
@@ -148,18 +326,78 @@ static C_RULES: StubRules = StubRules {
     comment_kinds: &["comment"],
     overload_stubs: false,
     rejects_unused_imports: false,
+    kept_first: &[],
+    try_body: None,
+    unfielded_bodies: &[],
+    header_warnings: &[],
+    declarator_chain: Some(DeclaratorChain {
+        field: "declarator",
+        through: C_DECLARATOR_WRAPPERS,
+        step_fields: &["declarator", "name"],
+        targets: &["function_declarator", "operator_cast"],
+    }),
+    derived_constructor: None,
 };
 
-static RUBY_RULES: StubRules = StubRules {
-    stub: RUBY_STUB,
-    default_unit: "  ",
+static CPP_RULES: StubRules = StubRules {
+    stub: C_STUB,
+    default_unit: "    ",
     form: BodyForm::Braced {
-        block_kinds: &["body_statement"],
+        block_kinds: &["compound_statement"],
         expr_stub: None,
     },
     comment_kinds: &["comment"],
     overload_stubs: false,
     rejects_unused_imports: false,
+    kept_first: &[],
+    try_body: Some(TryBody {
+        kind: "try_statement",
+        block_field: "body",
+        handler_kind: "catch_clause",
+        handler_block_field: "body",
+        catch_all: "catch (...)",
+    }),
+    unfielded_bodies: &["try_statement"],
+    header_warnings: &[
+        HeaderWarning {
+            field: None,
+            kinds: &["constexpr", "consteval"],
+            unless: &[],
+            warning: Warning::ConstexprStub,
+        },
+        HeaderWarning {
+            field: Some("type"),
+            kinds: &["auto"],
+            unless: &["trailing_return_type"],
+            warning: Warning::DeducedReturnType,
+        },
+    ],
+    declarator_chain: Some(DeclaratorChain {
+        field: "declarator",
+        through: C_DECLARATOR_WRAPPERS,
+        step_fields: &["declarator", "name"],
+        targets: &["function_declarator", "operator_cast"],
+    }),
+    derived_constructor: None,
+};
+
+static RUBY_RULES: StubRules = StubRules {
+    stub: RUBY_STUB,
+    default_unit: "  ",
+    form: BodyForm::Closed {
+        block_kinds: &["body_statement"],
+        close: "end",
+        expr_stub: Some(RUBY_EXPR_STUB),
+    },
+    comment_kinds: &["comment"],
+    overload_stubs: false,
+    rejects_unused_imports: false,
+    kept_first: &[],
+    try_body: None,
+    unfielded_bodies: &[],
+    header_warnings: &[],
+    declarator_chain: None,
+    derived_constructor: None,
 };
 
 static PHP_RULES: StubRules = StubRules {
@@ -172,6 +410,12 @@ static PHP_RULES: StubRules = StubRules {
     comment_kinds: &["comment"],
     overload_stubs: false,
     rejects_unused_imports: false,
+    kept_first: &[],
+    try_body: None,
+    unfielded_bodies: &[],
+    header_warnings: &[],
+    declarator_chain: None,
+    derived_constructor: None,
 };
 
 /// The stubbing rules of a language.
@@ -180,9 +424,11 @@ pub(crate) fn rules(lang: Lang) -> &'static StubRules {
         Lang::Python => &PYTHON_RULES,
         Lang::Go => &GO_RULES,
         Lang::Rust => &RUST_RULES,
-        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => &JS_RULES,
+        Lang::JavaScript => &JS_RULES,
+        Lang::TypeScript | Lang::Tsx => &TS_RULES,
         Lang::Java => &JAVA_RULES,
-        Lang::C | Lang::Cpp => &C_RULES,
+        Lang::C => &C_RULES,
+        Lang::Cpp => &CPP_RULES,
         Lang::Ruby => &RUBY_RULES,
         Lang::Php => &PHP_RULES,
     }
@@ -225,6 +471,8 @@ pub(crate) struct PlanInput<'a, 't> {
     pub off: usize,
     /// The function node.
     pub node: Node<'t>,
+    /// The index's body span, in the node's coordinates (`off` subtracted).
+    pub body: Option<(usize, usize)>,
     pub is_generator: bool,
     pub keep_docs: bool,
 }
@@ -245,20 +493,48 @@ impl UnitCache {
     }
 }
 
+/// The body node of a function: the child with the index's body span, else
+/// the `body` field, else a child of an unfielded body kind.
+fn find_body<'t>(inp: &PlanInput<'_, 't>) -> Option<Node<'t>> {
+    let node = inp.node;
+    let mut c = node.walk();
+    let children: Vec<Node<'t>> = node.children(&mut c).collect();
+    if let Some((s, e)) = inp.body {
+        if let Some(b) = children
+            .iter()
+            .find(|n| n.start_byte() == s && n.end_byte() == e)
+        {
+            return Some(*b);
+        }
+    }
+    if let Some(b) = node.child_by_field_name("body") {
+        return Some(b);
+    }
+    let unfielded = rules(inp.lang).unfielded_bodies;
+    children.into_iter().find(|n| unfielded.contains(&n.kind()))
+}
+
 /// Plan the body replacement of one function.
 pub(crate) fn plan(inp: &PlanInput<'_, '_>, units: &mut UnitCache) -> Result<Planned, PlanError> {
-    let body = inp
-        .node
-        .child_by_field_name("body")
-        .ok_or(PlanError::NoBody)?;
-    if body.is_missing() || body.byte_range().is_empty() {
-        return Err(PlanError::NoBody);
+    let r = rules(inp.lang);
+    if let Some(chain) = &r.declarator_chain {
+        if !declarator_reaches(inp.node, chain) {
+            return Err(PlanError::Unsupported(
+                "not a function: its declarator chain reaches no function declarator (error recovery)",
+            ));
+        }
     }
+    let body = find_body(inp).filter(|b| !b.is_missing() && !b.byte_range().is_empty());
     let mut warnings = Vec::new();
     collect_warnings(inp, &mut warnings);
-    let r = rules(inp.lang);
-    let mut planned = match r.form {
-        BodyForm::Indented { statement_kinds } => {
+    let expr = |stub: &str, body: Node<'_>| Planned {
+        start: inp.off + body.start_byte(),
+        end: inp.off + body.end_byte(),
+        replacement: stub.to_string(),
+        warnings: Vec::new(),
+    };
+    let mut planned = match (&r.form, body) {
+        (BodyForm::Indented { statement_kinds }, Some(body)) => {
             if !statement_kinds.contains(&inp.node.kind()) {
                 return Err(PlanError::Unsupported(
                     "a Python lambda body is an expression; no statement can replace it",
@@ -266,24 +542,63 @@ pub(crate) fn plan(inp: &PlanInput<'_, '_>, units: &mut UnitCache) -> Result<Pla
             }
             plan_python(inp, body)?
         }
-        BodyForm::Braced { block_kinds, .. } if body_is_braced(inp, body, block_kinds) => {
+        (BodyForm::Braced { block_kinds, .. }, Some(body))
+            if body_is_braced(inp, body, block_kinds) =>
+        {
             plan_braces(inp, body, units)?
         }
-        BodyForm::Braced {
-            expr_stub: Some(stub),
-            ..
-        } => Planned {
-            start: inp.off + body.start_byte(),
-            end: inp.off + body.end_byte(),
-            replacement: stub.to_string(),
-            warnings: Vec::new(),
-        },
-        BodyForm::Braced {
-            expr_stub: None, ..
-        } => return Err(PlanError::Malformed("body without braces")),
+        (BodyForm::Braced { .. }, Some(body))
+            if r.try_body.as_ref().is_some_and(|t| t.kind == body.kind()) =>
+        {
+            plan_try(inp, body, units)?
+        }
+        (
+            BodyForm::Braced {
+                expr_stub: Some(stub),
+                ..
+            },
+            Some(body),
+        ) => expr(stub, body),
+        (
+            BodyForm::Closed {
+                block_kinds, close, ..
+            },
+            body,
+        ) if body.is_none_or(|b| block_kinds.contains(&b.kind())) => {
+            plan_closed(inp, body, close, units)?
+        }
+        (
+            BodyForm::Closed {
+                expr_stub: Some(stub),
+                ..
+            },
+            Some(body),
+        ) => expr(stub, body),
+        (_, None) => return Err(PlanError::NoBody),
+        (_, Some(_)) => return Err(PlanError::Malformed("body without braces")),
     };
     planned.warnings = warnings;
     Ok(planned)
+}
+
+/// Whether `node`'s declarator chain has the shape of `chain`.
+fn declarator_reaches(node: Node<'_>, chain: &DeclaratorChain) -> bool {
+    let mut cur = node.child_by_field_name(chain.field);
+    // Each step goes one node down, so the walk ends.
+    while let Some(d) = cur {
+        if chain.targets.contains(&d.kind()) {
+            return true;
+        }
+        if !chain.through.contains(&d.kind()) {
+            return false;
+        }
+        cur = chain
+            .step_fields
+            .iter()
+            .find_map(|f| d.child_by_field_name(f))
+            .or_else(|| d.named_child(0));
+    }
+    false
 }
 
 fn body_is_braced(inp: &PlanInput<'_, '_>, body: Node<'_>, block_kinds: &[&str]) -> bool {
@@ -294,44 +609,72 @@ fn is_comment(lang: Lang, n: Node<'_>) -> bool {
     rules(lang).comment_kinds.contains(&n.kind())
 }
 
-/// `{ ... }` bodies (Go, Rust, JS/TS): replace what lies between the braces,
-/// keeping a comment that ends the opener line.
-fn plan_braces(
+/// Where a delimited body's replacement goes and how it is laid out.
+struct Layout {
+    /// First replaced byte (file coordinates).
+    start: usize,
+    /// One past the last replaced byte: the closer's first byte.
+    end: usize,
+    /// The closer lies on a later line than the kept opener.
+    multiline: bool,
+    eol: &'static str,
+    /// Indentation of the stub line (multi-line bodies).
+    inner: String,
+    /// Indentation of the closer's line.
+    close_indent: String,
+}
+
+impl Layout {
+    /// The replacement holding `stub`: on its own line between the opener
+    /// and the closer, or ` stub ` on one line.
+    fn wrap(&self, stub: &str) -> String {
+        if self.multiline {
+            format!(
+                "{}{}{stub}{}{}",
+                self.eol, self.inner, self.eol, self.close_indent
+            )
+        } else {
+            format!(" {stub} ")
+        }
+    }
+}
+
+/// The layout of a body delimited by an opener ending at `open_end` (node
+/// coordinates) on row `open_row` and by `close`, with `items` the nodes
+/// between them. Kept before the stub: a first statement of a
+/// [`StubRules::kept_first`] kind, and comments that end the opener's (or
+/// that statement's) line.
+fn layout(
     inp: &PlanInput<'_, '_>,
-    body: Node<'_>,
+    open_end: usize,
+    open_row: usize,
+    items: &[Node<'_>],
+    close: Node<'_>,
     units: &mut UnitCache,
-) -> Result<Planned, PlanError> {
+) -> Layout {
     let src = inp.src;
     let off = inp.off;
-    let n = body.child_count();
-    let open = body.child(0).ok_or(PlanError::Malformed("empty block"))?;
-    let close = body
-        .child(n.saturating_sub(1))
-        .ok_or(PlanError::Malformed("empty block"))?;
-    if n < 2 || open.kind() != "{" || close.kind() != "}" || close.is_missing() {
-        return Err(PlanError::Malformed("block without its braces"));
+    let (mut anchor_end, mut anchor_row) = (open_end, open_row);
+    let mut i = 0;
+    if let Some((k, first)) = items
+        .iter()
+        .enumerate()
+        .find(|(_, n)| !is_comment(inp.lang, **n))
+    {
+        if rules(inp.lang).kept_first.contains(&first.kind()) {
+            anchor_end = first.end_byte();
+            anchor_row = first.end_position().row;
+            i = k + 1;
+        }
     }
-    let open_row = open.start_position().row;
-    let stub = stub_statement(inp.lang);
-    let multiline = close.start_position().row > open_row;
-    if !multiline {
-        return Ok(Planned {
-            start: off + open.end_byte(),
-            end: off + close.start_byte(),
-            replacement: format!(" {stub} "),
-            warnings: Vec::new(),
-        });
-    }
-    // Keep comments on the opener line when nothing else follows them there.
-    let mut kept_end = open.end_byte();
-    let mut i = 1;
+    // Keep comments on the anchor's line when nothing else follows them there.
+    let mut kept_end = anchor_end;
     let mut last_comment_end = None;
-    while i + 1 < n {
-        let Some(c) = body.child(i) else { break };
-        if c.start_position().row != open_row {
+    while let Some(c) = items.get(i) {
+        if c.start_position().row != anchor_row {
             break;
         }
-        if !is_comment(inp.lang, c) {
+        if !is_comment(inp.lang, *c) {
             last_comment_end = None;
             break;
         }
@@ -340,14 +683,27 @@ fn plan_braces(
     }
     if let Some(e) = last_comment_end {
         // Only when the next token starts on a later line.
-        let next_row = body.child(i).map_or(usize::MAX, |c| c.start_position().row);
-        if next_row > open_row {
+        let next_row = items
+            .get(i)
+            .map_or(close.start_position().row, |c| c.start_position().row);
+        if next_row > anchor_row {
             kept_end = e;
         }
     }
-    let start = fix_start(src, off + kept_end);
+    let multiline = close.start_position().row > anchor_row;
     let end = off + close.start_byte();
-    let eol = eol_near(src, start);
+    if !multiline {
+        return Layout {
+            start: off + anchor_end,
+            end,
+            multiline,
+            eol: "\n",
+            inner: String::new(),
+            close_indent: String::new(),
+        };
+    }
+    let start = fix_start(src, off + kept_end);
+    let eol = eol_near(src, start).as_str();
     let close_indent = line_indent(src, end);
     let inner = match first_inner_line_indent(src, start, end) {
         Some(ind) if ind.len() > close_indent.len() && ind.starts_with(close_indent.as_str()) => {
@@ -362,11 +718,167 @@ fn plan_braces(
             format!("{close_indent}{unit}")
         }
     };
-    let eol = eol.as_str();
-    Ok(Planned {
+    Layout {
         start,
         end,
-        replacement: format!("{eol}{inner}{stub}{eol}{close_indent}"),
+        multiline,
+        eol,
+        inner,
+        close_indent,
+    }
+}
+
+/// The `{` and `}` of a braced block and the nodes between them.
+fn braces<'t>(block: Node<'t>) -> Result<(Node<'t>, Vec<Node<'t>>, Node<'t>), PlanError> {
+    let n = block.child_count();
+    let open = block.child(0).ok_or(PlanError::Malformed("empty block"))?;
+    let close = block
+        .child(n.saturating_sub(1))
+        .ok_or(PlanError::Malformed("empty block"))?;
+    if n < 2 || open.kind() != "{" || close.kind() != "}" || close.is_missing() {
+        return Err(PlanError::Malformed("block without its braces"));
+    }
+    let mut c = block.walk();
+    let items: Vec<Node<'t>> = block
+        .children(&mut c)
+        .skip(1)
+        .take(n.saturating_sub(2))
+        .collect();
+    Ok((open, items, close))
+}
+
+/// `{ ... }` bodies (Go, Rust, JS/TS, Java, C, C++, PHP): replace what lies
+/// between the braces, keeping a comment that ends the opener line.
+fn plan_braces(
+    inp: &PlanInput<'_, '_>,
+    body: Node<'_>,
+    units: &mut UnitCache,
+) -> Result<Planned, PlanError> {
+    let (open, items, close) = braces(body)?;
+    let l = layout(
+        inp,
+        open.end_byte(),
+        open.start_position().row,
+        &items,
+        close,
+        units,
+    );
+    Ok(Planned {
+        start: l.start,
+        end: l.end,
+        replacement: l.wrap(stub_statement(inp.lang)),
+        warnings: Vec::new(),
+    })
+}
+
+/// A function-try-block ([`TryBody`]): from inside the try block through
+/// the last handler's block, replaced by the stub, `}`, one catch-all handler
+/// and the stub again, so `try`, a constructor's initializer list and the
+/// final `}` are kept.
+fn plan_try(
+    inp: &PlanInput<'_, '_>,
+    body: Node<'_>,
+    units: &mut UnitCache,
+) -> Result<Planned, PlanError> {
+    let t = rules(inp.lang)
+        .try_body
+        .as_ref()
+        .ok_or(PlanError::Malformed("no function-try-block rule"))?;
+    let block = body
+        .child_by_field_name(t.block_field)
+        .ok_or(PlanError::Malformed("function-try-block without its block"))?;
+    let mut c = body.walk();
+    let last_handler = body
+        .children(&mut c)
+        .filter(|n| n.kind() == t.handler_kind)
+        .last()
+        .ok_or(PlanError::Malformed("function-try-block without a handler"))?;
+    if last_handler.end_byte() != body.end_byte() {
+        return Err(PlanError::Malformed(
+            "function-try-block does not end with a handler",
+        ));
+    }
+    let handler_block = last_handler
+        .child_by_field_name(t.handler_block_field)
+        .ok_or(PlanError::Malformed("handler without its block"))?;
+    let (open, items, _) = braces(block)?;
+    let (_, _, close) = braces(handler_block)?;
+    let l = layout(
+        inp,
+        open.end_byte(),
+        open.start_position().row,
+        &items,
+        close,
+        units,
+    );
+    let stub = stub_statement(inp.lang);
+    let replacement = if l.multiline {
+        let stubbed = l.wrap(stub);
+        format!("{stubbed}}} {} {{{stubbed}", t.catch_all)
+    } else {
+        format!(" {stub} }} {} {{ {stub} ", t.catch_all)
+    };
+    Ok(Planned {
+        start: l.start,
+        end: l.end,
+        replacement,
+        warnings: Vec::new(),
+    })
+}
+
+/// [`BodyForm::Closed`] bodies (Ruby `def f(a) ... end`): replace what lies
+/// between the header (its last non-comment token before the body) and the
+/// closing keyword, keeping a comment that ends the header line. An empty
+/// body (`body` is `None`) gets the stub inserted.
+fn plan_closed(
+    inp: &PlanInput<'_, '_>,
+    body: Option<Node<'_>>,
+    close_kind: &str,
+    units: &mut UnitCache,
+) -> Result<Planned, PlanError> {
+    let node = inp.node;
+    let mut c = node.walk();
+    let children: Vec<Node<'_>> = node.children(&mut c).collect();
+    let close = *children
+        .last()
+        .filter(|n| n.kind() == close_kind && !n.is_missing())
+        .ok_or(if body.is_some() {
+            PlanError::Malformed("body without its closing keyword")
+        } else {
+            PlanError::NoBody
+        })?;
+    let inner_start = body.map_or(close.start_byte(), |b| b.start_byte());
+    let open = children
+        .iter()
+        .take_while(|n| n.end_byte() <= inner_start && n.id() != close.id())
+        .filter(|n| !is_comment(inp.lang, **n))
+        .last()
+        .copied()
+        .ok_or(PlanError::Malformed("function without a header"))?;
+    let mut items = Vec::new();
+    for ch in &children {
+        if ch.start_byte() < open.end_byte() || ch.id() == close.id() {
+            continue;
+        }
+        if body.is_some_and(|b| b.id() == ch.id()) {
+            let mut bc = ch.walk();
+            items.extend(ch.children(&mut bc));
+        } else {
+            items.push(*ch);
+        }
+    }
+    let l = layout(
+        inp,
+        open.end_byte(),
+        open.end_position().row,
+        &items,
+        close,
+        units,
+    );
+    Ok(Planned {
+        start: l.start,
+        end: l.end,
+        replacement: l.wrap(stub_statement(inp.lang)),
         warnings: Vec::new(),
     })
 }
@@ -505,27 +1017,45 @@ fn plan_python(inp: &PlanInput<'_, '_>, body: Node<'_>) -> Result<Planned, PlanE
     })
 }
 
-/// Warnings for stubs that parse but cannot type-check.
+/// Warnings for stubs that parse but cannot type-check
+/// ([`StubRules::header_warnings`], [`StubRules::derived_constructor`]).
 fn collect_warnings(inp: &PlanInput<'_, '_>, out: &mut Vec<Warning>) {
     let node = inp.node;
-    match inp.lang {
-        Lang::Rust => {
-            if let Some(ret) = node.child_by_field_name("return_type") {
-                if subtree_has_kind(ret, "abstract_type") {
-                    out.push(Warning::ImplTraitReturn);
-                }
-            }
+    let r = rules(inp.lang);
+    if r.header_warnings.is_empty() && r.derived_constructor.is_none() {
+        return;
+    }
+    let body_start = find_body(inp).map_or(node.end_byte(), |b| b.start_byte());
+    let mut c = node.walk();
+    let header: Vec<Node<'_>> = node
+        .children(&mut c)
+        .filter(|n| n.end_byte() <= body_start)
+        .collect();
+    let header_has = |kinds: &[&str]| {
+        !kinds.is_empty()
+            && header
+                .iter()
+                .any(|n| kinds.iter().any(|k| subtree_has_kind(*n, k)))
+    };
+    for w in r.header_warnings {
+        let found = match w.field {
+            Some(field) => node
+                .child_by_field_name(field)
+                .is_some_and(|n| w.kinds.iter().any(|k| subtree_has_kind(n, k))),
+            None => header_has(w.kinds),
+        };
+        if found && !header_has(w.unless) && !out.contains(&w.warning) {
+            out.push(w.warning);
         }
-        Lang::TypeScript | Lang::Tsx
-            if node.kind() == "method_definition" && is_derived_constructor(inp) =>
-        {
+    }
+    if let Some(d) = &r.derived_constructor {
+        if node.kind() == d.node_kind && is_derived_constructor(inp, d) {
             out.push(Warning::DerivedConstructor);
         }
-        _ => {}
     }
 }
 
-fn is_derived_constructor(inp: &PlanInput<'_, '_>) -> bool {
+fn is_derived_constructor(inp: &PlanInput<'_, '_>, d: &DerivedConstructor) -> bool {
     let node = inp.node;
     let Some(name) = node.child_by_field_name("name") else {
         return false;
@@ -534,7 +1064,7 @@ fn is_derived_constructor(inp: &PlanInput<'_, '_>) -> bool {
         .src
         .get(inp.off + name.start_byte()..inp.off + name.end_byte())
         .unwrap_or(&[]);
-    if name_text != b"constructor" {
+    if name_text != d.name.as_bytes() {
         return false;
     }
     let Some(class) = node.parent().and_then(|p| p.parent()) else {
@@ -543,10 +1073,10 @@ fn is_derived_constructor(inp: &PlanInput<'_, '_>) -> bool {
     let mut c = class.walk();
     let derived = class
         .children(&mut c)
-        .filter(|n| n.kind() == "class_heritage")
+        .filter(|n| n.kind() == d.heritage_kind)
         .any(|h| {
             let mut c2 = h.walk();
-            let found = h.children(&mut c2).any(|n| n.kind() == "extends_clause");
+            let found = h.children(&mut c2).any(|n| n.kind() == d.extends_kind);
             found
         });
     derived

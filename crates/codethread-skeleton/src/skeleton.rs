@@ -60,6 +60,15 @@ pub enum Warning {
     /// Go: the stub removes the last use of an imported package, and Go
     /// rejects unused imports (`imported and not used`).
     GoUnusedImport,
+    /// C++ `constexpr` / `consteval` function: the stub is allowed in its
+    /// body (C++14 and later) but is not a constant expression, so a use of
+    /// the function in a constant expression (`static_assert`, a template
+    /// argument, a `constexpr` variable) no longer compiles.
+    ConstexprStub,
+    /// C++ function with a deduced return type (`auto f() { ... }` without a
+    /// trailing return type): with the stub the type deduces to `void`, so
+    /// a use of the result no longer compiles.
+    DeducedReturnType,
 }
 
 impl fmt::Display for Warning {
@@ -73,6 +82,12 @@ impl fmt::Display for Warning {
             }
             Warning::GoUnusedImport => {
                 "the stub removes the last use of an imported package; Go rejects unused imports"
+            }
+            Warning::ConstexprStub => {
+                "constexpr/consteval function: the stub is not a constant expression, so compile-time uses of the function no longer compile"
+            }
+            Warning::DeducedReturnType => {
+                "deduced return type: with the stub it deduces to void, so uses of the result no longer compile"
             }
         })
     }
@@ -246,7 +261,11 @@ pub fn skeletonize(
             line: f.node.start_line,
             reason,
         };
-        if f.body.is_none() {
+        // Without a body span, the engine still looks for a body the
+        // grammar puts in no field, or an empty body the grammar omits
+        // (`StubRules`); it reports `NoBody` when there is none. Macro
+        // bodies are only re-parsed for functions with a body.
+        if f.body.is_none() && f.in_macro {
             skipped.push(skip(SkipReason::NoBody));
             continue;
         }
@@ -379,6 +398,7 @@ fn plan_function(
             src: &file.source,
             off: 0,
             node,
+            body: f.body.map(|b| (b.start_byte, b.end_byte)),
             is_generator: f.is_generator,
             keep_docs: options.keep_docs,
         };
@@ -421,6 +441,9 @@ fn plan_in_macro(
                     src: whole,
                     off,
                     node: n,
+                    body: f.body.and_then(|b| {
+                        Some((b.start_byte.checked_sub(off)?, b.end_byte.checked_sub(off)?))
+                    }),
                     is_generator: f.is_generator,
                     keep_docs: options.keep_docs,
                 };

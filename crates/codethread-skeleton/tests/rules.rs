@@ -352,3 +352,77 @@ fn duplicate_names_pick_the_right_occurrence() {
     assert!(text.contains("fn from(x: u8) -> S {\n        todo!()\n    }"));
     assert!(text.contains("S(x as u8)"));
 }
+
+#[test]
+fn java_constructors_keep_this_and_super() {
+    let src = "class A extends B {\n    A(int x) { // c\n        super(x);\n        y();\n    }\n    A() { this(1); z(); }\n    A(long v) {\n        // no call\n        w();\n    }\n    abstract int n();\n}\n";
+    assert_eq!(
+        all(Lang::Java, src),
+        "class A extends B {\n    A(int x) { // c\n        super(x);\n        throw new UnsupportedOperationException(\"not implemented\");\n    }\n    A() { this(1); throw new UnsupportedOperationException(\"not implemented\"); }\n    A(long v) {\n        throw new UnsupportedOperationException(\"not implemented\");\n    }\n    abstract int n();\n}\n"
+    );
+    let sk = run(Lang::Java, src, &[Selector::All], &Options::default());
+    assert_eq!(sk.skipped.len(), 1);
+    assert_eq!(sk.skipped[0].reason, SkipReason::NoBody);
+}
+
+#[test]
+fn java_records_enums_interfaces() {
+    let src = "record R(int a) {\n  R { check(a); }\n}\nenum E { X { int f() { return 1; } }; int f() { return 0; } }\ninterface I { default int d() { return 1; } }\n";
+    assert_eq!(
+        all(Lang::Java, src),
+        "record R(int a) {\n  R { throw new UnsupportedOperationException(\"not implemented\"); }\n}\nenum E { X { int f() { throw new UnsupportedOperationException(\"not implemented\"); } }; int f() { throw new UnsupportedOperationException(\"not implemented\"); } }\ninterface I { default int d() { throw new UnsupportedOperationException(\"not implemented\"); } }\n"
+    );
+}
+
+#[test]
+fn cpp_initializer_lists_try_blocks_and_non_functions() {
+    let src = "struct A {\n  A(int x) try : a(x) { f(); } catch (...) { g(); }\n  A() = default;\n  virtual void v() = 0;\n  int a;\n};\nA::A(int x, int y) : a(x) {\n  h();\n}\nint k()\ntry {\n  return 1;\n} catch (const E& e) {\n  return 2;\n} catch (...) {\n  return 3;\n}\n";
+    assert_eq!(
+        all(Lang::Cpp, src),
+        "struct A {\n  A(int x) try : a(x) { __builtin_trap(); } catch (...) { __builtin_trap(); }\n  A() = default;\n  virtual void v() = 0;\n  int a;\n};\nA::A(int x, int y) : a(x) {\n  __builtin_trap();\n}\nint k()\ntry {\n  __builtin_trap();\n} catch (...) {\n  __builtin_trap();\n}\n"
+    );
+}
+
+#[test]
+fn cpp_warnings_and_error_recovery_classes() {
+    let src = "constexpr int c() { return 1; }\nauto d() { return 1; }\nauto e() -> int { return 1; }\nstruct API s {\n  int x;\n};\n";
+    let sk = run(Lang::Cpp, src, &[Selector::All], &Options::default());
+    let w: Vec<(&str, &[Warning])> = sk
+        .edits
+        .iter()
+        .map(|e| (e.function.as_str(), &e.warnings[..]))
+        .collect();
+    assert_eq!(w.len(), 3, "{w:?}");
+    assert_eq!(w[0].1, [Warning::ConstexprStub]);
+    assert_eq!(w[1].1, [Warning::DeducedReturnType]);
+    assert!(w[2].1.is_empty());
+    // `struct API s { ... };` reads as a function_definition: not stubbed.
+    assert!(String::from_utf8_lossy(&sk.text).contains("  int x;\n"));
+}
+
+#[test]
+fn c_stub_and_function_pointers() {
+    let src = "static struct p mk(int x) {\n\treturn (struct p){x};\n}\nint (*pick(int w))(int, int) { return w ? a : b; }\nvoid e(void) {}\n";
+    assert_eq!(
+        all(Lang::C, src),
+        "static struct p mk(int x) {\n\t__builtin_trap();\n}\nint (*pick(int w))(int, int) { __builtin_trap(); }\nvoid e(void) { __builtin_trap(); }\n"
+    );
+}
+
+#[test]
+fn ruby_bodies_empty_endless_and_rescue() {
+    let src = "class A\n  def f(a) # c\n    x\n  rescue => e\n    y\n  ensure\n    z\n  end\n  def g; end\n  def h\n  end\n  def i = 1 + 2\n  def self.j(a) x end\n  def k; x; end\n  private def l\n    1\n  end\nend\n";
+    assert_eq!(
+        all(Lang::Ruby, src),
+        "class A\n  def f(a) # c\n    raise NotImplementedError\n  end\n  def g; raise NotImplementedError end\n  def h\n    raise NotImplementedError\n  end\n  def i = raise(NotImplementedError)\n  def self.j(a) raise NotImplementedError end\n  def k; raise NotImplementedError end\n  private def l\n    raise NotImplementedError\n  end\nend\n"
+    );
+}
+
+#[test]
+fn php_functions_methods_and_html() {
+    let src = "<p>x</p><?php\nnamespace A;\nfunction f(): never { throw new \\Exception(); }\nabstract class B {\n    abstract function g();\n    public function &h()\n    {\n        ?>x<?php return $x;\n    }\n}\n";
+    assert_eq!(
+        all(Lang::Php, src),
+        "<p>x</p><?php\nnamespace A;\nfunction f(): never { throw new \\LogicException('not implemented'); }\nabstract class B {\n    abstract function g();\n    public function &h()\n    {\n        throw new \\LogicException('not implemented');\n    }\n}\n"
+    );
+}

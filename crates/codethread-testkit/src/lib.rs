@@ -103,6 +103,35 @@ pub mod adversarial {
         s
     }
 
+    /// `n` nested openers around a leaf, then `n` closers, one per line:
+    /// `open(i)` for depth `i`, `leaf`, then `close` `n` times. Any language
+    /// with block syntax: `nested(n, |i| format!("if (x{i}) {{"), "y();", "}")`.
+    pub fn nested(n: usize, open: impl Fn(usize) -> String, leaf: &str, close: &str) -> String {
+        let mut s = String::new();
+        for i in 0..n {
+            s.push_str(&open(i));
+            s.push('\n');
+        }
+        s.push_str(leaf);
+        s.push('\n');
+        for _ in 0..n {
+            s.push_str(close);
+            s.push('\n');
+        }
+        s
+    }
+
+    /// `item(0) .. item(n-1)` concatenated, separated by `sep` (`"\n"` for
+    /// one function per line, `" "` for one huge line).
+    pub fn repeated(n: usize, sep: &str, item: impl Fn(usize) -> String) -> String {
+        let mut s = String::new();
+        for i in 0..n {
+            s.push_str(&item(i));
+            s.push_str(sep);
+        }
+        s
+    }
+
     /// A `git diff` creating `path` with `content`.
     pub fn new_file_patch(path: &str, content: &str) -> Vec<u8> {
         let lines: Vec<&str> = content.split_inclusive('\n').collect();

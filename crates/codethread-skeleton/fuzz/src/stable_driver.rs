@@ -97,8 +97,7 @@ fn main() {
             input.extend((0..len).map(|_| rng.next() as u8));
         } else {
             let (lang, seed) = &seeds[rng.below(seeds.len())];
-            let idx = Lang::ALL.iter().position(|l| l == lang).unwrap_or(0) as u8;
-            input[0] = (input[0] & !7) | idx;
+            input[0] = codethread_skeleton_fuzz::with_lang(input[0], *lang);
             input.extend(mutate(&mut rng, seed));
         }
         let r = std::panic::catch_unwind(|| codethread_skeleton_fuzz::check(&input));
