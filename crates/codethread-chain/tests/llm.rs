@@ -79,30 +79,66 @@ fn request_lines_follow_the_published_schemas() {
     assert!(anthropic_batch_line(&request("a/b.c"), &params()).is_err());
 }
 
-/// The openai Python package's own types parse our request lines, when the
-/// package is installed (`CODETHREAD_PYTHON` names an interpreter that has
-/// it; skipped otherwise).
+/// The openai Python package's own types accept our OpenAI batch request
+/// bodies (pydantic validates each body against
+/// `CompletionCreateParamsNonStreaming`, whose keys must cover ours), when
+/// `CODETHREAD_PYTHON` names an interpreter with `openai` installed
+/// (skipped otherwise).
 #[test]
 fn openai_python_types_accept_our_lines() {
     let Some(py) = std::env::var_os("CODETHREAD_PYTHON") else {
         eprintln!("SKIPPED openai_python_types_accept_our_lines: CODETHREAD_PYTHON not set");
         return;
     };
+    let has = std::process::Command::new(&py)
+        .args(["-c", "import openai, pydantic"])
+        .output();
+    if !has.is_ok_and(|o| o.status.success()) {
+        eprintln!(
+            "SKIPPED openai_python_types_accept_our_lines: no openai package in CODETHREAD_PYTHON"
+        );
+        return;
+    }
     let dir = tmp("llm-py");
     let p = dir.join("batch.jsonl");
-    let line = openai_batch_line(&request("x-1"), &params());
-    std::fs::write(&p, format!("{line}\n")).expect("write");
+    let lines: String = ["a-1", "django__django-11099"]
+        .iter()
+        .map(|id| format!("{}\n", openai_batch_line(&request(id), &params())))
+        .collect();
+    std::fs::write(&p, lines).expect("write");
     let script = r#"
 import json, sys, typing
+import pydantic
 from openai.types.chat import completion_create_params as c
-hints = typing.get_type_hints(c.CompletionCreateParamsNonStreaming)
+T = c.CompletionCreateParamsNonStreaming
+hints = typing.get_type_hints(T)
+adapter = pydantic.TypeAdapter(T)
+from openai.types.chat import ChatCompletionMessageParam
+msg = pydantic.TypeAdapter(ChatCompletionMessageParam)
+n = 0
 for l in open(sys.argv[1]):
     d = json.loads(l)
     assert set(d) == {"custom_id", "method", "url", "body"}, d.keys()
+    assert d["method"] == "POST" and d["url"] == "/v1/chat/completions"
     for k in d["body"]:
         assert k in hints, k
-    from openai.types.chat import ChatCompletionMessageParam
-print("ok")
+    adapter.validate_python(d["body"])
+    # Iterable fields are validated lazily by pydantic: each message on its own.
+    for m in d["body"]["messages"]:
+        msg.validate_python(m)
+    for bad_msg in [{"role": "robot", "content": "x"}, {"role": "user"}]:
+        try:
+            msg.validate_python(bad_msg)
+            raise SystemExit(f"accepted {bad_msg}: the check cannot fail")
+        except pydantic.ValidationError:
+            pass
+    try:
+        adapter.validate_python(dict(d["body"], max_tokens="many"))
+        raise SystemExit("accepted max_tokens='many': the check cannot fail")
+    except pydantic.ValidationError:
+        pass
+    n += 1
+print(n)
 "#;
     let out = std::process::Command::new(py)
         .arg("-c")
@@ -115,6 +151,7 @@ print("ok")
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "2");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

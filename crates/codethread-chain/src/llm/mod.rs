@@ -83,3 +83,32 @@ pub fn task_context(
         targets,
     }
 }
+
+/// Read provider-neutral requests (`{custom_id, messages, metadata}` JSON
+/// lines, as `chain requests` and `analyze judge ... export` write them):
+/// every readable request, one error per bad line, differing requests
+/// sharing a `custom_id` refused.
+pub fn load_requests(
+    path: &std::path::Path,
+) -> Result<crate::instance::Loaded<LlmRequest>, ChainError> {
+    let text = crate::records::read_text(path)?;
+    let mut out = crate::instance::Loaded::default();
+    let mut rows = Vec::new();
+    for r in crate::records::split_records(path, &text, &["requests"])? {
+        match r.value {
+            Err(e) => out.errors.push(e),
+            Ok(v) => match serde_json::from_value::<LlmRequest>(v) {
+                Ok(req) => rows.push((r.line, req.custom_id.clone(), req)),
+                Err(e) => out.errors.push(ChainError::BadField {
+                    path: path.to_path_buf(),
+                    line: r.line,
+                    instance_id: "<request>".into(),
+                    field: "custom_id/messages".into(),
+                    message: e.to_string(),
+                }),
+            },
+        }
+    }
+    crate::records::dedupe(path, "request", rows, &mut out);
+    Ok(out)
+}
