@@ -939,3 +939,54 @@ pub fn compound_items(
     }
     out
 }
+
+/// The HA-wins discordant cohort of `results`: `(benchmark, model,
+/// instance)` where the HA chain resolved PR2 and the AA chain did not.
+pub fn ha_wins_cohort(results: &crate::Results) -> BTreeSet<JudgeKey> {
+    crate::features::build_features(
+        results,
+        &crate::features::FeatureSources::none(),
+        &crate::features::FeatureOptions::default(),
+    )
+    .rows
+    .into_iter()
+    .filter(|r| r.winner == crate::features::Winner::HaOnly)
+    .map(|r| (r.key.benchmark, r.key.model, r.key.instance))
+    .collect()
+}
+
+/// One AA chain's PR2, as a JSONL row for the compounding items.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AaPr2 {
+    /// Benchmark.
+    #[serde(default)]
+    pub benchmark: String,
+    /// Model.
+    pub model: String,
+    /// Instance id.
+    #[serde(alias = "instance_id")]
+    pub instance: String,
+    /// The AA PR2 patch.
+    pub aa_pr2_patch: String,
+    /// Whether it resolved the issue.
+    pub aa_resolved: bool,
+    /// Failing tests.
+    #[serde(default)]
+    pub failing_tests: Vec<String>,
+}
+
+/// [`AaPr2`] rows keyed for [`compound_items`].
+pub fn aa_map(rows: &[AaPr2]) -> BTreeMap<JudgeKey, AaOutcome> {
+    rows.iter()
+        .map(|r| {
+            (
+                (r.benchmark.clone(), r.model.clone(), r.instance.clone()),
+                (
+                    r.aa_pr2_patch.clone(),
+                    r.aa_resolved,
+                    r.failing_tests.clone(),
+                ),
+            )
+        })
+        .collect()
+}
