@@ -220,7 +220,9 @@ fn serve(stream: TcpStream, sh: &Shared, delay: Duration, script: &Script) -> st
         "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n{extra}\r\n",
         text.len()
     );
-    w.write_all(head.as_bytes())?;
-    w.write_all(text.as_bytes())?;
+    // One write: a split head and body would meet Nagle's algorithm and
+    // the client's delayed ACK.
+    let _ = w.set_nodelay(true);
+    w.write_all(format!("{head}{text}").as_bytes())?;
     w.flush()
 }

@@ -339,7 +339,7 @@ fn transport_error(e: ureq::Error) -> Attempt {
 
 enum Msg {
     Retry(usize, u32, Duration, String),
-    Done(usize, JobOutcome, Option<CacheRecord>),
+    Done(usize, JobOutcome),
 }
 
 /// Send every job that is not in the cache at `cache_dir`; see the module
@@ -419,7 +419,6 @@ pub fn run(
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(0x9e37_79b9);
-    let mut stored_errors = Vec::new();
     std::thread::scope(|s| {
         for w in 0..workers {
             let tx = tx.clone();
@@ -498,7 +497,20 @@ pub fn run(
                             }
                         }
                     };
-                    if tx.send(Msg::Done(i, outcome.0, outcome.1)).is_err() {
+                    // Each worker stores its own answers (the atomic write
+                    // syncs the file: done in parallel, not on one thread).
+                    let outcome = match outcome {
+                        (o, Some(r)) => match cache.put(&r) {
+                            Ok(()) => o,
+                            Err(e) => JobOutcome::Failed {
+                                attempts: r.attempts,
+                                code: "cache".into(),
+                                message: format!("answer not stored: {e}"),
+                            },
+                        },
+                        (o, None) => o,
+                    };
+                    if tx.send(Msg::Done(i, outcome)).is_err() {
                         break;
                     }
                 }
@@ -513,21 +525,7 @@ pub fn run(
                     wait,
                     reason,
                 }),
-                Msg::Done(i, mut outcome, rec) => {
-                    if let Some(r) = rec {
-                        if let Err(e) = cache.put(&r) {
-                            let attempts = r.attempts;
-                            stored_errors.push(e.to_string());
-                            outcome = JobOutcome::Failed {
-                                attempts,
-                                code: "cache".into(),
-                                message: format!(
-                                    "answer not stored: {}",
-                                    stored_errors.last().map(String::as_str).unwrap_or("")
-                                ),
-                            };
-                        }
-                    }
+                Msg::Done(i, outcome) => {
                     done += 1;
                     progress(&Progress::Done {
                         done,
