@@ -366,6 +366,46 @@ fn a_stopped_run_resumes_with_only_the_missing_requests() {
 }
 
 #[test]
+fn a_refused_key_quoted_by_the_endpoint_is_not_stored() {
+    let server = ChatServer::start(Duration::ZERO, Arc::new(|_: &str, _| Fault::EchoAuth));
+    let dir = tmp("llm-401");
+    let cache = Cache::open(&dir.join("cache")).expect("cache");
+    let secret = "sk-codethread-echo-77aa01";
+    std::env::set_var("CODETHREAD_TEST_KEY_ECHO", secret);
+    let mut o = opts(&server);
+    o.api_key_env = Some("CODETHREAD_TEST_KEY_ECHO".into());
+    let js = jobs(2);
+    let s = run(&js, &o, &cache, &mut |_| {}).expect("run");
+    // 401 is permanent: one attempt each, the message redacted.
+    assert_eq!(server.total(), 2);
+    for (_, x) in &s.outcomes {
+        match x {
+            JobOutcome::Failed {
+                attempts: 1,
+                code,
+                message,
+            } if code == "http_401" => {
+                assert!(
+                    !message.contains(secret) && message.contains("<redacted>"),
+                    "{message}"
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    let out = dir.join("output.jsonl");
+    let lines: Vec<String> = output_lines(&js, &cache, &s)
+        .iter()
+        .map(Value::to_string)
+        .collect();
+    std::fs::write(&out, lines.join("\n")).expect("write");
+    assert!(files_containing(&dir, secret.as_bytes()).is_empty());
+    let back = read_batch_output(&out, None).expect("read");
+    assert_eq!(back.failures.len(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn attempts_run_out_and_the_key_must_exist() {
     let server = ChatServer::start(Duration::ZERO, Arc::new(|_: &str, _| Fault::ServerError));
     let dir = tmp("llm-fail");

@@ -36,6 +36,9 @@ pub enum Fault {
     Malformed,
     /// 200 with a well-formed answer whose `custom_id` is another one.
     WrongId,
+    /// 401 whose error message quotes the `Authorization` header received
+    /// (as some gateways do): the client must not store it.
+    EchoAuth,
 }
 
 /// Decides the fault for the `attempt`-th (1-based) request of a `custom_id`.
@@ -140,7 +143,7 @@ fn serve(stream: TcpStream, sh: &Shared, delay: Duration, script: &Script) -> st
         return Ok(());
     }
     let mut len = 0usize;
-    let (mut id, mut auth) = (String::new(), None);
+    let (mut id, mut auth) = (String::new(), None::<String>);
     loop {
         let mut h = String::new();
         if r.read_line(&mut h)? == 0 || h == "\r\n" || h == "\n" {
@@ -164,8 +167,8 @@ fn serve(stream: TcpStream, sh: &Shared, delay: Duration, script: &Script) -> st
             .seen
             .lock()
             .map_err(|_| std::io::Error::other("poisoned"))?;
-        if let Some(a) = auth {
-            s.auth.push(a);
+        if let Some(a) = &auth {
+            s.auth.push(a.clone());
         }
         s.bodies
             .insert(id.clone(), String::from_utf8_lossy(&body).into_owned());
@@ -215,6 +218,12 @@ fn serve(stream: TcpStream, sh: &Shared, delay: Duration, script: &Script) -> st
         }
         Fault::Malformed => (200, String::new(), "{\"choices\": [".to_string()),
         Fault::WrongId => (200, String::new(), answer(&format!("{id}-other"))),
+        Fault::EchoAuth => (
+            401,
+            String::new(),
+            serde_json::json!({"error": {"message": format!("invalid key in {:?}", auth.clone().unwrap_or_default())}})
+                .to_string(),
+        ),
     };
     let head = format!(
         "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n{extra}\r\n",

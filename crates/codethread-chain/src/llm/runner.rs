@@ -242,7 +242,42 @@ enum Attempt {
     },
 }
 
+/// Remove the key from a text an endpoint sent back (an error body may
+/// quote the `Authorization` header it refused).
+fn redact(text: String, key: Option<&str>) -> String {
+    match key {
+        Some(k) if k.len() >= 4 && text.contains(k) => text.replace(k, "<redacted>"),
+        _ => text,
+    }
+}
+
 fn attempt(agent: &ureq::Agent, url: &str, auth: Option<&str>, job: &Job, body: &[u8]) -> Attempt {
+    let key = auth.and_then(|a| a.strip_prefix("Bearer "));
+    match attempt_raw(agent, url, auth, job, body) {
+        Attempt::Retry {
+            code,
+            message,
+            wait,
+        } => Attempt::Retry {
+            code,
+            message: redact(message, key),
+            wait,
+        },
+        Attempt::Fatal { code, message } => Attempt::Fatal {
+            code,
+            message: redact(message, key),
+        },
+        ok => ok,
+    }
+}
+
+fn attempt_raw(
+    agent: &ureq::Agent,
+    url: &str,
+    auth: Option<&str>,
+    job: &Job,
+    body: &[u8],
+) -> Attempt {
     let mut req = agent
         .post(url)
         .header("Content-Type", "application/json")
