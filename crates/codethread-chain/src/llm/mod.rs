@@ -3,7 +3,7 @@
 //! OpenAI-compatible `/v1/chat/completions` endpoint with a cache, and
 //! checks of the statements that come back.
 //!
-//! - [`format`]: OpenAI Batch (also `vllm run-batch`) and Anthropic Message
+//! - [`format`](mod@format): OpenAI Batch (also `vllm run-batch`) and Anthropic Message
 //!   Batches request lines, their validation against the published
 //!   schemas, and one reader for every engine's output file (per-line
 //!   errors kept per instance).
