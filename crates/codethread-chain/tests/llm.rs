@@ -362,6 +362,17 @@ fn a_stopped_run_resumes_with_only_the_missing_requests() {
     std::fs::write(&first, b"{\"custom_id\":").expect("damage");
     let s = run(&js, &o, &cache, &mut |_| {}).expect("run");
     assert_eq!(s.counts(), (19, 1, 0, 0));
+    // Two ids with a byte-identical body: one request, one shared answer.
+    let mut twins = jobs(2);
+    twins[1].body = twins[0].body.clone();
+    twins[0].body["messages"][0]["content"] = serde_json::json!("twin");
+    twins[1].body = twins[0].body.clone();
+    let before = server.total();
+    let s = run(&twins, &o, &cache, &mut |_| {}).expect("run");
+    assert_eq!(s.counts(), (1, 1, 0, 0));
+    assert_eq!(server.total(), before + 1);
+    let back = output_lines(&twins, &cache, &s);
+    assert!(back.iter().all(|l| l["response"]["status_code"] == 200));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -88,7 +88,8 @@ impl Default for RunnerOptions {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
 pub enum JobOutcome {
-    /// Answered by an earlier run (from the cache); nothing sent.
+    /// Answered by an earlier run (from the cache), or by this run for an
+    /// earlier job with a byte-identical body; nothing sent for it.
     Cached,
     /// Answered now.
     Answered {
@@ -423,6 +424,10 @@ pub fn run(
     let mut outcomes: Vec<Option<JobOutcome>> = vec![None; total];
     let mut done = 0usize;
     let mut todo = Vec::new();
+    // Jobs whose body is byte-identical to an earlier job's share its
+    // answer (the cache is keyed by the body): sent once.
+    let mut scheduled: HashMap<&str, usize> = HashMap::new();
+    let mut same_body: Vec<(usize, usize)> = Vec::new();
     for (i, j) in jobs.iter().enumerate() {
         match cache.get(&keys[i]) {
             Ok(Some(_)) => {
@@ -435,8 +440,14 @@ pub fn run(
                     outcome: JobOutcome::Cached,
                 });
             }
-            // Missing or damaged: ask again.
-            _ => todo.push(i),
+            // Missing or damaged: ask again, once per distinct body.
+            _ => match scheduled.get(keys[i].as_str()) {
+                Some(&first) => same_body.push((i, first)),
+                None => {
+                    scheduled.insert(keys[i].as_str(), i);
+                    todo.push(i);
+                }
+            },
         }
     }
     let config = ureq::Agent::config_builder()
@@ -573,6 +584,21 @@ pub fn run(
             }
         }
     });
+    for (i, first) in same_body {
+        let o = match &outcomes[first] {
+            Some(JobOutcome::Answered { .. }) => JobOutcome::Cached,
+            Some(o) => o.clone(),
+            None => JobOutcome::NotSent,
+        };
+        done += 1;
+        progress(&Progress::Done {
+            done,
+            total,
+            custom_id: jobs[i].custom_id.clone(),
+            outcome: o.clone(),
+        });
+        outcomes[i] = Some(o);
+    }
     let http_requests = sent.load(Ordering::SeqCst);
     let http_requests = match opts.max_requests {
         Some(m) => http_requests.min(m),
