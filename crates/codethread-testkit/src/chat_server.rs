@@ -159,8 +159,9 @@ fn serve(stream: TcpStream, sh: &Shared, delay: Duration, script: &Script) -> st
             }
         }
     }
-    let mut body = vec![0u8; len];
-    r.read_exact(&mut body)?;
+    // Read what arrives (at most the announced length), never allocate by it.
+    let mut body = Vec::new();
+    (&mut r).take(len as u64).read_to_end(&mut body)?;
     sh.total.fetch_add(1, Ordering::SeqCst);
     let attempt = {
         let mut s = sh
