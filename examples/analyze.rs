@@ -7,7 +7,14 @@
 //! analyze report --results FILE --out DIR [--leaderboard FILE] [--iec FILE] [--metrics FILE]
 //!                [--edits FILE] [--reps N] [--seed N]
 //! analyze large --stats DIR     (regenerate + fit the 1,000,000 × 20 benchmark set, print timings)
+//! analyze judge drift export --items DRIFT_ITEMS.jsonl > requests.jsonl
+//! analyze judge drift import --items DRIFT_ITEMS.jsonl --answers RESULTS.jsonl --out LABELS.jsonl [--iec-out IEC.jsonl]
+//! analyze judge compound export (--items C_ITEMS.jsonl | --drift-labels LABELS.jsonl --aa AA.jsonl [--items-out C_ITEMS.jsonl]) > requests.jsonl
+//! analyze judge compound import --items C_ITEMS.jsonl --answers RESULTS.jsonl --out C_LABELS.jsonl [--results OUTCOMES]
 //! ```
+//! `judge ... export` writes provider-neutral requests (send them with `chain llm export` or
+//! `chain llm run --requests`); `judge ... import` reads any engine's result file. Their exit
+//! status is 1 when some item has no usable answer (each named on stderr).
 //! Each command prints one JSON document (or Markdown with `tables --markdown`). Every input
 //! is read only if it is a regular file of at most `--max-file-bytes N` bytes (default 64 MiB).
 //!
@@ -94,11 +101,274 @@ enum Cmd {
         #[arg(long, default_value_t = 20240405)]
         seed: u64,
     },
+    /// The LLM judges: requests out, labels in (`docs/analysis.md`, "LLM judges").
+    Judge {
+        #[command(subcommand)]
+        which: JudgeCmd,
+    },
     /// Regenerate and fit the large benchmark set of shared/stats; print timings and memory.
     Large {
         #[arg(long)]
         stats: PathBuf,
     },
+}
+
+#[derive(Subcommand)]
+enum JudgeCmd {
+    /// The PR1 drift judge.
+    Drift {
+        #[command(subcommand)]
+        act: DriftAct,
+    },
+    /// The PR2 compounding judge.
+    Compound {
+        #[command(subcommand)]
+        act: CompoundAct,
+    },
+}
+
+#[derive(Subcommand)]
+enum DriftAct {
+    /// One request per drift item (JSONL of `judge::DriftItem`), on stdout.
+    Export {
+        #[arg(long)]
+        items: PathBuf,
+    },
+    /// Read the judge's answers; write labels (and IEC flags); print counts and Cohen's κ
+    /// against the static detector.
+    Import {
+        #[arg(long)]
+        items: PathBuf,
+        /// The engine's result file (any shape `chain llm import` reads).
+        #[arg(long)]
+        answers: PathBuf,
+        /// Drift records (JSONL).
+        #[arg(long)]
+        out: PathBuf,
+        /// IEC flags as `report --iec` reads them (JSONL).
+        #[arg(long)]
+        iec_out: Option<PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
+enum CompoundAct {
+    /// One request per drifted target, on stdout.
+    Export {
+        /// Compounding items (JSONL of `judge::CompoundItem`).
+        #[arg(long, conflicts_with_all = ["drift_labels", "aa"])]
+        items: Option<PathBuf>,
+        /// Or: drift records (from `judge drift import`) ...
+        #[arg(long, requires = "aa")]
+        drift_labels: Option<PathBuf>,
+        /// ... joined with the AA chains' PR2 (JSONL of `judge::AaPr2`).
+        #[arg(long, requires = "drift_labels")]
+        aa: Option<PathBuf>,
+        /// Write the joined items here (for `import`).
+        #[arg(long)]
+        items_out: Option<PathBuf>,
+    },
+    /// Read the judge's answers; write labels; print the compounding table (on the HA-wins
+    /// cohort of `--results`; every label when absent).
+    Import {
+        #[arg(long)]
+        items: PathBuf,
+        #[arg(long)]
+        answers: PathBuf,
+        #[arg(long)]
+        out: PathBuf,
+        /// PR2 outcomes (CSV or JSONL, as `tables` reads them).
+        #[arg(long)]
+        results: Option<PathBuf>,
+    },
+}
+
+/// Read a JSONL file of judge items (bad lines on stderr, counted).
+fn items<T: serde::de::DeserializeOwned>(
+    p: &std::path::Path,
+    limit: u64,
+) -> Result<(Vec<T>, usize), String> {
+    let b = codethread::lang::io::read_regular(p, limit).map_err(|e| e.to_string())?;
+    let (items, errs) = codethread_analysis::judge::load_items::<T>(&p.display().to_string(), &b);
+    for e in &errs {
+        eprintln!("unusable item: {e}");
+    }
+    Ok((items, errs.len()))
+}
+
+fn jsonl<T: serde::Serialize>(rows: &[T]) -> Result<String, String> {
+    let mut s = String::new();
+    for r in rows {
+        s.push_str(&json(r)?);
+        s.push('\n');
+    }
+    Ok(s)
+}
+
+/// Answers by custom_id from an engine's result file; failures on stderr, counted.
+fn answers(
+    p: &std::path::Path,
+    ids: &[String],
+) -> Result<(std::collections::BTreeMap<String, String>, usize), String> {
+    let o = codethread::chain::llm::format::read_batch_output(p, Some(ids))
+        .map_err(|e| e.to_string())?;
+    for f in &o.failures {
+        eprintln!("no answer: {}: {} {}", f.instance_id, f.kind, f.message);
+    }
+    for e in &o.errors {
+        eprintln!("unreadable: {e}");
+    }
+    for id in &o.unknown {
+        eprintln!("unknown custom_id: {id}");
+    }
+    let bad = o.failures.len() + o.errors.len() + o.unknown.len();
+    Ok((
+        o.answers
+            .into_iter()
+            .map(|a| (a.instance_id, a.content))
+            .collect(),
+        bad,
+    ))
+}
+
+fn report_import<T>(imp: &codethread_analysis::judge::Imported<T>) -> usize {
+    for (id, e) in &imp.errors {
+        eprintln!("bad answer: {id}: {e}");
+    }
+    for id in &imp.missing {
+        eprintln!("missing: {id} has no answer");
+    }
+    imp.errors.len() + imp.missing.len()
+}
+
+fn judge(cmd: JudgeCmd, limit: u64) -> Result<(String, usize, usize), String> {
+    use codethread_analysis::judge as j;
+    let write = |p: &std::path::Path, s: &str| {
+        codethread::lang::io::write_atomic(p, s.as_bytes()).map_err(|e| e.to_string())
+    };
+    match cmd {
+        JudgeCmd::Drift {
+            act: DriftAct::Export { items: p },
+        } => {
+            let (its, bad) = items::<j::DriftItem>(&p, limit)?;
+            let reqs: Vec<_> = its.iter().map(j::drift_request).collect();
+            Ok((jsonl(&reqs)?.trim_end().to_string(), reqs.len(), bad))
+        }
+        JudgeCmd::Drift {
+            act:
+                DriftAct::Import {
+                    items: p,
+                    answers: a,
+                    out,
+                    iec_out,
+                },
+        } => {
+            let (its, bad_items) = items::<j::DriftItem>(&p, limit)?;
+            let ids: Vec<String> = its
+                .iter()
+                .map(|i| {
+                    j::drift_request(i)["custom_id"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_string()
+                })
+                .collect();
+            let (ans, bad_lines) = answers(&a, &ids)?;
+            let imp = j::import_drift(&its, &ans);
+            let bad = bad_items + bad_lines + report_import(&imp);
+            write(&out, &jsonl(&imp.labels)?)?;
+            let judge_iec = j::iec_from_labels(&imp.labels);
+            if let Some(p) = iec_out {
+                let rows: Vec<_> = judge_iec
+                    .iter()
+                    .map(|((b, m, i), f)| serde_json::json!({"benchmark": b, "model": m, "instance": i, "iec": f}))
+                    .collect();
+                write(&p, &jsonl(&rows)?)?;
+            }
+            let detector: std::collections::BTreeMap<_, _> = its
+                .iter()
+                .filter_map(|i| {
+                    Some((
+                        (i.benchmark.clone(), i.model.clone(), i.instance_id.clone()),
+                        j::static_iec(i)?,
+                    ))
+                })
+                .collect();
+            let summary = serde_json::json!({
+                "items": its.len(),
+                "labelled": imp.labels.len(),
+                "iec": judge_iec.values().filter(|f| **f).count(),
+                "agreement_with_static_detector": j::agreement(&judge_iec, &detector),
+            });
+            Ok((summary.to_string(), imp.labels.len(), bad))
+        }
+        JudgeCmd::Compound {
+            act:
+                CompoundAct::Export {
+                    items: p,
+                    drift_labels,
+                    aa,
+                    items_out,
+                },
+        } => {
+            let (its, bad) = match (p, drift_labels, aa) {
+                (Some(p), _, _) => items::<j::CompoundItem>(&p, limit)?,
+                (None, Some(d), Some(a)) => {
+                    let (drift, b1) = items::<j::DriftRecord>(&d, limit)?;
+                    let (aa, b2) = items::<j::AaPr2>(&a, limit)?;
+                    (j::compound_items(&drift, &j::aa_map(&aa)), b1 + b2)
+                }
+                _ => return Err("give --items, or --drift-labels with --aa".into()),
+            };
+            if let Some(o) = items_out {
+                write(&o, &jsonl(&its)?)?;
+            }
+            let reqs: Vec<_> = its.iter().map(j::compound_request).collect();
+            Ok((jsonl(&reqs)?.trim_end().to_string(), reqs.len(), bad))
+        }
+        JudgeCmd::Compound {
+            act:
+                CompoundAct::Import {
+                    items: p,
+                    answers: a,
+                    out,
+                    results,
+                },
+        } => {
+            let (its, bad_items) = items::<j::CompoundItem>(&p, limit)?;
+            let ids: Vec<String> = its
+                .iter()
+                .map(|i| {
+                    j::compound_request(i)["custom_id"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_string()
+                })
+                .collect();
+            let (ans, bad_lines) = answers(&a, &ids)?;
+            let imp = j::import_compound(&its, &ans);
+            let bad = bad_items + bad_lines + report_import(&imp);
+            write(&out, &jsonl(&imp.labels)?)?;
+            let cohort = match results {
+                Some(r) => {
+                    let res = if r.extension().is_some_and(|e| e == "jsonl") {
+                        codethread_analysis::Results::from_jsonl_path(&r)
+                    } else {
+                        codethread_analysis::Results::from_csv_path(&r)
+                    }
+                    .map_err(|e| e.to_string())?;
+                    j::ha_wins_cohort(&res)
+                }
+                None => imp
+                    .labels
+                    .iter()
+                    .map(|l| (l.benchmark.clone(), l.model.clone(), l.instance.clone()))
+                    .collect(),
+            };
+            let t = j::compounding_table(&imp.labels, &cohort);
+            Ok((json(&t)?, imp.labels.len(), bad))
+        }
+    }
 }
 
 fn run(cli: Cli) -> Result<String, String> {
@@ -179,6 +449,7 @@ fn run(cli: Cli) -> Result<String, String> {
             let files = ca::report::report_from_files(&req).map_err(|e| e.to_string())?;
             json(&files)
         }
+        Cmd::Judge { .. } => Err("judge is run by main".into()),
         Cmd::Large { stats } => {
             let limit = cli.max_file_bytes;
             let read = |p: PathBuf| {
@@ -199,7 +470,24 @@ fn json<T: serde::Serialize>(v: &T) -> Result<String, String> {
 }
 
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    let cli = Cli::parse();
+    if let Cmd::Judge { which } = cli.cmd {
+        codethread_analysis::set_max_file_bytes(cli.max_file_bytes);
+        codethread::chain::fsutil::set_max_file_bytes(cli.max_file_bytes);
+        return match judge(which, cli.max_file_bytes) {
+            Ok((s, ok, bad)) => {
+                if !s.is_empty() {
+                    println!("{s}");
+                }
+                ExitCode::from(codethread::exit::from_counts(ok, bad))
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(Outcome::Fatal)
+            }
+        };
+    }
+    match run(cli) {
         Ok(s) => {
             println!("{s}");
             ExitCode::from(Outcome::Success)

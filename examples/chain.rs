@@ -9,6 +9,9 @@
 //! cargo run --release --example chain -- gate --chain CHAIN --predictions PR1.jsonl --reports LOGS
 //! cargo run --release --example chain -- requests --chain CHAIN --format openai --model gpt-4o > batch.jsonl
 //! cargo run --release --example chain -- stack --chain CHAIN --repos REPOS --pr1 PR1.jsonl --pr2 PR2.jsonl --out P.jsonl
+//! cargo run --release --example chain -- llm export --chain CHAIN --format openai-batch --model M > batch.jsonl
+//! cargo run --release --example chain -- llm run --chain CHAIN --endpoint http://127.0.0.1:8000/v1 --model M --out RUN
+//! cargo run --release --example chain -- llm import --chain CHAIN --output RUN/output.jsonl --answers-out answers.jsonl
 //! ```
 //!
 //! Exit status (`codethread::exit`, the same for every subcommand): **0**
@@ -31,11 +34,14 @@ use codethread::chain::error::ChainError;
 use codethread::chain::export::write_jsonl;
 use codethread::chain::export::{write_mini_swe_agent_subset, HarnessGeneration};
 use codethread::chain::instance::load_instances;
+use codethread::chain::llm::cache::Cache;
+use codethread::chain::llm::format::{batch_line, read_batch_output, BatchFormat, GenParams};
+use codethread::chain::llm::runner::{self, JobOutcome, Progress, RunnerOptions};
 use codethread::chain::pipeline::{self, Chain, Layer, SourceSpec};
 use codethread::chain::pr0::Pr0Options;
 use codethread::chain::predictions::{load_predictions, predictions_by_id};
 use codethread::chain::report::load_reports;
-use codethread::chain::statement::import_answers;
+use codethread::chain::statement::{import_answers, LlmRequest};
 use codethread::exit::{from_counts, Outcome};
 use codethread::lang::io::DEFAULT_MAX_FILE_BYTES;
 
@@ -154,6 +160,11 @@ enum Cmd {
         #[arg(long, default_value_t = 4096)]
         max_tokens: u32,
     },
+    /// The LLM stages: batch files for engines, an online runner, result import.
+    Llm {
+        #[command(subcommand)]
+        cmd: LlmCmd,
+    },
     /// Combine PR0 + PR1 (+ PR2 ...) into one prediction per instance against base_commit.
     Stack {
         #[arg(long)]
@@ -184,6 +195,296 @@ enum Cmd {
         #[arg(long)]
         follow_on_mini: Option<PathBuf>,
     },
+}
+
+/// Where the requests come from: a chain's statement requests, or a file
+/// of provider-neutral requests (e.g. `analyze judge drift export`).
+#[derive(Args, Clone)]
+struct ReqSrc {
+    /// A chain directory (its statement requests).
+    #[arg(long)]
+    chain: Option<PathBuf>,
+    /// Provider-neutral requests (JSONL `{custom_id, messages, metadata}`).
+    #[arg(long, conflicts_with = "chain")]
+    requests: Option<PathBuf>,
+}
+
+#[derive(Args, Clone)]
+struct Gen {
+    /// Model name written into every request.
+    #[arg(long)]
+    model: String,
+    /// max_tokens of every request.
+    #[arg(long, default_value_t = 4096)]
+    max_tokens: u32,
+    /// Sampling temperature.
+    #[arg(long, default_value_t = 0.0)]
+    temperature: f64,
+}
+
+impl Gen {
+    fn params(&self) -> GenParams {
+        GenParams {
+            model: self.model.clone(),
+            temperature: self.temperature,
+            max_tokens: self.max_tokens,
+        }
+    }
+}
+
+#[derive(Subcommand)]
+enum LlmCmd {
+    /// Write the requests as a batch file (OpenAI Batch / vllm run-batch, or Anthropic Message Batches).
+    Export {
+        #[command(flatten)]
+        src: ReqSrc,
+        /// openai-batch | anthropic-batch
+        #[arg(long)]
+        format: BatchFormat,
+        #[command(flatten)]
+        gen: Gen,
+        /// Output file (default: stdout).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Send the requests to an OpenAI-compatible /v1/chat/completions endpoint;
+    /// answers are cached under OUT/cache, the results written to OUT/output.jsonl.
+    Run {
+        #[command(flatten)]
+        src: ReqSrc,
+        /// Base URL (e.g. http://127.0.0.1:8000/v1) or the full .../chat/completions URL.
+        #[arg(long)]
+        endpoint: String,
+        #[command(flatten)]
+        gen: Gen,
+        /// Output directory (cache and output.jsonl).
+        #[arg(long)]
+        out: PathBuf,
+        /// Requests in flight at most.
+        #[arg(long, default_value_t = 8)]
+        concurrency: usize,
+        /// Timeout of one request, in seconds.
+        #[arg(long, default_value_t = 600.0)]
+        timeout: f64,
+        /// Attempts per request.
+        #[arg(long, default_value_t = 6)]
+        max_attempts: u32,
+        /// Stop after this many HTTP requests (a budget; re-run to go on).
+        #[arg(long)]
+        max_requests: Option<usize>,
+        /// Environment variable holding the API key (never written anywhere).
+        #[arg(long)]
+        api_key_env: Option<String>,
+    },
+    /// Read an engine's result file (OpenAI / vLLM batch output, Anthropic results,
+    /// `llm run` output, plain answers): failures per instance on stderr, answers as
+    /// `{custom_id, content}` JSONL for `chain build --answers`.
+    Import {
+        #[command(flatten)]
+        src: ReqSrc,
+        /// The result file.
+        #[arg(long)]
+        output: PathBuf,
+        /// Where to write the answers (default: stdout).
+        #[arg(long)]
+        answers_out: Option<PathBuf>,
+    },
+}
+
+/// The requests of a source, and the number of unusable ones (each on stderr).
+fn requests_of(src: &ReqSrc) -> Result<(Vec<LlmRequest>, usize), Box<dyn std::error::Error>> {
+    match (&src.chain, &src.requests) {
+        (Some(c), None) => {
+            let mut failed = 0;
+            let mut out = Vec::new();
+            for (_, r) in codethread::chain::llm::chain_requests(&Chain::open(c)?) {
+                match r {
+                    Ok(r) => out.push(r),
+                    Err(e) => {
+                        failed += 1;
+                        eprintln!("error: {e}");
+                    }
+                }
+            }
+            Ok((out, failed))
+        }
+        (None, Some(p)) => {
+            let l = codethread::chain::llm::load_requests(p)?;
+            for w in &l.warnings {
+                eprintln!("warning: {w}");
+            }
+            for e in &l.errors {
+                eprintln!("unusable request: {e}");
+            }
+            Ok((l.items, l.errors.len()))
+        }
+        _ => Err("give one of --chain, --requests".into()),
+    }
+}
+
+fn write_lines(
+    out: Option<&Path>,
+    lines: &[serde_json::Value],
+) -> Result<(), Box<dyn std::error::Error>> {
+    let mut text = String::new();
+    for l in lines {
+        text.push_str(&serde_json::to_string(l)?);
+        text.push('\n');
+    }
+    match out {
+        Some(p) => codethread::lang::io::write_atomic(p, text.as_bytes())?,
+        None => std::io::stdout().lock().write_all(text.as_bytes())?,
+    }
+    Ok(())
+}
+
+fn llm(cmd: LlmCmd) -> Result<Outcome, Box<dyn std::error::Error>> {
+    match cmd {
+        LlmCmd::Export {
+            src,
+            format,
+            gen,
+            out,
+        } => {
+            let (reqs, mut failed) = requests_of(&src)?;
+            let mut lines = Vec::new();
+            for r in &reqs {
+                match batch_line(format, r, &gen.params()) {
+                    Ok(l) => lines.push(l),
+                    Err(e) => {
+                        failed += 1;
+                        eprintln!("error: {e}");
+                    }
+                }
+            }
+            write_lines(out.as_deref(), &lines)?;
+            Ok(from_counts(lines.len(), failed))
+        }
+        LlmCmd::Run {
+            src,
+            endpoint,
+            gen,
+            out,
+            concurrency,
+            timeout,
+            max_attempts,
+            max_requests,
+            api_key_env,
+        } => {
+            let (reqs, failed) = requests_of(&src)?;
+            let jobs = codethread::chain::llm::jobs(&reqs, &gen.params());
+            let cache = Cache::open(&out.join("cache"))?;
+            let opts = RunnerOptions {
+                endpoint,
+                concurrency,
+                timeout: std::time::Duration::from_secs_f64(timeout.max(0.001)),
+                max_attempts,
+                max_requests,
+                api_key_env,
+                ..RunnerOptions::default()
+            };
+            let b = bar(jobs.len());
+            let s = runner::run(&jobs, &opts, &cache, &mut |p| match p {
+                Progress::Done {
+                    done, custom_id, ..
+                } => {
+                    if let Some(b) = &b {
+                        b.set_position(*done as u64);
+                        b.set_message(custom_id.clone());
+                    }
+                }
+                Progress::Retry {
+                    custom_id,
+                    attempt,
+                    wait,
+                    reason,
+                } => {
+                    let m = format!(
+                        "retry {custom_id} after attempt {attempt} ({reason}) in {wait:.1?}"
+                    );
+                    match &b {
+                        Some(b) => b.println(m),
+                        None => eprintln!("{m}"),
+                    }
+                }
+            })?;
+            if let Some(b) = &b {
+                b.finish_and_clear();
+            }
+            let lines = runner::output_lines(&jobs, &cache, &s);
+            write_lines(Some(&out.join("output.jsonl")), &lines)?;
+            for (id, o) in &s.outcomes {
+                if let JobOutcome::Failed {
+                    attempts,
+                    code,
+                    message,
+                } = o
+                {
+                    eprintln!("failed: {id}: {code} after {attempts} attempts: {message}");
+                }
+            }
+            let (cached, answered, bad, not_sent) = s.counts();
+            eprintln!(
+                "answered {answered}, from the cache {cached}, failed {bad}, not sent {not_sent}; {} HTTP requests in {:.1?}",
+                s.http_requests, s.elapsed
+            );
+            Ok(from_counts(cached + answered, failed + bad + not_sent))
+        }
+        LlmCmd::Import {
+            src,
+            output,
+            answers_out,
+        } => {
+            let expected: Option<Vec<String>> = if src.chain.is_some() || src.requests.is_some() {
+                Some(
+                    requests_of(&src)?
+                        .0
+                        .into_iter()
+                        .map(|r| r.custom_id)
+                        .collect(),
+                )
+            } else {
+                None
+            };
+            let o = read_batch_output(&output, expected.as_deref())?;
+            for w in &o.warnings {
+                eprintln!("warning: {w}");
+            }
+            for f in &o.failures {
+                eprintln!(
+                    "no answer: {}:{}: {}: {} {}",
+                    output.display(),
+                    f.line,
+                    f.instance_id,
+                    f.kind,
+                    f.message
+                );
+            }
+            for e in &o.errors {
+                eprintln!("unreadable: {e}");
+            }
+            for id in &o.unknown {
+                eprintln!("unknown custom_id: {id} was not requested");
+            }
+            for id in &o.missing {
+                eprintln!("missing: {id} has no line in {}", output.display());
+            }
+            let lines: Vec<serde_json::Value> = o
+                .answers
+                .iter()
+                .map(|a| serde_json::json!({"custom_id": a.instance_id, "content": a.content}))
+                .collect();
+            write_lines(answers_out.as_deref(), &lines)?;
+            let failed: std::collections::BTreeSet<&str> = o
+                .failures
+                .iter()
+                .map(|f| f.instance_id.as_str())
+                .chain(o.unknown.iter().map(String::as_str))
+                .chain(o.missing.iter().map(String::as_str))
+                .collect();
+            Ok(from_counts(o.answers.len(), failed.len() + o.errors.len()))
+        }
+    }
 }
 
 fn bar(total: usize) -> Option<indicatif::ProgressBar> {
@@ -370,8 +671,17 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                 eprintln!("warning: {w}");
             }
             for o in &s.outcomes {
-                if let pipeline::BuildStatus::Failed { error } = &o.status {
-                    eprintln!("failed: {error}");
+                match &o.status {
+                    pipeline::BuildStatus::Failed { error } => eprintln!("failed: {error}"),
+                    // Imported statements with missing sections or leaks: flagged, never silent.
+                    pipeline::BuildStatus::Built {
+                        statement_warnings, ..
+                    } if !o.cached => {
+                        for w in statement_warnings {
+                            eprintln!("statement flagged: {}: {w}", o.instance_id);
+                        }
+                    }
+                    _ => {}
                 }
             }
             for id in &s.unused_answers {
@@ -483,6 +793,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             }
             Ok(from_counts(ok, failed))
         }
+        Cmd::Llm { cmd } => llm(cmd),
         Cmd::Stack {
             chain,
             src,

@@ -61,6 +61,10 @@ struct Args {
     /// Largest input file read, in bytes (larger files are refused, naming them).
     #[arg(long, default_value_t = codethread::lang::io::DEFAULT_MAX_FILE_BYTES)]
     max_file_bytes: u64,
+    /// Compounding-judge labels (JSONL, from `analyze judge compound import`): report the
+    /// compounding table on the HA-wins cohort (OUT/judge/compounding.md).
+    #[arg(long)]
+    judge_labels: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -91,6 +95,7 @@ fn main() -> ExitCode {
     cfg.bootstrap_reps = a.bootstrap;
     cfg.seed = a.seed;
     cfg.max_file_bytes = a.max_file_bytes;
+    cfg.judge_labels = a.judge_labels;
     match reproduce(&cfg, &mut |stage| eprintln!("reproduce: {stage}")) {
         Ok(s) => {
             for w in &s.warnings {
@@ -106,6 +111,9 @@ fn main() -> ExitCode {
                 s.outcomes,
                 s.discordant
             );
+            if let Some(t) = &s.compounding {
+                eprintln!("compounding (judge labels):\n{}", t.to_markdown());
+            }
             for e in &s.errors {
                 eprintln!("error: {e}");
             }

@@ -123,6 +123,10 @@ pub struct ReproduceConfig {
     /// The largest input file read (instances, task types, agent outputs, reports); larger
     /// files are refused naming the file. Default [`DEFAULT_MAX_FILE_BYTES`].
     pub max_file_bytes: u64,
+    /// Compounding-judge labels (JSONL of `codethread_analysis::judge::CompoundLabel`, e.g.
+    /// from `analyze judge compound import`): with them the run reports the compounding table
+    /// on the HA-wins discordant cohort (`judge/compounding.{json,md}`).
+    pub judge_labels: Option<PathBuf>,
 }
 
 impl ReproduceConfig {
@@ -142,6 +146,7 @@ impl ReproduceConfig {
             bootstrap_reps: 2000,
             seed: 20_240_405,
             max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+            judge_labels: None,
         }
     }
 }
@@ -177,6 +182,11 @@ pub struct ReproduceSummary {
     pub warnings: Vec<String>,
     /// Rows of the instances file that could not be read (each also in `errors`).
     pub rejected_rows: usize,
+    /// Drift-judge items written to `judge/drift_items.jsonl` (one per model × instance with
+    /// an agent PR1); the AA PR2 rows beside them in `judge/aa_pr2.jsonl`.
+    pub judge_items: usize,
+    /// The compounding table, when judge labels were given.
+    pub compounding: Option<codethread_analysis::judge::CompoundingTable>,
 }
 
 impl ReproduceSummary {
@@ -911,6 +921,13 @@ pub fn reproduce(
     let mut edit_cache: BTreeMap<(String, String, Condition), EditSet> = BTreeMap::new();
     let mut iec_cache: BTreeMap<(String, String), bool> = BTreeMap::new();
     let mut pr1h_cache: BTreeMap<String, MetricValues> = BTreeMap::new();
+    let (mut judge_drift, mut judge_aa) = (Vec::new(), Vec::new());
+    let aa_resolved: BTreeMap<(String, String), bool> = results
+        .rows()
+        .iter()
+        .filter(|o| o.condition == Condition::AA)
+        .map(|o| ((o.model.clone(), o.instance.clone()), o.resolved))
+        .collect();
     for ((model, id), t) in &trees {
         let hint = hints.get(id).copied().flatten();
         let mut ids = targets.get(id).cloned().unwrap_or_default();
@@ -936,6 +953,39 @@ pub fn reproduce(
             edit_cache.insert((model.clone(), id.clone(), tag), s);
         }
         let t_ids = targets.get(id).cloned().unwrap_or_default();
+        // The judges' inputs: the drift item of this chain, and its AA PR2 with the
+        // deterministic survival check per target.
+        if let Some(agent) = &t.agent_pr1 {
+            let ids: Vec<String> = t_ids.iter().cloned().collect();
+            let item = codethread_analysis::judge::drift_item_from_trees(
+                &cfg.benchmark,
+                model,
+                id,
+                t.base,
+                agent,
+                &ids,
+            );
+            judge_drift.push(serde_json::to_value(&item).unwrap_or_default());
+            if let Some(p) = &t.aa_patch {
+                let touches: BTreeMap<&String, Option<bool>> = ids
+                    .iter()
+                    .map(|tid| {
+                        (
+                            tid,
+                            codethread_analysis::judge::touches_function(agent, p.as_bytes(), tid)
+                                .ok(),
+                        )
+                    })
+                    .collect();
+                judge_aa.push(serde_json::json!({
+                    "benchmark": cfg.benchmark, "model": model, "instance": id,
+                    "aa_pr2_patch": p,
+                    "aa_resolved": aa_resolved.get(&(model.clone(), id.clone())).copied().unwrap_or(false),
+                    "failing_tests": [],
+                    "pr2_touches_target": touches,
+                }));
+            }
+        }
         if let Some(agent) = &t.agent_pr1 {
             match iec_flag(t.base, agent, &t_ids, hint) {
                 Ok(flag) => {
@@ -966,6 +1016,28 @@ pub fn reproduce(
                 metric_sum(a, &ids, hint),
             );
         }
+    }
+    let lines =
+        |rows: &[serde_json::Value]| -> String { rows.iter().map(|r| format!("{r}\n")).collect() };
+    write(&cfg.out, "judge/drift_items.jsonl", &lines(&judge_drift))?;
+    write(&cfg.out, "judge/aa_pr2.jsonl", &lines(&judge_aa))?;
+    sum.judge_items = judge_drift.len();
+    if let Some(p) = &cfg.judge_labels {
+        let bytes = read_regular_nofollow(p, limit)?;
+        let (labels, errs) = codethread_analysis::judge::load_items::<
+            codethread_analysis::judge::CompoundLabel,
+        >(&p.display().to_string(), &bytes);
+        sum.errors
+            .extend(errs.iter().map(|e| format!("judge labels: {e}")));
+        let cohort = codethread_analysis::judge::ha_wins_cohort(&results);
+        let t = codethread_analysis::judge::compounding_table(&labels, &cohort);
+        write(
+            &cfg.out,
+            "judge/compounding.json",
+            &format!("{}\n", serde_json::to_string(&t).unwrap_or_default()),
+        )?;
+        write(&cfg.out, "judge/compounding.md", &t.to_markdown())?;
+        sum.compounding = Some(t);
     }
     let metrics_fn = |k: &InstanceKey, s: Stage| match s {
         Stage::Pr1Human => pr1h_cache.get(&k.instance).copied(),

@@ -10,6 +10,9 @@
 //!   not fixed) and leave-one-out instance difficulty;
 //! - [`features`], [`iec`]: per-instance features of the discordant cohort (metric deltas,
 //!   Jaccard of edit sets, IEC drift from a judge or the static detector, difficulty);
+//! - [`judge`]: the drift and compounding LLM judges (requests, strict answer schemas,
+//!   imports into the IEC feature, Cohen's κ against the static detector, the compounding
+//!   table and its deterministic survival check);
 //! - [`logit`], [`design`], [`rank`]: logistic regression that reproduces statsmodels to
 //!   round-off, names rank deficiency and separation, and offers Firth's penalized fit with
 //!   penalized LR tests and profile intervals;
@@ -34,6 +37,7 @@ pub mod design;
 pub mod error;
 pub mod features;
 pub mod iec;
+pub mod judge;
 pub mod leaderboard;
 pub mod logit;
 pub mod rank;

@@ -16,6 +16,8 @@
 //!   PR1 is its reverse.
 //! - [`statement`]: the Implementation Task statement: an LLM request, the
 //!   import of the model's answers, or a deterministic offline statement.
+//! - [`llm`]: batch-engine request and result files, an online runner
+//!   for OpenAI-compatible endpoints with a cache, statement checks.
 //! - [`export`], [`stack`]: SWE-bench datasets for the Implementation Task
 //!   and the Follow-On Issue, init-patch maps, and predictions where PR0 +
 //!   PR1 (+ PR2 ...) are ONE diff against base_commit.
@@ -66,6 +68,7 @@ pub mod fsutil;
 pub mod gate;
 pub mod gitcli;
 pub mod instance;
+pub mod llm;
 pub mod pipeline;
 pub mod pr0;
 pub mod predictions;

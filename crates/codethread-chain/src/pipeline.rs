@@ -285,7 +285,24 @@ fn build_one(
     let (statement, kind, warnings) = match opts.answers.get(&inst.instance_id) {
         Some(a) => {
             let s = statement_from_answer(&ctx, a);
-            (s.statement, "imported", s.warnings)
+            // Sections per function and leaks (`llm::check`), flagged per
+            // instance in `statement_warnings`.
+            let mut w: Vec<String> = s
+                .warnings
+                .into_iter()
+                .filter(|w| w == "code_block_removed")
+                .collect();
+            w.extend(
+                crate::llm::check::check_statement(
+                    &ctx,
+                    &s.statement,
+                    inst.patch.as_bytes(),
+                    &crate::llm::check::CheckConfig::default(),
+                )
+                .iter()
+                .map(ToString::to_string),
+            );
+            (s.statement, "imported", w)
         }
         None => (offline_statement(&ctx), "offline", Vec::new()),
     };

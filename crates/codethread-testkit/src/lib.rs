@@ -1,5 +1,6 @@
 //! Test support shared by the codethread crates: locating the real-data
-//! folder named by `CODETHREAD_SHARED`.
+//! folder named by `CODETHREAD_SHARED`, and [`chat_server`], a loopback
+//! chat-completions server with injected faults.
 //!
 //! Suites that need the real data call [`shared`] (or [`shared_path`]) first:
 //! - `CODETHREAD_SHARED` unset: the function prints a visible `SKIPPED` line
@@ -13,6 +14,8 @@
 //! }
 //! ```
 #![allow(clippy::panic)]
+
+pub mod chat_server;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -1,0 +1,283 @@
+//! The drift and compounding judges: requests, strict answers, IEC import,
+//! Cohen's κ, the compounding table and the deterministic survival check.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use codethread_analysis::judge::*;
+
+fn item() -> DriftItem {
+    DriftItem {
+        benchmark: "verified".into(),
+        model: "org/model-7b.v2".into(),
+        instance_id: "o__r-1".into(),
+        language: "python".into(),
+        targets: vec![
+            DriftTarget {
+                target_id: "m.py::f".into(),
+                human: "def f(x):\n    return x + 1\n".into(),
+                agent: "def f(x):\n    if x is None:\n        raise ValueError\n    return x + 1\n"
+                    .into(),
+            },
+            DriftTarget {
+                target_id: "m.py::g".into(),
+                human: "def g():\n    return 2\n".into(),
+                agent: "def g():\n    return 2\n".into(),
+            },
+        ],
+        outside_edits: vec![],
+        files: vec![],
+    }
+}
+
+#[test]
+fn taxonomy_is_ten_categories_in_three_groups_plus_two() {
+    let drift: Vec<_> = TAXONOMY
+        .iter()
+        .filter(|c| c.group != Group::NoDrift)
+        .collect();
+    assert_eq!(drift.len(), 10);
+    let groups: BTreeSet<Group> = drift.iter().map(|c| c.group).collect();
+    assert_eq!(groups.len(), 3);
+    let none: Vec<&str> = TAXONOMY
+        .iter()
+        .filter(|c| c.group == Group::NoDrift)
+        .map(|c| c.code)
+        .collect();
+    assert_eq!(none, vec!["EQUIVALENT", "STYLE"]);
+    let codes: BTreeSet<&str> = TAXONOMY.iter().map(|c| c.code).collect();
+    assert_eq!(codes.len(), 12);
+}
+
+#[test]
+fn drift_request_and_strict_answers() {
+    let it = item();
+    let r = drift_request(&it);
+    let id = r["custom_id"].as_str().expect("id");
+    assert!(
+        id.len() <= 64
+            && id
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-'),
+        "{id}"
+    );
+    let user = r["messages"][1]["content"].as_str().expect("user");
+    assert!(user.contains("raise ValueError") && user.contains("m.py::g"));
+    let sys = r["messages"][0]["content"].as_str().expect("sys");
+    assert!(TAXONOMY.iter().all(|c| sys.contains(c.code)));
+    assert_eq!(r["metadata"]["model"], "org/model-7b.v2");
+    let good = r#"```json
+{"targets": [{"target_id": "m.py::f", "labels": ["VALIDATION_ADDED"], "rationale": "rejects None"},
+             {"target_id": "m.py::g", "labels": ["EQUIVALENT"], "rationale": "same"}]}
+```"#;
+    let labels = parse_drift_answer(&it, good).expect("good");
+    let rec = drift_record(&it, labels);
+    assert!(rec.iec);
+    assert!(rec.targets[0].drifted() && !rec.targets[1].drifted());
+    for bad in [
+        r#"{"targets": [{"target_id": "m.py::f", "labels": ["VALIDATION_ADDED"], "rationale": "x"}]}"#,
+        r#"{"targets": [{"target_id": "m.py::f", "labels": ["NEW_THING"], "rationale": "x"}, {"target_id": "m.py::g", "labels": ["STYLE"], "rationale": "x"}]}"#,
+        r#"{"targets": [{"target_id": "m.py::f", "labels": ["STYLE", "RETURN_CHANGED"], "rationale": "x"}, {"target_id": "m.py::g", "labels": ["STYLE"], "rationale": "x"}]}"#,
+        r#"{"targets": [{"target_id": "m.py::h", "labels": ["STYLE"], "rationale": "x"}]}"#,
+        r#"{"targets": [], "extra": 1}"#,
+        "The answer is VALIDATION_ADDED.",
+    ] {
+        assert!(parse_drift_answer(&it, bad).is_err(), "{bad}");
+    }
+    // Output-group labels do not set IEC.
+    let out = r#"{"targets": [{"target_id": "m.py::f", "labels": ["RETURN_CHANGED"], "rationale": "x"}, {"target_id": "m.py::g", "labels": ["STYLE"], "rationale": "x"}]}"#;
+    assert!(!drift_record(&it, parse_drift_answer(&it, out).expect("ok")).iec);
+}
+
+#[test]
+fn kappa_matches_the_closed_form() {
+    let k = |i: usize| ("b".to_string(), "m".to_string(), format!("i{i}"));
+    // 20 items: both 1: 6, judge only: 2, detector only: 3, neither: 9.
+    let mut j = BTreeMap::new();
+    let mut d = BTreeMap::new();
+    for i in 0..20 {
+        let (a, b) = match i {
+            0..=5 => (true, true),
+            6..=7 => (true, false),
+            8..=10 => (false, true),
+            _ => (false, false),
+        };
+        j.insert(k(i), a);
+        d.insert(k(i), b);
+    }
+    j.insert(k(99), true); // not rated by the detector: ignored
+    let a = agreement(&j, &d);
+    assert_eq!(
+        (a.n, a.both, a.judge_only, a.detector_only, a.neither),
+        (20, 6, 2, 3, 9)
+    );
+    // p_o = 15/20; p_e = (8*9 + 12*11)/400 = 204/400; κ = (0.75-0.51)/(0.49)
+    let want = (0.75 - 0.51) / 0.49;
+    assert!((a.kappa.expect("kappa") - want).abs() < 1e-12);
+    let all_same: BTreeMap<_, _> = (0..3).map(|i| (k(i), true)).collect();
+    assert_eq!(agreement(&all_same, &all_same).kappa, None);
+}
+
+#[test]
+fn compounding_answers_table_and_survival_check() {
+    let drift = DriftLabel {
+        target_id: "m.py::f".into(),
+        labels: vec!["VALIDATION_ADDED".into()],
+        rationale: "rejects None".into(),
+    };
+    let it = CompoundItem {
+        benchmark: "verified".into(),
+        model: "m".into(),
+        instance_id: "o__r-1".into(),
+        drift,
+        aa_pr2_patch: "diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -1,3 +1,3 @@\n def f(x):\n-    return x + 1\n+    return x + 2\n \n".into(),
+        aa_resolved: false,
+        failing_tests: vec!["t.py::test_f".into()],
+    };
+    let r = compound_request(&it);
+    let u = r["messages"][1]["content"].as_str().expect("user");
+    assert!(
+        u.contains("VALIDATION_ADDED")
+            && u.contains("+    return x + 2")
+            && u.contains("t.py::test_f")
+    );
+    let l = parse_compound_answer(
+        &it,
+        r#"{"survival": "survived", "caused_failure": "yes", "rationale": "r"}"#,
+    )
+    .expect("ok");
+    assert_eq!((l.survival, l.caused_failure), (Survival::Survived, true));
+    assert!(parse_compound_answer(
+        &it,
+        r#"{"survival": "maybe", "caused_failure": "yes", "rationale": "r"}"#
+    )
+    .is_err());
+    assert!(parse_compound_answer(
+        &it,
+        r#"{"survival": "removed", "caused_failure": "perhaps", "rationale": "r"}"#
+    )
+    .is_err());
+    let mk = |inst: &str, s: Survival, c: bool| CompoundLabel {
+        instance: inst.into(),
+        survival: s,
+        caused_failure: c,
+        ..l.clone()
+    };
+    let labels = vec![
+        mk("a", Survival::Survived, true),
+        mk("b", Survival::Survived, false),
+        mk("c", Survival::Rewritten, false),
+        mk("d", Survival::Removed, false),
+        mk("zz", Survival::Survived, true),
+    ];
+    let cohort: BTreeSet<_> = ["a", "b", "c", "d"]
+        .iter()
+        .map(|i| ("verified".to_string(), "m".to_string(), i.to_string()))
+        .collect();
+    let t = compounding_table(&labels, &cohort);
+    assert_eq!(
+        (
+            t.n,
+            t.survived,
+            t.rewritten,
+            t.removed,
+            t.caused,
+            t.outside_cohort
+        ),
+        (4, 2, 1, 1, 1, 1)
+    );
+    assert!((t.pct(t.survived) - 50.0).abs() < 1e-12);
+    assert!(t.to_markdown().contains("| 4 | 2 (50.0%)"));
+    // Deterministic check on a real tree.
+    let mut pre = codethread_patch::MemTree::new();
+    pre.insert(
+        b"m.py".to_vec(),
+        b"def f(x):\n    return x + 1\n\n\ndef g():\n    return 2\n".to_vec(),
+    );
+    assert_eq!(
+        touches_function(&pre, it.aa_pr2_patch.as_bytes(), "m.py::f"),
+        Ok(true)
+    );
+    assert_eq!(
+        touches_function(&pre, it.aa_pr2_patch.as_bytes(), "m.py::g"),
+        Ok(false)
+    );
+    assert_eq!(touches_function(&pre, b"", "m.py::f"), Ok(false));
+}
+
+#[test]
+fn items_from_trees_static_iec_and_imports() {
+    let mut human = codethread_patch::MemTree::new();
+    human.insert(
+        b"m.py".to_vec(),
+        b"class A:\n    def f(self, x):\n        return x + 1\n".to_vec(),
+    );
+    let mut agent = codethread_patch::MemTree::new();
+    agent.insert(b"m.py".to_vec(), b"class A:\n    def f(self, x):\n        if x is None:\n            raise ValueError('x')\n        return x + 1\n".to_vec());
+    let it = drift_item_from_trees(
+        "b",
+        "m",
+        "o__r-2",
+        &human,
+        &agent,
+        &["m.py::A.f".to_string()],
+    );
+    assert_eq!(it.language, "python");
+    assert!(
+        it.targets[0].human.starts_with("def f")
+            && it.targets[0].agent.contains("raise ValueError")
+    );
+    assert_eq!(static_iec(&it), Some(true));
+    let same = drift_item_from_trees(
+        "b",
+        "m",
+        "o__r-3",
+        &human,
+        &human,
+        &["m.py::A.f".to_string()],
+    );
+    assert_eq!(static_iec(&same), Some(false));
+    // The item travels as JSONL.
+    let line = serde_json::to_string(&it).expect("json");
+    let (items, errs) =
+        load_items::<DriftItem>("items.jsonl", format!("{line}\n{{bad\n").as_bytes());
+    assert_eq!((items.len(), errs.len()), (1, 1));
+    assert!(errs[0].to_string().contains("line 2"));
+    let id = drift_request(&it)["custom_id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    let id2 = drift_request(&same)["custom_id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    let answers: BTreeMap<String, String> = [
+        (id.clone(), r#"{"targets": [{"target_id": "m.py::A.f", "labels": ["VALIDATION_ADDED"], "rationale": "None rejected"}]}"#.to_string()),
+        (id2.clone(), "not json".to_string()),
+        ("stray".to_string(), "{}".to_string()),
+    ]
+    .into_iter()
+    .collect();
+    let got = import_drift(&[it.clone(), same.clone()], &answers);
+    assert_eq!(got.labels.len(), 1);
+    assert!(got.labels[0].iec);
+    assert_eq!(got.errors.len(), 1);
+    assert_eq!(got.errors[0].0, id2);
+    assert_eq!(got.unknown, vec!["stray"]);
+    let judge = iec_from_labels(&got.labels);
+    let det: BTreeMap<_, _> = [(
+        ("b".to_string(), "m".to_string(), "o__r-2".to_string()),
+        static_iec(&it).unwrap_or(false),
+    )]
+    .into_iter()
+    .collect();
+    assert_eq!(agreement(&judge, &det).both, 1);
+    let aa: BTreeMap<_, _> = [(
+        ("b".to_string(), "m".to_string(), "o__r-2".to_string()),
+        ("diff".to_string(), false, vec!["t".to_string()]),
+    )]
+    .into_iter()
+    .collect();
+    let ci = compound_items(&got.labels, &aa);
+    assert_eq!(ci.len(), 1);
+    assert_eq!(ci[0].drift.labels, vec!["VALIDATION_ADDED"]);
+}

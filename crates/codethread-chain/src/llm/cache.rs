@@ -1,0 +1,96 @@
+//! The runner's on-disk cache: one file per answered request, named by the
+//! SHA-256 of the exact request body bytes sent, written atomically
+//! (`codethread_lang::io::write_atomic`: a temporary file, then a rename),
+//! so a killed run leaves whole records or none and a re-run sends nothing
+//! that is already answered.
+//!
+//! Layout: `<dir>/<sha256 hex>.json` holding a [`CacheRecord`]. Only
+//! answered requests are cached; failures are retried by the next run.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::error::ChainError;
+
+/// The cache key of a request body: lowercase hex SHA-256 of its bytes.
+pub fn request_key(body: &[u8]) -> String {
+    let d = Sha256::digest(body);
+    let mut s = String::with_capacity(64);
+    for b in d {
+        s.push_str(&format!("{b:02x}"));
+    }
+    s
+}
+
+/// One answered request.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CacheRecord {
+    /// The request's `custom_id` when it was answered.
+    pub custom_id: String,
+    /// [`request_key`] of the body.
+    pub key: String,
+    /// The answer text (`choices[0].message.content`).
+    pub content: String,
+    /// The whole response body as the endpoint sent it.
+    pub response: Value,
+    /// HTTP attempts it took.
+    pub attempts: u32,
+}
+
+/// A cache directory.
+#[derive(Debug, Clone)]
+pub struct Cache {
+    dir: PathBuf,
+}
+
+impl Cache {
+    /// Open (create) the cache directory; stale temporary files of a killed
+    /// run are removed.
+    pub fn open(dir: &Path) -> Result<Cache, ChainError> {
+        std::fs::create_dir_all(dir).map_err(|e| ChainError::io(dir, e))?;
+        codethread_lang::io::remove_stale_temps(dir);
+        Ok(Cache {
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn path(&self, key: &str) -> PathBuf {
+        self.dir.join(format!("{key}.json"))
+    }
+
+    /// The record for `key`: `Ok(None)` when there is none; a record that
+    /// cannot be read or is not a record for this key is an error naming
+    /// the file (the runner then asks again and overwrites it).
+    pub fn get(&self, key: &str) -> Result<Option<CacheRecord>, ChainError> {
+        let p = self.path(key);
+        let Some(bytes) = crate::fsutil::read_opt_nofollow(&p)? else {
+            return Ok(None);
+        };
+        let r: CacheRecord =
+            serde_json::from_slice(&bytes).map_err(|e| ChainError::json(&p, 0, &e))?;
+        if r.key != key {
+            return Err(ChainError::Format {
+                path: p,
+                message: format!("record for key {} under another name", r.key),
+            });
+        }
+        Ok(Some(r))
+    }
+
+    /// Store a record atomically.
+    pub fn put(&self, r: &CacheRecord) -> Result<(), ChainError> {
+        let bytes = serde_json::to_vec(r).map_err(|e| ChainError::Format {
+            path: self.path(&r.key),
+            message: e.to_string(),
+        })?;
+        crate::fsutil::write_atomic(&self.path(&r.key), &bytes)
+    }
+}

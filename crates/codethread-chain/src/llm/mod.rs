@@ -1,0 +1,114 @@
+//! The LLM stages run for real: request files of existing batch engines,
+//! their result files read back, an online runner for any
+//! OpenAI-compatible `/v1/chat/completions` endpoint with a cache, and
+//! checks of the statements that come back.
+//!
+//! - [`format`](mod@format): OpenAI Batch (also `vllm run-batch`) and Anthropic Message
+//!   Batches request lines, their validation against the published
+//!   schemas, and one reader for every engine's output file (per-line
+//!   errors kept per instance).
+//! - [`runner`]: bounded concurrency, retries with backoff and jitter, a
+//!   timeout, the API key from an environment variable, progress through a
+//!   callback.
+//! - [`cache`]: one atomically written file per answered request, keyed by
+//!   the SHA-256 of the exact request body.
+//! - [`check`]: required sections and leaks (original bodies, gold patch).
+
+pub mod cache;
+pub mod check;
+pub mod format;
+pub mod runner;
+
+use crate::error::ChainError;
+use crate::pipeline::{llm_requests, Chain, RequestFormat};
+use crate::statement::LlmRequest;
+
+/// The statement requests of every built instance of `chain`, as
+/// [`LlmRequest`]s: one result per built instance, a damaged
+/// `llm_request.json` being that instance's error.
+pub fn chain_requests(chain: &Chain) -> Vec<(String, Result<LlmRequest, ChainError>)> {
+    llm_requests(chain, RequestFormat::Neutral, "", 0)
+        .into_iter()
+        .map(|(id, r)| {
+            let r = r.and_then(|v| {
+                serde_json::from_value::<LlmRequest>(v).map_err(|e| ChainError::Instance {
+                    instance_id: id.clone(),
+                    message: format!("llm_request.json: {e}"),
+                })
+            });
+            (id, r)
+        })
+        .collect()
+}
+
+/// The runner's jobs for `requests` (chat-completions bodies with `p`).
+pub fn jobs(requests: &[LlmRequest], p: &format::GenParams) -> Vec<runner::Job> {
+    requests
+        .iter()
+        .map(|r| runner::Job {
+            custom_id: r.custom_id.clone(),
+            body: format::openai_chat_body(&r.messages, p),
+        })
+        .collect()
+}
+
+/// The statement context of a localized instance (what `pipeline::build`
+/// gives the statement writer and the checks): the targets with their
+/// original text, the repository and the language.
+pub fn task_context(
+    inst: &crate::instance::Instance,
+    loc: &crate::targets::Localization,
+) -> crate::statement::TaskContext {
+    let targets: Vec<crate::statement::TargetInfo> = loc
+        .targets
+        .iter()
+        .map(|t| {
+            crate::statement::TargetInfo::from_function(
+                &t.path,
+                &t.function,
+                loc.before.get(&t.path).map(Vec::as_slice).unwrap_or(&[]),
+            )
+        })
+        .collect();
+    let language = targets
+        .iter()
+        .find_map(|t| codethread_lang::Lang::from_path(&t.path))
+        .map(|l| l.name().to_string())
+        .or_else(|| inst.language.clone())
+        .unwrap_or_else(|| "unknown".into());
+    crate::statement::TaskContext {
+        instance_id: inst.instance_id.clone(),
+        repo: inst.repo.clone(),
+        language,
+        targets,
+    }
+}
+
+/// Read provider-neutral requests (`{custom_id, messages, metadata}` JSON
+/// lines, as `chain requests` and `analyze judge ... export` write them):
+/// every readable request, one error per bad line, differing requests
+/// sharing a `custom_id` refused.
+pub fn load_requests(
+    path: &std::path::Path,
+) -> Result<crate::instance::Loaded<LlmRequest>, ChainError> {
+    let text = crate::records::read_text(path)?;
+    let mut out = crate::instance::Loaded::default();
+    let mut rows = Vec::new();
+    for r in crate::records::split_records(path, &text, &["requests"])? {
+        match r.value {
+            Err(e) => out.errors.push(e),
+            Ok(v) => match serde_json::from_value::<LlmRequest>(v) {
+                Ok(req) => rows.push((r.line, req.custom_id.clone(), req)),
+                Err(e) => out.errors.push(ChainError::BadField {
+                    path: path.to_path_buf(),
+                    line: r.line,
+                    instance_id: "<request>".into(),
+                    field: "custom_id/messages".into(),
+                    message: e.to_string(),
+                }),
+            },
+        }
+    }
+    crate::records::dedupe(path, "request", rows, &mut out);
+    Ok(out)
+}

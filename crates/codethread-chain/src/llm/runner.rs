@@ -1,0 +1,652 @@
+//! The online runner: sends chat-completions requests to any
+//! OpenAI-compatible endpoint (vLLM, SGLang, a LiteLLM gateway, OpenAI)
+//! with
+//! * bounded concurrency: `concurrency` worker threads, each with one
+//!   request in flight;
+//! * retries with exponential backoff and full jitter on 429 (honouring a
+//!   `Retry-After` of seconds), 408, 5xx, timeouts, connection errors and
+//!   answers that cannot be read (malformed JSON, no text, a `custom_id`
+//!   echoed by the engine that is not the request's);
+//! * a per-request timeout (the whole exchange);
+//! * the on-disk [`Cache`] keyed by the SHA-256 of the exact body bytes: a
+//!   re-run sends only what is not answered yet, and a kill loses at most
+//!   the requests in flight (each answer is written atomically as it
+//!   arrives);
+//! * the API key read from the environment variable the caller names,
+//!   sent only in the `Authorization` header, never stored or put in an
+//!   error message.
+//!
+//! The library never prints: progress goes to a callback, called on the
+//! caller's thread.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::cache::{request_key, Cache, CacheRecord};
+use super::format::chat_completion_text;
+use crate::error::ChainError;
+
+/// One request to send.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Job {
+    /// The instance (or judge item) the answer belongs to.
+    pub custom_id: String,
+    /// The chat-completions body (see [`super::format::openai_chat_body`]).
+    pub body: Value,
+}
+
+/// Runner settings.
+#[derive(Debug, Clone)]
+pub struct RunnerOptions {
+    /// The endpoint: a base URL such as `http://127.0.0.1:8000/v1` (the
+    /// runner appends `/chat/completions`) or the full
+    /// `.../chat/completions` URL.
+    pub endpoint: String,
+    /// Worker threads, i.e. requests in flight at most (at least 1).
+    pub concurrency: usize,
+    /// Timeout of one HTTP exchange (connect, send, whole answer).
+    pub timeout: Duration,
+    /// Attempts per request before it is given up (at least 1).
+    pub max_attempts: u32,
+    /// First backoff; attempt `k` waits a random time in
+    /// `[d/2, d]` with `d = min(backoff_base * 2^(k-1), backoff_max)`.
+    pub backoff_base: Duration,
+    /// Largest backoff.
+    pub backoff_max: Duration,
+    /// Largest `Retry-After` honoured (a longer one is cut to this).
+    pub retry_after_max: Duration,
+    /// Name of the environment variable holding the API key (sent as
+    /// `Authorization: Bearer <key>`); `None`: no key.
+    pub api_key_env: Option<String>,
+    /// Stop after this many HTTP attempts (for tests and budget limits);
+    /// requests not started are reported as [`JobOutcome::NotSent`].
+    pub max_requests: Option<usize>,
+}
+
+impl Default for RunnerOptions {
+    fn default() -> Self {
+        RunnerOptions {
+            endpoint: String::new(),
+            concurrency: 8,
+            timeout: Duration::from_secs(600),
+            max_attempts: 6,
+            backoff_base: Duration::from_millis(500),
+            backoff_max: Duration::from_secs(60),
+            retry_after_max: Duration::from_secs(300),
+            api_key_env: None,
+            max_requests: None,
+        }
+    }
+}
+
+/// What became of one job.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum JobOutcome {
+    /// Answered by an earlier run (from the cache), or by this run for an
+    /// earlier job with a byte-identical body; nothing sent for it.
+    Cached,
+    /// Answered now.
+    Answered {
+        /// HTTP attempts made.
+        attempts: u32,
+    },
+    /// Given up: a permanent error (e.g. HTTP 400/401/404) or the attempts
+    /// ran out.
+    Failed {
+        /// HTTP attempts made.
+        attempts: u32,
+        /// `http_<status>`, `timeout`, `connection`, `malformed`,
+        /// `wrong_custom_id`, `cache`.
+        code: String,
+        /// What happened (never the API key).
+        message: String,
+    },
+    /// Not sent: the run stopped at `max_requests`.
+    NotSent,
+}
+
+/// A progress report, given to the callback on the caller's thread.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Progress {
+    /// A job is finished (`done` of `total`).
+    Done {
+        /// Jobs finished so far.
+        done: usize,
+        /// All jobs.
+        total: usize,
+        /// The job.
+        custom_id: String,
+        /// Its outcome.
+        outcome: JobOutcome,
+    },
+    /// An attempt failed and will be retried after `wait`.
+    Retry {
+        /// The job.
+        custom_id: String,
+        /// The attempt that failed (1-based).
+        attempt: u32,
+        /// The wait before the next attempt.
+        wait: Duration,
+        /// Why (same codes as [`JobOutcome::Failed`]).
+        reason: String,
+    },
+}
+
+/// The result of a run: one outcome per job, in job order.
+#[derive(Debug, Clone, Default)]
+pub struct RunSummary {
+    /// `(custom_id, outcome)` per job.
+    pub outcomes: Vec<(String, JobOutcome)>,
+    /// HTTP attempts made by this run.
+    pub http_requests: usize,
+    /// Wall time of the run.
+    pub elapsed: Duration,
+}
+
+impl RunSummary {
+    /// Jobs with each outcome: `(cached, answered, failed, not_sent)`.
+    pub fn counts(&self) -> (usize, usize, usize, usize) {
+        let mut c = (0, 0, 0, 0);
+        for (_, o) in &self.outcomes {
+            match o {
+                JobOutcome::Cached => c.0 += 1,
+                JobOutcome::Answered { .. } => c.1 += 1,
+                JobOutcome::Failed { .. } => c.2 += 1,
+                JobOutcome::NotSent => c.3 += 1,
+            }
+        }
+        c
+    }
+}
+
+/// Errors that stop a run before it starts.
+#[derive(Debug, thiserror::Error)]
+pub enum RunnerError {
+    /// The named API-key variable is not set (or empty, or not Unicode).
+    #[error("the API key variable {0} is not set")]
+    MissingKey(String),
+    /// Two jobs share a `custom_id` with different bodies.
+    #[error("custom_id {0} appears twice with different requests")]
+    DuplicateId(String),
+    /// The endpoint is not an http(s) URL.
+    #[error("endpoint {0:?} is not an http:// or https:// URL")]
+    BadEndpoint(String),
+    /// The cache cannot be used.
+    #[error(transparent)]
+    Cache(#[from] ChainError),
+}
+
+/// The URL requests go to.
+pub fn completions_url(endpoint: &str) -> String {
+    let e = endpoint.trim_end_matches('/');
+    if e.ends_with("/chat/completions") {
+        e.to_string()
+    } else {
+        format!("{e}/chat/completions")
+    }
+}
+
+/// A small xorshift generator for jitter (no need for a cryptographic one).
+struct Jitter(u64);
+
+impl Jitter {
+    fn new(seed: u64) -> Jitter {
+        Jitter(seed | 1)
+    }
+    fn unit(&mut self) -> f64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        (x >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// The backoff before attempt `attempt + 1` (full jitter in `[d/2, d]`).
+fn backoff(opts: &RunnerOptions, attempt: u32, rng: &mut Jitter) -> Duration {
+    let exp = 2f64.powi(attempt.saturating_sub(1).min(30) as i32);
+    let d = opts.backoff_base.mul_f64(exp).min(opts.backoff_max);
+    d.mul_f64(0.5 + 0.5 * rng.unit())
+}
+
+/// `Retry-After` in seconds (the HTTP-date form is not read: the backoff
+/// is used instead).
+fn retry_after(v: Option<&str>) -> Option<Duration> {
+    let s = v?.trim();
+    s.parse::<f64>()
+        .ok()
+        .filter(|x| x.is_finite() && *x >= 0.0)
+        .map(Duration::from_secs_f64)
+}
+
+/// What one attempt gave.
+enum Attempt {
+    Ok {
+        content: String,
+        body: Value,
+    },
+    Retry {
+        code: String,
+        message: String,
+        wait: Option<Duration>,
+    },
+    Fatal {
+        code: String,
+        message: String,
+    },
+}
+
+/// Remove the key from a text an endpoint sent back (an error body may
+/// quote the `Authorization` header it refused).
+fn redact(text: String, key: Option<&str>) -> String {
+    match key {
+        Some(k) if k.len() >= 4 && text.contains(k) => text.replace(k, "<redacted>"),
+        _ => text,
+    }
+}
+
+fn attempt(agent: &ureq::Agent, url: &str, auth: Option<&str>, job: &Job, body: &[u8]) -> Attempt {
+    let key = auth.and_then(|a| a.strip_prefix("Bearer "));
+    match attempt_raw(agent, url, auth, job, body) {
+        Attempt::Retry {
+            code,
+            message,
+            wait,
+        } => Attempt::Retry {
+            code,
+            message: redact(message, key),
+            wait,
+        },
+        Attempt::Fatal { code, message } => Attempt::Fatal {
+            code,
+            message: redact(message, key),
+        },
+        ok => ok,
+    }
+}
+
+fn attempt_raw(
+    agent: &ureq::Agent,
+    url: &str,
+    auth: Option<&str>,
+    job: &Job,
+    body: &[u8],
+) -> Attempt {
+    let mut req = agent
+        .post(url)
+        .header("Content-Type", "application/json")
+        .header("X-Codethread-Custom-Id", job.custom_id.as_str());
+    if let Some(a) = auth {
+        req = req.header("Authorization", a);
+    }
+    let mut resp = match req.send(body) {
+        Ok(r) => r,
+        Err(e) => return transport_error(e),
+    };
+    let status = resp.status().as_u16();
+    let ra = retry_after(
+        resp.headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok()),
+    );
+    let text = match resp.body_mut().read_to_string() {
+        Ok(t) => t,
+        Err(e) => return transport_error(e),
+    };
+    if status == 429 || status == 408 || status >= 500 {
+        return Attempt::Retry {
+            code: format!("http_{status}"),
+            message: snippet(&text),
+            wait: ra,
+        };
+    }
+    if status != 200 {
+        return Attempt::Fatal {
+            code: format!("http_{status}"),
+            message: snippet(&text),
+        };
+    }
+    let v: Value = match serde_json::from_str(&text) {
+        Ok(v) => v,
+        Err(e) => {
+            return Attempt::Retry {
+                code: "malformed".into(),
+                message: format!("response is not JSON: {e}"),
+                wait: None,
+            }
+        }
+    };
+    if let Some(echo) = v.get("custom_id").and_then(Value::as_str) {
+        if echo != job.custom_id {
+            return Attempt::Retry {
+                code: "wrong_custom_id".into(),
+                message: format!("the endpoint answered for {echo:?}"),
+                wait: None,
+            };
+        }
+    }
+    match chat_completion_text(&v) {
+        Some((content, _)) => Attempt::Ok { content, body: v },
+        None => Attempt::Retry {
+            code: "malformed".into(),
+            message: "response has no choices[0].message.content".into(),
+            wait: None,
+        },
+    }
+}
+
+fn snippet(text: &str) -> String {
+    let mut end = text.len().min(300);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].to_string()
+}
+
+fn transport_error(e: ureq::Error) -> Attempt {
+    match e {
+        ureq::Error::Timeout(t) => Attempt::Retry {
+            code: "timeout".into(),
+            message: format!("timed out ({t})"),
+            wait: None,
+        },
+        ureq::Error::BadUri(_)
+        | ureq::Error::RequireHttpsOnly(_)
+        | ureq::Error::TlsRequired
+        | ureq::Error::InvalidProxyUrl
+        | ureq::Error::BodyExceedsLimit(_) => Attempt::Fatal {
+            code: "request".into(),
+            message: e.to_string(),
+        },
+        other => Attempt::Retry {
+            code: "connection".into(),
+            message: other.to_string(),
+            wait: None,
+        },
+    }
+}
+
+enum Msg {
+    Retry(usize, u32, Duration, String),
+    Done(usize, JobOutcome),
+}
+
+/// Send every job that is not in the cache at `cache_dir`; see the module
+/// docs. Returns one outcome per job; a failed job never stops the others.
+/// Errors only for what stops the run before anything is sent.
+pub fn run(
+    jobs: &[Job],
+    opts: &RunnerOptions,
+    cache: &Cache,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<RunSummary, RunnerError> {
+    let started = Instant::now();
+    let url = completions_url(&opts.endpoint);
+    if !(url.starts_with("http://") || url.starts_with("https://")) {
+        return Err(RunnerError::BadEndpoint(opts.endpoint.clone()));
+    }
+    let auth = match &opts.api_key_env {
+        None => None,
+        Some(var) => match std::env::var(var) {
+            Ok(k) if !k.is_empty() => Some(format!("Bearer {k}")),
+            _ => return Err(RunnerError::MissingKey(var.clone())),
+        },
+    };
+    // Bodies, keys, and duplicate ids.
+    let mut seen: HashMap<&str, &str> = HashMap::new();
+    let mut bodies = Vec::with_capacity(jobs.len());
+    let mut keys = Vec::with_capacity(jobs.len());
+    for j in jobs {
+        let b = serde_json::to_vec(&j.body).map_err(|e| {
+            RunnerError::Cache(ChainError::Instance {
+                instance_id: j.custom_id.clone(),
+                message: e.to_string(),
+            })
+        })?;
+        keys.push(request_key(&b));
+        bodies.push(b);
+    }
+    for (j, k) in jobs.iter().zip(&keys) {
+        if let Some(prev) = seen.insert(&j.custom_id, k) {
+            if prev != k {
+                return Err(RunnerError::DuplicateId(j.custom_id.clone()));
+            }
+        }
+    }
+    let total = jobs.len();
+    let mut outcomes: Vec<Option<JobOutcome>> = vec![None; total];
+    let mut done = 0usize;
+    let mut todo = Vec::new();
+    // Jobs whose body is byte-identical to an earlier job's share its
+    // answer (the cache is keyed by the body): sent once.
+    let mut scheduled: HashMap<&str, usize> = HashMap::new();
+    let mut same_body: Vec<(usize, usize)> = Vec::new();
+    for (i, j) in jobs.iter().enumerate() {
+        match cache.get(&keys[i]) {
+            Ok(Some(_)) => {
+                outcomes[i] = Some(JobOutcome::Cached);
+                done += 1;
+                progress(&Progress::Done {
+                    done,
+                    total,
+                    custom_id: j.custom_id.clone(),
+                    outcome: JobOutcome::Cached,
+                });
+            }
+            // Missing or damaged: ask again, once per distinct body.
+            _ => match scheduled.get(keys[i].as_str()) {
+                Some(&first) => same_body.push((i, first)),
+                None => {
+                    scheduled.insert(keys[i].as_str(), i);
+                    todo.push(i);
+                }
+            },
+        }
+    }
+    let config = ureq::Agent::config_builder()
+        .timeout_global(Some(opts.timeout))
+        .http_status_as_error(false)
+        .max_idle_connections_per_host(opts.concurrency.max(1))
+        .build();
+    let agent: ureq::Agent = config.into();
+    let next = AtomicUsize::new(0);
+    let sent = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<Msg>();
+    let workers = opts.concurrency.max(1).min(todo.len().max(1));
+    let seed0 = started.elapsed().as_nanos() as u64
+        ^ std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(0x9e37_79b9);
+    std::thread::scope(|s| {
+        for w in 0..workers {
+            let tx = tx.clone();
+            let (agent, url, auth, todo, next, sent) =
+                (&agent, &url, auth.as_deref(), &todo, &next, &sent);
+            let (bodies, keys) = (&bodies, &keys);
+            s.spawn(move || {
+                let mut rng = Jitter::new(
+                    seed0.wrapping_add((w as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)),
+                );
+                loop {
+                    let t = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(&i) = todo.get(t) else { break };
+                    let job = &jobs[i];
+                    let mut attempts = 0u32;
+                    let outcome = loop {
+                        let n = sent.fetch_add(1, Ordering::SeqCst);
+                        if opts.max_requests.is_some_and(|m| n >= m) {
+                            break (
+                                if attempts == 0 {
+                                    JobOutcome::NotSent
+                                } else {
+                                    JobOutcome::Failed {
+                                        attempts,
+                                        code: "stopped".into(),
+                                        message: "max_requests reached".into(),
+                                    }
+                                },
+                                None,
+                            );
+                        }
+                        attempts += 1;
+                        match attempt(agent, url, auth, job, &bodies[i]) {
+                            Attempt::Ok { content, body } => {
+                                let rec = CacheRecord {
+                                    custom_id: job.custom_id.clone(),
+                                    key: keys[i].clone(),
+                                    content,
+                                    response: body,
+                                    attempts,
+                                };
+                                break (JobOutcome::Answered { attempts }, Some(rec));
+                            }
+                            Attempt::Fatal { code, message } => {
+                                break (
+                                    JobOutcome::Failed {
+                                        attempts,
+                                        code,
+                                        message,
+                                    },
+                                    None,
+                                )
+                            }
+                            Attempt::Retry {
+                                code,
+                                message,
+                                wait,
+                            } => {
+                                if attempts >= opts.max_attempts.max(1) {
+                                    break (
+                                        JobOutcome::Failed {
+                                            attempts,
+                                            code,
+                                            message,
+                                        },
+                                        None,
+                                    );
+                                }
+                                let b = backoff(opts, attempts, &mut rng);
+                                let wait = match wait {
+                                    Some(ra) => ra.min(opts.retry_after_max),
+                                    None => b,
+                                };
+                                let _ = tx.send(Msg::Retry(i, attempts, wait, code));
+                                std::thread::sleep(wait);
+                            }
+                        }
+                    };
+                    // Each worker stores its own answers (the atomic write
+                    // syncs the file: done in parallel, not on one thread).
+                    let outcome = match outcome {
+                        (o, Some(r)) => match cache.put(&r) {
+                            Ok(()) => o,
+                            Err(e) => JobOutcome::Failed {
+                                attempts: r.attempts,
+                                code: "cache".into(),
+                                message: format!("answer not stored: {e}"),
+                            },
+                        },
+                        (o, None) => o,
+                    };
+                    if tx.send(Msg::Done(i, outcome)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for m in rx {
+            match m {
+                Msg::Retry(i, attempt, wait, reason) => progress(&Progress::Retry {
+                    custom_id: jobs[i].custom_id.clone(),
+                    attempt,
+                    wait,
+                    reason,
+                }),
+                Msg::Done(i, outcome) => {
+                    done += 1;
+                    progress(&Progress::Done {
+                        done,
+                        total,
+                        custom_id: jobs[i].custom_id.clone(),
+                        outcome: outcome.clone(),
+                    });
+                    outcomes[i] = Some(outcome);
+                }
+            }
+        }
+    });
+    for (i, first) in same_body {
+        let o = match &outcomes[first] {
+            Some(JobOutcome::Answered { .. }) => JobOutcome::Cached,
+            Some(o) => o.clone(),
+            None => JobOutcome::NotSent,
+        };
+        done += 1;
+        progress(&Progress::Done {
+            done,
+            total,
+            custom_id: jobs[i].custom_id.clone(),
+            outcome: o.clone(),
+        });
+        outcomes[i] = Some(o);
+    }
+    let http_requests = sent.load(Ordering::SeqCst);
+    let http_requests = match opts.max_requests {
+        Some(m) => http_requests.min(m),
+        None => http_requests,
+    };
+    Ok(RunSummary {
+        outcomes: jobs
+            .iter()
+            .zip(outcomes)
+            .map(|(j, o)| (j.custom_id.clone(), o.unwrap_or(JobOutcome::NotSent)))
+            .collect(),
+        http_requests,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// The results of `jobs` as OpenAI-batch-output lines (answered ones from
+/// the cache, the others with their error), in job order: the file
+/// [`super::format::read_batch_output`] and `chain build --answers` read.
+pub fn output_lines(jobs: &[Job], cache: &Cache, summary: &RunSummary) -> Vec<Value> {
+    let outcome: HashMap<&str, &JobOutcome> = summary
+        .outcomes
+        .iter()
+        .map(|(id, o)| (id.as_str(), o))
+        .collect();
+    jobs.iter()
+        .map(|j| {
+            let key = serde_json::to_vec(&j.body)
+                .map(|b| request_key(&b))
+                .unwrap_or_default();
+            match cache.get(&key) {
+                Ok(Some(r)) => super::format::output_line_ok(&j.custom_id, &key[..16], &r.response),
+                _ => {
+                    let (code, msg) = match outcome.get(j.custom_id.as_str()) {
+                        Some(JobOutcome::Failed { code, message, .. }) => {
+                            (code.clone(), message.clone())
+                        }
+                        Some(JobOutcome::NotSent) | None => {
+                            ("not_sent".to_string(), "not sent (run stopped)".to_string())
+                        }
+                        Some(_) => (
+                            "cache".to_string(),
+                            "answer missing from the cache".to_string(),
+                        ),
+                    };
+                    super::format::output_line_error(&j.custom_id, &code, &msg)
+                }
+            }
+        })
+        .collect()
+}
