@@ -98,7 +98,7 @@ pub struct FlatTree {
 impl FlatTree {
     /// Flatten `file`'s tree (one iterative cursor walk).
     pub fn new(file: &ParsedFile) -> FlatTree {
-        FlatTree::from_node(file.lang, &file.source, file.root())
+        FlatTree::from_node(file.grammar, &file.source, file.root())
     }
 
     /// Flatten the subtree of `root`, a node of a tree parsed as `lang` from
@@ -198,7 +198,8 @@ impl FlatTree {
         Point::new(row, byte.saturating_sub(start) as usize)
     }
 
-    /// The language the tree was parsed as.
+    /// The grammar the tree was parsed with ([`ParsedFile::grammar`]; its
+    /// kind ids are this grammar's).
     pub fn lang(&self) -> Lang {
         self.lang
     }

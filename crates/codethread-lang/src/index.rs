@@ -444,7 +444,7 @@ fn reparse_macro(
     let Some(inner) = file.source.get(inner_start..body.end_byte() - 1) else {
         return;
     };
-    let Ok(parsed) = crate::parse(file.lang, inner.to_vec()) else {
+    let Ok(parsed) = crate::parse_with_grammar(file.lang, file.grammar, inner.to_vec()) else {
         return;
     };
     if parsed.parse_errors > 0 {

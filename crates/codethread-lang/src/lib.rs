@@ -57,7 +57,7 @@ pub use flat::{ByteSpan, Children, FlatCursor, FlatNode, FlatTree};
 pub use index::{index_flat, index_functions, Function, FunctionKind, Span, MAX_QUALNAME_SCOPES};
 pub use kinds::kind_of;
 pub use lang::{looks_like_cpp, Lang};
-pub use parse::{count_errors, parse, parse_path, parse_path_best, ParsedFile};
+pub use parse::{count_errors, parse, parse_path, parse_path_best, parse_with_grammar, ParsedFile};
 pub use tree_sitter;
 
 /// Errors of this crate. Syntax errors are not errors (see

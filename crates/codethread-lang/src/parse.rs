@@ -11,8 +11,13 @@ use crate::{Lang, LangError};
 /// A parsed source file: its bytes, language, tree and error count.
 #[derive(Debug, Clone)]
 pub struct ParsedFile {
-    /// The language the file was parsed as.
+    /// The language the file is measured and named as.
     pub lang: Lang,
+    /// The grammar the tree was parsed with: `lang` itself, except when a
+    /// caller chose another grammar for it with [`parse_with_grammar`]
+    /// (rust-code-analysis parses C with its C++ grammar). Node kind ids of
+    /// `tree` belong to this grammar.
+    pub grammar: Lang,
     /// The exact bytes that were parsed (any encoding; never assumed UTF-8).
     pub source: Vec<u8>,
     /// The concrete syntax tree.
@@ -51,9 +56,25 @@ thread_local! {
 /// [`LangError::Grammar`] if the grammar cannot be loaded (ABI mismatch) and
 /// [`LangError::ParseAborted`] if tree-sitter returns no tree.
 pub fn parse(lang: Lang, source: impl Into<Vec<u8>>) -> Result<ParsedFile, LangError> {
+    parse_with_grammar(lang, lang, source)
+}
+
+/// Parse `source` with the grammar of `grammar` and label the result as
+/// `lang` ([`ParsedFile::lang`] is `lang`, [`ParsedFile::grammar`] is
+/// `grammar`): for tools that read one language with another language's
+/// grammar. `parse_with_grammar(l, l, s)` is [`parse`].
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_with_grammar(
+    lang: Lang,
+    grammar: Lang,
+    source: impl Into<Vec<u8>>,
+) -> Result<ParsedFile, LangError> {
     let source = source.into();
     let tree = PARSERS.with(|cell| -> Result<Tree, LangError> {
         let mut map = cell.borrow_mut();
+        let lang = grammar;
         let parser = match map.entry(lang) {
             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
             std::collections::hash_map::Entry::Vacant(v) => {
@@ -74,6 +95,7 @@ pub fn parse(lang: Lang, source: impl Into<Vec<u8>>) -> Result<ParsedFile, LangE
     let parse_errors = count_errors(tree.root_node());
     Ok(ParsedFile {
         lang,
+        grammar,
         source,
         tree,
         parse_errors,

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 #[path = "rules/functions.rs"]
 mod functions;
 
-use functions::{function_set, FunctionSet, GoNaming, Kinds, Naming};
+use functions::{function_set, DeclaratorNaming, FunctionSet, GoNaming, Kinds, Naming};
 
 use crate::{lloc, FnCtx, Halstead, Profile};
 
@@ -405,7 +405,24 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
     }
 }
 
-/// Parse `source` as `lang` and compute its metrics.
+/// Parse `source` as `lang` with the grammar `profile`'s tool reads it with
+/// (the language's own, except C under [`Profile::Paper`]:
+/// rust-code-analysis parses C with a C++ grammar, so the tree is
+/// tree-sitter-cpp's while [`ParsedFile::lang`] stays C). Analysing the
+/// result with [`analyze_parsed`] reproduces the tool.
+///
+/// # Errors
+/// As [`codethread_lang::parse`].
+pub fn parse_for(
+    profile: Profile,
+    lang: Lang,
+    source: impl Into<Vec<u8>>,
+) -> Result<ParsedFile, LangError> {
+    let grammar = function_set(profile, lang).grammar.unwrap_or(lang);
+    codethread_lang::parse_with_grammar(lang, grammar, source)
+}
+
+/// Parse `source` as `lang` (see [`parse_for`]) and compute its metrics.
 ///
 /// # Errors
 /// [`MetricsError::Parse`] when the parser fails (never for syntax errors).
@@ -415,7 +432,7 @@ pub fn analyze_source(
     source: impl Into<Vec<u8>>,
     profile: Profile,
 ) -> Result<FileMetrics, MetricsError> {
-    let file = codethread_lang::parse(lang, source).map_err(|source| MetricsError::Parse {
+    let file = parse_for(profile, lang, source).map_err(|source| MetricsError::Parse {
         path: PathBuf::from(path),
         source,
     })?;
@@ -459,7 +476,7 @@ pub fn analyze_file_limited(
         refused => MetricsError::Refused(refused),
     })?;
     check_text(path, &bytes)?;
-    let file = codethread_lang::parse(lang, bytes).map_err(|source| MetricsError::Parse {
+    let file = parse_for(profile, lang, bytes).map_err(|source| MetricsError::Parse {
         path: path.to_path_buf(),
         source,
     })?;
@@ -599,6 +616,7 @@ fn record_name(
             }
         }
         Naming::Rca { from_parent } => rca_name(file, cand, from_parent),
+        Naming::RcaDeclarator(d) => declarator_name(file, node, d),
         Naming::GoTools(g) => go_name(file, cand, g, anon),
     }
 }
@@ -622,6 +640,29 @@ fn rca_name(
         }
     }
     "<anonymous>".to_string()
+}
+
+fn declarator_name(file: &ParsedFile, node: Node<'_>, d: &DeclaratorNaming) -> String {
+    let text = |n: Node<'_>| file.text_lossy(n).into_owned();
+    if let Some(cast) = node
+        .children()
+        .find(|c| crate::kinds::kind_of(c) == d.operator_cast)
+    {
+        return text(cast);
+    }
+    let Some(declarator) = node.child_by_field_name(d.field) else {
+        return String::new();
+    };
+    // The first function declarator in pre-order (the declarator itself
+    // included); its subtree is a contiguous range of the flat tree.
+    let found = declarator
+        .descendants()
+        .find(|n| d.function_declarators.contains(&crate::kinds::kind_of(n)));
+    found
+        .and_then(|f| f.children().next())
+        .filter(|c| d.name_kinds.contains(&crate::kinds::kind_of(c)))
+        .map(text)
+        .unwrap_or_default()
 }
 
 fn go_name(file: &ParsedFile, cand: &Candidate<'_>, g: &GoNaming, anon: &mut usize) -> String {

@@ -21,7 +21,7 @@ use codethread_lang::Lang;
 #[path = "rules/halstead/mod.rs"]
 pub(crate) mod rules;
 
-use rules::{AstOpRules, KeywordConst, Mode, NodeClass, NodeRules, Piece, TokenRules};
+use rules::{AstOpRules, ByText, KeywordConst, Mode, NodeClass, NodeRules, Piece, TokenRules};
 
 use crate::{FnCtx, Profile};
 
@@ -103,7 +103,7 @@ pub fn halstead_node(
     }
     match r.mode {
         Mode::Tokens(t) => count_tokens(t, source, node),
-        Mode::Nodes(n) => Some(count_nodes(n, lang, source, node)),
+        Mode::Nodes(n) => Some(count_nodes(n, source, node)),
         Mode::AstOps(a) => Some(count_ast_ops(a, source, node)),
     }
 }
@@ -251,6 +251,11 @@ struct Resolved {
     hidden: HashMap<u16, (HashSet<u16>, HashSet<u16>)>,
     /// (parent kind id, token kind id) → extra pieces.
     extras: HashMap<(u16, u16), &'static [Piece]>,
+    /// Operator kind id → (`through` kind ids, `under` kind ids) of
+    /// [`OperandIn`] rules.
+    operand_in: HashMap<u16, (HashSet<u16>, HashSet<u16>)>,
+    /// Kind id → [`ByText`] rules of that kind.
+    by_text: HashMap<u16, Vec<&'static ByText>>,
 }
 
 fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
@@ -317,10 +322,27 @@ fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
             }
         }
     }
+    let mut operand_in: HashMap<u16, (HashSet<u16>, HashSet<u16>)> = HashMap::new();
+    for o in rules.operand_in {
+        let named = |k: &'static str| by_name.get(&(k, true)).into_iter().flatten().copied();
+        for id in named(o.kind) {
+            let entry = operand_in.entry(id).or_default();
+            entry.0.extend(o.through.iter().flat_map(|k| named(k)));
+            entry.1.extend(named(o.under));
+        }
+    }
+    let mut by_text: HashMap<u16, Vec<&'static ByText>> = HashMap::new();
+    for b in rules.by_text {
+        for id in by_name.get(&(b.kind, true)).into_iter().flatten() {
+            by_text.entry(*id).or_default().push(b);
+        }
+    }
     let resolved = Arc::new(Resolved {
         classes,
         hidden,
         extras,
+        operand_in,
+        by_text,
     });
     if let Ok(mut guard) = cache.lock() {
         guard.push((key, lang, Arc::clone(&resolved)));
@@ -350,25 +372,25 @@ pub(crate) struct Memo<'s> {
 pub(crate) fn halstead_memo_ctx<'s>(ctx: &FnCtx<'s>, memo: &mut Memo<'s>) -> Option<Halstead> {
     let r = rules::rules(ctx.profile, ctx.file.lang);
     match r.mode {
-        Mode::Nodes(n) if !r.null_for.contains(&crate::kinds::kind_of(ctx.node)) => Some(
-            count_nodes_memo(n, ctx.file.lang, &ctx.file.source, ctx.node, memo),
-        ),
+        Mode::Nodes(n) if !r.null_for.contains(&crate::kinds::kind_of(ctx.node)) => {
+            Some(count_nodes_memo(n, &ctx.file.source, ctx.node, memo))
+        }
         _ => halstead(ctx),
     }
 }
 
-fn count_nodes(rules: &'static NodeRules, lang: Lang, source: &[u8], node: Node<'_>) -> Halstead {
-    count_nodes_memo(rules, lang, source, node, &mut Memo::default())
+fn count_nodes(rules: &'static NodeRules, source: &[u8], node: Node<'_>) -> Halstead {
+    count_nodes_memo(rules, source, node, &mut Memo::default())
 }
 
 fn count_nodes_memo<'s>(
     rules: &'static NodeRules,
-    lang: Lang,
     source: &'s [u8],
     node: Node<'_>,
     memo: &mut Memo<'s>,
 ) -> Halstead {
-    let resolved = resolve(rules, lang);
+    // Kind ids are those of the tree's grammar (C read with the C++ grammar).
+    let resolved = resolve(rules, node.tree().lang());
     // The root's own contributions, then its descendants'.
     let mut root_counts: Counter<&'static str, &[u8]> = Counter::new();
     let mut interior: Counter<&'static str, &[u8]> = Counter::new();
@@ -385,11 +407,32 @@ fn count_nodes_memo<'s>(
         } else {
             &mut interior
         };
-        let class = resolved
+        let mut class = resolved
             .classes
             .get(usize::from(n.kind_id()))
             .copied()
             .unwrap_or(NodeClass::Unknown);
+        if let Some(rules) = resolved.by_text.get(&n.kind_id()) {
+            let t = text(source, n);
+            if let Some(b) = rules
+                .iter()
+                .find(|b| b.texts.iter().any(|x| x.as_bytes() == t))
+            {
+                class = b.class;
+            }
+        }
+        if let Some((through, under)) = resolved.operand_in.get(&n.kind_id()) {
+            let mut up = parents.iter().rev().map(|p| p.kind_id());
+            let mut first = up.next();
+            if first.is_some_and(|k| through.contains(&k)) {
+                while first.is_some_and(|k| through.contains(&k)) {
+                    first = up.next();
+                }
+                if first.is_some_and(|k| under.contains(&k)) {
+                    class = NodeClass::Operand;
+                }
+            }
+        }
         let hidden = !n.is_named()
             && parents
                 .last()

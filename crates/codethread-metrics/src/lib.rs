@@ -50,8 +50,8 @@ pub use context::FnCtx;
 pub use cyclomatic::cyclomatic;
 pub use engine::{
     analyze_file, analyze_file_limited, analyze_inputs, analyze_inputs_limited, analyze_parsed,
-    analyze_paths, analyze_paths_limited, analyze_source, check_text, collect_inputs, FileMetrics,
-    FileTotals, FunctionMetrics, HalsteadValues, Input, MetricsError,
+    analyze_paths, analyze_paths_limited, analyze_source, check_text, collect_inputs, parse_for,
+    FileMetrics, FileTotals, FunctionMetrics, HalsteadValues, Input, MetricsError,
 };
 pub use halstead::{halstead, Halstead};
 pub use lloc::lloc;

@@ -85,14 +85,16 @@ impl KindFlags {
     }
 }
 
-/// The flag table of (profile, language), built on first use.
-fn kind_flags(profile: Profile, lang: Lang) -> &'static KindFlags {
+/// The flag table of (profile, language) over the kind ids of `grammar`
+/// (the grammar the tree was parsed with), built on first use.
+fn kind_flags(profile: Profile, lang: Lang, grammar: Lang) -> &'static KindFlags {
     const N: usize = Lang::ALL.len();
-    static TABLES: [[OnceLock<KindFlags>; N]; Profile::ALL.len()] =
-        [const { [const { OnceLock::new() }; N] }; Profile::ALL.len()];
+    static TABLES: [[[OnceLock<KindFlags>; N]; N]; Profile::ALL.len()] =
+        [const { [const { [const { OnceLock::new() }; N] }; N] }; Profile::ALL.len()];
     let p = Profile::ALL.iter().position(|x| *x == profile).unwrap_or(0);
     let l = Lang::ALL.iter().position(|x| *x == lang).unwrap_or(0);
-    TABLES[p][l].get_or_init(|| KindFlags::build(lang, &lloc_rule(profile, lang)))
+    let g = Lang::ALL.iter().position(|x| *x == grammar).unwrap_or(0);
+    TABLES[p][l][g].get_or_init(|| KindFlags::build(grammar, &lloc_rule(profile, lang)))
 }
 
 /// LLOC of one function; `None` when the profile's tool does not report it.
@@ -110,7 +112,7 @@ pub fn lloc(ctx: &FnCtx<'_>) -> Option<u32> {
         ctx.node,
         &ctx.file.source,
         &lloc_rule(profile, lang),
-        kind_flags(profile, lang),
+        kind_flags(profile, lang, ctx.node.tree().lang()),
     ))
 }
 
@@ -384,7 +386,10 @@ pub(crate) fn lloc_nested_sums(
     let LlocRule::Statements(r) = lloc_rule(profile, lang) else {
         return None;
     };
-    let flags = kind_flags(profile, lang);
+    let Some(grammar) = nodes.first().map(|n| n.tree().lang()) else {
+        return Some(Vec::new());
+    };
+    let flags = kind_flags(profile, lang, grammar);
     let mut own = vec![0u32; nodes.len()];
     let mut i = 0usize;
     while i < nodes.len() {

@@ -1,4 +1,4 @@
-//! Parity of `Profile::Paper` with the paper's tools on seven real trees.
+//! Parity of `Profile::Paper` with the paper's tools on nine real trees.
 //!
 //! Reads `$CODETHREAD_SHARED/metrics/reference/<corpus>.paper.jsonl`, runs the
 //! engine on `metrics/corpora/<corpus>`, joins records by
@@ -23,9 +23,11 @@ use codethread_lang::Lang;
 use codethread_metrics::{analyze_paths, FunctionMetrics, Profile};
 use serde_json::Value;
 
-const CORPORA: [&str; 7] = [
-    "requests", "django", "gin", "cobra", "ripgrep", "express", "lodash",
+const CORPORA: [&str; 9] = [
+    "requests", "django", "gin", "cobra", "ripgrep", "express", "lodash", "gson", "jq",
 ];
+/// Corpora whose comparison leaves out the files with ERROR nodes.
+const LEAVE_OUT_ERROR_FILES: [&str; 2] = ["gson", "jq"];
 const METRICS: [&str; 5] = ["name", "cyclomatic", "cognitive", "halstead_volume", "lloc"];
 const THRESHOLD: f64 = 99.5;
 
@@ -135,10 +137,30 @@ fn paper_profile_matches_reference() {
         let ref_path = shared.join(format!("reference/{corpus}.paper.jsonl"));
         let text = std::fs::read_to_string(&ref_path)
             .unwrap_or_else(|e| panic!("{}: {e}", ref_path.display()));
+        // For the Java and C corpora, files where the tool's parser met
+        // ERROR nodes (the summary's `files_with_ERROR_nodes`) are left out
+        // of the comparison, as the reference's README says its comparison
+        // does: the tool's old grammars recover from errors differently from
+        // today's. (The other corpora are compared whole, as before.)
+        let error_files: HashSet<String> = if LEAVE_OUT_ERROR_FILES.contains(&corpus.as_str()) {
+            let summary_path = shared.join(format!("reference/{corpus}.paper.summary.json"));
+            let summary: Value = serde_json::from_str(
+                &std::fs::read_to_string(&summary_path)
+                    .unwrap_or_else(|e| panic!("{}: {e}", summary_path.display())),
+            )
+            .unwrap();
+            summary["files_with_ERROR_nodes"]
+                .as_object()
+                .map(|m| m.keys().cloned().collect())
+                .unwrap_or_default()
+        } else {
+            HashSet::new()
+        };
         let reference: Vec<Value> = text
             .lines()
             .filter(|l| !l.trim().is_empty())
-            .map(|l| serde_json::from_str(l).unwrap())
+            .map(|l| serde_json::from_str::<Value>(l).unwrap())
+            .filter(|v| !error_files.contains(v["path"].as_str().unwrap_or("")))
             .collect();
         let unjoined_path = shared.join(format!("reference/{corpus}.paper.unjoined.jsonl"));
         let unjoined_records: Vec<Value> = std::fs::read_to_string(&unjoined_path)
@@ -164,6 +186,7 @@ fn paper_profile_matches_reference() {
         let mut files_with_parse_errors = 0usize;
         for r in results {
             match r {
+                Ok(fm) if error_files.contains(&fm.path) => {}
                 Ok(fm) => {
                     if fm.parse_errors > 0 {
                         files_with_parse_errors += 1;

@@ -153,9 +153,8 @@ impl NodeRule {
 /// How boolean operators are counted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BoolMode {
-    /// Not counted (no paper table uses it; for profiles without boolean
-    /// increments).
-    #[allow(dead_code)]
+    /// Not counted (rust-code-analysis 0.0.25 for Java, which has no
+    /// cognitive rules).
     None,
     /// rust-code-analysis: per function space, the first `&&`/`||` token of a
     /// sequence adds 1 and becomes the sequence's operator; any later operator
@@ -792,6 +791,78 @@ pub static JS_RCA: CogRules = CogRules {
     context_nesting: true,
 };
 
+/// rust-code-analysis 0.0.25 `cognitive.sum` for Java: 0.0.25 has no Java
+/// rules (`impl Cognitive for JavaCode {}`), so every function is 0. This is
+/// the tool's value, reproduced as it is.
+pub static JAVA_RCA: CogRules = CogRules {
+    tool: "rust-code-analysis 0.0.25 cognitive.sum (no Java rules: always 0)",
+    start: Scan::All,
+    nodes: &[],
+    booleans: BoolMode::None,
+    spaces: &[],
+    recursion: Recursion::None,
+    null_kinds: &[],
+    null_inside: &[],
+    context_nesting: true,
+};
+
+/// rust-code-analysis 0.0.25 `cognitive.sum` for C, read with its C++
+/// grammar: `if` (not an else-if: an `if` whose parent is an `else` clause or,
+/// as in the tool's grammar where `else if` had no clause node, another
+/// `if`), `for` (not range-for), `while`, `do`, `switch`, `catch` +1 +
+/// nesting; `else` and `goto` +1; the ternary adds nothing; a lambda raises
+/// nesting. Boolean sequences are per space and reset only by the structural
+/// increments; a unary expression becomes the sequence's operator.
+pub static C_RCA: CogRules = CogRules {
+    tool: "rust-code-analysis 0.0.25 cognitive.sum",
+    start: Scan::All,
+    nodes: &[
+        NodeRule {
+            when: When::ParentIn(&["else_clause", "if_statement"]),
+            ..all("if_statement")
+        },
+        nest_all("if_statement"),
+        nest_all("for_statement"),
+        nest_all("while_statement"),
+        nest_all("do_statement"),
+        nest_all("switch_statement"),
+        nest_all("catch_clause"),
+        NodeRule {
+            inc: Inc::Flat(1),
+            ..all("else")
+        },
+        NodeRule {
+            inc: Inc::Flat(1),
+            ..all("goto_statement")
+        },
+        NodeRule {
+            fn_nest: Some(FnNest {
+                reset_nesting: false,
+                reset_lambda: false,
+                lambda: true,
+                depth_if_ancestor: &[],
+            }),
+            ..all("lambda_expression")
+        },
+    ],
+    booleans: BoolMode::RcaSequence {
+        binary_kinds: &["binary_expression"],
+        operators: &["&&", "||"],
+        unary_kinds: &["unary_expression"],
+        reset_kinds: &[],
+    },
+    spaces: &[
+        "function_definition",
+        "struct_specifier",
+        "class_specifier",
+        "namespace_definition",
+    ],
+    recursion: Recursion::None,
+    null_kinds: &[],
+    null_inside: &[],
+    context_nesting: true,
+};
+
 /// The cognitive rules of `profile` for `lang`.
 pub fn rules(profile: Profile, lang: Lang) -> &'static CogRules {
     match (profile, lang) {
@@ -799,7 +870,9 @@ pub fn rules(profile: Profile, lang: Lang) -> &'static CogRules {
         (Profile::Paper, Lang::Go) => &GO_GOCOGNIT,
         (Profile::Paper, Lang::Rust) => &RUST_RCA,
         (Profile::Paper, Lang::JavaScript | Lang::TypeScript | Lang::Tsx) => &JS_RCA,
-        // FIXME(issue 14): placeholder until the Java/C/C++/Ruby/PHP tables land.
-        (Profile::Paper, Lang::Java | Lang::C | Lang::Cpp | Lang::Ruby | Lang::Php) => &JS_RCA,
+        (Profile::Paper, Lang::Java) => &JAVA_RCA,
+        (Profile::Paper, Lang::C) => &C_RCA,
+        // FIXME(issue 14): placeholder until the C++/Ruby/PHP tables land.
+        (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => &JS_RCA,
     }
 }

@@ -370,6 +370,76 @@ pub static JS_RCA: CcRules = CcRules {
     unreported: None,
 };
 
+/// rust-code-analysis 0.0.25's cyclomatic decision kinds for Java and its
+/// C++ grammar (C): the keyword tokens, the ternary node and every `&&`/`||`
+/// token (C++ rvalue references `T&&` included).
+const fn rca_decisions(ternary: &'static str) -> [Decision; 8] {
+    const fn d(kind: &'static str) -> Decision {
+        Decision {
+            kind,
+            when: When::Always,
+        }
+    }
+    [
+        d("if"),
+        d("for"),
+        d("while"),
+        d("case"),
+        d("catch"),
+        d(ternary),
+        d("&&"),
+        d("||"),
+    ]
+}
+
+/// rust-code-analysis 0.0.25 `cyclomatic.sum` for Java. Every nested space
+/// (methods of anonymous and local classes, local class and interface
+/// declarations) adds its own base 1.
+pub static JAVA_RCA: CcRules = CcRules {
+    tool: "rust-code-analysis 0.0.25 cyclomatic.sum",
+    mode: CcMode::Nodes,
+    base: 1,
+    scope_field: None,
+    decisions: &rca_decisions("ternary_expression"),
+    token_texts: &[],
+    atomic: &[],
+    excluded: &[],
+    pruned: &[],
+    nested_spaces: &[
+        "method_declaration",
+        "constructor_declaration",
+        "class_declaration",
+        "interface_declaration",
+    ],
+    match_cases: None,
+    brace_scope: None,
+    unreported: None,
+};
+
+/// rust-code-analysis 0.0.25 `cyclomatic.sum` for C, read with its C++
+/// grammar. Its spaces include every struct/class specifier (also a type
+/// reference such as `struct S *p`) and namespace, and each adds its base 1.
+pub static C_RCA: CcRules = CcRules {
+    tool: "rust-code-analysis 0.0.25 cyclomatic.sum",
+    mode: CcMode::Nodes,
+    base: 1,
+    scope_field: None,
+    decisions: &rca_decisions("conditional_expression"),
+    token_texts: &[],
+    atomic: &[],
+    excluded: &[],
+    pruned: &[],
+    nested_spaces: &[
+        "function_definition",
+        "struct_specifier",
+        "class_specifier",
+        "namespace_definition",
+    ],
+    match_cases: None,
+    brace_scope: None,
+    unreported: None,
+};
+
 /// The cyclomatic rules of `profile` for `lang`.
 pub fn rules(profile: Profile, lang: Lang) -> &'static CcRules {
     match (profile, lang) {
@@ -377,7 +447,9 @@ pub fn rules(profile: Profile, lang: Lang) -> &'static CcRules {
         (Profile::Paper, Lang::Go) => &GO_LIZARD,
         (Profile::Paper, Lang::Rust) => &RUST_RCA,
         (Profile::Paper, Lang::JavaScript | Lang::TypeScript | Lang::Tsx) => &JS_RCA,
-        // FIXME(issue 14): placeholder until the Java/C/C++/Ruby/PHP tables land.
-        (Profile::Paper, Lang::Java | Lang::C | Lang::Cpp | Lang::Ruby | Lang::Php) => &JS_RCA,
+        (Profile::Paper, Lang::Java) => &JAVA_RCA,
+        (Profile::Paper, Lang::C) => &C_RCA,
+        // FIXME(issue 14): placeholder until the C++/Ruby/PHP tables land.
+        (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => &JS_RCA,
     }
 }

@@ -22,6 +22,24 @@ pub(crate) enum Naming {
     /// Go: gocognit's `(*T).M` for declarations; lizard's variable name or
     /// `anonymous__N` (a per-file counter) for func literals.
     GoTools(&'static GoNaming),
+    /// rust-code-analysis for C/C++: the name is read from the declarator.
+    RcaDeclarator(&'static DeclaratorNaming),
+}
+
+/// rust-code-analysis's C/C++ function name: the text of an operator-cast
+/// child if there is one; else, in the `field` child (the declarator), the
+/// first function declarator in pre-order, and the text of its first child
+/// when that child has one of `name_kinds`; otherwise no name (`""`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct DeclaratorNaming {
+    /// The function node's declarator field.
+    pub field: &'static str,
+    /// Function declarator kinds.
+    pub function_declarators: &'static [&'static str],
+    /// Kinds of a function declarator's first child that name it.
+    pub name_kinds: &'static [&'static str],
+    /// Operator-cast kind (a conversion operator is named by its text).
+    pub operator_cast: &'static str,
 }
 
 /// The Go syntax the Go tools' names are read from.
@@ -88,6 +106,10 @@ pub(crate) struct FunctionSet {
     /// Skip functions without a body (Go assembly stubs: the reference has
     /// no record for them; lizard merges them with the next declarations).
     pub require_body: bool,
+    /// The grammar the profile's tool parses this language with, when it is
+    /// another language's (rust-code-analysis reads C with its C++ grammar);
+    /// `None`: the language's own. The records keep the file's language.
+    pub grammar: Option<Lang>,
 }
 
 static PYTHON: FunctionSet = FunctionSet {
@@ -103,6 +125,7 @@ static PYTHON: FunctionSet = FunctionSet {
         lloc: true,
     },
     require_body: false,
+    grammar: None,
 };
 
 static GO: FunctionSet = FunctionSet {
@@ -130,6 +153,7 @@ static GO: FunctionSet = FunctionSet {
         lloc: false,
     },
     require_body: true,
+    grammar: None,
 };
 
 static RCA_ALL: Nesting = Nesting {
@@ -145,6 +169,7 @@ static RUST: FunctionSet = FunctionSet {
     kinds: Kinds::ByNode(&[]),
     nesting: RCA_ALL,
     require_body: false,
+    grammar: None,
 };
 
 const JS_KINDS: &[&str] = &[
@@ -165,6 +190,7 @@ static JS: FunctionSet = FunctionSet {
     kinds: Kinds::ByNode(&[]),
     nesting: RCA_ALL,
     require_body: false,
+    grammar: None,
 };
 
 static TS: FunctionSet = FunctionSet {
@@ -173,6 +199,42 @@ static TS: FunctionSet = FunctionSet {
     kinds: Kinds::ByNode(&[]),
     nesting: RCA_ALL,
     require_body: false,
+    grammar: None,
+};
+
+// rust-code-analysis 0.0.25, Java: method and constructor declarations are
+// function spaces (bodiless ones too); lambdas are not.
+static JAVA_RCA: FunctionSet = FunctionSet {
+    node_kinds: &["method_declaration", "constructor_declaration"],
+    naming: Naming::Rca { from_parent: &[] },
+    kinds: Kinds::ByNode(&[]),
+    nesting: RCA_ALL,
+    require_body: false,
+    grammar: None,
+};
+
+// rust-code-analysis 0.0.25, C: `.c` and `.h` go to its `Cpp` language
+// (a C++ grammar); function definitions are the function spaces.
+static C_RCA: FunctionSet = FunctionSet {
+    node_kinds: &["function_definition"],
+    naming: Naming::RcaDeclarator(&DeclaratorNaming {
+        field: "declarator",
+        function_declarators: &["function_declarator"],
+        name_kinds: &[
+            "type_identifier",
+            "identifier",
+            "field_identifier",
+            "destructor_name",
+            "operator_name",
+            "template_function",
+            "template_method",
+        ],
+        operator_cast: "operator_cast",
+    }),
+    kinds: Kinds::ByNode(&[]),
+    nesting: RCA_ALL,
+    require_body: false,
+    grammar: Some(Lang::Cpp),
 };
 
 /// The function set of `profile` for `lang`.
@@ -183,7 +245,9 @@ pub(crate) fn function_set(profile: Profile, lang: Lang) -> &'static FunctionSet
         (Profile::Paper, Lang::Rust) => &RUST,
         (Profile::Paper, Lang::JavaScript) => &JS,
         (Profile::Paper, Lang::TypeScript | Lang::Tsx) => &TS,
-        // FIXME(issue 14): placeholder until the Java/C/C++/Ruby/PHP tables land.
-        (Profile::Paper, Lang::Java | Lang::C | Lang::Cpp | Lang::Ruby | Lang::Php) => &TS,
+        (Profile::Paper, Lang::Java) => &JAVA_RCA,
+        (Profile::Paper, Lang::C) => &C_RCA,
+        // FIXME(issue 14): placeholder until the C++/Ruby/PHP tables land.
+        (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => &TS,
     }
 }

@@ -166,6 +166,62 @@ static RUST_RCA: Statements = Statements {
     fields: &[],
 };
 
+/// rust-code-analysis 0.0.25 `loc.lloc` for Java: statements, and local
+/// variable declarations outside a `for` header. Try-with-resources,
+/// `synchronized`, labeled statements and blocks count 0.
+static JAVA_RCA: Statements = Statements {
+    kinds: &[
+        "assert_statement",
+        "break_statement",
+        "continue_statement",
+        "do_statement",
+        "enhanced_for_statement",
+        "expression_statement",
+        "for_statement",
+        "if_statement",
+        "return_statement",
+        "switch_expression",
+        "throw_statement",
+        "try_statement",
+        "while_statement",
+    ],
+    conditional: Some(Conditional {
+        kinds: &["local_variable_declaration"],
+        ancestors: &["for_statement"],
+        stop: &["block"],
+    }),
+    fields: &[],
+};
+
+/// rust-code-analysis 0.0.25 `loc.lloc` for C, read with its C++ grammar:
+/// statements, each `case`/`default` label, and the label identifier of a
+/// `goto` or labeled statement (so both count 2); declarations outside an
+/// `if`/`while`/`for` header. `do … while`, range-for and blocks count 0.
+static C_RCA: Statements = Statements {
+    kinds: &[
+        "while_statement",
+        "switch_statement",
+        "case_statement",
+        "if_statement",
+        "for_statement",
+        "return_statement",
+        "break_statement",
+        "continue_statement",
+        "goto_statement",
+        "throw_statement",
+        "try_statement",
+        "expression_statement",
+        "labeled_statement",
+        "statement_identifier",
+    ],
+    conditional: Some(Conditional {
+        kinds: &["declaration"],
+        ancestors: &["while_statement", "for_statement", "if_statement"],
+        stop: &["compound_statement"],
+    }),
+    fields: &[],
+};
+
 /// The LLOC rule of `profile` for `lang`.
 pub(crate) fn lloc_rule(profile: Profile, lang: Lang) -> LlocRule {
     match (profile, lang) {
@@ -175,9 +231,9 @@ pub(crate) fn lloc_rule(profile: Profile, lang: Lang) -> LlocRule {
         (Profile::Paper, Lang::JavaScript | Lang::TypeScript | Lang::Tsx) => {
             LlocRule::Statements(&JS_RCA)
         }
-        // FIXME(issue 14): placeholder until the Java/C/C++/Ruby/PHP tables land.
-        (Profile::Paper, Lang::Java | Lang::C | Lang::Cpp | Lang::Ruby | Lang::Php) => {
-            LlocRule::Statements(&JS_RCA)
-        }
+        (Profile::Paper, Lang::Java) => LlocRule::Statements(&JAVA_RCA),
+        (Profile::Paper, Lang::C) => LlocRule::Statements(&C_RCA),
+        // FIXME(issue 14): placeholder until the C++/Ruby/PHP tables land.
+        (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => LlocRule::Statements(&JS_RCA),
     }
 }

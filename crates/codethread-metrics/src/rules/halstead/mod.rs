@@ -8,6 +8,8 @@ use crate::Profile;
 
 pub(crate) mod go;
 pub(crate) mod python;
+pub(crate) mod rca_c;
+pub(crate) mod rca_java;
 pub(crate) mod rca_js;
 pub(crate) mod rca_rust;
 
@@ -98,6 +100,39 @@ pub(crate) struct NodeRules {
     /// Bytes the tool's hidden punctuation token also took from an operand
     /// glued to it (Rust token trees: `<_0Add` was `<_`, `0`, `Add`).
     pub hidden_glue: &'static [u8],
+    /// Operator nodes the tool's grammar read as operands in one context.
+    pub operand_in: &'static [OperandIn],
+    /// Named nodes classified by their exact text (words the tool's grammar
+    /// lexed as another kind than today's grammar does).
+    pub by_text: &'static [ByText],
+}
+
+/// A named node of `kind` whose exact source text is one of `texts` counts
+/// as `class` instead of its kind's class (tree-sitter-mozcpp 0.20.2 lexes
+/// `DWORD`, `HANDLE`, `wchar_t`, … as `primitive_type`, today's grammar reads
+/// them as type identifiers).
+#[derive(Debug)]
+pub(crate) struct ByText {
+    /// Node kind (named).
+    pub kind: &'static str,
+    /// The texts.
+    pub texts: &'static [&'static str],
+    /// Their class.
+    pub class: NodeClass,
+}
+
+/// A named operator kind counted as an operand (by its text) when its parent
+/// is one of `through`, the nearest ancestor that is not is of kind `under`
+/// (Java `Outer.Inner.class`: tree-sitter-java 0.20 read the type names of
+/// a qualified class literal as identifiers).
+#[derive(Debug)]
+pub(crate) struct OperandIn {
+    /// The operator kind (named).
+    pub kind: &'static str,
+    /// Parent kinds the node may sit in (one or more levels of them).
+    pub through: &'static [&'static str],
+    /// The kind of the first ancestor outside `through`.
+    pub under: &'static str,
 }
 
 /// One counted piece of a split token.
@@ -248,9 +283,9 @@ pub(crate) fn rules(profile: Profile, lang: Lang) -> &'static HalsteadRules {
         (Profile::Paper, Lang::Rust) => &rca_rust::PAPER,
         (Profile::Paper, Lang::JavaScript) => &rca_js::PAPER_JS,
         (Profile::Paper, Lang::TypeScript | Lang::Tsx) => &rca_js::PAPER_TS,
-        // FIXME(issue 14): placeholder until the Java/C/C++/Ruby/PHP tables land.
-        (Profile::Paper, Lang::Java | Lang::C | Lang::Cpp | Lang::Ruby | Lang::Php) => {
-            &rca_js::PAPER_TS
-        }
+        (Profile::Paper, Lang::Java) => &rca_java::PAPER,
+        (Profile::Paper, Lang::C) => &rca_c::PAPER,
+        // FIXME(issue 14): placeholder until the C++/Ruby/PHP tables land.
+        (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => &rca_js::PAPER_TS,
     }
 }

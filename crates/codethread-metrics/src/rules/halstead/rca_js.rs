@@ -172,6 +172,8 @@ static JS: NodeRules = NodeRules {
     splits: JS_SPLITS,
     extra_in: JS_EXTRA,
     hidden_glue: &[],
+    operand_in: &[],
+    by_text: &[],
 };
 
 static TS: NodeRules = NodeRules {
@@ -187,4 +189,6 @@ static TS: NodeRules = NodeRules {
     splits: JS_SPLITS,
     extra_in: JS_EXTRA,
     hidden_glue: &[],
+    operand_in: &[],
+    by_text: &[],
 };

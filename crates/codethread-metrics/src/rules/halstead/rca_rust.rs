@@ -112,6 +112,8 @@ static RUST: NodeRules = NodeRules {
     extra_in: &[],
     // The punctuation regex of the tool's token trees included `_`.
     hidden_glue: b"_",
+    operand_in: &[],
+    by_text: &[],
 };
 
 /// The operator closing a macro repetition: a visible token in the tool's grammar.

@@ -1,0 +1,132 @@
+//! Java, profile `paper`: rust-code-analysis 0.0.25.
+//!
+//! Every node of the function's subtree (nested spaces included) is
+//! classified by kind: operators are keyed by node kind, so however it is
+//! spelled each kind is one distinct operator — every type identifier is the
+//! one operator `type_identifier`, every `int`/`long`/… the one
+//! `integral_type`, and every method invocation node one occurrence of
+//! `method_invocation` (besides its own `(`, `)`, `.`). The named `throws`
+//! clause and its `throws` keyword are two operators. `->`, `@`, access and
+//! `static` modifiers, `class` and `import` are not counted. Operands (by
+//! exact source text): identifiers, `null`, class literals, string, character
+//! and number literals; `true`/`false` are neither.
+
+use super::{HalsteadRules, Mode, NodeRules, OperandIn};
+
+pub(crate) static PAPER: HalsteadRules = HalsteadRules {
+    null_for: &[],
+    mode: Mode::Nodes(&JAVA),
+};
+
+static JAVA: NodeRules = NodeRules {
+    operators: &[
+        ("method_invocation", true, "method_invocation"),
+        ("if", false, "if"),
+        ("else", false, "else"),
+        ("switch", false, "switch"),
+        ("case", false, "case"),
+        ("try", false, "try"),
+        ("catch", false, "catch"),
+        ("throw", false, "throw"),
+        ("throws", true, "throws_clause"),
+        ("throws", false, "throws"),
+        ("for", false, "for"),
+        ("while", false, "while"),
+        ("continue", false, "continue"),
+        ("break", false, "break"),
+        ("do", false, "do"),
+        ("finally", false, "finally"),
+        ("new", false, "new"),
+        ("return", false, "return"),
+        ("default", false, "default"),
+        ("abstract", false, "abstract"),
+        ("assert", false, "assert"),
+        ("instanceof", false, "instanceof"),
+        ("extends", false, "extends"),
+        ("final", false, "final"),
+        ("implements", false, "implements"),
+        ("transient", false, "transient"),
+        ("synchronized", false, "synchronized"),
+        ("super", true, "super"),
+        ("this", true, "this"),
+        ("void_type", true, "void_type"),
+        (";", false, ";"),
+        (",", false, ","),
+        ("::", false, "::"),
+        ("{", false, "{"),
+        ("[", false, "["),
+        ("(", false, "("),
+        ("}", false, "}"),
+        ("]", false, "]"),
+        (")", false, ")"),
+        ("...", false, "..."),
+        (".", false, "."),
+        ("=", false, "="),
+        ("<", false, "<"),
+        (">", false, ">"),
+        ("!", false, "!"),
+        ("~", false, "~"),
+        ("?", false, "?"),
+        (":", false, ":"),
+        ("==", false, "=="),
+        ("<=", false, "<="),
+        (">=", false, ">="),
+        ("!=", false, "!="),
+        ("&&", false, "&&"),
+        ("||", false, "||"),
+        ("++", false, "++"),
+        ("--", false, "--"),
+        ("+", false, "+"),
+        ("-", false, "-"),
+        ("*", false, "*"),
+        ("/", false, "/"),
+        ("&", false, "&"),
+        ("|", false, "|"),
+        ("^", false, "^"),
+        ("%", false, "%"),
+        ("<<", false, "<<"),
+        (">>", false, ">>"),
+        (">>>", false, ">>>"),
+        ("+=", false, "+="),
+        ("-=", false, "-="),
+        ("*=", false, "*="),
+        ("/=", false, "/="),
+        ("&=", false, "&="),
+        ("|=", false, "|="),
+        ("^=", false, "^="),
+        ("%=", false, "%="),
+        ("<<=", false, "<<="),
+        (">>=", false, ">>="),
+        (">>>=", false, ">>>="),
+        ("type_identifier", true, "type_identifier"),
+        ("integral_type", true, "integral_type"),
+        ("floating_point_type", true, "floating_point_type"),
+        ("boolean_type", true, "boolean_type"),
+    ],
+    operands: &[
+        ("identifier", true),
+        ("null_literal", true),
+        ("class_literal", true),
+        ("string_literal", true),
+        ("character_literal", true),
+        ("hex_integer_literal", true),
+        ("octal_integer_literal", true),
+        ("binary_integer_literal", true),
+        ("decimal_integer_literal", true),
+        ("hex_floating_point_literal", true),
+        ("decimal_floating_point_literal", true),
+    ],
+    opaque: &[("line_comment", true), ("block_comment", true)],
+    hidden_in: &[],
+    splits: &[],
+    extra_in: &[],
+    hidden_glue: &[],
+    // tree-sitter-java 0.20.0 read `a.B.C.class` with identifiers where
+    // today's grammar has a scoped type (`Time.class` keeps its type name).
+    operand_in: &[OperandIn {
+        kind: "type_identifier",
+        through: &["scoped_type_identifier"],
+        under: "class_literal",
+    }],
+    by_text: &[],
+};
