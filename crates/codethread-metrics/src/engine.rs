@@ -280,6 +280,9 @@ pub struct FileMetrics {
 
 /// Metrics of an already parsed file. `path` is only copied into the records.
 pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMetrics {
+    if profile == Profile::Canonical {
+        return crate::canonical::analyze(path, file);
+    }
     let set = function_set(profile, file.lang);
     let flat = FlatTree::new(file);
     let index = index_flat(file, &flat);
@@ -746,7 +749,7 @@ fn record_kind(set: &FunctionSet, func: &Function, node: Node<'_>, nested: bool)
     }
 }
 
-fn assign_occurrences(records: &mut [FunctionMetrics]) {
+pub(crate) fn assign_occurrences(records: &mut [FunctionMetrics]) {
     let mut seen: std::collections::HashMap<(usize, usize, String), usize> =
         std::collections::HashMap::new();
     for r in records.iter_mut() {
@@ -785,7 +788,7 @@ fn totals(set: &FunctionSet, records: &[FunctionMetrics]) -> FileTotals {
 /// ERROR and MISSING nodes in the subtree of `node` (a contiguous range of
 /// the flat tree; only subtrees flagged with errors are scanned).
 /// 1-based line and column of the first ERROR / MISSING node in pre-order.
-fn first_error(root: Node<'_>) -> Option<(usize, usize)> {
+pub(crate) fn first_error(root: Node<'_>) -> Option<(usize, usize)> {
     if !root.has_error() {
         return None;
     }
@@ -797,7 +800,7 @@ fn first_error(root: Node<'_>) -> Option<(usize, usize)> {
         })
 }
 
-fn count_errors(node: Node<'_>) -> usize {
+pub(crate) fn count_errors(node: Node<'_>) -> usize {
     if !node.has_error() {
         return 0;
     }

@@ -36,6 +36,7 @@
 //! assert_eq!(f.parse_errors, 0);
 //! ```
 
+mod canonical;
 mod cognitive;
 mod context;
 mod cyclomatic;
@@ -45,6 +46,7 @@ mod kinds;
 mod lloc;
 mod profile;
 
+pub use canonical::CanonValues;
 pub use cognitive::cognitive;
 pub use context::FnCtx;
 pub use cyclomatic::cyclomatic;

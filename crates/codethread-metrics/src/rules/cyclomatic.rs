@@ -451,5 +451,8 @@ pub fn rules(profile: Profile, lang: Lang) -> &'static CcRules {
         (Profile::Paper, Lang::C) => &C_RCA,
         // FIXME(issue 14): placeholder until the C++/Ruby/PHP tables land.
         (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => &JS_RCA,
+        // Never read: the canonical profile has its own walker and tables
+        // (crate::canonical); the paper table keeps the match total.
+        (Profile::Canonical, _) => rules(Profile::Paper, lang),
     }
 }

@@ -237,6 +237,23 @@ static C_RCA: FunctionSet = FunctionSet {
     grammar: Some(Lang::Cpp),
 };
 
+// The canonical profile (crate::canonical): the named functions of the
+// index, each language read with its own grammar. Only `grammar` is read
+// (by `parse_for`); the records are built by crate::canonical.
+static CANONICAL: FunctionSet = FunctionSet {
+    node_kinds: &[],
+    naming: Naming::Rca { from_parent: &[] },
+    kinds: Kinds::ByNode(&[]),
+    nesting: Nesting {
+        cyclomatic: false,
+        cognitive: false,
+        halstead: false,
+        lloc: false,
+    },
+    require_body: false,
+    grammar: None,
+};
+
 /// The function set of `profile` for `lang`.
 pub(crate) fn function_set(profile: Profile, lang: Lang) -> &'static FunctionSet {
     match (profile, lang) {
@@ -249,5 +266,8 @@ pub(crate) fn function_set(profile: Profile, lang: Lang) -> &'static FunctionSet
         (Profile::Paper, Lang::C) => &C_RCA,
         // FIXME(issue 14): placeholder until the C++/Ruby/PHP tables land.
         (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => &TS,
+        // The canonical profile parses every language with its own grammar
+        // and reports the named functions of the index (crate::canonical).
+        (Profile::Canonical, _) => &CANONICAL,
     }
 }

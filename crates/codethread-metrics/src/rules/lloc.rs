@@ -235,5 +235,8 @@ pub(crate) fn lloc_rule(profile: Profile, lang: Lang) -> LlocRule {
         (Profile::Paper, Lang::C) => LlocRule::Statements(&C_RCA),
         // FIXME(issue 14): placeholder until the C++/Ruby/PHP tables land.
         (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => LlocRule::Statements(&JS_RCA),
+        // Never read: the canonical profile has its own walker and tables
+        // (crate::canonical); the paper table keeps the match total.
+        (Profile::Canonical, _) => lloc_rule(Profile::Paper, lang),
     }
 }

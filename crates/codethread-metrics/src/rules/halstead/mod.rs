@@ -287,5 +287,8 @@ pub(crate) fn rules(profile: Profile, lang: Lang) -> &'static HalsteadRules {
         (Profile::Paper, Lang::C) => &rca_c::PAPER,
         // FIXME(issue 14): placeholder until the C++/Ruby/PHP tables land.
         (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => &rca_js::PAPER_TS,
+        // Never read: the canonical profile has its own walker and tables
+        // (crate::canonical); the paper table keeps the match total.
+        (Profile::Canonical, _) => rules(Profile::Paper, lang),
     }
 }
