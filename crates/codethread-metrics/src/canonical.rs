@@ -323,9 +323,9 @@ fn find_rule(
     parent: Option<Node<'_>>,
     field: Option<&str>,
 ) -> Option<&'static Rule> {
-    t.rules
-        .iter()
-        .find(|r| r.kind == kind && holds(file, r.when, n, parent, field))
+    t.rules.iter().find(|r| {
+        r.kind == kind && r.token != n.is_named() && holds(file, r.when, n, parent, field)
+    })
 }
 
 fn holds(

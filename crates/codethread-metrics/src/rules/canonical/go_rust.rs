@@ -27,8 +27,8 @@ pub static GO: CanonRules = CanonRules {
         decision("type_case", When::Always, 1),
         decision("communication_case", When::Always, 1),
         stmt("default_case"),
-        decision("&&", When::ParentIn(&["binary_expression"]), 0),
-        decision("||", When::ParentIn(&["binary_expression"]), 0),
+        tok("&&", When::ParentIn(&["binary_expression"])),
+        tok("||", When::ParentIn(&["binary_expression"])),
         lambda("func_literal"),
         jump("break_statement", When::HasChild(&["label_name"])),
         jump("continue_statement", When::HasChild(&["label_name"])),
@@ -126,12 +126,19 @@ pub static RUST: CanonRules = CanonRules {
         structural("match_expression", 0, 1),
         Rule::base("match_arm").with_when(When::ChildText("match_pattern", "_")),
         decision("match_arm", When::Always, 0),
-        decision("if", When::ParentIn(&["match_pattern"]), 0),
-        decision("&&", When::ParentIn(&["binary_expression"]), 0),
-        decision("||", When::ParentIn(&["binary_expression"]), 0),
+        tok("if", When::ParentIn(&["match_pattern"])),
+        tok("&&", When::ParentIn(&["binary_expression"])),
+        tok("||", When::ParentIn(&["binary_expression"])),
         lambda("closure_expression"),
-        jump("break_expression", When::HasChild(&["label"])),
-        jump("continue_expression", When::HasChild(&["label"])),
+        // The enclosing expression statement is the logical line.
+        Rule {
+            lloc: 0,
+            ..jump("break_expression", When::HasChild(&["label"]))
+        },
+        Rule {
+            lloc: 0,
+            ..jump("continue_expression", When::HasChild(&["label"]))
+        },
         stmt_when("let_declaration", When::Init(&[], "value", &[])),
         Rule::base("let_declaration"),
         stmt_when("expression_statement", When::LacksChild(RUST_BLOCK_LIKE)),

@@ -26,9 +26,9 @@ pub static JS: CanonRules = CanonRules {
         stmt("try_statement"),
         structural("catch_clause", 1, 1),
         structural("ternary_expression", 1, 0),
-        decision("&&", When::ParentIn(&["binary_expression"]), 0),
-        decision("||", When::ParentIn(&["binary_expression"]), 0),
-        decision("??", When::ParentIn(&["binary_expression"]), 0),
+        tok("&&", When::ParentIn(&["binary_expression"])),
+        tok("||", When::ParentIn(&["binary_expression"])),
+        tok("??", When::ParentIn(&["binary_expression"])),
         decision(
             "&&=",
             When::ParentIn(&["augmented_assignment_expression"]),

@@ -93,6 +93,10 @@ pub struct Rule {
     pub else_branch: Option<ElseBranch>,
     /// Logical lines (0, 1, or 2 for a modifier statement `s if c`).
     pub lloc: u32,
+    /// The rule is for an anonymous token (`&&`, a guard's `if`), not for a
+    /// named node of the same kind name (Ruby's `if` node vs its `if`
+    /// keyword).
+    pub token: bool,
 }
 
 impl Rule {
@@ -106,6 +110,7 @@ impl Rule {
             nest: Nest::None,
             else_branch: None,
             lloc: 0,
+            token: false,
         }
     }
 }
@@ -145,6 +150,17 @@ pub const fn decision(kind: &'static str, when: When, lloc: u32) -> Rule {
         when,
         cc: 1,
         lloc,
+        ..Rule::base(kind)
+    }
+}
+
+/// Shorthand: an anonymous token that is a decision point (a short-circuit
+/// operator, a guard's `if`).
+pub const fn tok(kind: &'static str, when: When) -> Rule {
+    Rule {
+        when,
+        cc: 1,
+        token: true,
         ..Rule::base(kind)
     }
 }
