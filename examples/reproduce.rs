@@ -3,7 +3,8 @@
 //!
 //! `cargo run --release --example reproduce [-- --bench DIR] [--out DIR]`
 //! Real inputs by flags: `--instances`, `--snapshots` or `--repo`/`--repos`,
-//! `--agents`, `--reports`, `--task-types`, `--benchmark`, `--max-file-bytes`.
+//! `--agents`, `--reports`, `--task-types`, `--benchmark`, `--max-file-bytes`; `--profile
+//! paper|canonical` picks the metric profile of the features (default `paper`).
 //!
 //! Exit status (`codethread::exit`): 0 when every instance succeeded; 1 when the run finished
 //! with per-input failures (an instance that could not be built, a refused or unreadable agent
@@ -61,6 +62,14 @@ struct Args {
     /// Largest input file read, in bytes (larger files are refused, naming them).
     #[arg(long, default_value_t = codethread::lang::io::DEFAULT_MAX_FILE_BYTES)]
     max_file_bytes: u64,
+    /// Metric profile of the features: `paper` (the paper's tools) or `canonical`.
+    #[arg(long, default_value = "paper", value_parser = parse_profile)]
+    profile: codethread::metrics::Profile,
+}
+
+fn parse_profile(s: &str) -> Result<codethread::metrics::Profile, String> {
+    codethread::metrics::Profile::from_name(s)
+        .ok_or_else(|| format!("unknown profile {s:?} (known: paper, canonical)"))
 }
 
 fn main() -> ExitCode {
@@ -91,6 +100,7 @@ fn main() -> ExitCode {
     cfg.bootstrap_reps = a.bootstrap;
     cfg.seed = a.seed;
     cfg.max_file_bytes = a.max_file_bytes;
+    cfg.profile = a.profile;
     match reproduce(&cfg, &mut |stage| eprintln!("reproduce: {stage}")) {
         Ok(s) => {
             for w in &s.warnings {

@@ -123,6 +123,10 @@ pub struct ReproduceConfig {
     /// The largest input file read (instances, task types, agent outputs, reports); larger
     /// files are refused naming the file. Default [`DEFAULT_MAX_FILE_BYTES`].
     pub max_file_bytes: u64,
+    /// The metric profile of the features (ΔCC, Δcognitive, ΔHalstead
+    /// volume, ΔLLOC): [`Profile::Paper`] (default, the paper's tools) or
+    /// [`Profile::Canonical`]; `report.md` names it.
+    pub profile: Profile,
 }
 
 impl ReproduceConfig {
@@ -142,6 +146,7 @@ impl ReproduceConfig {
             bootstrap_reps: 2000,
             seed: 20_240_405,
             max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+            profile: Profile::Paper,
         }
     }
 }
@@ -365,9 +370,9 @@ fn ids_by_path(ids: &BTreeSet<String>) -> BTreeMap<&str, BTreeSet<&str>> {
     by_path
 }
 
-/// Sum of the paper-profile metrics of the functions `ids` (`path::qualname`)
+/// Sum of the `profile` metrics of the functions `ids` (`path::qualname`)
 /// in `tree`; functions missing from the tree count 0.
-fn metric_sum(tree: &MemTree, ids: &BTreeSet<String>) -> MetricValues {
+fn metric_sum(tree: &MemTree, ids: &BTreeSet<String>, profile: Profile) -> MetricValues {
     let mut v = MetricValues::default();
     for (path, quals) in ids_by_path(ids) {
         let Some(bytes) = tree.get(path.as_bytes()) else {
@@ -376,7 +381,7 @@ fn metric_sum(tree: &MemTree, ids: &BTreeSet<String>) -> MetricValues {
         let Ok(file) = parse_path_best(Path::new(path), bytes.to_vec()) else {
             continue;
         };
-        let fm = analyze_parsed(path, &file, Profile::Paper);
+        let fm = analyze_parsed(path, &file, profile);
         for m in fm
             .functions
             .iter()
@@ -931,24 +936,24 @@ pub fn reproduce(
         }
         // The human PR1 is the same for every model: measured once per instance.
         if !pr1h_cache.contains_key(id) {
-            pr1h_cache.insert(id.clone(), metric_sum(t.base, &t_ids));
+            pr1h_cache.insert(id.clone(), metric_sum(t.base, &t_ids, cfg.profile));
         }
         if let Some(a) = &t.agent_pr1 {
             metric_cache.insert(
                 (model.clone(), id.clone(), Stage::Pr1Agent),
-                metric_sum(a, &t_ids),
+                metric_sum(a, &t_ids, cfg.profile),
             );
         }
         if let Some(h) = &t.ha_pr2 {
             metric_cache.insert(
                 (model.clone(), id.clone(), Stage::Pr2Ha),
-                metric_sum(h, &ids),
+                metric_sum(h, &ids, cfg.profile),
             );
         }
         if let Some(a) = &t.aa_pr2 {
             metric_cache.insert(
                 (model.clone(), id.clone(), Stage::Pr2Aa),
-                metric_sum(a, &ids),
+                metric_sum(a, &ids, cfg.profile),
             );
         }
     }
@@ -1091,7 +1096,11 @@ pub fn reproduce(
     // Table 4 goes right after Tables 2 and 3 in report.md.
     let md_path = report_dir.join("report.md");
     let md = String::from_utf8_lossy(&read_regular_nofollow(&md_path, u64::MAX)?).into_owned();
-    let table4 = table4_markdown(&fits, reg_error.as_deref());
+    let table4 = format!(
+        "{}\nMetric features use the `{}` metric profile (`--profile`; docs/metrics.md).\n",
+        table4_markdown(&fits, reg_error.as_deref()),
+        cfg.profile
+    );
     let md = match md.find("\n## Discordant cohort") {
         Some(i) => format!("{}\n{table4}{}", &md[..i], &md[i..]),
         None => format!("{md}\n{table4}"),
