@@ -125,3 +125,46 @@ fn every_case_is_identical_across_languages() {
         failures.join("\n")
     );
 }
+
+#[test]
+fn every_metric_is_a_number_even_for_empty_functions() {
+    let empty: &[(Lang, &str)] = &[
+        (Lang::Python, "def f():\n    pass\n"),
+        (Lang::Go, "package p\nfunc f() {}\n"),
+        (Lang::Rust, "fn f() {}\n"),
+        (Lang::JavaScript, "function f() {}\n"),
+        (Lang::TypeScript, "function f(): void {}\n"),
+        (Lang::Tsx, "function f() { return <a/>; }\n"),
+        (Lang::Java, "class A { void f() {} }\n"),
+        (Lang::C, "void f(void) {}\n"),
+        (Lang::Cpp, "void f() {}\n"),
+        (Lang::Ruby, "def f\nend\n"),
+        (Lang::Php, "<?php\nfunction f() {}\n"),
+    ];
+    for (lang, src) in empty {
+        let m = analyze_source("t", *lang, *src, Profile::Canonical).unwrap();
+        assert_eq!(m.functions.len(), 1, "{lang:?}: {:?}", m.functions);
+        let f = &m.functions[0];
+        assert_eq!(f.cyclomatic, Some(1), "{lang:?}");
+        assert_eq!(f.cognitive, Some(0), "{lang:?}");
+        let h = f.halstead.expect("halstead");
+        assert!(h.volume.is_finite() && h.difficulty.is_finite() && h.effort.is_finite());
+        assert!(f.lloc.is_some(), "{lang:?}");
+    }
+    // No operand at all: difficulty (and effort) 0 by convention, not NaN;
+    // an empty vocabulary has volume 0.
+    let h = codethread_metrics::Halstead {
+        n1: 3,
+        n2: 0,
+        big_n1: 4,
+        big_n2: 0,
+    };
+    assert_eq!((h.difficulty(), h.effort()), (0.0, 0.0));
+    let h = codethread_metrics::Halstead {
+        n1: 0,
+        n2: 0,
+        big_n1: 0,
+        big_n2: 0,
+    };
+    assert_eq!(h.volume(), 0.0);
+}

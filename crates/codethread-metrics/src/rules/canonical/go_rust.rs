@@ -124,8 +124,9 @@ pub static RUST: CanonRules = CanonRules {
         lp("while_expression"),
         lp("loop_expression"),
         structural("match_expression", 0, 1),
-        Rule::base("match_arm").with_when(When::ChildText("match_pattern", "_")),
-        decision("match_arm", When::Always, 0),
+        // An arm is a case label (one logical line); `_` is the default.
+        stmt_when("match_arm", When::ChildText("match_pattern", "_")),
+        decision("match_arm", When::Always, 1),
         tok("if", When::ParentIn(&["match_pattern"])),
         tok("&&", When::ParentIn(&["binary_expression"])),
         tok("||", When::ParentIn(&["binary_expression"])),
