@@ -1,6 +1,7 @@
 //! The worked examples of G. Ann Campbell, "Cognitive Complexity"
 //! (SonarSource, v1.5, 2021), transcribed from the whitepaper's body
-//! (Java), under the canonical profile: each gives the published total.
+//! (Java) and its Appendix C, under the canonical profile: each gives the
+//! published total.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use codethread_lang::Lang;
@@ -91,4 +92,142 @@ fn try_finally_and_early_return_add_nothing() {
 fn labelled_jumps_and_goto_add_one() {
     let src = "int f(int a) {\n  if (a) {\n    goto out;\n  }\nout:\n  return 0;\n}\n";
     assert_eq!(cog(Lang::C, src, "f"), (2, 2));
+}
+
+// ---- Appendix C ------------------------------------------------------------
+
+#[test]
+fn appendix_c_add_version_is_35() {
+    // Appendix C, `addVersion` (Java): loops, try/catch nesting, a
+    // `synchronized` block that adds no nesting, `&&` sequences.
+    let src = r#"class A {
+  private void addVersion(final Entry entry, final Transaction txn)
+      throws PersistitInterruptedException, RollbackException {
+    final TransactionIndex ti = _persistit.getTransactionIndex();
+    while (true) {
+      try {
+        synchronized (this) {
+          if (frst != null) {
+            if (frst.getVersion() > entry.getVersion()) {
+              throw new RollbackException();
+            }
+            if (txn.isActive()) {
+              for (Entry e = frst; e != null; e = e.getPrevious()) {
+                final long version = e.getVersion();
+                final long depends = ti.wwDependency(version, txn.getTransactionStatus(), 0);
+                if (depends == TIMED_OUT) {
+                  throw new WWRetryException(version);
+                }
+                if (depends != 0 && depends != ABORTED) {
+                  throw new RollbackException();
+                }
+              }
+            }
+          }
+          entry.setPrevious(frst);
+          frst = entry;
+          break;
+        }
+      } catch (final WWRetryException re) {
+        try {
+          final long depends = _persistit.getTransactionIndex()
+              .wwDependency(re.getVersionHandle(), txn.getTransactionStatus(), SharedResource.DEFAULT_MAX_WAIT_TIME);
+          if (depends != 0 && depends != ABORTED) {
+            throw new RollbackException();
+          }
+        } catch (final InterruptedException ie) {
+          throw new PersistitInterruptedException(ie);
+        }
+      } catch (final InterruptedException ie) {
+        throw new PersistitInterruptedException(ie);
+      }
+    }
+  }
+}
+"#;
+    assert_eq!(cog(Lang::Java, src, "addVersion").0, 35);
+}
+
+#[test]
+fn appendix_c_overridden_symbol_from_is_19() {
+    // Appendix C, `overriddenSymbolFrom` (Java): the final ternary is +1 at
+    // nesting 0, `&& !x` is one sequence.
+    let src = r#"class A {
+  @Nullable
+  private MethodJavaSymbol overriddenSymbolFrom(ClassJavaType classType) {
+    if (classType.isUnknown()) {
+      return Symbols.unknownMethodSymbol;
+    }
+    boolean unknownFound = false;
+    List<JavaSymbol> symbols = classType.getSymbol().members().lookup(name);
+    for (JavaSymbol overrideSymbol : symbols) {
+      if (overrideSymbol.isKind(JavaSymbol.MTH) && !overrideSymbol.isStatic()) {
+        MethodJavaSymbol methodJavaSymbol = (MethodJavaSymbol) overrideSymbol;
+        if (canOverride(methodJavaSymbol)) {
+          Boolean overriding = checkOverridingParameters(methodJavaSymbol, classType);
+          if (overriding == null) {
+            if (!unknownFound) {
+              unknownFound = true;
+            }
+          } else if (overriding) {
+            return methodJavaSymbol;
+          }
+        }
+      }
+    }
+    if (unknownFound) {
+      return Symbols.unknownMethodSymbol;
+    }
+    return null;
+  }
+}
+"#;
+    // The whitepaper's version ends in `return unknownFound ? unknown : null`
+    // (+1, nesting 0); written as an `if` it is the same +1.
+    assert_eq!(cog(Lang::Java, src, "overriddenSymbolFrom").0, 19);
+    let ternary = src.replace(
+        "    if (unknownFound) {\n      return Symbols.unknownMethodSymbol;\n    }\n    return null;\n",
+        "    return unknownFound ? Symbols.unknownMethodSymbol : null;\n",
+    );
+    assert_eq!(cog(Lang::Java, &ternary, "overriddenSymbolFrom").0, 19);
+}
+
+#[test]
+fn appendix_c_to_regexp_is_20() {
+    // Appendix C, `toRegexp` (JavaScript): an else-if chain with nested
+    // ifs, `else` branches and `&&`/`||` sequences.
+    let src = r#"function toRegexp(antPattern, directorySeparator) {
+  const escapedDirectorySeparator = '\\' + directorySeparator;
+  const sb = ['^'];
+  let i = antPattern.startsWith('/') || antPattern.startsWith('\\') ? 1 : 0;
+  while (i < antPattern.length) {
+    const ch = antPattern.charAt(i);
+    if (SPECIAL_CHARS.indexOf(ch) !== -1) {
+      sb.push('\\', ch);
+    } else if (ch === '*') {
+      if (i + 1 < antPattern.length && antPattern.charAt(i + 1) === '*') {
+        if (i + 2 < antPattern.length && isSlash(antPattern.charAt(i + 2))) {
+          sb.push('(?:.*', escapedDirectorySeparator, '|)');
+          i += 2;
+        } else {
+          sb.push('.*');
+          i += 1;
+        }
+      } else {
+        sb.push('[^', escapedDirectorySeparator, ']*?');
+      }
+    } else if (ch === '?') {
+      sb.push('[^', escapedDirectorySeparator, ']');
+    } else if (isSlash(ch)) {
+      sb.push(escapedDirectorySeparator);
+    } else {
+      sb.push(ch);
+    }
+    i++;
+  }
+  sb.push('$');
+  return sb.join('');
+}
+"#;
+    assert_eq!(cog(Lang::JavaScript, src, "toRegexp").0, 20);
 }
