@@ -168,3 +168,22 @@ fn every_metric_is_a_number_even_for_empty_functions() {
     };
     assert_eq!(h.volume(), 0.0);
 }
+
+#[test]
+fn deep_nesting_does_not_overflow() {
+    let depth = 10_000;
+    let mut src = String::from("function f(a) {\n");
+    for _ in 0..depth {
+        src.push_str("if (a && b) {\n");
+    }
+    for _ in 0..depth {
+        src.push('}');
+    }
+    src.push_str("\n}\n");
+    let m = analyze_source("t", Lang::JavaScript, src, Profile::Canonical).unwrap();
+    let f = &m.functions[0];
+    // Each level: `if` (1 + nesting) and one `&&` sequence.
+    let d = depth as u32;
+    assert_eq!(f.cyclomatic, Some(1 + 2 * d));
+    assert_eq!(f.cognitive, Some(d * (d + 1) / 2 + d));
+}
