@@ -30,7 +30,13 @@ pub static PYTHON: CanonRules = CanonRules {
         decision("for_in_clause", When::ParentIn(PY_COMPREHENSIONS), 0),
         decision("if_clause", When::Always, 0),
         lambda("lambda"),
-        stmt("expression_statement"),
+        // A bare string statement (a docstring) is documentation, not a
+        // logical line.
+        stmt_when(
+            "expression_statement",
+            When::LacksChild(&["string", "concatenated_string"]),
+        ),
+        Rule::base("expression_statement"),
         stmt("return_statement"),
         stmt("raise_statement"),
         stmt("assert_statement"),

@@ -1,4 +1,5 @@
 def clamp(x, lo, hi):
+    """Clamp x to [lo, hi] (a docstring is not a logical line)."""
     if x < lo:
         return lo
     if x > hi:
