@@ -298,11 +298,11 @@ fn sequences(t: &CanonRules, file: &ParsedFile, top: Node<'_>) -> u32 {
         let Some(op) = n.child_by_field_name(t.booleans.operator_field) else {
             continue;
         };
-        if let Some(r) = n.child_by_field_name("right") {
+        if let Some(r) = n.child_by_field_name(t.booleans.operand_fields.1) {
             st.push((r, false));
         }
         st.push((op, true));
-        if let Some(l) = n.child_by_field_name("left") {
+        if let Some(l) = n.child_by_field_name(t.booleans.operand_fields.0) {
             st.push((l, false));
         }
     }

@@ -50,6 +50,7 @@ pub static JAVA: CanonRules = CanonRules {
     booleans: Booleans {
         binary_kinds: &["binary_expression"],
         operator_field: "operator",
+        operand_fields: ("left", "right"),
         operators: &["&&", "||"],
         paren_kinds: &["parenthesized_expression"],
     },
@@ -118,6 +119,7 @@ pub static C_CPP: CanonRules = CanonRules {
     booleans: Booleans {
         binary_kinds: &["binary_expression"],
         operator_field: "operator",
+        operand_fields: ("left", "right"),
         operators: &["&&", "||", "and", "or"],
         paren_kinds: &["parenthesized_expression"],
     },

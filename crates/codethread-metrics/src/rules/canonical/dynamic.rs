@@ -53,6 +53,7 @@ pub static PYTHON: CanonRules = CanonRules {
     booleans: Booleans {
         binary_kinds: &["boolean_operator"],
         operator_field: "operator",
+        operand_fields: ("left", "right"),
         operators: &["and", "or"],
         paren_kinds: &["parenthesized_expression"],
     },
@@ -115,6 +116,7 @@ pub static RUBY: CanonRules = CanonRules {
     booleans: Booleans {
         binary_kinds: &["binary"],
         operator_field: "operator",
+        operand_fields: ("left", "right"),
         operators: &["&&", "||", "and", "or"],
         paren_kinds: &["parenthesized_statements"],
     },
@@ -200,6 +202,7 @@ pub static PHP: CanonRules = CanonRules {
     booleans: Booleans {
         binary_kinds: &["binary_expression"],
         operator_field: "operator",
+        operand_fields: ("left", "right"),
         operators: &["&&", "||", "and", "or"],
         paren_kinds: &["parenthesized_expression"],
     },

@@ -71,6 +71,7 @@ pub static GO: CanonRules = CanonRules {
     booleans: Booleans {
         binary_kinds: &["binary_expression"],
         operator_field: "operator",
+        operand_fields: ("left", "right"),
         operators: &["&&", "||"],
         paren_kinds: &["parenthesized_expression"],
     },
@@ -148,6 +149,7 @@ pub static RUST: CanonRules = CanonRules {
     booleans: Booleans {
         binary_kinds: &["binary_expression"],
         operator_field: "operator",
+        operand_fields: ("left", "right"),
         operators: &["&&", "||"],
         paren_kinds: &["parenthesized_expression"],
     },

@@ -67,6 +67,7 @@ pub static JS: CanonRules = CanonRules {
     booleans: Booleans {
         binary_kinds: &["binary_expression"],
         operator_field: "operator",
+        operand_fields: ("left", "right"),
         operators: &["&&", "||"],
         paren_kinds: &["parenthesized_expression"],
     },

@@ -239,6 +239,8 @@ pub struct Booleans {
     pub binary_kinds: &'static [&'static str],
     /// The field holding a binary node's operator token.
     pub operator_field: &'static str,
+    /// The fields holding a binary node's left and right operands.
+    pub operand_fields: (&'static str, &'static str),
     /// Logical operators whose sequences count (`&&`, `||`, `and`, `or`).
     pub operators: &'static [&'static str],
     /// Parentheses, transparent inside a sequence.
