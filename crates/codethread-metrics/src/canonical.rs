@@ -48,10 +48,16 @@ pub(crate) fn measure(
     nested: &HashSet<usize>,
 ) -> CanonValues {
     let t = rules::rules(file.lang);
+    let receiver: Option<&[u8]> = t.receiver.and_then(|r| {
+        let list = node.child_by_field_name(r.field)?;
+        let param = list.named_children().find(|c| c.kind() == r.param_kind)?;
+        Some(file.text(param.child_by_field_name(r.name_field)?))
+    });
     let mut w = Walk {
         t,
         file,
         name,
+        receiver,
         cc: 1,
         cog: 0,
         lloc: 0,
@@ -186,6 +192,8 @@ struct Walk<'a> {
     t: &'static CanonRules,
     file: &'a ParsedFile,
     name: &'a [u8],
+    /// The method's receiver name (a self name), if the grammar names one.
+    receiver: Option<&'a [u8]>,
     cc: u32,
     cog: u32,
     lloc: u32,
@@ -223,6 +231,11 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// Whether `text` names the current object.
+    fn is_self(&self, text: &[u8]) -> bool {
+        self.receiver == Some(text) || self.t.self_names.iter().any(|s| s.as_bytes() == text)
+    }
+
     /// +1 for a direct recursive call (cognitive).
     fn recursion(&mut self, n: Node<'_>, kind: &str) {
         let t = self.t;
@@ -234,10 +247,7 @@ impl<'a> Walk<'a> {
         };
         let receiver_ok = match call.receiver_field.and_then(|f| n.child_by_field_name(f)) {
             None => true,
-            Some(r) => t
-                .self_names
-                .iter()
-                .any(|s| s.as_bytes() == self.file.text(r)),
+            Some(r) => self.is_self(self.file.text(r)),
         };
         let ckind = callee.kind();
         let direct =
@@ -245,11 +255,8 @@ impl<'a> Walk<'a> {
         let member = t.members.iter().find(|m| m.kind == ckind).is_some_and(|m| {
             let obj = callee.child_by_field_name(m.object_field);
             let prop = callee.child_by_field_name(m.property_field);
-            obj.is_some_and(|o| {
-                t.self_names
-                    .iter()
-                    .any(|s| s.as_bytes() == self.file.text(o))
-            }) && prop.is_some_and(|p| self.file.text(p) == self.name)
+            obj.is_some_and(|o| self.is_self(self.file.text(o)))
+                && prop.is_some_and(|p| self.file.text(p) == self.name)
         });
         if direct || member {
             self.cog = self.cog.saturating_add(1);

@@ -76,6 +76,18 @@ fn recursion_adds_one_per_call() {
 }
 
 #[test]
+fn recursion_through_the_receiver_counts() {
+    // Go names its receiver: `t.depth()` inside `(t *T) depth` is recursion,
+    // as `self.depth()` (Python, Rust) and `this.depth()` (Java, JS) are.
+    let src = "package p\nfunc (t *T) depth(n int) int {\n\tif n == 0 {\n\t\treturn 0\n\t}\n\treturn 1 + t.depth(n-1)\n}\n";
+    assert_eq!(cog(Lang::Go, src, "depth"), (2, 2));
+    let src = "class T:\n    def depth(self, n):\n        if n == 0:\n            return 0\n        return 1 + self.depth(n - 1)\n";
+    assert_eq!(cog(Lang::Python, src, "depth"), (2, 2));
+    let src = "class T {\n  depth(n) {\n    if (n === 0) {\n      return 0;\n    }\n    return 1 + this.depth(n - 1);\n  }\n}\n";
+    assert_eq!(cog(Lang::JavaScript, src, "depth"), (2, 2));
+}
+
+#[test]
 fn ternary_is_structural_with_nesting() {
     let src = "class A {\n  int m(int a) {\n    if (a > 0) {\n      return a > 1 ? 1 : 2;\n    }\n    return 0;\n  }\n}\n";
     // `if` +1, ternary +2 (nesting 1).

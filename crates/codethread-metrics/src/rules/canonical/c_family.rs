@@ -62,6 +62,7 @@ pub static JAVA: CanonRules = CanonRules {
     members: &[],
     name_kinds: &["identifier"],
     self_names: &["this"],
+    receiver: None,
     statement_lists: &[],
     clause_kinds: &[],
     halstead: HalsteadClasses {
@@ -135,6 +136,7 @@ pub static C_CPP: CanonRules = CanonRules {
     }],
     name_kinds: &["identifier"],
     self_names: &["this"],
+    receiver: None,
     statement_lists: &[],
     clause_kinds: &[],
     halstead: HalsteadClasses {

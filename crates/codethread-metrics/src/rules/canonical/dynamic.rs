@@ -69,6 +69,7 @@ pub static PYTHON: CanonRules = CanonRules {
     }],
     name_kinds: &["identifier"],
     self_names: &["self", "cls"],
+    receiver: None,
     statement_lists: &[],
     clause_kinds: &[],
     halstead: HalsteadClasses {
@@ -128,6 +129,7 @@ pub static RUBY: CanonRules = CanonRules {
     members: &[],
     name_kinds: &["identifier"],
     self_names: &["self"],
+    receiver: None,
     statement_lists: &[
         "body_statement",
         "then",
@@ -226,6 +228,7 @@ pub static PHP: CanonRules = CanonRules {
     members: &[],
     name_kinds: &["name"],
     self_names: &["$this", "self", "static"],
+    receiver: None,
     statement_lists: &[],
     clause_kinds: &[],
     halstead: HalsteadClasses {

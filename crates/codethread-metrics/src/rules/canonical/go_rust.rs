@@ -80,9 +80,18 @@ pub static GO: CanonRules = CanonRules {
         callee_field: "function",
         receiver_field: None,
     }],
-    members: &[],
+    members: &[Member {
+        kind: "selector_expression",
+        object_field: "operand",
+        property_field: "field",
+    }],
     name_kinds: &["identifier"],
     self_names: &[],
+    receiver: Some(Receiver {
+        field: "receiver",
+        param_kind: "parameter_declaration",
+        name_field: "name",
+    }),
     statement_lists: &[],
     clause_kinds: &[],
     halstead: HalsteadClasses {
@@ -172,6 +181,7 @@ pub static RUST: CanonRules = CanonRules {
     ],
     name_kinds: &["identifier"],
     self_names: &["self", "Self"],
+    receiver: None,
     statement_lists: &["block"],
     clause_kinds: &[],
     halstead: HalsteadClasses {

@@ -83,6 +83,7 @@ pub static JS: CanonRules = CanonRules {
     }],
     name_kinds: &["identifier"],
     self_names: &["this"],
+    receiver: None,
     statement_lists: &[],
     clause_kinds: &[],
     halstead: HalsteadClasses {

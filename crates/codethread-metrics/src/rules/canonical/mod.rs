@@ -260,6 +260,18 @@ pub struct CallRule {
     pub receiver_field: Option<&'static str>,
 }
 
+/// The receiver parameter of a method: in the function node's `field`, the
+/// first child of kind `param_kind`, whose `name_field` child is the name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Receiver {
+    /// Field of the function node.
+    pub field: &'static str,
+    /// Parameter kind.
+    pub param_kind: &'static str,
+    /// Field of the parameter's name.
+    pub name_field: &'static str,
+}
+
 /// A member access `object.property` as a callee.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Member {
@@ -300,6 +312,9 @@ pub struct CanonRules {
     pub name_kinds: &'static [&'static str],
     /// The texts of the current object (`self`, `this`, `$this`).
     pub self_names: &'static [&'static str],
+    /// Where a method names its receiver (Go `func (t *T) m()`): that name
+    /// is a self name too.
+    pub receiver: Option<Receiver>,
     /// Statement lists whose every named child is one logical line, unless
     /// that child has a rule with logical lines of its own or is one of
     /// `clause_kinds` (Ruby: statements are not wrapped in a statement node).
