@@ -1,6 +1,6 @@
 //! Per-function metrics of files and directories.
 //!
-//! `cargo run --release --example metrics -- [--profile paper] [--format jsonl|csv] [--out FILE] [--max-file-bytes N] [--lang-hint c|cpp] PATH...`
+//! `cargo run --release --example metrics -- [--profile paper|canonical] [--format jsonl|csv] [--out FILE] [--max-file-bytes N] [--lang-hint c|cpp] PATH...`
 //!
 //! One record per function, on stdout or, with `--out`, in FILE (written
 //! atomically: a temporary file renamed over FILE at the end, so an
@@ -68,7 +68,7 @@ fn parse_hint(s: &str) -> Result<Lang, String> {
 }
 
 fn parse_profile(s: &str) -> Result<Profile, String> {
-    Profile::from_name(s).ok_or_else(|| format!("unknown profile {s:?} (known: paper)"))
+    Profile::from_name(s).ok_or_else(|| format!("unknown profile {s:?} (known: paper, canonical)"))
 }
 
 /// Where the records go: stdout, or a file committed at the end.

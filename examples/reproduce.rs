@@ -3,7 +3,8 @@
 //!
 //! `cargo run --release --example reproduce [-- --bench DIR] [--out DIR]`
 //! Real inputs by flags: `--instances`, `--snapshots` or `--repo`/`--repos`,
-//! `--agents`, `--reports`, `--task-types`, `--benchmark`, `--max-file-bytes`.
+//! `--agents`, `--reports`, `--task-types`, `--benchmark`, `--max-file-bytes`; `--profile
+//! paper|canonical` picks the metric profile of the features (default `paper`).
 //!
 //! Exit status (`codethread::exit`): 0 when every instance succeeded; 1 when the run finished
 //! with per-input failures (an instance that could not be built, a refused or unreadable agent
@@ -65,6 +66,14 @@ struct Args {
     /// compounding table on the HA-wins cohort (OUT/judge/compounding.md).
     #[arg(long)]
     judge_labels: Option<PathBuf>,
+    /// Metric profile of the features: `paper` (the paper's tools) or `canonical`.
+    #[arg(long, default_value = "paper", value_parser = parse_profile)]
+    profile: codethread::metrics::Profile,
+}
+
+fn parse_profile(s: &str) -> Result<codethread::metrics::Profile, String> {
+    codethread::metrics::Profile::from_name(s)
+        .ok_or_else(|| format!("unknown profile {s:?} (known: paper, canonical)"))
 }
 
 fn main() -> ExitCode {
@@ -96,6 +105,7 @@ fn main() -> ExitCode {
     cfg.seed = a.seed;
     cfg.max_file_bytes = a.max_file_bytes;
     cfg.judge_labels = a.judge_labels;
+    cfg.profile = a.profile;
     match reproduce(&cfg, &mut |stage| eprintln!("reproduce: {stage}")) {
         Ok(s) => {
             for w in &s.warnings {

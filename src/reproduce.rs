@@ -127,6 +127,10 @@ pub struct ReproduceConfig {
     /// from `analyze judge compound import`): with them the run reports the compounding table
     /// on the HA-wins discordant cohort (`judge/compounding.{json,md}`).
     pub judge_labels: Option<PathBuf>,
+    /// The metric profile of the features (ΔCC, Δcognitive, ΔHalstead
+    /// volume, ΔLLOC): [`Profile::Paper`] (default, the paper's tools) or
+    /// [`Profile::Canonical`]; `report.md` names it.
+    pub profile: Profile,
 }
 
 impl ReproduceConfig {
@@ -147,6 +151,7 @@ impl ReproduceConfig {
             seed: 20_240_405,
             max_file_bytes: DEFAULT_MAX_FILE_BYTES,
             judge_labels: None,
+            profile: Profile::Paper,
         }
     }
 }
@@ -375,10 +380,16 @@ fn ids_by_path(ids: &BTreeSet<String>) -> BTreeMap<&str, BTreeSet<&str>> {
     by_path
 }
 
-/// Sum of the paper-profile metrics of the functions `ids` (`path::qualname`)
-/// in `tree`; functions missing from the tree count 0. `hint` is the
+/// Sum of the `profile` metrics of the functions `ids` (`path::qualname`)
+/// in `tree`; functions missing from the tree count 0; a metric the profile
+/// does not report for a file's language is NaN. `hint` is the
 /// instance's language (it settles `.h` between C and C++).
-fn metric_sum(tree: &MemTree, ids: &BTreeSet<String>, hint: Option<Lang>) -> MetricValues {
+fn metric_sum(
+    tree: &MemTree,
+    ids: &BTreeSet<String>,
+    hint: Option<Lang>,
+    profile: Profile,
+) -> MetricValues {
     let mut v = MetricValues::default();
     for (path, quals) in ids_by_path(ids) {
         let Some(bytes) = tree.get(path.as_bytes()) else {
@@ -387,7 +398,18 @@ fn metric_sum(tree: &MemTree, ids: &BTreeSet<String>, hint: Option<Lang>) -> Met
         let Ok(file) = parse_path_hinted(Path::new(path), bytes.to_vec(), hint) else {
             continue;
         };
-        let fm = analyze_parsed(path, &file, Profile::Paper);
+        let fm = analyze_parsed(path, &file, profile);
+        // A metric the profile does not report for this language (no file
+        // total) is NaN: its deltas are missing, never 0.
+        if fm.totals.cognitive.is_none() {
+            v.cognitive = f64::NAN;
+        }
+        if fm.totals.halstead_volume.is_none() {
+            v.halstead_volume = f64::NAN;
+        }
+        if fm.totals.lloc.is_none() {
+            v.lloc = f64::NAN;
+        }
         for m in fm
             .functions
             .iter()
@@ -996,24 +1018,24 @@ pub fn reproduce(
         }
         // The human PR1 is the same for every model: measured once per instance.
         if !pr1h_cache.contains_key(id) {
-            pr1h_cache.insert(id.clone(), metric_sum(t.base, &t_ids, hint));
+            pr1h_cache.insert(id.clone(), metric_sum(t.base, &t_ids, hint, cfg.profile));
         }
         if let Some(a) = &t.agent_pr1 {
             metric_cache.insert(
                 (model.clone(), id.clone(), Stage::Pr1Agent),
-                metric_sum(a, &t_ids, hint),
+                metric_sum(a, &t_ids, hint, cfg.profile),
             );
         }
         if let Some(h) = &t.ha_pr2 {
             metric_cache.insert(
                 (model.clone(), id.clone(), Stage::Pr2Ha),
-                metric_sum(h, &ids, hint),
+                metric_sum(h, &ids, hint, cfg.profile),
             );
         }
         if let Some(a) = &t.aa_pr2 {
             metric_cache.insert(
                 (model.clone(), id.clone(), Stage::Pr2Aa),
-                metric_sum(a, &ids, hint),
+                metric_sum(a, &ids, hint, cfg.profile),
             );
         }
     }
@@ -1178,7 +1200,11 @@ pub fn reproduce(
     // Table 4 goes right after Tables 2 and 3 in report.md.
     let md_path = report_dir.join("report.md");
     let md = String::from_utf8_lossy(&read_regular_nofollow(&md_path, u64::MAX)?).into_owned();
-    let table4 = table4_markdown(&fits, reg_error.as_deref());
+    let table4 = format!(
+        "{}\nMetric features use the `{}` metric profile (`--profile`; docs/metrics.md).\n",
+        table4_markdown(&fits, reg_error.as_deref()),
+        cfg.profile
+    );
     let md = match md.find("\n## Discordant cohort") {
         Some(i) => format!("{}\n{table4}{}", &md[..i], &md[i..]),
         None => format!("{md}\n{table4}"),

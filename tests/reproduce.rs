@@ -179,3 +179,23 @@ fn an_unreadable_agent_output_is_a_warning_not_a_failed_run() {
     assert!(s.outcomes > 0);
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+#[test]
+fn reproduce_names_the_metric_profile_of_its_features() {
+    let out = std::env::temp_dir().join(format!(
+        "codethread-reproduce-profile-test-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&out);
+    let mut cfg = ReproduceConfig::for_bench_dir(&bench(), &out);
+    cfg.bootstrap_reps = 20;
+    cfg.profile = codethread::metrics::Profile::Canonical;
+    let s = reproduce(&cfg, &mut |_| {}).expect("pipeline runs");
+    assert!(s.failed.is_empty(), "{:?}", s.failed);
+    let md = std::fs::read_to_string(s.report_dir.join("report.md")).unwrap();
+    assert!(
+        md.contains("use the `canonical` metric profile"),
+        "report.md does not name the profile"
+    );
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -55,7 +55,9 @@ impl Stage {
     }
 }
 
-/// Complexity metrics of the target functions at one stage.
+/// Complexity metrics of the target functions at one stage. A metric the
+/// profile does not report for the language is NaN, and its deltas are
+/// missing (never 0).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Default)]
 pub struct MetricValues {
     /// Cyclomatic complexity.
@@ -214,9 +216,12 @@ pub fn build_features(
             mv(Stage::Pr2Ha),
             mv(Stage::Pr2Aa),
         );
-        let delta = |a: Option<MetricValues>,
-                     h: Option<MetricValues>,
-                     f: fn(&MetricValues) -> f64| { Some(f(&a?) - f(&h?)) };
+        let delta =
+            |a: Option<MetricValues>, h: Option<MetricValues>, f: fn(&MetricValues) -> f64| {
+                // NaN marks a metric the profile does not report for the language
+                // (paper profile, C++/Ruby/PHP cognitive, Halstead, LLOC): missing.
+                Some(f(&a?) - f(&h?)).filter(|d| d.is_finite())
+            };
         let eh = (sources.edits)(&key, Condition::HA);
         let ea = (sources.edits)(&key, Condition::AA);
         let (jf, jfn) = match (&eh, &ea) {

@@ -1,7 +1,7 @@
 //! Throughput of the metrics engine against its floor: tree-sitter parsing
 //! plus one walk over every node.
 //!
-//! `cargo run --release -p codethread-metrics --example throughput -- DIR...`
+//! `cargo run --release -p codethread-metrics --example throughput -- [--profile paper|canonical] DIR...`
 //!
 //! For each directory (e.g. `$CODETHREAD_SHARED/metrics/corpora/django`) all
 //! supported files are loaded into memory first, then, on one thread:
@@ -98,12 +98,21 @@ fn walk_all(file: &ParsedFile) -> usize {
 }
 
 fn main() {
-    let dirs: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut profile = Profile::Paper;
+    if let Some(i) = args.iter().position(|a| a == "--profile") {
+        let name = args.get(i + 1).cloned().unwrap_or_default();
+        profile = Profile::from_name(&name).unwrap_or_else(|| {
+            eprintln!("unknown profile {name:?} (known: paper, canonical)");
+            std::process::exit(2);
+        });
+        args.drain(i..(i + 2).min(args.len()));
+    }
+    let dirs: Vec<PathBuf> = args.into_iter().map(PathBuf::from).collect();
     if dirs.is_empty() {
-        eprintln!("usage: throughput DIR...");
+        eprintln!("usage: throughput [--profile paper|canonical] DIR...");
         std::process::exit(2);
     }
-    let profile = Profile::Paper;
     for dir in dirs {
         let (inputs, errors) = collect_inputs(std::slice::from_ref(&dir));
         for e in errors {

@@ -24,6 +24,9 @@ use rules::{BoolMode, CogRules, FnNest, Inc, NodeRule, Recursion, Scan, Sel, Whe
 /// profile's tool gives no value for this kind of function (complexipy for
 /// nested defs, gocognit for Go function literals).
 pub fn cognitive(ctx: &FnCtx<'_>) -> Option<u32> {
+    if let Some(v) = crate::canonical::values_ctx(ctx) {
+        return Some(v.cognitive);
+    }
     cognitive_memo_ctx(ctx, &mut Memo::default())
 }
 

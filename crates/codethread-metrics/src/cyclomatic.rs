@@ -22,6 +22,9 @@ use rules::{CcMode, CcRules, MatchCases, When};
 /// `None` for the functions the profile's tool does not report (radon: the
 /// methods of nested and local classes, docs/metrics.md).
 pub fn cyclomatic(ctx: &FnCtx<'_>) -> Option<u32> {
+    if let Some(v) = crate::canonical::values_ctx(ctx) {
+        return Some(v.cyclomatic);
+    }
     let table = rules::rules(ctx.profile, ctx.file.lang);
     if unreported(table, ctx.node) {
         return None;

@@ -297,6 +297,9 @@ pub struct FileMetrics {
 /// parsed again with that grammar first, so every caller gets the tool's
 /// values.
 pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMetrics {
+    if profile == Profile::Canonical {
+        return crate::canonical::analyze(path, file);
+    }
     let want = function_set(profile, file.lang)
         .grammar
         .unwrap_or(file.lang);
@@ -900,7 +903,7 @@ pub(crate) fn totals(set: &FunctionSet, records: &[FunctionMetrics]) -> FileTota
 /// ERROR and MISSING nodes in the subtree of `node` (a contiguous range of
 /// the flat tree; only subtrees flagged with errors are scanned).
 /// 1-based line and column of the first ERROR / MISSING node in pre-order.
-fn first_error(root: Node<'_>) -> Option<(usize, usize)> {
+pub(crate) fn first_error(root: Node<'_>) -> Option<(usize, usize)> {
     if !root.has_error() {
         return None;
     }
@@ -912,7 +915,7 @@ fn first_error(root: Node<'_>) -> Option<(usize, usize)> {
         })
 }
 
-fn count_errors(node: Node<'_>) -> usize {
+pub(crate) fn count_errors(node: Node<'_>) -> usize {
     if !node.has_error() {
         return 0;
     }

@@ -84,6 +84,9 @@ impl Halstead {
 /// Halstead counts of one function; `None` when the profile's tool does not
 /// report them for this kind of function (go-halstead: function literals).
 pub fn halstead(ctx: &FnCtx<'_>) -> Option<Halstead> {
+    if let Some(v) = crate::canonical::values_ctx(ctx) {
+        return Some(v.halstead);
+    }
     halstead_node(ctx.profile, ctx.file.lang, &ctx.file.source, ctx.node)
 }
 

@@ -2,8 +2,8 @@
 //!
 //! Per-function cyclomatic complexity, cognitive complexity, Halstead
 //! (n1, n2, N1, N2, vocabulary, length, volume, difficulty, effort) and
-//! logical lines of code, for Python, Go, Rust, JavaScript, TypeScript, Java
-//! and C.
+//! logical lines of code, for Python, Go, Rust, JavaScript, TypeScript, TSX,
+//! Java, C, C++, Ruby and PHP.
 //!
 //! - A [`Profile`] picks the counting rules. [`Profile::Paper`] reproduces,
 //!   per language, the tools the CodeThread paper used (radon + complexipy
@@ -14,6 +14,9 @@
 //!   and a note), including which functions
 //!   they report and how they name them. Rules are per-language data tables
 //!   read by one generic walker per metric, so a new profile is a data change.
+//!   [`Profile::Canonical`] applies one documented rule set to every language
+//!   (docs/metrics.md, "Canonical profile"), read from its own tables by one
+//!   walker that computes all four metrics in one pass; every value is defined.
 //! - [`analyze_source`] / [`analyze_file`] / [`analyze_paths`] give one
 //!   [`FunctionMetrics`] record per function and [`FileTotals`] per file;
 //!   [`analyze_paths`] walks directories and measures files in parallel
@@ -40,6 +43,7 @@
 //! assert_eq!(f.parse_errors, 0);
 //! ```
 
+mod canonical;
 mod cognitive;
 mod context;
 mod cyclomatic;
@@ -50,6 +54,7 @@ mod lizard;
 mod lloc;
 mod profile;
 
+pub use canonical::CanonValues;
 pub use cognitive::cognitive;
 pub use context::FnCtx;
 pub use cyclomatic::cyclomatic;

@@ -107,6 +107,9 @@ fn kind_flags(profile: Profile, lang: Lang, grammar: Lang) -> &'static KindFlags
 /// - JavaScript / TypeScript / Rust (paper): rust-code-analysis `loc.lloc`,
 ///   statements by node kind, nested functions included.
 pub fn lloc(ctx: &FnCtx<'_>) -> Option<u32> {
+    if let Some(v) = crate::canonical::values_ctx(ctx) {
+        return Some(v.lloc);
+    }
     let (profile, lang) = (ctx.profile, ctx.file.lang);
     Some(count(
         ctx.node,

@@ -875,5 +875,8 @@ pub fn rules(profile: Profile, lang: Lang) -> &'static CogRules {
         // C++, Ruby, PHP: never walked; `Profile::Paper` reads them with the lizard
         // token reader (`FunctionSet::source`), which gives only CCN.
         (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => &JS_RCA,
+        // Never read: the canonical profile has its own walker and tables
+        // (crate::canonical); the paper table keeps the match total.
+        (Profile::Canonical, _) => rules(Profile::Paper, lang),
     }
 }

@@ -296,6 +296,25 @@ static RUBY_LIZARD: FunctionSet = lizard_set(&crate::lizard::tables::RUBY);
 /// PHP: lizard 1.24.3 CCN.
 static PHP_LIZARD: FunctionSet = lizard_set(&crate::lizard::tables::PHP);
 
+// The canonical profile (crate::canonical): the named functions of the
+// index, each language read with its own grammar. Only `grammar` is read
+// (by `parse_for`); the records are built by crate::canonical.
+static CANONICAL: FunctionSet = FunctionSet {
+    node_kinds: &[],
+    naming: Naming::Rca { from_parent: &[] },
+    kinds: Kinds::ByNode(&[]),
+    nesting: Nesting {
+        cyclomatic: false,
+        cognitive: false,
+        halstead: false,
+        lloc: false,
+    },
+    require_body: false,
+    bodiless: false,
+    grammar: None,
+    source: Source::Tree,
+};
+
 /// The function set of `profile` for `lang`.
 pub(crate) fn function_set(profile: Profile, lang: Lang) -> &'static FunctionSet {
     match (profile, lang) {
@@ -309,5 +328,8 @@ pub(crate) fn function_set(profile: Profile, lang: Lang) -> &'static FunctionSet
         (Profile::Paper, Lang::Cpp) => &CPP_LIZARD,
         (Profile::Paper, Lang::Ruby) => &RUBY_LIZARD,
         (Profile::Paper, Lang::Php) => &PHP_LIZARD,
+        // The canonical profile parses every language with its own grammar
+        // and reports the named functions of the index (crate::canonical).
+        (Profile::Canonical, _) => &CANONICAL,
     }
 }

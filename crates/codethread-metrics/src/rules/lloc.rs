@@ -241,5 +241,8 @@ pub(crate) fn lloc_rule(profile: Profile, lang: Lang) -> LlocRule {
         // C++, Ruby, PHP: never walked; `Profile::Paper` reads them with the lizard
         // token reader (`FunctionSet::source`), which gives only CCN.
         (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => LlocRule::Statements(&JS_RCA),
+        // Never read: the canonical profile has its own walker and tables
+        // (crate::canonical); the paper table keeps the match total.
+        (Profile::Canonical, _) => lloc_rule(Profile::Paper, lang),
     }
 }

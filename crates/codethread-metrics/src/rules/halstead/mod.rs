@@ -346,5 +346,8 @@ pub(crate) fn rules(profile: Profile, lang: Lang) -> &'static HalsteadRules {
         // C++, Ruby, PHP: never walked; `Profile::Paper` reads them with the lizard
         // token reader (`FunctionSet::source`), which gives only CCN.
         (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => &rca_js::PAPER_TS,
+        // Never read: the canonical profile has its own walker and tables
+        // (crate::canonical); the paper table keeps the match total.
+        (Profile::Canonical, _) => rules(Profile::Paper, lang),
     }
 }

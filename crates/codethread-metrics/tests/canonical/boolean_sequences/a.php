@@ -1,0 +1,7 @@
+<?php
+function check($a, $b, $c, $d) {
+  if ($a && $b && $c || $d) {
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,6 @@
+fn check(a: bool, b: bool, c: bool, d: bool) -> i32 {
+    if a && b && c || d {
+        return 1;
+    }
+    0
+}

@@ -1,0 +1,12 @@
+function find(grid: number[][], target: number): boolean {
+  let found = false;
+  outer: for (const row of grid) {
+    for (const cell of row) {
+      if (cell === target) {
+        found = true;
+        break outer;
+      }
+    }
+  }
+  return found;
+}

@@ -1,0 +1,7 @@
+function drain(q: Queue): number {
+  let n = 0;
+  do {
+    n++;
+  } while (q.pop() && n < 10);
+  return n;
+}

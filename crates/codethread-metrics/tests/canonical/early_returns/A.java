@@ -1,0 +1,11 @@
+class A {
+  static int clamp(int x, int lo, int hi) {
+    if (x < lo) {
+      return lo;
+    }
+    if (x > hi) {
+      return hi;
+    }
+    return x;
+  }
+}

@@ -1,0 +1,10 @@
+int pick(int a, int b) {
+  if (a) {
+    if (b) {
+      return 1;
+    } else {
+      return 2;
+    }
+  }
+  return 3;
+}

@@ -1,0 +1,10 @@
+def pick(a, b)
+  if a
+    if b
+      return 1
+    else
+      return 2
+    end
+  end
+  return 3
+end

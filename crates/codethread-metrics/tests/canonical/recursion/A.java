@@ -1,0 +1,8 @@
+class A {
+  static long fact(long n) {
+    if (n <= 1) {
+      return 1;
+    }
+    return n * fact(n - 1);
+  }
+}

@@ -1,0 +1,14 @@
+package p
+
+func name(n int) string {
+	switch n {
+	case 1:
+		return "one"
+	case 2:
+		return "two"
+	case 3:
+		return "three"
+	default:
+		return "many"
+	}
+}

@@ -1,0 +1,10 @@
+def name(n):
+    match n:
+        case 1:
+            return "one"
+        case 2:
+            return "two"
+        case 3:
+            return "three"
+        case _:
+            return "many"

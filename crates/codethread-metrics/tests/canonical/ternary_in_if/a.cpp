@@ -1,0 +1,7 @@
+int pick(bool a, bool b) {
+  int x = 0;
+  if (a) {
+    x = b ? 1 : 2;
+  }
+  return x;
+}

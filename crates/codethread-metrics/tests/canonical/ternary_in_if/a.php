@@ -1,0 +1,8 @@
+<?php
+function pick($a, $b) {
+  $x = 0;
+  if ($a) {
+    $x = $b ? 1 : 2;
+  }
+  return $x;
+}

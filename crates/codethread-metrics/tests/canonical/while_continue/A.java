@@ -1,0 +1,14 @@
+class A {
+  int sumOdd(int n) {
+    int total = 0;
+    int i = 0;
+    while (i < n) {
+      i += 1;
+      if (i % 2 == 0) {
+        continue;
+      }
+      total += i;
+    }
+    return total;
+  }
+}

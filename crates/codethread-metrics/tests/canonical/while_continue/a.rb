@@ -1,0 +1,12 @@
+def sum_odd(n)
+  total = 0
+  i = 0
+  while i < n
+    i += 1
+    if i % 2 == 0
+      next
+    end
+    total += i
+  end
+  return total
+end
