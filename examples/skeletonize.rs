@@ -3,7 +3,7 @@
 //! stubs, and every edit is written as one JSON line to EDITS.
 //!
 //! ```text
-//! cargo run --release --example skeletonize -- --all --out OUT_DIR --edits EDITS.jsonl ROOT
+//! cargo run --release --example skeletonize -- --all --out OUT_DIR --edits EDITS.jsonl [--lang-hint cpp] ROOT
 //! cargo run --release --example skeletonize -- --function Session.request --keep-docs --out OUT --edits E.jsonl requests/
 //! ```
 //!
@@ -37,7 +37,7 @@ use codethread::lang::io::{
 };
 use codethread::lang::path_label;
 use codethread::skeleton::{
-    skeletonize_dir_limited, Edit, Options, ParseErrorPolicy, Selector, SkeletonError,
+    skeletonize_dir_hinted, Edit, Options, ParseErrorPolicy, Selector, SkeletonError,
 };
 
 /// Replace function bodies with stubs, keeping everything else byte for byte.
@@ -64,8 +64,16 @@ struct Args {
     /// Largest file read, in bytes.
     #[arg(long, default_value_t = DEFAULT_MAX_FILE_BYTES)]
     max_file_bytes: u64,
+    /// Repository language (`cpp`, `c`, `java`, `ruby`, `php`, ...): with
+    /// `cpp`, `.h` and `.c` files are C++.
+    #[arg(long, value_name = "LANG", value_parser = parse_lang)]
+    lang_hint: Option<codethread::lang::Lang>,
     /// A source file or a directory (walked recursively).
     root: PathBuf,
+}
+
+fn parse_lang(s: &str) -> Result<codethread::lang::Lang, String> {
+    codethread::lang::Lang::from_name(s).ok_or_else(|| format!("unknown language `{s}`"))
 }
 
 #[derive(serde::Serialize)]
@@ -100,14 +108,19 @@ fn main() -> ExitCode {
         verify: true,
     };
     let start = std::time::Instant::now();
-    let outcomes =
-        match skeletonize_dir_limited(&args.root, &selectors, &options, args.max_file_bytes) {
-            Ok(o) => o,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(Outcome::Fatal);
-            }
-        };
+    let outcomes = match skeletonize_dir_hinted(
+        &args.root,
+        &selectors,
+        &options,
+        args.max_file_bytes,
+        args.lang_hint,
+    ) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(Outcome::Fatal);
+        }
+    };
     if let Err(e) = create_dir_all_nofollow(&args.out, std::path::Path::new("")) {
         eprintln!("error: {e}");
         return ExitCode::from(Outcome::Fatal);

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use codethread_lang::io::{read_regular, IoError, DEFAULT_MAX_FILE_BYTES};
-use codethread_lang::parse_path_best;
+use codethread_lang::{parse_path_hinted, Lang};
 use rayon::prelude::*;
 
 use crate::{skeletonize, Options, Selector, Skeleton, SkeletonError};
@@ -33,11 +33,27 @@ pub fn skeletonize_path(
     selectors: &[Selector],
     options: &Options,
 ) -> Result<Skeleton, SkeletonError> {
+    skeletonize_path_hinted(path, source, None, selectors, options)
+}
+
+/// [`skeletonize_path`] with a repository-level language `hint` (an
+/// instance's `language`, a `--lang-hint` option): with `Lang::Cpp` a `.h`
+/// or `.c` file is C++ (`codethread_lang::Lang::for_source`).
+///
+/// # Errors
+/// As [`skeletonize_path`].
+pub fn skeletonize_path_hinted(
+    path: &Path,
+    source: impl Into<Vec<u8>>,
+    hint: Option<Lang>,
+    selectors: &[Selector],
+    options: &Options,
+) -> Result<Skeleton, SkeletonError> {
     let wrap = |e: SkeletonError| SkeletonError::File {
         path: path.to_path_buf(),
         source: Box::new(e),
     };
-    let file = parse_path_best(path, source).map_err(|e| wrap(e.into()))?;
+    let file = parse_path_hinted(path, source, hint).map_err(|e| wrap(e.into()))?;
     skeletonize(&file, selectors, options).map_err(wrap)
 }
 
@@ -83,6 +99,21 @@ pub fn skeletonize_dir_limited(
     options: &Options,
     max_file_bytes: u64,
 ) -> Result<Vec<FileOutcome>, SkeletonError> {
+    skeletonize_dir_hinted(root, selectors, options, max_file_bytes, None)
+}
+
+/// [`skeletonize_dir_limited`] with a repository-level language `hint` (see
+/// [`skeletonize_path_hinted`]).
+///
+/// # Errors
+/// As [`skeletonize_dir_limited`].
+pub fn skeletonize_dir_hinted(
+    root: &Path,
+    selectors: &[Selector],
+    options: &Options,
+    max_file_bytes: u64,
+    hint: Option<Lang>,
+) -> Result<Vec<FileOutcome>, SkeletonError> {
     let files = source_files(root)?;
     let is_file = !root.is_dir();
     Ok(files
@@ -97,7 +128,13 @@ pub fn skeletonize_dir_limited(
             };
             match read_regular(path, max_file_bytes) {
                 Ok(source) => {
-                    let result = skeletonize_path(&rel_path, source.clone(), selectors, options);
+                    let result = skeletonize_path_hinted(
+                        &rel_path,
+                        source.clone(),
+                        hint,
+                        selectors,
+                        options,
+                    );
                     FileOutcome {
                         rel_path,
                         source,
