@@ -241,6 +241,19 @@ fn report_import<T>(imp: &codethread_analysis::judge::Imported<T>) -> usize {
     imp.errors.len() + imp.missing.len()
 }
 
+/// The `custom_id` of each item's judge request (answers are matched back by it).
+fn request_ids<T>(items: &[T], request: impl Fn(&T) -> serde_json::Value) -> Vec<String> {
+    items
+        .iter()
+        .map(|i| {
+            request(i)["custom_id"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        })
+        .collect()
+}
+
 fn judge(cmd: JudgeCmd, limit: u64) -> Result<(String, usize, usize), String> {
     use codethread_analysis::judge as j;
     let write = |p: &std::path::Path, s: &str| {
@@ -264,15 +277,7 @@ fn judge(cmd: JudgeCmd, limit: u64) -> Result<(String, usize, usize), String> {
                 },
         } => {
             let (its, bad_items) = items::<j::DriftItem>(&p, limit)?;
-            let ids: Vec<String> = its
-                .iter()
-                .map(|i| {
-                    j::drift_request(i)["custom_id"]
-                        .as_str()
-                        .unwrap_or_default()
-                        .to_string()
-                })
-                .collect();
+            let ids = request_ids(&its, j::drift_request);
             let (ans, bad_lines) = answers(&a, &ids)?;
             let imp = j::import_drift(&its, &ans);
             let bad = bad_items + bad_lines + report_import(&imp);
@@ -336,15 +341,7 @@ fn judge(cmd: JudgeCmd, limit: u64) -> Result<(String, usize, usize), String> {
                 },
         } => {
             let (its, bad_items) = items::<j::CompoundItem>(&p, limit)?;
-            let ids: Vec<String> = its
-                .iter()
-                .map(|i| {
-                    j::compound_request(i)["custom_id"]
-                        .as_str()
-                        .unwrap_or_default()
-                        .to_string()
-                })
-                .collect();
+            let ids = request_ids(&its, j::compound_request);
             let (ans, bad_lines) = answers(&a, &ids)?;
             let imp = j::import_compound(&its, &ans);
             let bad = bad_items + bad_lines + report_import(&imp);

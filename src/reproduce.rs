@@ -979,13 +979,14 @@ pub fn reproduce(
         // deterministic survival check per target.
         if let Some(agent) = &t.agent_pr1 {
             let ids: Vec<String> = t_ids.iter().cloned().collect();
-            let item = codethread_analysis::judge::drift_item_from_trees(
+            let item = codethread_analysis::judge::drift_item_from_trees_hinted(
                 &cfg.benchmark,
                 model,
                 id,
                 t.base,
                 agent,
                 &ids,
+                hint,
             );
             judge_drift.push(serde_json::to_value(&item).unwrap_or_default());
             if let Some(p) = &t.aa_patch {
@@ -994,8 +995,13 @@ pub fn reproduce(
                     .map(|tid| {
                         (
                             tid,
-                            codethread_analysis::judge::touches_function(agent, p.as_bytes(), tid)
-                                .ok(),
+                            codethread_analysis::judge::touches_function_hinted(
+                                agent,
+                                p.as_bytes(),
+                                tid,
+                                hint,
+                            )
+                            .ok(),
                         )
                     })
                     .collect();

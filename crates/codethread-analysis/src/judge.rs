@@ -692,11 +692,22 @@ pub fn touches_function(
     aa_pr2_patch: &[u8],
     target_id: &str,
 ) -> Result<bool, String> {
+    touches_function_hinted(pre, aa_pr2_patch, target_id, None)
+}
+
+/// [`touches_function`] with the repository's language as a hint (it
+/// settles `.h` between C and C++, `codethread_lang::Lang::for_source`).
+pub fn touches_function_hinted(
+    pre: &codethread_patch::MemTree,
+    aa_pr2_patch: &[u8],
+    target_id: &str,
+    hint: Option<codethread_lang::Lang>,
+) -> Result<bool, String> {
     if aa_pr2_patch.iter().all(u8::is_ascii_whitespace) {
         return Ok(false);
     }
     let parsed = codethread_patch::parse(aa_pr2_patch).map_err(|e| e.to_string())?;
-    let loc = codethread_patch::localize(pre, &parsed).map_err(|e| e.to_string())?;
+    let loc = codethread_patch::localize_hinted(pre, &parsed, hint).map_err(|e| e.to_string())?;
     let base = target_id.split('#').next().unwrap_or(target_id);
     Ok(loc
         .targets
@@ -727,6 +738,28 @@ pub fn drift_item_from_trees(
     agent: &codethread_patch::MemTree,
     target_ids: &[String],
 ) -> DriftItem {
+    drift_item_from_trees_hinted(
+        benchmark,
+        model,
+        instance_id,
+        human,
+        agent,
+        target_ids,
+        None,
+    )
+}
+
+/// [`drift_item_from_trees`] with the repository's language as a hint (a
+/// C++ repository's `.h` files are C++).
+pub fn drift_item_from_trees_hinted(
+    benchmark: &str,
+    model: &str,
+    instance_id: &str,
+    human: &codethread_patch::MemTree,
+    agent: &codethread_patch::MemTree,
+    target_ids: &[String],
+    hint: Option<codethread_lang::Lang>,
+) -> DriftItem {
     let mut targets = Vec::new();
     let mut files: Vec<DriftFile> = Vec::new();
     let mut language = String::new();
@@ -734,7 +767,7 @@ pub fn drift_item_from_trees(
         let path = id.split("::").next().unwrap_or("");
         let text_of = |tree: &codethread_patch::MemTree| -> Option<(String, String)> {
             let src = tree.get(path.as_bytes())?;
-            let lang = codethread_lang::Lang::from_path(path)?;
+            let lang = codethread_lang::Lang::for_source(path, src, hint)?;
             let file = codethread_lang::parse(lang, src.to_vec()).ok()?;
             let f = codethread_lang::index_functions(&file)
                 .into_iter()
@@ -747,7 +780,8 @@ pub fn drift_item_from_trees(
         };
         let h = text_of(human);
         let a = text_of(agent);
-        if let Some(l) = codethread_lang::Lang::from_path(path) {
+        let probe = human.get(path.as_bytes()).unwrap_or(&[]);
+        if let Some(l) = codethread_lang::Lang::for_source(path, probe, hint) {
             language = l.name().to_string();
         }
         if !files.iter().any(|f| f.path == path) {
@@ -781,7 +815,9 @@ pub fn drift_item_from_trees(
 pub fn static_iec(item: &DriftItem) -> Option<bool> {
     let mut any = None;
     for f in &item.files {
-        let Some(lang) = codethread_lang::Lang::from_path(&f.path) else {
+        let hint = codethread_lang::Lang::from_name(&item.language);
+        let Some(lang) = codethread_lang::Lang::for_source(&f.path, f.human.as_bytes(), hint)
+        else {
             continue;
         };
         let quals: Vec<String> = item

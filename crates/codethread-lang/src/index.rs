@@ -908,7 +908,10 @@ fn make_function(
     in_error: bool,
     opts: IndexOptions,
 ) -> Option<(Function, String)> {
-    let body = node.child_by_field_name(rule.body_field);
+    let body = node.child_by_field_name(rule.body_field).or_else(|| {
+        let kind = rule.unfielded_body?;
+        node.children().find(|c| kind_of(c) == kind)
+    });
     if rule.body_required && body.is_none() && !opts.keep_bodiless {
         return None;
     }

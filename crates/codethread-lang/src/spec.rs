@@ -39,6 +39,10 @@ pub(crate) struct FnRule {
     /// before this child token (Ruby `def x; end`: an empty method is still
     /// a definition with a body to stub).
     pub empty_body_before: Option<&'static str>,
+    /// When the body field is absent, a direct child of this kind is the
+    /// body (a C++ constructor's function-try-block `A() try : a(0) { }
+    /// catch (...) { }`, which tree-sitter-cpp puts in no field).
+    pub unfielded_body: Option<&'static str>,
 }
 
 /// What a scope node contributes to qualified names.
@@ -243,6 +247,7 @@ const PLAIN_FN: FnRule = FnRule {
     declarator_chain: false,
     singleton: false,
     empty_body_before: None,
+    unfielded_body: None,
 };
 
 /// A scope rule with every flag off (the base of struct updates).
@@ -790,7 +795,13 @@ static CPP: LangSpec = LangSpec {
     // `template <...>` headers and `friend` start the span.
     span_wrappers: &["template_declaration", "friend_declaration"],
     ..plain(
-        &[C_DEFINITION, fx("lambda_expression", "body")],
+        &[
+            FnRule {
+                unfielded_body: Some("try_statement"),
+                ..C_DEFINITION
+            },
+            fx("lambda_expression", "body"),
+        ],
         &[
             namespace("namespace_definition"),
             ScopeRule {

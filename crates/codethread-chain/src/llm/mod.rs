@@ -72,7 +72,10 @@ pub fn task_context(
         .collect();
     let language = targets
         .iter()
-        .find_map(|t| codethread_lang::Lang::from_path(&t.path))
+        .find_map(|t| {
+            let src = loc.before.get(&t.path).map(Vec::as_slice).unwrap_or(&[]);
+            codethread_lang::Lang::for_source(&t.path, src, inst.lang_hint())
+        })
         .map(|l| l.name().to_string())
         .or_else(|| inst.language.clone())
         .unwrap_or_else(|| "unknown".into());
