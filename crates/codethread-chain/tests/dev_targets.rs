@@ -114,11 +114,6 @@ fn dev_multilingual_pr0_roundtrips_with_git() {
     pr0_roundtrips(&dev, 25, 3, 2);
 }
 
-/// Languages whose real stubs codethread-skeleton gains in parallel (issue
-/// 14): their instances may fail to build PR0 with the placeholder stub
-/// rules, and are printed as PENDING. Empty this list once they land.
-const PENDING_SKELETON_LANGS: &[&str] = &["Ruby"];
-
 /// PR0 of every instance of `dev` applies with the real `git apply` and
 /// `git apply -R` restores the base; at most `max_no_pr0` instances (all of
 /// whose targets hold parse errors) get no PR0.
@@ -127,7 +122,7 @@ fn pr0_roundtrips(dev: &std::path::Path, count: usize, negatives: usize, max_no_
     use codethread_chain::stack::{check_roundtrip, compose_on, compose_with_git, reverse_on};
     let insts = load_instances(&dev.join("instances.jsonl")).expect("instances");
     let mut src = SnapshotSource::new(dev.join("files"));
-    let (mut built, mut negative, mut no_pr0, mut pending) = (0, 0, 0, 0);
+    let (mut built, mut negative, mut no_pr0) = (0, 0, 0);
     for inst in &insts.items {
         let loc = localize(inst, &mut src).expect("localize");
         if loc.negative_case.is_some() {
@@ -151,16 +146,6 @@ fn pr0_roundtrips(dev: &std::path::Path, count: usize, negatives: usize, max_no_
                     inst.instance_id
                 );
                 no_pr0 += 1;
-                continue;
-            }
-            Err(e)
-                if inst
-                    .language
-                    .as_deref()
-                    .is_some_and(|l| PENDING_SKELETON_LANGS.contains(&l)) =>
-            {
-                println!("{}: PENDING (skeleton stubs): {e}", inst.instance_id);
-                pending += 1;
                 continue;
             }
             Err(e) => panic!("{e}"),
@@ -236,7 +221,6 @@ fn pr0_roundtrips(dev: &std::path::Path, count: usize, negatives: usize, max_no_
     println!("dev PR0: {built} built and round-tripped with git, {negative} negative cases");
     println!("  {no_pr0} without PR0 (every target has parse errors)");
     assert!(no_pr0 <= max_no_pr0, "{no_pr0} instances without PR0");
-    println!("  {pending} pending the skeleton stubs of {PENDING_SKELETON_LANGS:?}");
-    assert_eq!(built + negative + no_pr0 + pending, count);
+    assert_eq!(built + negative + no_pr0, count);
     assert_eq!(negative, negatives);
 }
