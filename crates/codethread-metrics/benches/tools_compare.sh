@@ -29,15 +29,20 @@ engine="$target/release/examples/jsonl"
 corpora=("$@"); [ ${#corpora[@]} -gt 0 ] || corpora=(gson jq fmt jekyll carbon)
 echo "machine: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg); runs per tool: $runs (best kept)"
 
-# best "wall cpu rss_mb" over $runs runs of a command (run in the corpus dir)
+# best "wall cpu rss_mb" over $runs runs of a command (run in the corpus dir);
+# a fast command is run REPEAT times per measurement (REPEAT=K before the
+# call) and its time divided by K, since /usr/bin/time counts in 10 ms steps.
 best() {
   local dir="$1"; shift
+  local k="${REPEAT:-1}"
   local bw=999999 bc=999999 br=0 log
   log="$(mktemp)"
   for _ in $(seq "$runs"); do
-    (cd "$dir" && /usr/bin/time -f "%e %U %S %M" -o "$log" "$@" > /dev/null 2>&1) || true
+    (cd "$dir" && /usr/bin/time -f "%e %U %S %M" -o "$log" \
+      bash -c 'k=$1; shift; for _ in $(seq "$k"); do "$@" > /dev/null 2>&1 || true; done' _ "$k" "$@") || true
     read -r w u s m < "$log"
-    c=$(echo "$u + $s" | bc -l)
+    w=$(echo "$w / $k" | bc -l)
+    c=$(echo "($u + $s) / $k" | bc -l)
     (( $(echo "$w < $bw" | bc -l) )) && bw=$w
     (( $(echo "$c < $bc" | bc -l) )) && bc=$c
     (( m > br )) && br=$m
@@ -53,13 +58,14 @@ for c in "${corpora[@]}"; do
     gson) lang=java ;; jq) lang=c ;; fmt) lang=cpp ;; jekyll) lang=ruby ;; carbon) lang=php ;; *) lang="" ;;
   esac
   mb=$(find "$dir" -type f -print0 | xargs -0 cat | wc -c | awk '{printf "%.3f", $1/1e6}')
-  read -r ew ec er < <(best "$dir" "$engine" .)
-  row() { printf '| %s | %s | %s | %.2f | %.2f | %.2f | %.0f | %s |\n' "$c" "$mb" "$1" "$2" "$3" "$(echo "$mb / $3" | bc -l)" "$4" "$5"; }
+  read -r ew ec er < <(REPEAT=10 best "$dir" "$engine" .)
+  row() { printf '| %s | %s | %s | %.3f | %.3f | %.1f | %.0f | %s |\n' "$c" "$mb" "$1" "$2" "$3" "$(echo "$mb / $3" | bc -l)" "$4" "$5"; }
   row "codethread (paper profile)" "$ew" "$ec" "$er" "—"
   read -r lw lc lr < <(best "$dir" "$venv/bin/lizard" --csv ${lang:+-l $lang} .)
   row "lizard 1.24.3" "$lw" "$lc" "$lr" "$(printf '%.1fx' "$(echo "$lc / $ec" | bc -l)")"
   if [ -n "$rca" ] && [ "$lang" != ruby ] && [ "$lang" != php ]; then
-    read -r rw rc rr < <(best "$dir" "$rca" -m -O json -p .)
+    # rust-code-analysis-cli writes nothing for `-p .`: give it the absolute path.
+    read -r rw rc rr < <(best "$dir" "$rca" -m -O json -p "$dir")
     row "rust-code-analysis-cli 0.0.25" "$rw" "$rc" "$rr" "$(printf '%.1fx' "$(echo "$rc / $ec" | bc -l)")"
   fi
 done

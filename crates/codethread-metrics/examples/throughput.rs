@@ -120,7 +120,11 @@ fn main() {
         }
         let files: Vec<(Lang, Vec<u8>)> = inputs
             .iter()
-            .filter_map(|i| Some((Lang::from_path(&i.path)?, std::fs::read(&i.path).ok()?)))
+            .filter_map(|i| {
+                // The language as the engine chooses it (`.h` by its content).
+                let src = std::fs::read(&i.path).ok()?;
+                Some((Lang::for_source(&i.path, &src, None)?, src))
+            })
             .collect();
         let bytes: usize = files.iter().map(|(_, b)| b.len()).sum();
         let mb = bytes as f64 / 1e6;
