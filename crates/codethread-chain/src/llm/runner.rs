@@ -4,7 +4,7 @@
 //! * bounded concurrency: `concurrency` worker threads, each with one
 //!   request in flight;
 //! * retries with exponential backoff and full jitter on 429 (honouring a
-//!   `Retry-After` of seconds), 408, 5xx, timeouts, connection errors and
+//!   `Retry-After` of seconds or an HTTP date), 408, 5xx, timeouts, connection errors and
 //!   answers that cannot be read (malformed JSON, no text, a `custom_id`
 //!   echoed by the engine that is not the request's);
 //! * a per-request timeout (the whole exchange);
@@ -216,14 +216,98 @@ fn backoff(opts: &RunnerOptions, attempt: u32, rng: &mut Jitter) -> Duration {
     d.mul_f64(0.5 + 0.5 * rng.unit())
 }
 
-/// `Retry-After` in seconds (the HTTP-date form is not read: the backoff
-/// is used instead).
+/// `Retry-After`: delay seconds, or an HTTP date (RFC 9110 IMF-fixdate,
+/// `Sun, 06 Nov 1994 08:49:37 GMT`) turned into the time left from now (0
+/// when it has passed). Anything else is ignored: the backoff is used.
 fn retry_after(v: Option<&str>) -> Option<Duration> {
+    retry_after_at(v, std::time::SystemTime::now())
+}
+
+/// [`retry_after`] relative to `now`.
+fn retry_after_at(v: Option<&str>, now: std::time::SystemTime) -> Option<Duration> {
     let s = v?.trim();
-    s.parse::<f64>()
-        .ok()
-        .filter(|x| x.is_finite() && *x >= 0.0)
-        .map(Duration::from_secs_f64)
+    if let Some(d) = s.parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0) {
+        return Some(Duration::from_secs_f64(d));
+    }
+    let at = http_date(s)?;
+    let now = now.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs();
+    Some(Duration::from_secs(at.saturating_sub(now)))
+}
+
+/// Seconds since the Unix epoch of an IMF-fixdate (`Sun, 06 Nov 1994
+/// 08:49:37 GMT`); `None` for any other form.
+fn http_date(s: &str) -> Option<u64> {
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let (_, rest) = s.split_once(", ")?;
+    let parts: Vec<&str> = rest.split(' ').collect();
+    let [day, month, year, time, "GMT"] = parts.as_slice() else {
+        return None;
+    };
+    let day: u64 = day.parse().ok().filter(|d| (1..=31).contains(d))?;
+    let month = MONTHS.iter().position(|m| m == month)? as u64 + 1;
+    let year: u64 = year.parse().ok().filter(|y| (1970..=9999).contains(y))?;
+    let hms: Vec<u64> = time
+        .split(':')
+        .map(|x| x.parse().ok())
+        .collect::<Option<Vec<u64>>>()?;
+    let [h, m, sec] = hms.as_slice() else {
+        return None;
+    };
+    if *h > 23 || *m > 59 || *sec > 60 {
+        return None;
+    }
+    // Days from the civil date (proleptic Gregorian), Howard Hinnant's rule.
+    let (y, mo) = if month <= 2 {
+        (year - 1, month + 9)
+    } else {
+        (year, month - 3)
+    };
+    let era = y / 400;
+    let yoe = y - era * 400;
+    let doy = (153 * mo + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = (era * 146_097 + doe).checked_sub(719_468)?;
+    Some(days * 86_400 + h * 3_600 + m * 60 + sec)
+}
+
+#[cfg(test)]
+mod retry_after_tests {
+    use super::*;
+
+    #[test]
+    fn seconds_and_http_dates() {
+        let now = std::time::UNIX_EPOCH + Duration::from_secs(784_111_777); // 1994-11-06 08:49:37
+        assert_eq!(retry_after_at(Some("7"), now), Some(Duration::from_secs(7)));
+        assert_eq!(
+            retry_after_at(Some("0.5"), now),
+            Some(Duration::from_millis(500))
+        );
+        assert_eq!(
+            retry_after_at(Some("Sun, 06 Nov 1994 08:49:47 GMT"), now),
+            Some(Duration::from_secs(10))
+        );
+        // A date in the past: retry now.
+        assert_eq!(
+            retry_after_at(Some("Sat, 05 Nov 1994 08:49:37 GMT"), now),
+            Some(Duration::ZERO)
+        );
+        assert_eq!(http_date("Thu, 01 Jan 1970 00:00:00 GMT"), Some(0));
+        assert_eq!(
+            http_date("Tue, 29 Feb 2028 12:00:00 GMT"),
+            Some(1_835_438_400)
+        );
+        for bad in [
+            "-1",
+            "soon",
+            "Sun, 06 Nov 1994 08:49:37 PST",
+            "06 Nov 1994",
+            "Sun, 32 Nov 1994 08:49:37 GMT",
+        ] {
+            assert_eq!(retry_after_at(Some(bad), now), None, "{bad}");
+        }
+    }
 }
 
 /// What one attempt gave.
