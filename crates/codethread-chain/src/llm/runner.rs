@@ -272,44 +272,6 @@ fn http_date(s: &str) -> Option<u64> {
     Some(days * 86_400 + h * 3_600 + m * 60 + sec)
 }
 
-#[cfg(test)]
-mod retry_after_tests {
-    use super::*;
-
-    #[test]
-    fn seconds_and_http_dates() {
-        let now = std::time::UNIX_EPOCH + Duration::from_secs(784_111_777); // 1994-11-06 08:49:37
-        assert_eq!(retry_after_at(Some("7"), now), Some(Duration::from_secs(7)));
-        assert_eq!(
-            retry_after_at(Some("0.5"), now),
-            Some(Duration::from_millis(500))
-        );
-        assert_eq!(
-            retry_after_at(Some("Sun, 06 Nov 1994 08:49:47 GMT"), now),
-            Some(Duration::from_secs(10))
-        );
-        // A date in the past: retry now.
-        assert_eq!(
-            retry_after_at(Some("Sat, 05 Nov 1994 08:49:37 GMT"), now),
-            Some(Duration::ZERO)
-        );
-        assert_eq!(http_date("Thu, 01 Jan 1970 00:00:00 GMT"), Some(0));
-        assert_eq!(
-            http_date("Tue, 29 Feb 2028 12:00:00 GMT"),
-            Some(1_835_438_400)
-        );
-        for bad in [
-            "-1",
-            "soon",
-            "Sun, 06 Nov 1994 08:49:37 PST",
-            "06 Nov 1994",
-            "Sun, 32 Nov 1994 08:49:37 GMT",
-        ] {
-            assert_eq!(retry_after_at(Some(bad), now), None, "{bad}");
-        }
-    }
-}
-
 /// What one attempt gave.
 enum Attempt {
     Ok {
@@ -733,4 +695,42 @@ pub fn output_lines(jobs: &[Job], cache: &Cache, summary: &RunSummary) -> Vec<Va
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod retry_after_tests {
+    use super::*;
+
+    #[test]
+    fn seconds_and_http_dates() {
+        let now = std::time::UNIX_EPOCH + Duration::from_secs(784_111_777); // 1994-11-06 08:49:37
+        assert_eq!(retry_after_at(Some("7"), now), Some(Duration::from_secs(7)));
+        assert_eq!(
+            retry_after_at(Some("0.5"), now),
+            Some(Duration::from_millis(500))
+        );
+        assert_eq!(
+            retry_after_at(Some("Sun, 06 Nov 1994 08:49:47 GMT"), now),
+            Some(Duration::from_secs(10))
+        );
+        // A date in the past: retry now.
+        assert_eq!(
+            retry_after_at(Some("Sat, 05 Nov 1994 08:49:37 GMT"), now),
+            Some(Duration::ZERO)
+        );
+        assert_eq!(http_date("Thu, 01 Jan 1970 00:00:00 GMT"), Some(0));
+        assert_eq!(
+            http_date("Tue, 29 Feb 2028 12:00:00 GMT"),
+            Some(1_835_438_400)
+        );
+        for bad in [
+            "-1",
+            "soon",
+            "Sun, 06 Nov 1994 08:49:37 PST",
+            "06 Nov 1994",
+            "Sun, 32 Nov 1994 08:49:37 GMT",
+        ] {
+            assert_eq!(retry_after_at(Some(bad), now), None, "{bad}");
+        }
+    }
 }
