@@ -540,9 +540,9 @@ pub fn instance_from_map(
 impl Instance {
     /// The repository-level language hint: the `language` field (SWE-bench
     /// Multilingual rows as the `dev_multilingual` pack carries them,
-    /// Multi-SWE-bench, Pro's `repo_language`) read by [`Lang::from_name`]
+    /// Multi-SWE-bench, Pro's `repo_language`) read by [`Lang::from_name`](codethread_lang::Lang::from_name)
     /// (`C++`, `Java`, `PHP`, ...). `None` when absent or unknown: C-family
-    /// files then follow [`Lang::for_source`]'s content rule for `.h`.
+    /// files then follow [`Lang::for_source`](codethread_lang::Lang::for_source)'s content rule for `.h`.
     pub fn lang_hint(&self) -> Option<codethread_lang::Lang> {
         self.language
             .as_deref()
