@@ -66,6 +66,11 @@ struct Args {
     /// compounding table on the HA-wins cohort (OUT/judge/compounding.md).
     #[arg(long)]
     judge_labels: Option<PathBuf>,
+    /// Drift-judge labels (JSONL, from `analyze judge drift import`): the IEC feature is the
+    /// judge's where it labelled a chain (agreement with the static detector in
+    /// OUT/judge/iec_agreement.json).
+    #[arg(long)]
+    drift_labels: Option<PathBuf>,
     /// Metric profile of the features: `paper` (the paper's tools) or `canonical`.
     #[arg(long, default_value = "paper", value_parser = parse_profile)]
     profile: codethread::metrics::Profile,
@@ -105,6 +110,7 @@ fn main() -> ExitCode {
     cfg.seed = a.seed;
     cfg.max_file_bytes = a.max_file_bytes;
     cfg.judge_labels = a.judge_labels;
+    cfg.drift_labels = a.drift_labels;
     cfg.profile = a.profile;
     match reproduce(&cfg, &mut |stage| eprintln!("reproduce: {stage}")) {
         Ok(s) => {

@@ -127,6 +127,11 @@ pub struct ReproduceConfig {
     /// from `analyze judge compound import`): with them the run reports the compounding table
     /// on the HA-wins discordant cohort (`judge/compounding.{json,md}`).
     pub judge_labels: Option<PathBuf>,
+    /// Drift-judge labels (JSONL of `codethread_analysis::judge::DriftRecord`, from
+    /// `analyze judge drift import`): with them the IEC feature is the judge's (any label in
+    /// the input/error-contract group), the static detector filling the chains the judge did
+    /// not label; their agreement (Cohen's κ) goes to `judge/iec_agreement.json`.
+    pub drift_labels: Option<PathBuf>,
     /// The metric profile of the features (ΔCC, Δcognitive, ΔHalstead
     /// volume, ΔLLOC): [`Profile::Paper`] (default, the paper's tools) or
     /// [`Profile::Canonical`]; `report.md` names it.
@@ -151,6 +156,7 @@ impl ReproduceConfig {
             seed: 20_240_405,
             max_file_bytes: DEFAULT_MAX_FILE_BYTES,
             judge_labels: None,
+            drift_labels: None,
             profile: Profile::Paper,
         }
     }
@@ -192,6 +198,9 @@ pub struct ReproduceSummary {
     pub judge_items: usize,
     /// The compounding table, when judge labels were given.
     pub compounding: Option<codethread_analysis::judge::CompoundingTable>,
+    /// With drift labels: the judge's IEC against the static detector on the chains both
+    /// rated, and how many chains took their IEC feature from the judge.
+    pub iec_agreement: Option<(codethread_analysis::judge::Agreement, usize)>,
 }
 
 impl ReproduceSummary {
@@ -1067,6 +1076,41 @@ pub fn reproduce(
         write(&cfg.out, "judge/compounding.md", &t.to_markdown())?;
         sum.compounding = Some(t);
     }
+    // The judge's IEC replaces the static detector's where the judge labelled the chain.
+    let mut iec_source = "the static detector (docs/analysis.md)".to_string();
+    if let Some(p) = &cfg.drift_labels {
+        let bytes = read_regular_nofollow(p, limit)?;
+        let (records, errs) = codethread_analysis::judge::load_items::<
+            codethread_analysis::judge::DriftRecord,
+        >(&p.display().to_string(), &bytes);
+        sum.errors
+            .extend(errs.iter().map(|e| format!("drift labels: {e}")));
+        let judge = codethread_analysis::judge::iec_from_labels(&records);
+        let detector: BTreeMap<(String, String, String), bool> = iec_cache
+            .iter()
+            .map(|((m, i), f)| ((cfg.benchmark.clone(), m.clone(), i.clone()), *f))
+            .collect();
+        let agreement = codethread_analysis::judge::agreement(&judge, &detector);
+        let mut used = 0usize;
+        for ((b, m, i), f) in &judge {
+            if *b == cfg.benchmark {
+                iec_cache.insert((m.clone(), i.clone()), *f);
+                used += 1;
+            }
+        }
+        write(
+            &cfg.out,
+            "judge/iec_agreement.json",
+            &format!(
+                "{}\n",
+                serde_json::json!({"judge_labelled_chains": used, "agreement": agreement})
+            ),
+        )?;
+        iec_source = format!(
+            "the drift judge's labels on {used} chains (the static detector elsewhere; agreement in judge/iec_agreement.json)"
+        );
+        sum.iec_agreement = Some((agreement, used));
+    }
     let metrics_fn = |k: &InstanceKey, s: Stage| match s {
         Stage::Pr1Human => pr1h_cache.get(&k.instance).copied(),
         _ => metric_cache
@@ -1207,7 +1251,7 @@ pub fn reproduce(
     let md_path = report_dir.join("report.md");
     let md = String::from_utf8_lossy(&read_regular_nofollow(&md_path, u64::MAX)?).into_owned();
     let table4 = format!(
-        "{}\nMetric features use the `{}` metric profile (`--profile`; docs/metrics.md).\n",
+        "{}\nMetric features use the `{}` metric profile (`--profile`; docs/metrics.md). The IEC feature comes from {iec_source}.\n",
         table4_markdown(&fits, reg_error.as_deref()),
         cfg.profile
     );

@@ -143,3 +143,84 @@ fn judge_inputs_and_the_compounding_table() {
         .contains(&format!("| {} |", t.n)));
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// The IEC column of `report/features.csv`, keyed (model, instance).
+fn iec_column(out: &Path) -> std::collections::BTreeMap<(String, String), String> {
+    let csv = std::fs::read_to_string(out.join("report/features.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |n: &str| header.iter().position(|h| *h == n).unwrap();
+    let (m, i, iec) = (col("model"), col("instance"), col("iec"));
+    lines
+        .map(|l| {
+            let c: Vec<&str> = l.split(',').collect();
+            ((c[m].to_string(), c[i].to_string()), c[iec].to_string())
+        })
+        .collect()
+}
+
+/// With drift-judge labels, the IEC feature of every labelled chain is the judge's, the
+/// others keep the static detector's, and the agreement counts are those of the two columns.
+#[test]
+fn drift_labels_become_the_iec_feature() {
+    use codethread::analysis::judge::DriftRecord;
+    let out =
+        codethread::lang::io::create_temp_dir_in(&std::env::temp_dir(), "repro-drift").unwrap();
+    let base = out.join("static");
+    let mut cfg = ReproduceConfig::for_bench_dir(&bench(), &base);
+    cfg.bootstrap_reps = 20;
+    reproduce(&cfg, &mut |_| {}).expect("runs");
+    let static_iec = iec_column(&base);
+    assert!(!static_iec.is_empty());
+    // The judge labels every other discordant chain, each the opposite of the detector.
+    let labelled: Vec<((String, String), String)> = static_iec
+        .iter()
+        .step_by(2)
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let records: Vec<DriftRecord> = labelled
+        .iter()
+        .map(|((m, i), v)| DriftRecord {
+            benchmark: cfg.benchmark.clone(),
+            model: m.clone(),
+            instance: i.clone(),
+            targets: Vec::new(),
+            iec: v != "1",
+        })
+        .collect();
+    let lp = out.join("drift_labels.jsonl");
+    let text: String = records
+        .iter()
+        .map(|r| format!("{}\n", serde_json::to_string(r).unwrap()))
+        .collect();
+    std::fs::write(&lp, text).unwrap();
+    let judged = out.join("judged");
+    let mut cfg2 = ReproduceConfig::for_bench_dir(&bench(), &judged);
+    cfg2.bootstrap_reps = 20;
+    cfg2.drift_labels = Some(lp);
+    let s = reproduce(&cfg2, &mut |_| {}).expect("runs");
+    let judged_iec = iec_column(&judged);
+    let flipped: BTreeSet<&(String, String)> = labelled.iter().map(|(k, _)| k).collect();
+    for (k, v) in &static_iec {
+        let want = if flipped.contains(k) {
+            if v == "1" {
+                "0"
+            } else {
+                "1"
+            }
+        } else {
+            v.as_str()
+        };
+        assert_eq!(judged_iec[k], want, "{k:?}");
+    }
+    // Every label disagrees with the detector on chains the detector rated.
+    let (agreement, used) = s.iec_agreement.expect("agreement");
+    assert_eq!(used, records.len());
+    let rated = labelled.iter().filter(|(_, v)| !v.is_empty()).count();
+    assert_eq!(agreement.n, rated);
+    assert_eq!(agreement.both + agreement.neither, 0);
+    assert!(std::fs::read_to_string(judged.join("report/report.md"))
+        .unwrap()
+        .contains("drift judge's labels"));
+    let _ = std::fs::remove_dir_all(&out);
+}
