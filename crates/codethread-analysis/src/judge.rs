@@ -804,10 +804,46 @@ pub fn drift_item_from_trees_hinted(
         model: model.to_string(),
         instance_id: instance_id.to_string(),
         language,
+        outside_edits: outside_edits(human, agent, target_ids, hint),
         targets,
-        outside_edits: Vec::new(),
         files,
     }
+}
+
+/// What the agent's PR1 changed outside the targets: edited, added or
+/// removed functions that are not targets (`path::qualname[#n]`, by
+/// localizing the human → agent diff), then edited files that hold no
+/// target. Empty when the trees do not differ or the diff cannot be read.
+fn outside_edits(
+    human: &codethread_patch::MemTree,
+    agent: &codethread_patch::MemTree,
+    target_ids: &[String],
+    hint: Option<codethread_lang::Lang>,
+) -> Vec<String> {
+    let Ok(patch) =
+        codethread_patch::diff_trees(human, agent, &codethread_patch::DiffOptions::default())
+    else {
+        return Vec::new();
+    };
+    let bare = |id: &str| id.split('#').next().unwrap_or(id).to_string();
+    let targets: std::collections::BTreeSet<String> = target_ids.iter().map(|t| bare(t)).collect();
+    let target_files: std::collections::BTreeSet<&str> = target_ids
+        .iter()
+        .filter_map(|t| t.split("::").next())
+        .collect();
+    let mut out: Vec<String> = match codethread_patch::localize_hinted(human, &patch, hint) {
+        Ok(loc) => codethread_patch::function_set(&loc, true)
+            .into_iter()
+            .filter(|f| !targets.contains(&bare(f)))
+            .collect(),
+        Err(_) => Vec::new(),
+    };
+    out.extend(
+        codethread_patch::file_set(&patch)
+            .into_iter()
+            .filter(|p| !target_files.contains(p.as_str())),
+    );
+    out
 }
 
 /// The static detector's IEC flag of an item (over its whole files):

@@ -281,3 +281,58 @@ fn items_from_trees_static_iec_and_imports() {
     assert_eq!(ci.len(), 1);
     assert_eq!(ci[0].drift.labels, vec!["VALIDATION_ADDED"]);
 }
+
+/// Edits beyond the stubbed targets reach the drift item: a helper the agent added, another
+/// function it changed and a file without targets; the target itself and untouched functions
+/// are not listed. A C++ header is read as C++ with the repository hint.
+#[test]
+fn outside_edits_list_what_the_agent_changed_beyond_the_targets() {
+    let mut human = codethread_patch::MemTree::new();
+    human.insert(
+        b"m.py".to_vec(),
+        b"def f(x):\n    return x + 1\n\n\ndef g(y):\n    return y\n\n\ndef h():\n    return 0\n"
+            .to_vec(),
+    );
+    let mut agent = human.clone();
+    agent.insert(
+        b"m.py".to_vec(),
+        b"def f(x):\n    return _inc(x)\n\n\ndef _inc(x):\n    return x + 1\n\n\ndef g(y):\n    return y or 0\n\n\ndef h():\n    return 0\n".to_vec(),
+    );
+    agent.insert(b"util.py".to_vec(), b"X = 1\n".to_vec());
+    let it = drift_item_from_trees("b", "m", "o__r-9", &human, &agent, &["m.py::f".to_string()]);
+    assert_eq!(
+        it.outside_edits,
+        vec![
+            "m.py::_inc".to_string(),
+            "m.py::g".to_string(),
+            "util.py".to_string()
+        ]
+    );
+    assert!(drift_request(&it).to_string().contains("m.py::_inc"));
+    // Nothing outside the targets: nothing listed.
+    let same = drift_item_from_trees("b", "m", "o__r-9", &human, &human, &["m.py::f".to_string()]);
+    assert!(same.outside_edits.is_empty());
+    // C++ header with the repository's language.
+    let mut h = codethread_patch::MemTree::new();
+    h.insert(
+        b"r.h".to_vec(),
+        b"namespace n {\nint f(int x) { return x; }\nint g() { return 1; }\n}\n".to_vec(),
+    );
+    let mut a = h.clone();
+    a.insert(
+        b"r.h".to_vec(),
+        b"namespace n {\nint f(int x) { return x + 0; }\nint g() { return 2; }\n}\n".to_vec(),
+    );
+    let it = codethread_analysis::judge::drift_item_from_trees_hinted(
+        "b",
+        "m",
+        "o__r-10",
+        &h,
+        &a,
+        &["r.h::n.f".to_string()],
+        Some(codethread_lang::Lang::Cpp),
+    );
+    assert_eq!(it.language, "cpp");
+    assert!(!it.targets[0].human.is_empty());
+    assert_eq!(it.outside_edits, vec!["r.h::n.g".to_string()]);
+}
