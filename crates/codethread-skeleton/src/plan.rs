@@ -164,6 +164,28 @@ pub(crate) struct StubRules {
     pub derived_constructor: Option<DerivedConstructor>,
 }
 
+/// The neutral values of the optional stubbing features (no overload stubs,
+/// no import check, nothing kept first, no function-try-blocks, no header
+/// warnings, no declarator check, no derived-constructor check): the base
+/// every language table updates.
+const PLAIN_RULES: StubRules = StubRules {
+    stub: "",
+    default_unit: "    ",
+    form: BodyForm::Braced {
+        block_kinds: &[],
+        expr_stub: None,
+    },
+    comment_kinds: &[],
+    overload_stubs: false,
+    rejects_unused_imports: false,
+    kept_first: &[],
+    try_body: None,
+    unfielded_bodies: &[],
+    header_warnings: &[],
+    declarator_chain: None,
+    derived_constructor: None,
+};
+
 static PYTHON_RULES: StubRules = StubRules {
     stub: PYTHON_STUB,
     default_unit: "    ",
@@ -172,13 +194,7 @@ static PYTHON_RULES: StubRules = StubRules {
     },
     comment_kinds: &["comment"],
     overload_stubs: true,
-    rejects_unused_imports: false,
-    kept_first: &[],
-    try_body: None,
-    unfielded_bodies: &[],
-    header_warnings: &[],
-    declarator_chain: None,
-    derived_constructor: None,
+    ..PLAIN_RULES
 };
 
 static GO_RULES: StubRules = StubRules {
@@ -189,14 +205,8 @@ static GO_RULES: StubRules = StubRules {
         expr_stub: None,
     },
     comment_kinds: &["comment"],
-    overload_stubs: false,
     rejects_unused_imports: true,
-    kept_first: &[],
-    try_body: None,
-    unfielded_bodies: &[],
-    header_warnings: &[],
-    declarator_chain: None,
-    derived_constructor: None,
+    ..PLAIN_RULES
 };
 
 static RUST_RULES: StubRules = StubRules {
@@ -207,19 +217,13 @@ static RUST_RULES: StubRules = StubRules {
         expr_stub: Some(RUST_STUB),
     },
     comment_kinds: &["line_comment", "block_comment"],
-    overload_stubs: false,
-    rejects_unused_imports: false,
-    kept_first: &[],
-    try_body: None,
-    unfielded_bodies: &[],
     header_warnings: &[HeaderWarning {
         field: Some("return_type"),
         kinds: &["abstract_type"],
         unless: &[],
         warning: Warning::ImplTraitReturn,
     }],
-    declarator_chain: None,
-    derived_constructor: None,
+    ..PLAIN_RULES
 };
 
 static JS_RULES: StubRules = StubRules {
@@ -230,14 +234,7 @@ static JS_RULES: StubRules = StubRules {
         expr_stub: Some(JS_EXPR_STUB),
     },
     comment_kinds: &["comment"],
-    overload_stubs: false,
-    rejects_unused_imports: false,
-    kept_first: &[],
-    try_body: None,
-    unfielded_bodies: &[],
-    header_warnings: &[],
-    declarator_chain: None,
-    derived_constructor: None,
+    ..PLAIN_RULES
 };
 /// TypeScript / TSX: the JS rules, plus the derived-constructor warning.
 static TS_RULES: StubRules = StubRules {
@@ -248,19 +245,13 @@ static TS_RULES: StubRules = StubRules {
         expr_stub: Some(JS_EXPR_STUB),
     },
     comment_kinds: &["comment"],
-    overload_stubs: false,
-    rejects_unused_imports: false,
-    kept_first: &[],
-    try_body: None,
-    unfielded_bodies: &[],
-    header_warnings: &[],
-    declarator_chain: None,
     derived_constructor: Some(DerivedConstructor {
         node_kind: "method_definition",
         name: "constructor",
         heritage_kind: "class_heritage",
         extends_kind: "extends_clause",
     }),
+    ..PLAIN_RULES
 };
 
 /// The statement that replaces a Java body: an unchecked exception, legal
@@ -295,14 +286,8 @@ static JAVA_RULES: StubRules = StubRules {
         expr_stub: None,
     },
     comment_kinds: &["line_comment", "block_comment"],
-    overload_stubs: false,
-    rejects_unused_imports: false,
     kept_first: &["explicit_constructor_invocation"],
-    try_body: None,
-    unfielded_bodies: &[],
-    header_warnings: &[],
-    declarator_chain: None,
-    derived_constructor: None,
+    ..PLAIN_RULES
 };
 
 /// Declarators that wrap a function declarator: `*f(...)`, `(f)(...)`,
@@ -324,19 +309,13 @@ static C_RULES: StubRules = StubRules {
         expr_stub: None,
     },
     comment_kinds: &["comment"],
-    overload_stubs: false,
-    rejects_unused_imports: false,
-    kept_first: &[],
-    try_body: None,
-    unfielded_bodies: &[],
-    header_warnings: &[],
     declarator_chain: Some(DeclaratorChain {
         field: "declarator",
         through: C_DECLARATOR_WRAPPERS,
         step_fields: &["declarator", "name"],
         targets: &["function_declarator", "operator_cast"],
     }),
-    derived_constructor: None,
+    ..PLAIN_RULES
 };
 
 static CPP_RULES: StubRules = StubRules {
@@ -347,9 +326,6 @@ static CPP_RULES: StubRules = StubRules {
         expr_stub: None,
     },
     comment_kinds: &["comment"],
-    overload_stubs: false,
-    rejects_unused_imports: false,
-    kept_first: &[],
     try_body: Some(TryBody {
         kind: "try_statement",
         block_field: "body",
@@ -378,7 +354,7 @@ static CPP_RULES: StubRules = StubRules {
         step_fields: &["declarator", "name"],
         targets: &["function_declarator", "operator_cast"],
     }),
-    derived_constructor: None,
+    ..PLAIN_RULES
 };
 
 static RUBY_RULES: StubRules = StubRules {
@@ -390,14 +366,7 @@ static RUBY_RULES: StubRules = StubRules {
         expr_stub: Some(RUBY_EXPR_STUB),
     },
     comment_kinds: &["comment"],
-    overload_stubs: false,
-    rejects_unused_imports: false,
-    kept_first: &[],
-    try_body: None,
-    unfielded_bodies: &[],
-    header_warnings: &[],
-    declarator_chain: None,
-    derived_constructor: None,
+    ..PLAIN_RULES
 };
 
 static PHP_RULES: StubRules = StubRules {
@@ -408,14 +377,7 @@ static PHP_RULES: StubRules = StubRules {
         expr_stub: None,
     },
     comment_kinds: &["comment"],
-    overload_stubs: false,
-    rejects_unused_imports: false,
-    kept_first: &[],
-    try_body: None,
-    unfielded_bodies: &[],
-    header_warnings: &[],
-    declarator_chain: None,
-    derived_constructor: None,
+    ..PLAIN_RULES
 };
 
 /// The stubbing rules of a language.
