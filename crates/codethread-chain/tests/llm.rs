@@ -94,6 +94,12 @@ fn openai_python_types_accept_our_lines() {
         .args(["-c", "import openai, pydantic"])
         .output();
     if !has.is_ok_and(|o| o.status.success()) {
+        // CI's environment (mini-swe-agent pulls in litellm and openai) must have it: with
+        // the real-data suites on, a missing package is a failure, not a skip.
+        assert!(
+            std::env::var_os(codethread_testkit::ENV).is_none_or(|v| v.is_empty()),
+            "CODETHREAD_SHARED is set but CODETHREAD_PYTHON cannot import openai and pydantic"
+        );
         eprintln!(
             "SKIPPED openai_python_types_accept_our_lines: no openai package in CODETHREAD_PYTHON"
         );
