@@ -292,7 +292,79 @@ fn answer_json(text: &str) -> Result<Value, String> {
         }
         None => t,
     };
-    serde_json::from_str::<Value>(t).map_err(|e| format!("not one JSON object: {e}"))
+    strict_json(t).map_err(|e| format!("not one JSON object: {e}"))
+}
+
+/// JSON text read into a [`Value`], refusing an object with a repeated key
+/// (serde_json keeps the last one silently: `{"labels": [...], "labels":
+/// [...]}` would let the second list win unseen). Nesting stays bounded by
+/// serde_json's limit (128), so the value's drop cannot overflow the stack.
+fn strict_json(text: &str) -> Result<Value, String> {
+    use serde::de::DeserializeSeed;
+    let mut de = serde_json::Deserializer::from_str(text);
+    let v = Strict.deserialize(&mut de).map_err(|e| e.to_string())?;
+    de.end().map_err(|e| e.to_string())?;
+    Ok(v)
+}
+
+/// A [`Value`] seed that fails on duplicate object keys.
+#[derive(Clone, Copy)]
+struct Strict;
+
+impl<'de> serde::de::DeserializeSeed<'de> for Strict {
+    type Value = Value;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Strict {
+    type Value = Value;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(v) = a.next_element_seed(Strict)? {
+            out.push(v);
+        }
+        Ok(Value::Array(out))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Value, A::Error> {
+        let mut out = serde_json::Map::new();
+        while let Some(k) = a.next_key::<String>()? {
+            let v = a.next_value_seed(Strict)?;
+            if out.contains_key(&k) {
+                return Err(serde::de::Error::custom(format!("duplicate key {k:?}")));
+            }
+            out.insert(k, v);
+        }
+        Ok(Value::Object(out))
+    }
 }
 
 /// Read a drift answer for `item` strictly: one object with `targets`,
@@ -326,7 +398,7 @@ pub fn parse_drift_answer(item: &DriftItem, text: &str) -> Result<Vec<DriftLabel
             .ok_or(format!("targets[{i}].target_id must be a string"))?;
         if !want.contains(id) {
             return Err(format!(
-                "targets[{i}]: {id:?} is not a target of {}",
+                "targets[{i}]: {id:?} is not a target of {:?}",
                 item.instance_id
             ));
         }
@@ -343,6 +415,10 @@ pub fn parse_drift_answer(item: &DriftItem, text: &str) -> Result<Vec<DriftLabel
             .collect::<Result<_, _>>()?;
         if labels.is_empty() {
             return Err(format!("targets[{i}].labels is empty"));
+        }
+        let mut distinct = BTreeSet::new();
+        if let Some(d) = labels.iter().find(|l| !distinct.insert(l.as_str())) {
+            return Err(format!("targets[{i}]: label {d:?} given twice"));
         }
         for l in &labels {
             if category(l).is_none() {

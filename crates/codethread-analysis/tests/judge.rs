@@ -336,3 +336,80 @@ fn outside_edits_list_what_the_agent_changed_beyond_the_targets() {
     assert!(!it.targets[0].human.is_empty());
     assert_eq!(it.outside_edits, vec!["r.h::n.g".to_string()]);
 }
+
+/// A repeated key (serde_json keeps the last silently, which would flip
+/// `iec`) and a repeated label are refused, at every level and in both
+/// judges; the same answers without the repeat are accepted.
+#[test]
+fn repeated_keys_and_labels_are_refused() {
+    let it = item();
+    let ok_g = r#"{"target_id": "m.py::g", "labels": ["EQUIVALENT"], "rationale": "same"}"#;
+    for (bad, good) in [
+        // `labels` twice: the contract label first, then an output label that would win.
+        (
+            format!(
+                r#"{{"targets": [{{"target_id": "m.py::f", "labels": ["VALIDATION_ADDED"], "labels": ["RETURN_CHANGED"], "rationale": "x"}}, {ok_g}]}}"#
+            ),
+            format!(
+                r#"{{"targets": [{{"target_id": "m.py::f", "labels": ["RETURN_CHANGED"], "rationale": "x"}}, {ok_g}]}}"#
+            ),
+        ),
+        // `targets` twice at the top.
+        (
+            format!(
+                r#"{{"targets": [], "targets": [{{"target_id": "m.py::f", "labels": ["STYLE"], "rationale": "x"}}, {ok_g}]}}"#
+            ),
+            format!(
+                r#"{{"targets": [{{"target_id": "m.py::f", "labels": ["STYLE"], "rationale": "x"}}, {ok_g}]}}"#
+            ),
+        ),
+        // `rationale` twice.
+        (
+            format!(
+                r#"{{"targets": [{{"target_id": "m.py::f", "labels": ["STYLE"], "rationale": "a", "rationale": "b"}}, {ok_g}]}}"#
+            ),
+            format!(
+                r#"{{"targets": [{{"target_id": "m.py::f", "labels": ["STYLE"], "rationale": "b"}}, {ok_g}]}}"#
+            ),
+        ),
+        // A label given twice.
+        (
+            format!(
+                r#"{{"targets": [{{"target_id": "m.py::f", "labels": ["RETURN_CHANGED", "RETURN_CHANGED"], "rationale": "x"}}, {ok_g}]}}"#
+            ),
+            format!(
+                r#"{{"targets": [{{"target_id": "m.py::f", "labels": ["RETURN_CHANGED", "STATE_CHANGED"], "rationale": "x"}}, {ok_g}]}}"#
+            ),
+        ),
+    ] {
+        let e = parse_drift_answer(&it, &bad).expect_err(&bad);
+        assert!(e.contains("twice") || e.contains("duplicate"), "{e}");
+        parse_drift_answer(&it, &good).expect(&good);
+    }
+    // The compounding judge reads answers the same way.
+    let ci = compound_items(
+        &[drift_record(
+            &it,
+            parse_drift_answer(
+                &it,
+                &format!(
+                    r#"{{"targets": [{{"target_id": "m.py::f", "labels": ["VALIDATION_ADDED"], "rationale": "x"}}, {ok_g}]}}"#
+                ),
+            )
+            .expect("drift"),
+        )],
+        &BTreeMap::from([(
+            ("verified".to_string(), "org/model-7b.v2".to_string(), "o__r-1".to_string()),
+            ("diff".to_string(), false, vec![]),
+        )]),
+    );
+    let c = ci.first().expect("a compounding item");
+    let good = r#"{"survival": "survived", "caused_failure": "no", "rationale": "kept"}"#;
+    parse_compound_answer(c, good).expect("good");
+    for bad in [
+        r#"{"survival": "survived", "caused_failure": "no", "caused_failure": "yes", "rationale": "kept"}"#,
+        r#"{"survival": "removed", "survival": "survived", "caused_failure": "no", "rationale": "kept"}"#,
+    ] {
+        assert!(parse_compound_answer(c, bad).is_err(), "{bad}");
+    }
+}
