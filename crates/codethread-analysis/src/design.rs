@@ -14,8 +14,19 @@ use std::path::Path;
 pub struct Frame {
     origin: String,
     names: Vec<String>,
+    /// Column index by name (one hash lookup per name: a design of 100k
+    /// columns is not quadratic).
+    lookup: std::collections::HashMap<String, usize>,
     columns: Vec<Vec<String>>,
     nrows: usize,
+}
+
+fn lookup_of(names: &[String]) -> std::collections::HashMap<String, usize> {
+    let mut m = std::collections::HashMap::with_capacity(names.len());
+    for (i, n) in names.iter().enumerate() {
+        m.entry(n.clone()).or_insert(i);
+    }
+    m
 }
 
 impl Frame {
@@ -81,6 +92,7 @@ impl Frame {
         }
         Ok(Frame {
             origin: origin.to_string(),
+            lookup: lookup_of(&names),
             names,
             columns,
             nrows,
@@ -109,6 +121,7 @@ impl Frame {
         }
         Ok(Frame {
             origin: origin.to_string(),
+            lookup: lookup_of(&names),
             names,
             columns,
             nrows,
@@ -131,9 +144,9 @@ impl Frame {
     }
 
     fn index(&self, name: &str) -> Result<usize> {
-        self.names
-            .iter()
-            .position(|n| n == name)
+        self.lookup
+            .get(name)
+            .copied()
             .ok_or_else(|| AnalysisError::MissingColumn {
                 origin: self.origin.clone(),
                 column: name.to_string(),
@@ -207,6 +220,7 @@ impl Frame {
                 let sub = Frame {
                     origin: self.origin.clone(),
                     names: self.names.clone(),
+                    lookup: self.lookup.clone(),
                     columns: self
                         .columns
                         .iter()
@@ -237,6 +251,7 @@ impl Frame {
         for c in &spec.categorical {
             self.index(c)?;
         }
+        let categorical: BTreeSet<&str> = spec.categorical.iter().map(String::as_str).collect();
         let regressors: Vec<String> = match &spec.columns {
             Some(cols) => {
                 for c in cols {
@@ -255,7 +270,7 @@ impl Frame {
         let mut cols: Vec<Vec<f64>> = vec![vec![1.0; self.nrows]];
         let mut kinds = vec![ColumnKind::Constant];
         for r in &regressors {
-            if spec.categorical.iter().any(|c| c == r) {
+            if categorical.contains(r.as_str()) {
                 let cells = self.cells(r)?;
                 for (level, col) in dummy_code(cells) {
                     names.push(format!("{r}[{level}]"));
@@ -408,6 +423,23 @@ impl Design {
         let origin = "<design>".to_string();
         if y.is_empty() {
             return Err(AnalysisError::Empty { origin });
+        }
+        let mut seen = std::collections::HashSet::with_capacity(k);
+        for (j, n) in names.iter().enumerate() {
+            if !seen.insert(n.as_str()) {
+                let message = if n == "const" {
+                    format!(
+                        "column {j} is named \"const\", the name of the intercept: rename the \
+                         column (or leave it out with --exclude)"
+                    )
+                } else {
+                    format!(
+                        "two columns are named {n:?} (a dummy `column[level]` can meet a \
+                         column of that name): rename one"
+                    )
+                };
+                return Err(AnalysisError::Invalid { origin, message });
+            }
         }
         if k == 0 || x.len() != y.len() * k {
             return Err(AnalysisError::Invalid {

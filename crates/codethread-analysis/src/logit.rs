@@ -359,6 +359,10 @@ pub fn chi2_sf(x: f64, df: f64) -> f64 {
 pub fn fit_logit(orig: &Design, opts: &LogitOptions) -> Result<LogitFit> {
     let n = orig.nobs();
     let k = orig.k();
+    // the cheap precondition before any pass over the columns
+    if n < k {
+        return Err(AnalysisError::TooFewRows { nobs: n, params: k });
+    }
     let chunk = opts.chunk_rows.max(1);
     let pre_orig = prepass(orig);
     let single = single_regressor_separation(orig, &pre_orig);
@@ -507,6 +511,7 @@ pub fn fit_logit(orig: &Design, opts: &LogitOptions) -> Result<LogitFit> {
         .collect();
     // the SEs from the working diagonal: the variance of a 1e160-scaled column (~1e-324) is
     // below the normal range, its square root is not
+    let working_cov_diag: Vec<f64> = (0..k).map(|j| cov[j * k + j]).collect();
     let bse: Vec<f64> = (0..k).map(|j| cov[j * k + j].sqrt() / unit[j]).collect();
     for a in 0..k {
         for b in 0..k {
@@ -521,7 +526,18 @@ pub fn fit_logit(orig: &Design, opts: &LogitOptions) -> Result<LogitFit> {
     });
     // l*(β) = l(β) + ½ log det XᵀWX, and det of the working information is det / Π u²
     let penalized_llf = penalized_llf.map(|p| p + unit.iter().map(|u| u.ln()).sum::<f64>());
-    let zvalues: Vec<f64> = params.iter().zip(&bse).map(|(b, s)| b / s).collect();
+    // z in the working units (θ / se_θ, scale-free): β and its SE of a column scaled to
+    // subnormal values may both overflow (inf / inf), their ratio does not
+    let zvalues: Vec<f64> = (0..k)
+        .map(|j| {
+            let z = working_params[j] / working_cov_diag[j].sqrt();
+            if z.is_nan() {
+                params[j] / bse[j]
+            } else {
+                z
+            }
+        })
+        .collect();
     let pvalues = zvalues.iter().map(|z| normal_two_sided(*z)).collect();
     let conf_int: Vec<[f64; 2]> = params
         .iter()
@@ -1237,10 +1253,11 @@ pub fn fit_csv(
     for e in exclude {
         frame.cells(e)?;
     }
+    let excluded: std::collections::HashSet<&str> = exclude.iter().map(String::as_str).collect();
     let columns: Vec<String> = frame
         .names()
         .iter()
-        .filter(|n| *n != outcome && !exclude.contains(n))
+        .filter(|n| *n != outcome && !excluded.contains(n.as_str()))
         .cloned()
         .collect();
     let d = frame.design(&crate::design::DesignSpec {

@@ -289,3 +289,112 @@ fn near_collinearity_is_a_warning_naming_the_column() {
         fit.warnings
     );
 }
+
+/// A column named `const` (the intercept's name) or a column whose name a
+/// dummy takes (`g[b]` beside categorical `g`) is a typed error naming it,
+/// never a design with two columns of one name (duplicate JSON keys).
+#[test]
+fn column_names_that_collide_with_generated_names_are_refused() {
+    let mut u = uniform(7);
+    let mut csv = String::from("y,const,x\n");
+    for i in 0..40 {
+        csv.push_str(&format!("{},{:.3},{:.3}\n", i % 2, u(), u()));
+    }
+    let e = design_of(&csv, spec_y()).expect_err("const collides");
+    assert!(
+        matches!(&e, AnalysisError::Invalid { message, .. } if message.contains("\"const\"")),
+        "{e}"
+    );
+    // Renamed, it fits and every name is unique.
+    let fit = fit_bytes(&csv.replacen("const", "c0", 1), "y").expect("fit");
+    let names: std::collections::BTreeSet<_> = fit.names.iter().collect();
+    assert_eq!(names.len(), fit.names.len());
+    let json: serde_json::Value = serde_json::from_str(&fit.to_json()).expect("json");
+    assert_eq!(json["params"].as_object().map(|o| o.len()), Some(3));
+    let mut csv = String::from("y,g,g[b]\n");
+    for i in 0..40 {
+        csv.push_str(&format!("{},{},{:.3}\n", i % 2, ["a", "b"][i % 3 % 2], u()));
+    }
+    let e = design_of(
+        &csv,
+        DesignSpec {
+            outcome: "y".into(),
+            categorical: vec!["g".into()],
+            ..Default::default()
+        },
+    )
+    .expect_err("dummy collides");
+    assert!(e.to_string().contains("g[b]"), "{e}");
+}
+
+/// Scale invariance down to subnormal columns: a regressor multiplied by
+/// 1e-309 (and 1e-310, 1e-308) keeps its z and p (they were null and 0.0:
+/// β and its SE both overflow, their ratio does not).
+#[test]
+fn subnormal_column_keeps_z_and_p() {
+    let mut u = uniform(11);
+    let rows: Vec<(f64, f64, u8)> = (0..200)
+        .map(|_| {
+            let x1 = u() * 4.0 - 2.0;
+            let x2 = u() * 4.0 - 2.0;
+            let p = 1.0 / (1.0 + (-(0.3 * x1 - 0.2 * x2)).exp());
+            (x1, x2, u8::from(u() < p))
+        })
+        .collect();
+    let csv = |scale: f64| {
+        let mut s = String::from("y,x1,x2\n");
+        for (x1, x2, y) in &rows {
+            s.push_str(&format!("{y},{:e},{x2}\n", x1 * scale));
+        }
+        s
+    };
+    let base = fit_bytes(&csv(1.0), "y").expect("base fit");
+    for scale in [1e-309, 1e-310, 1e-308, 1e-300] {
+        let f = fit_bytes(&csv(scale), "y").expect("scaled fit");
+        for j in 0..3 {
+            assert!(
+                f.zvalues[j].is_finite(),
+                "scale {scale}: z[{j}] = {}",
+                f.zvalues[j]
+            );
+            let (a, b) = (base.pvalues[j], f.pvalues[j]);
+            assert!(
+                (a - b).abs() <= 1e-6 * a.max(1e-12),
+                "scale {scale}: p[{j}] {a} vs {b}"
+            );
+            let (za, zb) = (base.zvalues[j], f.zvalues[j]);
+            assert!(
+                (za - zb).abs() <= 1e-6 * za.abs().max(1.0),
+                "scale {scale}: z[{j}] {za} vs {zb}"
+            );
+        }
+        let json: serde_json::Value = serde_json::from_str(&f.to_json()).expect("json");
+        assert!(json["zvalues"]["x1"].is_number(), "{}", json["zvalues"]);
+        assert!(json["pvalues"]["x1"].as_f64().is_some_and(|p| p > 0.0));
+    }
+}
+
+/// The row count is checked before any pass over the columns: 20,000
+/// columns and 3 rows fail with `TooFewRows` (the time is checked by
+/// `tests/scaling.rs`, `many_columns_are_linear`).
+#[test]
+fn too_few_rows_is_found_before_work_on_many_columns() {
+    let k = 20_000;
+    let mut csv = String::from("y");
+    for j in 0..k {
+        csv.push_str(&format!(",x{j}"));
+    }
+    csv.push('\n');
+    for i in 0..3 {
+        csv.push_str(&format!("{}", i % 2));
+        for j in 0..k {
+            csv.push_str(&format!(",{}", (i * 7 + j) % 5));
+        }
+        csv.push('\n');
+    }
+    let e = fit_bytes(&csv, "y").expect_err("too few rows");
+    assert!(
+        matches!(e, AnalysisError::TooFewRows { nobs: 3, params } if params == k + 1),
+        "{e}"
+    );
+}

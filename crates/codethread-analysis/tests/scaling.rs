@@ -317,3 +317,22 @@ fn separation_verdict_follows_column_scale() {
         }
     }
 }
+
+/// "Too few rows" is said in time linear in the column count (every column
+/// name was looked up by a linear scan: quadratic): 4x the columns must
+/// take well under 16x the time. Debug-build sizes.
+#[test]
+fn many_columns_are_linear() {
+    codethread_testkit::adversarial::assert_subquadratic("logit on a wide CSV", 16000, |k| {
+        let csv = codethread_testkit::llm_shapes::wide_csv(k);
+        let d = Frame::from_csv_bytes("wide.csv", csv.as_bytes())
+            .unwrap()
+            .design(&DesignSpec {
+                outcome: "y".into(),
+                ..Default::default()
+            })
+            .unwrap();
+        let e = fit_logit(&d, &LogitOptions::default()).unwrap_err();
+        assert!(matches!(e, AnalysisError::TooFewRows { .. }), "{e}");
+    });
+}

@@ -16,6 +16,7 @@
 #![allow(clippy::panic)]
 
 pub mod chat_server;
+pub mod llm_shapes;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
