@@ -78,3 +78,108 @@ fn dev_offline_statements_pass_and_pasted_code_is_flagged() {
     assert!(checked >= 30, "{checked}");
     assert!(body_flagged * 10 >= checked * 9, "{body_flagged}/{checked}");
 }
+
+fn ctx_with(
+    signature: &str,
+    docstring: Option<&str>,
+    original: &str,
+) -> codethread_chain::statement::TaskContext {
+    codethread_chain::statement::TaskContext {
+        instance_id: "o__r-1".into(),
+        repo: "o/r".into(),
+        language: "python".into(),
+        targets: vec![codethread_chain::statement::TargetInfo {
+            path: "m.py".into(),
+            target_id: "m.py::Box.resize".into(),
+            qualname: "Box.resize".into(),
+            name: "resize".into(),
+            kind: "method".into(),
+            start_line: 1,
+            end_line: 6,
+            signature: signature.into(),
+            docstring: docstring.map(str::to_string),
+            original_source: original.into(),
+        }],
+    }
+}
+
+/// A statement may quote the signature (PR0 keeps it) and the original
+/// documentation: gold-patch lines that are pieces of them (a re-wrapped
+/// multi-line signature, a parameter line) are not `leak_gold`; a body line
+/// of the gold patch still is.
+#[test]
+fn quoting_the_signature_is_not_a_gold_leak() {
+    let signature =
+        "def resize(self, width: int,\n           height: int, keep_ratio: bool = False) -> None:";
+    let original = format!("{signature}\n    \"\"\"Resize the box in place.\"\"\"\n    self.w = width\n    self.h = height\n");
+    let ctx = ctx_with(signature, Some("Resize the box in place."), &original);
+    // The gold patch re-wraps the signature one parameter per line, and
+    // adds a body line.
+    let gold = "--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,6 @@\n-def resize(self, width: int,\n-           height: int, keep_ratio: bool = False) -> None:\n+def resize(\n+    self, width: int, height: int, keep_ratio: bool = False\n+) -> None:\n+def resize(self, width: int, height: int, keep_ratio: bool = False) -> None:\n+    ratio = self.w / max(self.h, 1)\n";
+    let cfg = CheckConfig::default();
+    let statement = format!(
+        "## Task Overview\nImplement `Box.resize`.\n\n```python\n{signature}\n```\n\nResize the box in place.\n"
+    );
+    let flags = codethread_chain::llm::check::check_leaks(&ctx, &statement, gold.as_bytes(), &cfg);
+    assert!(
+        !flags.iter().any(|f| f.kind == "leak_gold"),
+        "the quoted signature was flagged: {flags:?}"
+    );
+    // Quoted on one line (as some writers do), still no leak.
+    let one_line = statement.replace('\n', " ");
+    let flags = codethread_chain::llm::check::check_leaks(&ctx, &one_line, gold.as_bytes(), &cfg);
+    assert!(!flags.iter().any(|f| f.kind == "leak_gold"), "{flags:?}");
+    // A body line of the gold patch is a leak.
+    let leaky = format!("{statement}\nFirst compute `ratio = self.w / max(self.h, 1)`.\n");
+    let flags = codethread_chain::llm::check::check_leaks(&ctx, &leaky, gold.as_bytes(), &cfg);
+    let gold_flags: Vec<_> = flags.iter().filter(|f| f.kind == "leak_gold").collect();
+    assert_eq!(gold_flags.len(), 1, "{flags:?}");
+    assert!(gold_flags[0].detail.contains("ratio = self.w"), "{flags:?}");
+}
+
+/// The gold-line lookup gives the substring answers of a direct search on
+/// varied shapes (overlapping lines, lines that are prefixes and suffixes of
+/// one another, repeats), in gold-patch order.
+#[test]
+fn gold_lookup_matches_a_direct_search() {
+    let ctx = ctx_with("def f():", None, "def f():\n    return 0\n");
+    let cfg = CheckConfig::default();
+    let lines = [
+        "return compute(alpha, beta)",
+        "compute(alpha, beta) + gamma",
+        "alpha_beta_gamma_delta",
+        "beta_gamma_delta",
+        "alpha_beta_gamma",
+        "aaaaaaaaaaaaaaaa",
+        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+        "return compute(alpha, beta)",
+        "nothing like this appears",
+    ];
+    let gold: String = std::iter::once("--- a/m.py\n+++ b/m.py\n@@ -1 +1,9 @@\n".to_string())
+        .chain(lines.iter().map(|l| format!("+    {l}\n")))
+        .collect();
+    for statement in [
+        "x = return compute(alpha, beta) + gamma; alpha_beta_gamma_delta",
+        "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa beta_gamma_delta",
+        "a b c",
+        "",
+    ] {
+        let got: Vec<String> =
+            codethread_chain::llm::check::check_leaks(&ctx, statement, gold.as_bytes(), &cfg)
+                .into_iter()
+                .filter(|f| f.kind == "leak_gold")
+                .map(|f| {
+                    f.detail
+                        .trim_start_matches("gold patch line in the statement: ")
+                        .to_string()
+                })
+                .collect();
+        let mut want: Vec<String> = Vec::new();
+        for l in lines {
+            if statement.contains(l) && !want.iter().any(|w| w == l) {
+                want.push(l.to_string());
+            }
+        }
+        assert_eq!(got, want, "{statement:?}");
+    }
+}

@@ -29,9 +29,14 @@
 //! flagged `leak_gold`. Trivial lines are skipped: lines with fewer than
 //! [`CheckConfig::gold_min_chars`] non-space characters, lines of
 //! punctuation only (braces, brackets, `end`-like closers have no letters…
-//! precisely: lines with fewer than 4 ASCII letters or digits), and lines that
+//! precisely: lines with fewer than 4 ASCII letters or digits), lines that
 //! occur in a target's original definition (already in the prompt, so not
-//! the solution's own text).
+//! the solution's own text), and lines contained in a target's signature or
+//! original documentation (whitespace-collapsed): PR0 keeps both, so a
+//! statement may quote them — a gold line that is a piece of a multi-line
+//! signature is not a leak; only body lines are. All added lines are looked
+//! up at once (an Aho–Corasick automaton over the lines, walked once over
+//! the statement), so the check is linear in the statement plus the patch.
 
 use std::collections::HashSet;
 
@@ -249,8 +254,20 @@ pub fn check_leaks(
         .iter()
         .flat_map(|t| t.original_source.lines().map(collapse).collect::<Vec<_>>())
         .collect();
+    // What the agent is given on purpose: signatures and documentation
+    // (collapsed, one per line: a collapsed gold line never holds `\n`).
+    let mut given = String::new();
+    for t in &ctx.targets {
+        given.push_str(&collapse(&t.signature));
+        given.push('\n');
+        if let Some(d) = &t.docstring {
+            given.push_str(&collapse(d));
+            given.push('\n');
+        }
+    }
     let text = String::from_utf8_lossy(gold_patch);
     let mut seen = HashSet::new();
+    let mut candidates: Vec<String> = Vec::new();
     for line in text.lines() {
         let Some(added) = line.strip_prefix('+') else {
             continue;
@@ -264,7 +281,15 @@ pub fn check_leaks(
         if nonspace < cfg.gold_min_chars || alnum < 4 || originals.contains(&l) {
             continue;
         }
-        if st.contains(&l) && seen.insert(l.clone()) {
+        if seen.insert(l.clone()) {
+            candidates.push(l);
+        }
+    }
+    let ac = Automaton::new(candidates.iter().map(String::as_bytes));
+    let in_statement = ac.occurring(st.as_bytes());
+    let in_given = ac.occurring(given.as_bytes());
+    for (i, l) in candidates.iter().enumerate() {
+        if in_statement[i] && !in_given[i] {
             flags.push(Flag {
                 kind: "leak_gold".into(),
                 target: None,
@@ -273,6 +298,97 @@ pub fn check_leaks(
         }
     }
     flags
+}
+
+/// Which of a set of byte patterns occur in a text: an Aho–Corasick
+/// automaton (trie + failure links) walked once over the text; the states
+/// reached are marked and the marks pushed up the failure links (every
+/// state's failure target is a suffix of it), so a pattern occurs exactly
+/// when its end state is marked. Time and memory linear in the patterns
+/// plus the text, whatever their shapes (no per-match work).
+struct Automaton {
+    /// `(state, byte) -> state`.
+    next: std::collections::HashMap<(u32, u8), u32>,
+    /// Children of each state, for the breadth-first pass.
+    children: Vec<Vec<(u8, u32)>>,
+    fail: Vec<u32>,
+    /// States in breadth-first order (non-decreasing depth).
+    order: Vec<u32>,
+    /// End state of each pattern.
+    ends: Vec<u32>,
+}
+
+impl Automaton {
+    fn new<'a>(patterns: impl Iterator<Item = &'a [u8]>) -> Automaton {
+        let mut a = Automaton {
+            next: std::collections::HashMap::new(),
+            children: vec![Vec::new()],
+            fail: vec![0],
+            order: Vec::new(),
+            ends: Vec::new(),
+        };
+        for p in patterns {
+            let mut s = 0u32;
+            for &b in p {
+                s = match a.next.get(&(s, b)) {
+                    Some(&t) => t,
+                    None => {
+                        let t = a.children.len() as u32;
+                        a.children.push(Vec::new());
+                        a.fail.push(0);
+                        a.children[s as usize].push((b, t));
+                        a.next.insert((s, b), t);
+                        t
+                    }
+                };
+            }
+            a.ends.push(s);
+        }
+        let mut queue = std::collections::VecDeque::from([0u32]);
+        while let Some(u) = queue.pop_front() {
+            a.order.push(u);
+            for i in 0..a.children[u as usize].len() {
+                let (b, v) = a.children[u as usize][i];
+                a.fail[v as usize] = if u == 0 {
+                    0
+                } else {
+                    a.step(a.fail[u as usize], b)
+                };
+                queue.push_back(v);
+            }
+        }
+        a
+    }
+
+    /// The state after reading `b` in state `s` (following failure links).
+    fn step(&self, mut s: u32, b: u8) -> u32 {
+        loop {
+            if let Some(&t) = self.next.get(&(s, b)) {
+                return t;
+            }
+            if s == 0 {
+                return 0;
+            }
+            s = self.fail[s as usize];
+        }
+    }
+
+    /// Per pattern: whether it occurs in `text`.
+    fn occurring(&self, text: &[u8]) -> Vec<bool> {
+        let mut mark = vec![false; self.fail.len()];
+        mark[0] = true;
+        let mut s = 0u32;
+        for &b in text {
+            s = self.step(s, b);
+            mark[s as usize] = true;
+        }
+        for &v in self.order.iter().rev() {
+            if mark[v as usize] {
+                mark[self.fail[v as usize] as usize] = true;
+            }
+        }
+        self.ends.iter().map(|&e| mark[e as usize]).collect()
+    }
 }
 
 /// Every check: sections, then leaks.
