@@ -196,6 +196,8 @@ fn items<T: serde::de::DeserializeOwned>(
     Ok((items, errs.len()))
 }
 
+use codethread::chain::llm::printable_id;
+
 fn jsonl<T: serde::Serialize>(rows: &[T]) -> Result<String, String> {
     let mut s = String::new();
     for r in rows {
@@ -213,13 +215,18 @@ fn answers(
     let o = codethread::chain::llm::format::read_batch_output(p, Some(ids))
         .map_err(|e| e.to_string())?;
     for f in &o.failures {
-        eprintln!("no answer: {}: {} {}", f.instance_id, f.kind, f.message);
+        eprintln!(
+            "no answer: {}: {} {}",
+            printable_id(&f.instance_id),
+            printable_id(&f.kind),
+            printable_id(&f.message)
+        );
     }
     for e in &o.errors {
         eprintln!("unreadable: {e}");
     }
     for id in &o.unknown {
-        eprintln!("unknown custom_id: {id}");
+        eprintln!("unknown custom_id: {}", printable_id(id));
     }
     let bad = o.failures.len() + o.errors.len() + o.unknown.len();
     Ok((
@@ -233,10 +240,10 @@ fn answers(
 
 fn report_import<T>(imp: &codethread_analysis::judge::Imported<T>) -> usize {
     for (id, e) in &imp.errors {
-        eprintln!("bad answer: {id}: {e}");
+        eprintln!("bad answer: {}: {}", printable_id(id), printable_id(e));
     }
     for id in &imp.missing {
-        eprintln!("missing: {id} has no answer");
+        eprintln!("missing: {} has no answer", printable_id(id));
     }
     imp.errors.len() + imp.missing.len()
 }

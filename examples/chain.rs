@@ -36,6 +36,7 @@ use codethread::chain::export::{write_mini_swe_agent_subset, HarnessGeneration};
 use codethread::chain::instance::load_instances;
 use codethread::chain::llm::cache::Cache;
 use codethread::chain::llm::format::{batch_line, read_batch_output, BatchFormat, GenParams};
+use codethread::chain::llm::printable_id;
 use codethread::chain::llm::runner::{self, JobOutcome, Progress, RunnerOptions};
 use codethread::chain::pipeline::{self, Chain, Layer, SourceSpec};
 use codethread::chain::pr0::Pr0Options;
@@ -214,12 +215,14 @@ struct Gen {
     /// Model name written into every request.
     #[arg(long)]
     model: String,
-    /// max_tokens of every request.
+    /// Largest answer in tokens (max_completion_tokens in OpenAI / vLLM bodies,
+    /// max_tokens in Anthropic params).
     #[arg(long, default_value_t = 4096)]
     max_tokens: u32,
-    /// Sampling temperature.
-    #[arg(long, default_value_t = 0.0)]
-    temperature: f64,
+    /// Sampling temperature in [0, 2], written only when given (OpenAI / vLLM;
+    /// refused for anthropic-batch, whose params have no sampling field).
+    #[arg(long)]
+    temperature: Option<f64>,
 }
 
 impl Gen {
@@ -346,6 +349,7 @@ fn llm(cmd: LlmCmd) -> Result<Outcome, Box<dyn std::error::Error>> {
             gen,
             out,
         } => {
+            gen.params().check(format)?;
             let (reqs, mut failed) = requests_of(&src)?;
             let mut lines = Vec::new();
             for r in &reqs {
@@ -371,13 +375,15 @@ fn llm(cmd: LlmCmd) -> Result<Outcome, Box<dyn std::error::Error>> {
             max_requests,
             api_key_env,
         } => {
+            gen.params().check(BatchFormat::OpenaiBatch)?;
+            let timeout = runner::seconds_option("--timeout", timeout)?;
             let (reqs, failed) = requests_of(&src)?;
             let jobs = codethread::chain::llm::jobs(&reqs, &gen.params());
             let cache = Cache::open(&out.join("cache"))?;
             let opts = RunnerOptions {
                 endpoint,
                 concurrency,
-                timeout: std::time::Duration::from_secs_f64(timeout.max(0.001)),
+                timeout,
                 max_attempts,
                 max_requests,
                 api_key_env,
@@ -390,7 +396,7 @@ fn llm(cmd: LlmCmd) -> Result<Outcome, Box<dyn std::error::Error>> {
                 } => {
                     if let Some(b) = &b {
                         b.set_position(*done as u64);
-                        b.set_message(custom_id.clone());
+                        b.set_message(printable_id(custom_id));
                     }
                 }
                 Progress::Retry {
@@ -400,7 +406,8 @@ fn llm(cmd: LlmCmd) -> Result<Outcome, Box<dyn std::error::Error>> {
                     reason,
                 } => {
                     let m = format!(
-                        "retry {custom_id} after attempt {attempt} ({reason}) in {wait:.1?}"
+                        "retry {} after attempt {attempt} ({reason}) in {wait:.1?}",
+                        printable_id(custom_id)
                     );
                     match &b {
                         Some(b) => b.println(m),
@@ -420,7 +427,10 @@ fn llm(cmd: LlmCmd) -> Result<Outcome, Box<dyn std::error::Error>> {
                     message,
                 } = o
                 {
-                    eprintln!("failed: {id}: {code} after {attempts} attempts: {message}");
+                    eprintln!(
+                        "failed: {}: {code} after {attempts} attempts: {message}",
+                        printable_id(id)
+                    );
                 }
             }
             let (cached, answered, bad, not_sent) = s.counts();
@@ -455,19 +465,23 @@ fn llm(cmd: LlmCmd) -> Result<Outcome, Box<dyn std::error::Error>> {
                     "no answer: {}:{}: {}: {} {}",
                     output.display(),
                     f.line,
-                    f.instance_id,
-                    f.kind,
-                    f.message
+                    printable_id(&f.instance_id),
+                    printable_id(&f.kind),
+                    printable_id(&f.message)
                 );
             }
             for e in &o.errors {
                 eprintln!("unreadable: {e}");
             }
             for id in &o.unknown {
-                eprintln!("unknown custom_id: {id} was not requested");
+                eprintln!("unknown custom_id: {} was not requested", printable_id(id));
             }
             for id in &o.missing {
-                eprintln!("missing: {id} has no line in {}", output.display());
+                eprintln!(
+                    "missing: {} has no line in {}",
+                    printable_id(id),
+                    output.display()
+                );
             }
             let lines: Vec<serde_json::Value> = o
                 .answers

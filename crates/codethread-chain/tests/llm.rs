@@ -40,7 +40,7 @@ fn request(id: &str) -> LlmRequest {
 fn params() -> GenParams {
     GenParams {
         model: "m".into(),
-        temperature: 0.0,
+        temperature: None,
         max_tokens: 512,
     }
 }
@@ -53,7 +53,8 @@ fn request_lines_follow_the_published_schemas() {
     assert_eq!(o["method"], "POST");
     assert_eq!(o["url"], "/v1/chat/completions");
     assert_eq!(o["body"]["messages"][0]["role"], "system");
-    assert_eq!(o["body"]["max_tokens"], 512);
+    assert_eq!(o["body"]["max_completion_tokens"], 512);
+    assert!(o["body"].get("max_tokens").is_none() && o["body"].get("temperature").is_none());
     let a = anthropic_batch_line(&r, &params()).expect("anthropic line");
     validate_request_line(BatchFormat::AnthropicBatch, &a).expect("anthropic line");
     assert_eq!(a["params"]["system"], "You write task statements.");
@@ -77,6 +78,225 @@ fn request_lines_follow_the_published_schemas() {
     assert!(validate_request_line(BatchFormat::AnthropicBatch, &bad).is_err());
     // Anthropic refuses ids outside ^[a-zA-Z0-9_-]{1,64}$.
     assert!(anthropic_batch_line(&request("a/b.c"), &params()).is_err());
+}
+
+/// Sampling fields per provider schema: no `--temperature`, no field in
+/// either format; a temperature goes into OpenAI / vLLM bodies only, and is
+/// refused (not written, not dropped silently) for Anthropic, whose params
+/// have no sampling field; values outside `[0, 2]` (and NaN, which JSON
+/// cannot hold) are refused everywhere.
+#[test]
+fn sampling_fields_follow_each_provider() {
+    let r = request("django__django-11099");
+    let a = anthropic_batch_line(&r, &params()).expect("anthropic line");
+    assert!(a["params"].get("temperature").is_none(), "{a}");
+    assert_eq!(a["params"]["max_tokens"], 512);
+    let mut bad = a.clone();
+    bad["params"]["temperature"] = json!(0.0);
+    assert!(validate_request_line(BatchFormat::AnthropicBatch, &bad).is_err());
+    for t in [0.0, 0.7, 2.0] {
+        let p = GenParams {
+            temperature: Some(t),
+            ..params()
+        };
+        p.check(BatchFormat::OpenaiBatch)
+            .expect("openai temperature");
+        let o = openai_batch_line(&r, &p);
+        assert_eq!(o["body"]["temperature"], json!(t));
+        validate_request_line(BatchFormat::OpenaiBatch, &o).expect("valid");
+        assert!(p.check(BatchFormat::AnthropicBatch).is_err());
+        let e = anthropic_batch_line(&r, &p).expect_err("anthropic has no temperature");
+        assert!(e.to_string().contains("temperature"), "{e}");
+    }
+    for t in [f64::NAN, f64::INFINITY, -0.5, 2.5] {
+        let p = GenParams {
+            temperature: Some(t),
+            ..params()
+        };
+        assert!(p.check(BatchFormat::OpenaiBatch).is_err(), "{t}");
+    }
+    let p = GenParams {
+        max_tokens: 0,
+        ..params()
+    };
+    assert!(p.check(BatchFormat::OpenaiBatch).is_err());
+    assert!(p.check(BatchFormat::AnthropicBatch).is_err());
+}
+
+/// `vllm run-batch` writes a failed request as `{"response": {"status_code":
+/// 400, ...}, "error": "<exception text>"}` (a string), and an engine error
+/// as its `ErrorResponse` object (`{"error": {"message", "type", "code"}}`,
+/// or the older flat `{"object": "error", "message", ...}`): every message is
+/// kept on import.
+#[test]
+fn vllm_error_messages_survive_import() {
+    let dir = tmp("llm-vllm-err");
+    let p = dir.join("out.jsonl");
+    let lines = [
+        json!({"id": "vllm-1", "custom_id": "a", "response": {"status_code": 400, "request_id": "vllm-batch-1"}, "error": "1 validation error for ChatCompletionRequest"}),
+        json!({"id": "vllm-2", "custom_id": "b", "response": {"status_code": 400, "request_id": "vllm-batch-2", "body": null}, "error": {"error": {"message": "This model's maximum context length is 4096 tokens", "type": "BadRequestError", "param": null, "code": 400}}}),
+        json!({"id": "vllm-3", "custom_id": "c", "response": {"status_code": 400, "request_id": "vllm-batch-3", "body": null}, "error": {"object": "error", "message": "The model `x` does not exist.", "type": "NotFoundError", "param": null, "code": 404}}),
+        json!({"id": "vllm-4", "custom_id": "d", "response": {"status_code": 500, "request_id": "r", "body": {"object": "error", "message": "engine dead"}}, "error": null}),
+    ];
+    let text: Vec<String> = lines.iter().map(Value::to_string).collect();
+    std::fs::write(
+        &p,
+        text.join(
+            "
+",
+        ),
+    )
+    .expect("write");
+    let o = read_batch_output(&p, None).expect("read");
+    let got: Vec<(&str, &str, &str)> = o
+        .failures
+        .iter()
+        .map(|f| (f.instance_id.as_str(), f.kind.as_str(), f.message.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (
+                "a",
+                "http_400",
+                "1 validation error for ChatCompletionRequest"
+            ),
+            (
+                "b",
+                "error:400",
+                "This model's maximum context length is 4096 tokens"
+            ),
+            ("c", "error:404", "The model `x` does not exist."),
+            ("d", "http_500", "engine dead"),
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The anthropic Python package's own types accept every Anthropic line
+/// this crate writes (`anthropic_batch_line`, and the `chain requests
+/// --format anthropic` form `LlmRequest::to_anthropic_batch`): each key
+/// must be a field of `batch_create_params.Request` /
+/// `MessageCreateParamsNonStreaming` / the message TypedDicts (pydantic
+/// ignores unknown TypedDict keys, so a stray `temperature` is caught by the
+/// key check, which the script proves can fail), and pydantic validates the
+/// values. Skipped without `CODETHREAD_PYTHON`; with CODETHREAD_SHARED set a
+/// missing package is a failure.
+#[test]
+fn anthropic_python_types_accept_our_lines() {
+    let Some(py) = std::env::var_os("CODETHREAD_PYTHON") else {
+        eprintln!("SKIPPED anthropic_python_types_accept_our_lines: CODETHREAD_PYTHON not set");
+        return;
+    };
+    let has = std::process::Command::new(&py)
+        .args([
+            "-c",
+            "import anthropic, pydantic; from anthropic.types.messages import batch_create_params",
+        ])
+        .output();
+    if !has.is_ok_and(|o| o.status.success()) {
+        assert!(
+            std::env::var_os(codethread_testkit::ENV).is_none_or(|v| v.is_empty()),
+            "CODETHREAD_SHARED is set but CODETHREAD_PYTHON cannot import anthropic and pydantic"
+        );
+        eprintln!(
+            "SKIPPED anthropic_python_types_accept_our_lines: no anthropic package in CODETHREAD_PYTHON"
+        );
+        return;
+    }
+    let dir = tmp("llm-py-anthropic");
+    let p = dir.join("batch.jsonl");
+    let mut lines = String::new();
+    let mut no_system = request("no-system");
+    no_system.messages.remove(0);
+    let mut turns = request("turns_2");
+    turns.messages.push(ChatMessage {
+        role: "assistant".into(),
+        content: "A draft.".into(),
+    });
+    turns.messages.push(ChatMessage {
+        role: "user".into(),
+        content: "Again.".into(),
+    });
+    let reqs = [
+        request("a-1"),
+        request("django__django-11099"),
+        no_system,
+        turns,
+    ];
+    for r in &reqs {
+        for p in [
+            params(),
+            GenParams {
+                max_tokens: 1,
+                ..params()
+            },
+        ] {
+            lines.push_str(&format!("{}\n", anthropic_batch_line(r, &p).expect("line")));
+        }
+        lines.push_str(&format!("{}\n", r.to_anthropic_batch("claude-x", 4096)));
+    }
+    std::fs::write(&p, lines).expect("write");
+    let script = r#"
+import json, sys, typing
+import pydantic
+import anthropic
+from anthropic.types.messages import batch_create_params as b
+from anthropic.types import MessageParam
+Req = b.Request
+Params = b.MessageCreateParamsNonStreaming
+req_keys = set(typing.get_type_hints(Req))
+param_keys = set(typing.get_type_hints(Params))
+msg_keys = set()
+for t in typing.get_args(MessageParam):
+    msg_keys |= set(typing.get_type_hints(t))
+adapter = pydantic.TypeAdapter(Req)
+msg = pydantic.TypeAdapter(MessageParam)
+
+def check(d):
+    for k in d:
+        assert k in req_keys, f"request key {k!r}"
+    for k in d["params"]:
+        assert k in param_keys, f"params key {k!r} is not in MessageCreateParamsNonStreaming"
+    for m in d["params"]["messages"]:
+        for k in m:
+            assert k in msg_keys, f"message key {k!r}"
+        msg.validate_python(m)
+    adapter.validate_python(d)
+
+n = 0
+for l in open(sys.argv[1]):
+    d = json.loads(l)
+    check(d)
+    # The check can fail: a sampling field and a bad max_tokens are refused.
+    for bad in [dict(d["params"], temperature=0.0), dict(d["params"], max_tokens="many")]:
+        try:
+            check(dict(d, params=bad))
+        except (AssertionError, pydantic.ValidationError):
+            pass
+        else:
+            raise SystemExit(f"accepted {sorted(bad)}: the check cannot fail")
+    n += 1
+print(anthropic.__version__, n)
+"#;
+    let out = std::process::Command::new(py)
+        .arg("-c")
+        .arg(script)
+        .arg(&p)
+        .output()
+        .expect("python");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    eprintln!("anthropic {stdout}");
+    assert!(
+        stdout.trim().ends_with(&format!(" {}", reqs.len() * 3)),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The openai Python package's own types accept our OpenAI batch request
@@ -107,9 +327,19 @@ fn openai_python_types_accept_our_lines() {
     }
     let dir = tmp("llm-py");
     let p = dir.join("batch.jsonl");
+    let hot = GenParams {
+        temperature: Some(0.5),
+        ..params()
+    };
     let lines: String = ["a-1", "django__django-11099"]
         .iter()
-        .map(|id| format!("{}\n", openai_batch_line(&request(id), &params())))
+        .flat_map(|id| {
+            [
+                openai_batch_line(&request(id), &params()),
+                openai_batch_line(&request(id), &hot),
+            ]
+        })
+        .map(|l| format!("{l}\n"))
         .collect();
     std::fs::write(&p, lines).expect("write");
     let script = r#"
@@ -157,7 +387,7 @@ print(n)
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "2");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "4");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

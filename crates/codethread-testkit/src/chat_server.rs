@@ -39,6 +39,17 @@ pub enum Fault {
     /// 401 whose error message quotes the `Authorization` header received
     /// (as some gateways do): the client must not store it.
     EchoAuth,
+    /// Any answer: this status, these extra header lines (each ending in
+    /// `\r\n`), this body, where `{AUTH}` is replaced by the `Authorization`
+    /// value received (without `Bearer `) and `{ID}` by the `custom_id`.
+    Raw {
+        /// HTTP status.
+        status: u16,
+        /// Extra header lines.
+        headers: String,
+        /// The body template.
+        body: String,
+    },
 }
 
 /// Decides the fault for the `attempt`-th (1-based) request of a `custom_id`.
@@ -219,6 +230,19 @@ fn serve(stream: TcpStream, sh: &Shared, delay: Duration, script: &Script) -> st
         }
         Fault::Malformed => (200, String::new(), "{\"choices\": [".to_string()),
         Fault::WrongId => (200, String::new(), answer(&format!("{id}-other"))),
+        Fault::Raw {
+            status,
+            headers,
+            body,
+        } => {
+            let key = auth.clone().unwrap_or_default();
+            let key = key.strip_prefix("Bearer ").unwrap_or(&key).to_string();
+            (
+                *status,
+                headers.clone(),
+                body.replace("{AUTH}", &key).replace("{ID}", &id),
+            )
+        }
         Fault::EchoAuth => (
             401,
             String::new(),

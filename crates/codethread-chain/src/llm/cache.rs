@@ -6,6 +6,12 @@
 //!
 //! Layout: `<dir>/<sha256 hex>.json` holding a [`CacheRecord`]. Only
 //! answered requests are cached; failures are retried by the next run.
+//!
+//! Nothing is followed below the output root (the parent of `<dir>`): a
+//! `<dir>` that is a symbolic link (or not a directory) is refused when the
+//! cache is opened and at every read and write, so a planted
+//! `OUT/cache -> /elsewhere` neither receives records nor loses files to the
+//! stale-temporary sweep.
 
 use std::path::{Path, PathBuf};
 
@@ -43,18 +49,50 @@ pub struct CacheRecord {
 /// A cache directory.
 #[derive(Debug, Clone)]
 pub struct Cache {
+    /// The output root (the caller's; may be anything that is a directory).
+    root: PathBuf,
+    /// The cache below it (one name, never a link).
+    name: PathBuf,
     dir: PathBuf,
 }
 
 impl Cache {
-    /// Open (create) the cache directory; stale temporary files of a killed
-    /// run are removed.
+    /// Open (create) the cache directory `dir`: its parent is the output
+    /// root, `dir` itself must be a real directory (created when missing),
+    /// never a symbolic link. Stale temporary files of a killed run are
+    /// removed from it.
     pub fn open(dir: &Path) -> Result<Cache, ChainError> {
-        std::fs::create_dir_all(dir).map_err(|e| ChainError::io(dir, e))?;
-        codethread_lang::io::remove_stale_temps(dir);
+        let name = dir
+            .file_name()
+            .map(PathBuf::from)
+            .ok_or_else(|| ChainError::Format {
+                path: dir.to_path_buf(),
+                message: "a cache directory needs a name".into(),
+            })?;
+        let root = match dir.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        Cache::open_in(&root, &name)
+    }
+
+    /// Open (create) `root/rel` as the cache, refusing a symbolic link or
+    /// non-directory at any component below `root`.
+    pub fn open_in(root: &Path, rel: &Path) -> Result<Cache, ChainError> {
+        let dir = codethread_lang::io::create_dir_all_nofollow(root, rel)?;
+        codethread_lang::io::remove_stale_temps(&dir);
         Ok(Cache {
-            dir: dir.to_path_buf(),
+            root: root.to_path_buf(),
+            name: rel.to_path_buf(),
+            dir,
         })
+    }
+
+    /// The cache directory still a real directory below the root (it may
+    /// have been replaced by a link since it was opened).
+    fn check_dir(&self) -> Result<(), ChainError> {
+        codethread_lang::io::create_dir_all_nofollow(&self.root, &self.name)?;
+        Ok(())
     }
 
     /// The directory.
@@ -70,6 +108,7 @@ impl Cache {
     /// cannot be read or is not a record for this key is an error naming
     /// the file (the runner then asks again and overwrites it).
     pub fn get(&self, key: &str) -> Result<Option<CacheRecord>, ChainError> {
+        self.check_dir()?;
         let p = self.path(key);
         let Some(bytes) = crate::fsutil::read_opt_nofollow(&p)? else {
             return Ok(None);
@@ -91,6 +130,17 @@ impl Cache {
             path: self.path(&r.key),
             message: e.to_string(),
         })?;
-        crate::fsutil::write_atomic(&self.path(&r.key), &bytes)
+        crate::fsutil::write_in(
+            &self.root,
+            &self.name.join(format!("{}.json", r.key)),
+            &bytes,
+        )
+        .map(|_| ())
+    }
+
+    /// Remove the record of `key` (nothing when there is none, or when the
+    /// cache directory is no longer a real directory).
+    pub fn remove(&self, key: &str) {
+        crate::fsutil::remove_in(&self.root, &self.name.join(format!("{key}.json")));
     }
 }

@@ -4,11 +4,16 @@
 //! * **OpenAI Batch** (read by the OpenAI Batch API and by `vllm run-batch`):
 //!   one JSON object per line, `{custom_id, method: "POST", url:
 //!   "/v1/chat/completions", body}`, where `body` is a chat-completions
-//!   request `{model, messages, temperature, max_tokens}`.
+//!   request `{model, messages, max_completion_tokens[, temperature]}`
+//!   (`max_completion_tokens`: the field the openai package and vLLM's
+//!   `ChatCompletionRequest` prefer, `max_tokens` being deprecated in both;
+//!   `temperature` only when the caller sets one).
 //! * **Anthropic Message Batches**: `{custom_id, params}`, where `params` is
-//!   a Messages API request `{model, max_tokens, system, messages,
-//!   temperature}` (the system message is a top-level field, not a
-//!   message; `custom_id` must match `^[a-zA-Z0-9_-]{1,64}$`).
+//!   a Messages API request `{model, max_tokens, system, messages}` (the
+//!   system message is a top-level field, not a message; `custom_id` must
+//!   match `^[a-zA-Z0-9_-]{1,64}$`). No sampling field: the anthropic
+//!   package's `MessageCreateParamsNonStreaming` has none since 1.0, so a
+//!   temperature is refused for this format rather than written.
 //!
 //! Results ([`read_batch_output`]), auto-detected per line:
 //! * OpenAI / vLLM batch output: `{id, custom_id, response: {status_code,
@@ -63,9 +68,13 @@ impl std::str::FromStr for BatchFormat {
 pub struct GenParams {
     /// Model name as the engine knows it.
     pub model: String,
-    /// Sampling temperature (0: greedy, the default).
-    pub temperature: f64,
-    /// Largest answer, in tokens (required by Anthropic).
+    /// Sampling temperature, written only when set (`None`: the field is
+    /// left out and the engine's default applies). Only the OpenAI / vLLM
+    /// chat schema has it (`[0, 2]`); [`GenParams::check`] refuses it for
+    /// Anthropic lines.
+    pub temperature: Option<f64>,
+    /// Largest answer, in tokens: `max_completion_tokens` in OpenAI / vLLM
+    /// bodies, `max_tokens` in Anthropic params (required there).
     pub max_tokens: u32,
 }
 
@@ -73,22 +82,55 @@ impl Default for GenParams {
     fn default() -> Self {
         GenParams {
             model: String::new(),
-            temperature: 0.0,
+            temperature: None,
             max_tokens: 4096,
         }
     }
 }
 
+impl GenParams {
+    /// Whether these parameters can be written in `format`: a non-empty
+    /// model, `max_tokens` ≥ 1, a temperature (when set) finite and in
+    /// `[0, 2]`, and no temperature for Anthropic Message Batches (whose
+    /// params have no sampling field). The message names the problem.
+    pub fn check(&self, format: BatchFormat) -> Result<(), String> {
+        if self.model.is_empty() {
+            return Err("model: a non-empty name is required".into());
+        }
+        if self.max_tokens == 0 {
+            return Err("max_tokens: must be at least 1".into());
+        }
+        if let Some(t) = self.temperature {
+            if !(t.is_finite() && (0.0..=2.0).contains(&t)) {
+                return Err(format!("temperature: {t} is not a number in [0, 2]"));
+            }
+            if format == BatchFormat::AnthropicBatch {
+                return Err(
+                    "temperature: Anthropic Message Batches params have no sampling \
+                     fields (MessageCreateParamsNonStreaming of the anthropic package); leave \
+                     --temperature out for this format"
+                        .into(),
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The chat-completions request body (`POST /v1/chat/completions`) for
-/// `messages`: `{model, messages, temperature, max_tokens}`. This exact
-/// body is what the online runner sends and hashes.
+/// `messages`: `{model, messages, max_completion_tokens}`, plus
+/// `temperature` when one is set. This exact body is what the online
+/// runner sends and hashes.
 pub fn openai_chat_body(messages: &[ChatMessage], p: &GenParams) -> Value {
-    json!({
+    let mut body = json!({
         "model": p.model,
         "messages": messages,
-        "temperature": p.temperature,
-        "max_tokens": p.max_tokens,
-    })
+        "max_completion_tokens": p.max_tokens,
+    });
+    if let Some(t) = p.temperature.filter(|t| t.is_finite()) {
+        body["temperature"] = Value::from(t);
+    }
+    body
 }
 
 /// One OpenAI Batch input line.
@@ -111,14 +153,21 @@ pub fn is_anthropic_custom_id(id: &str) -> bool {
 }
 
 /// One Anthropic Message Batches request: system messages are joined into
-/// `params.system`; the others stay in order. An id Anthropic refuses is an
-/// error naming the instance.
+/// `params.system`; the others stay in order. An id Anthropic refuses, or
+/// parameters [`GenParams::check`] refuses for this format (a temperature),
+/// is an error naming the instance.
 pub fn anthropic_batch_line(req: &LlmRequest, p: &GenParams) -> Result<Value, ChainError> {
     if !is_anthropic_custom_id(&req.custom_id) {
         return Err(ChainError::Instance {
             instance_id: req.custom_id.clone(),
             message: "custom_id does not match ^[a-zA-Z0-9_-]{1,64}$ (Anthropic Message Batches)"
                 .into(),
+        });
+    }
+    if let Err(message) = p.check(BatchFormat::AnthropicBatch) {
+        return Err(ChainError::Instance {
+            instance_id: req.custom_id.clone(),
+            message,
         });
     }
     let system: Vec<&str> = req
@@ -131,7 +180,6 @@ pub fn anthropic_batch_line(req: &LlmRequest, p: &GenParams) -> Result<Value, Ch
     let mut params = json!({
         "model": p.model,
         "max_tokens": p.max_tokens,
-        "temperature": p.temperature,
         "messages": msgs,
     });
     if !system.is_empty() {
@@ -176,11 +224,14 @@ pub fn validate_request_line(format: BatchFormat, line: &Value) -> Result<(), St
                 .get("body")
                 .and_then(Value::as_object)
                 .ok_or("body: an object is required")?;
-            only_keys(body, &["model", "messages", "temperature", "max_tokens"])?;
+            only_keys(
+                body,
+                &["model", "messages", "temperature", "max_completion_tokens"],
+            )?;
             need_model(body)?;
             need_messages(body, &["system", "user", "assistant", "developer"])?;
             need_number(body, "temperature", 0.0, 2.0, false)?;
-            need_number(body, "max_tokens", 1.0, f64::MAX, false)?;
+            need_number(body, "max_completion_tokens", 1.0, f64::MAX, true)?;
         }
         BatchFormat::AnthropicBatch => {
             if !is_anthropic_custom_id(custom_id) {
@@ -193,13 +244,11 @@ pub fn validate_request_line(format: BatchFormat, line: &Value) -> Result<(), St
                 .get("params")
                 .and_then(Value::as_object)
                 .ok_or("params: an object is required")?;
-            only_keys(
-                p,
-                &["model", "max_tokens", "system", "messages", "temperature"],
-            )?;
+            // No sampling field: MessageCreateParamsNonStreaming (anthropic >= 1.0)
+            // has no temperature / top_p / top_k.
+            only_keys(p, &["model", "max_tokens", "system", "messages"])?;
             need_model(p)?;
             need_number(p, "max_tokens", 1.0, f64::MAX, true)?;
-            need_number(p, "temperature", 0.0, 1.0, false)?;
             if let Some(s) = p.get("system") {
                 if !s.is_string() {
                     return Err("params.system: a string is required".into());
@@ -245,7 +294,7 @@ fn need_number(
         None => Err(format!("{key}: required")),
         Some(v) => match v.as_f64() {
             Some(x) if (lo..=hi).contains(&x) => {
-                if key == "max_tokens" && v.as_u64().is_none() {
+                if key.starts_with("max_") && v.as_u64().is_none() {
                     return Err(format!("{key}: an integer is required"));
                 }
                 Ok(())
@@ -354,6 +403,35 @@ pub fn chat_completion_text(body: &Value) -> Option<(String, Option<String>)> {
     Some((text, warn))
 }
 
+/// The failure an `error` field of a batch output line describes (see
+/// [`classify`]): the code from `code` (or `type`), the message kept.
+fn error_result(e: &Value, status: u64) -> LineResult {
+    if let Some(text) = e.as_str() {
+        let kind = if status != 0 && status != 200 {
+            format!("http_{status}")
+        } else {
+            "error:unknown".to_string()
+        };
+        return LineResult::Fail(kind, text.to_string());
+    }
+    let inner = e.get("error").filter(|i| i.is_object()).unwrap_or(e);
+    let code = ["code", "type"]
+        .iter()
+        .find_map(|k| inner.get(*k).filter(|c| !c.is_null()))
+        .map(|c| {
+            c.as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| c.to_string())
+        })
+        .unwrap_or_else(|| "unknown".into());
+    let message = inner
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    LineResult::Fail(format!("error:{code}"), message)
+}
+
 fn classify(v: &Value) -> LineResult {
     // Anthropic Message Batches result.
     if let Some(r) = v.get("result").filter(|r| r.is_object()) {
@@ -389,35 +467,28 @@ fn classify(v: &Value) -> LineResult {
             other => LineResult::Fail(format!("result:{other}"), "unknown result type".into()),
         };
     }
-    // OpenAI / vLLM batch output line.
+    // OpenAI / vLLM batch output line. `error` is an object in OpenAI's
+    // output (`{code, message}`), a string in `vllm run-batch`'s (the
+    // exception text, beside `response.status_code` 400) or vLLM's
+    // `ErrorResponse` object (`{error: {message, type, code}}`, or the older
+    // flat `{object: "error", message, type, code}`).
+    let err = v.get("error").filter(|e| e.is_object() || e.is_string());
     if v.get("response")
         .is_some_and(|r| r.is_object() || r.is_null())
-        || v.get("error").is_some_and(|e| e.is_object())
+        || err.is_some()
     {
-        if let Some(e) = v.get("error").filter(|e| e.is_object()) {
-            return LineResult::Fail(
-                format!(
-                    "error:{}",
-                    e.get("code")
-                        .map(|c| c
-                            .as_str()
-                            .map(str::to_string)
-                            .unwrap_or_else(|| c.to_string()))
-                        .unwrap_or_else(|| "unknown".into())
-                ),
-                e.get("message")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string(),
-            );
-        }
         let resp = v.get("response").unwrap_or(&Value::Null);
         let status = resp.get("status_code").and_then(Value::as_u64).unwrap_or(0);
+        if let Some(e) = err {
+            return error_result(e, status);
+        }
         let body = resp.get("body").unwrap_or(&Value::Null);
         if status != 200 {
             let msg = body
                 .pointer("/error/message")
+                .or_else(|| body.get("message"))
                 .and_then(Value::as_str)
+                .or_else(|| body.as_str())
                 .unwrap_or("")
                 .to_string();
             return LineResult::Fail(format!("http_{status}"), msg);
@@ -481,6 +552,16 @@ pub fn read_batch_output(
             });
             continue;
         };
+        if let Err(message) = super::check_id(&id) {
+            out.errors.push(ChainError::BadField {
+                path: path.to_path_buf(),
+                line: r.line,
+                instance_id: super::printable_id(&id),
+                field: "custom_id".into(),
+                message,
+            });
+            continue;
+        }
         if expected.as_ref().is_some_and(|e| !e.contains(id.as_str())) {
             if !out.unknown.contains(&id) {
                 out.unknown.push(id);

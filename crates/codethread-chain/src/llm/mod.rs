@@ -87,10 +87,49 @@ pub fn task_context(
     }
 }
 
+/// Whether `id` can be a request / answer id: non-empty and free of
+/// control characters (C0, DEL, C1: a `\n`, `\r` or ESC cannot travel in
+/// an HTTP header and would forge lines or terminal escapes where the id is
+/// printed). The message names the first offending character.
+pub fn check_id(id: &str) -> Result<(), String> {
+    if id.is_empty() {
+        return Err("custom_id is empty".into());
+    }
+    match id.chars().find(|c| c.is_control()) {
+        Some(c) => Err(format!(
+            "custom_id contains the control character U+{:04X}",
+            u32::from(c)
+        )),
+        None => Ok(()),
+    }
+}
+
+/// `id` safe to print on a terminal or in a log line: control characters
+/// (and `\`) escaped as `\n`, `\r`, `\t`, `\\` or `\u{..}`; every other
+/// character as is.
+pub fn printable_id(id: &str) -> String {
+    if !id.chars().any(|c| c.is_control() || c == '\\') {
+        return id.to_string();
+    }
+    let mut out = String::with_capacity(id.len() + 8);
+    for c in id.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Read provider-neutral requests (`{custom_id, messages, metadata}` JSON
 /// lines, as `chain requests` and `analyze judge ... export` write them):
-/// every readable request, one error per bad line, differing requests
-/// sharing a `custom_id` refused.
+/// every readable request, one error per bad line (including an id with a
+/// control character, see [`check_id`]), differing requests sharing a
+/// `custom_id` refused.
 pub fn load_requests(
     path: &std::path::Path,
 ) -> Result<crate::instance::Loaded<LlmRequest>, ChainError> {
@@ -101,6 +140,15 @@ pub fn load_requests(
         match r.value {
             Err(e) => out.errors.push(e),
             Ok(v) => match serde_json::from_value::<LlmRequest>(v) {
+                Ok(req) if check_id(&req.custom_id).is_err() => {
+                    out.errors.push(ChainError::BadField {
+                        path: path.to_path_buf(),
+                        line: r.line,
+                        instance_id: printable_id(&req.custom_id),
+                        field: "custom_id".into(),
+                        message: check_id(&req.custom_id).err().unwrap_or_default(),
+                    })
+                }
                 Ok(req) => rows.push((r.line, req.custom_id.clone(), req)),
                 Err(e) => out.errors.push(ChainError::BadField {
                     path: path.to_path_buf(),

@@ -14,7 +14,19 @@
 //!   arrives);
 //! * the API key read from the environment variable the caller names,
 //!   sent only in the `Authorization` header, never stored or put in an
-//!   error message.
+//!   error message: an answer that contains the key anywhere (an endpoint
+//!   echoing the header) is refused (`key_echoed`, not cached), and error
+//!   text is redacted before it is cut;
+//! * no redirects: a 3xx answer is a permanent error (`http_3xx`), never
+//!   followed and never cached;
+//! * numbers from the network and the options bounded: a `Retry-After` of
+//!   any size is capped at `retry_after_max`, option durations outside
+//!   their range are a [`RunnerError::BadOption`]; an answer nested deeper
+//!   than [`MAX_ANSWER_DEPTH`] is refused (`too_deep`), so that whatever is
+//!   stored can be read back (cache records and `output.jsonl` lines add
+//!   two levels, serde_json reads 128);
+//! * ids with control characters are not sent (`bad_id`, see
+//!   [`super::check_id`]).
 //!
 //! The library never prints: progress goes to a callback, called on the
 //! caller's thread.
@@ -165,9 +177,25 @@ impl RunSummary {
     }
 }
 
+/// The deepest nesting of arrays and objects accepted in an answer body.
+/// Real chat completions nest about 6 levels; the reader of the run's own
+/// files (serde_json, 128 levels) must read the record (one level more)
+/// and the `output.jsonl` line (two more) back.
+pub const MAX_ANSWER_DEPTH: usize = 64;
+
+/// The longest `timeout`, `backoff_max` and `retry_after_max` accepted
+/// (one week; a longer wait is a typo or a hostile value).
+pub const MAX_WAIT: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// The most worker threads.
+pub const MAX_CONCURRENCY: usize = 1024;
+
 /// Errors that stop a run before it starts.
 #[derive(Debug, thiserror::Error)]
 pub enum RunnerError {
+    /// An option is out of its range (named, with the range).
+    #[error("option {0}")]
+    BadOption(String),
     /// The named API-key variable is not set (or empty, or not Unicode).
     #[error("the API key variable {0} is not set")]
     MissingKey(String),
@@ -180,6 +208,42 @@ pub enum RunnerError {
     /// The cache cannot be used.
     #[error(transparent)]
     Cache(#[from] ChainError),
+}
+
+/// A duration option given in seconds (a command-line flag): finite, above
+/// zero and at most [`MAX_WAIT`]; anything else (`nan`, `inf`, `-5`,
+/// `1e30`) is a [`RunnerError::BadOption`] naming the option.
+pub fn seconds_option(name: &str, secs: f64) -> Result<Duration, RunnerError> {
+    if secs.is_finite() && secs > 0.0 && secs <= MAX_WAIT.as_secs_f64() {
+        Ok(Duration::from_secs_f64(secs))
+    } else {
+        Err(RunnerError::BadOption(format!(
+            "{name}: {secs} is not a number of seconds in (0, {}]",
+            MAX_WAIT.as_secs()
+        )))
+    }
+}
+
+fn check_options(opts: &RunnerOptions) -> Result<(), RunnerError> {
+    for (name, d) in [
+        ("timeout", opts.timeout),
+        ("backoff_base", opts.backoff_base),
+        ("backoff_max", opts.backoff_max),
+        ("retry_after_max", opts.retry_after_max),
+    ] {
+        if d > MAX_WAIT || (name == "timeout" && d.is_zero()) {
+            return Err(RunnerError::BadOption(format!(
+                "{name}: {d:?} is not in (0, {MAX_WAIT:?}]"
+            )));
+        }
+    }
+    if opts.concurrency > MAX_CONCURRENCY {
+        return Err(RunnerError::BadOption(format!(
+            "concurrency: {} is above {MAX_CONCURRENCY}",
+            opts.concurrency
+        )));
+    }
+    Ok(())
 }
 
 /// The URL requests go to.
@@ -212,13 +276,18 @@ impl Jitter {
 /// The backoff before attempt `attempt + 1` (full jitter in `[d/2, d]`).
 fn backoff(opts: &RunnerOptions, attempt: u32, rng: &mut Jitter) -> Duration {
     let exp = 2f64.powi(attempt.saturating_sub(1).min(30) as i32);
-    let d = opts.backoff_base.mul_f64(exp).min(opts.backoff_max);
-    d.mul_f64(0.5 + 0.5 * rng.unit())
+    // In seconds, bounded before it becomes a Duration (which panics on
+    // overflow): both options are at most MAX_WAIT (checked by `run`).
+    let d = (opts.backoff_base.as_secs_f64() * exp).min(opts.backoff_max.as_secs_f64());
+    let d = d.clamp(0.0, MAX_WAIT.as_secs_f64()) * (0.5 + 0.5 * rng.unit());
+    Duration::try_from_secs_f64(d).unwrap_or(MAX_WAIT)
 }
 
 /// `Retry-After`: delay seconds, or an HTTP date (RFC 9110 IMF-fixdate,
 /// `Sun, 06 Nov 1994 08:49:37 GMT`) turned into the time left from now (0
-/// when it has passed). Anything else is ignored: the backoff is used.
+/// when it has passed). Anything else (`nan`, `-5`, text) is ignored: the
+/// backoff is used. A delay of any size is returned capped at [`MAX_WAIT`]
+/// (the runner then cuts it to `retry_after_max`).
 fn retry_after(v: Option<&str>) -> Option<Duration> {
     retry_after_at(v, std::time::SystemTime::now())
 }
@@ -227,11 +296,11 @@ fn retry_after(v: Option<&str>) -> Option<Duration> {
 fn retry_after_at(v: Option<&str>, now: std::time::SystemTime) -> Option<Duration> {
     let s = v?.trim();
     if let Some(d) = s.parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0) {
-        return Some(Duration::from_secs_f64(d));
+        return Some(Duration::from_secs_f64(d.min(MAX_WAIT.as_secs_f64())));
     }
     let at = http_date(s)?;
     let now = now.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs();
-    Some(Duration::from_secs(at.saturating_sub(now)))
+    Some(Duration::from_secs(at.saturating_sub(now)).min(MAX_WAIT))
 }
 
 /// Seconds since the Unix epoch of an IMF-fixdate (`Sun, 06 Nov 1994
@@ -289,30 +358,116 @@ enum Attempt {
     },
 }
 
+/// Keys this short also occur in ordinary text by chance: a message that
+/// contains one is withheld whole instead of being cut to pieces.
+const SHORT_KEY: usize = 8;
+
 /// Remove the key from a text an endpoint sent back (an error body may
-/// quote the `Authorization` header it refused).
+/// quote the `Authorization` header it refused), whatever its length: the
+/// exact key bytes are replaced wherever they occur; for a key shorter than
+/// [`SHORT_KEY`] bytes the whole message is withheld (replacing a 2-byte
+/// key would destroy the text without protecting anything more).
 fn redact(text: String, key: Option<&str>) -> String {
     match key {
-        Some(k) if k.len() >= 4 && text.contains(k) => text.replace(k, "<redacted>"),
+        Some(k) if !k.is_empty() && text.contains(k) => {
+            if k.len() >= SHORT_KEY {
+                text.replace(k, "<redacted>")
+            } else {
+                format!(
+                    "<message withheld: its {} bytes contain the API key>",
+                    text.len()
+                )
+            }
+        }
         _ => text,
     }
 }
 
+/// Whether the key occurs in `text` or in any string (or object key) of
+/// `v` after JSON unescaping (`\u0073k-...` hides it from a byte search).
+fn contains_key(text: &str, v: &Value, key: &str) -> bool {
+    if key.is_empty() {
+        return false;
+    }
+    if text.contains(key) {
+        return true;
+    }
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::String(s) if s.contains(key) => return true,
+            Value::Array(a) => stack.extend(a.iter()),
+            Value::Object(o) => {
+                for (k, x) in o {
+                    if k.contains(key) {
+                        return true;
+                    }
+                    stack.push(x);
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The deepest nesting of arrays and objects in JSON text (strings and
+/// escapes skipped), in one pass without recursion.
+pub fn json_depth(text: &[u8]) -> usize {
+    let (mut depth, mut max, mut in_str, mut esc) = (0usize, 0usize, false, false);
+    for &b in text {
+        if in_str {
+            if esc {
+                esc = false;
+            } else if b == b'\\' {
+                esc = true;
+            } else if b == b'"' {
+                in_str = false;
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_str = true,
+            b'[' | b'{' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
+/// An `X-Codethread-Custom-Id` header value for `id`: bytes outside visible
+/// ASCII (and `%`) percent-encoded, so every id can be sent.
+fn header_id(id: &str) -> String {
+    let mut out = String::with_capacity(id.len());
+    for b in id.bytes() {
+        if (0x21..0x7f).contains(&b) && b != b'%' {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 fn attempt(agent: &ureq::Agent, url: &str, auth: Option<&str>, job: &Job, body: &[u8]) -> Attempt {
     let key = auth.and_then(|a| a.strip_prefix("Bearer "));
-    match attempt_raw(agent, url, auth, job, body) {
+    match attempt_raw(agent, url, auth, key, job, body) {
         Attempt::Retry {
             code,
             message,
             wait,
         } => Attempt::Retry {
             code,
-            message: redact(message, key),
+            message: snippet(&redact(message, key)),
             wait,
         },
         Attempt::Fatal { code, message } => Attempt::Fatal {
             code,
-            message: redact(message, key),
+            message: snippet(&redact(message, key)),
         },
         ok => ok,
     }
@@ -322,13 +477,14 @@ fn attempt_raw(
     agent: &ureq::Agent,
     url: &str,
     auth: Option<&str>,
+    key: Option<&str>,
     job: &Job,
     body: &[u8],
 ) -> Attempt {
     let mut req = agent
         .post(url)
         .header("Content-Type", "application/json")
-        .header("X-Codethread-Custom-Id", job.custom_id.as_str());
+        .header("X-Codethread-Custom-Id", header_id(&job.custom_id));
     if let Some(a) = auth {
         req = req.header("Authorization", a);
     }
@@ -346,17 +502,33 @@ fn attempt_raw(
         Ok(t) => t,
         Err(e) => return transport_error(e),
     };
+    // Error text is redacted whole by `attempt`, then cut.
     if status == 429 || status == 408 || status >= 500 {
         return Attempt::Retry {
             code: format!("http_{status}"),
-            message: snippet(&text),
+            message: text,
             wait: ra,
+        };
+    }
+    if (300..400).contains(&status) {
+        return Attempt::Fatal {
+            code: format!("http_{status}"),
+            message: "a redirect (not followed: the prompt was sent to this URL only)".into(),
         };
     }
     if status != 200 {
         return Attempt::Fatal {
             code: format!("http_{status}"),
-            message: snippet(&text),
+            message: text,
+        };
+    }
+    let depth = json_depth(text.as_bytes());
+    if depth > MAX_ANSWER_DEPTH {
+        return Attempt::Fatal {
+            code: "too_deep".into(),
+            message: format!(
+                "the answer nests {depth} levels (at most {MAX_ANSWER_DEPTH} are stored)"
+            ),
         };
     }
     let v: Value = match serde_json::from_str(&text) {
@@ -377,6 +549,12 @@ fn attempt_raw(
                 wait: None,
             };
         }
+    }
+    if key.is_some_and(|k| contains_key(&text, &v, k)) {
+        return Attempt::Fatal {
+            code: "key_echoed".into(),
+            message: "the answer contains the API key; it is not stored".into(),
+        };
     }
     match chat_completion_text(&v) {
         Some((content, _)) => Attempt::Ok { content, body: v },
@@ -434,6 +612,7 @@ pub fn run(
     progress: &mut dyn FnMut(&Progress),
 ) -> Result<RunSummary, RunnerError> {
     let started = Instant::now();
+    check_options(opts)?;
     let url = completions_url(&opts.endpoint);
     if !(url.starts_with("http://") || url.starts_with("https://")) {
         return Err(RunnerError::BadEndpoint(opts.endpoint.clone()));
@@ -441,6 +620,11 @@ pub fn run(
     let auth = match &opts.api_key_env {
         None => None,
         Some(var) => match std::env::var(var) {
+            Ok(k) if k.chars().any(char::is_control) => {
+                return Err(RunnerError::BadOption(format!(
+                    "api_key_env: the value of {var} has a control character (cannot be sent)"
+                )))
+            }
             Ok(k) if !k.is_empty() => Some(format!("Bearer {k}")),
             _ => return Err(RunnerError::MissingKey(var.clone())),
         },
@@ -474,8 +658,34 @@ pub fn run(
     // answer (the cache is keyed by the body): sent once.
     let mut scheduled: HashMap<&str, usize> = HashMap::new();
     let mut same_body: Vec<(usize, usize)> = Vec::new();
+    let key = auth.as_deref().and_then(|a| a.strip_prefix("Bearer "));
     for (i, j) in jobs.iter().enumerate() {
-        match cache.get(&keys[i]) {
+        if let Err(message) = super::check_id(&j.custom_id) {
+            let o = JobOutcome::Failed {
+                attempts: 0,
+                code: "bad_id".into(),
+                message,
+            };
+            outcomes[i] = Some(o.clone());
+            done += 1;
+            progress(&Progress::Done {
+                done,
+                total,
+                custom_id: j.custom_id.clone(),
+                outcome: o,
+            });
+            continue;
+        }
+        let cached = match cache.get(&keys[i]) {
+            // A record an older run stored with the key in it: dropped and
+            // asked again.
+            Ok(Some(r)) if key.is_some_and(|k| record_has_key(&r, k)) => {
+                cache.remove(&keys[i]);
+                Ok(None)
+            }
+            other => other,
+        };
+        match cached {
             Ok(Some(_)) => {
                 outcomes[i] = Some(JobOutcome::Cached);
                 done += 1;
@@ -499,6 +709,8 @@ pub fn run(
     let config = ureq::Agent::config_builder()
         .timeout_global(Some(opts.timeout))
         .http_status_as_error(false)
+        // No redirects: a 3xx comes back as the answer (a permanent error).
+        .max_redirects(0)
         .max_idle_connections_per_host(opts.concurrency.max(1))
         .build();
     let agent: ureq::Agent = config.into();
@@ -659,6 +871,10 @@ pub fn run(
         http_requests,
         elapsed: started.elapsed(),
     })
+}
+
+fn record_has_key(r: &CacheRecord, key: &str) -> bool {
+    r.content.contains(key) || r.custom_id.contains(key) || contains_key("", &r.response, key)
 }
 
 /// The results of `jobs` as OpenAI-batch-output lines (answered ones from
