@@ -17,7 +17,7 @@ fn gold_leak_check_is_linear() {
         targets: vec![],
     };
     let cfg = CheckConfig::default();
-    assert_subquadratic("gold leak check", 500, |n| {
+    assert_subquadratic("gold leak check", 2000, |n| {
         let (gold, statement) = gold_lines_and_statement(n);
         let flags = check_leaks(&ctx, &statement, gold.as_bytes(), &cfg);
         assert_eq!(flags.len(), n.div_ceil(10));

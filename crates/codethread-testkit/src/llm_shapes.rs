@@ -3,7 +3,7 @@
 //! tests: each generator takes a size `n` and returns input that grows
 //! linearly with it.
 
-/// A gold patch of `n` distinct added lines and a statement of about 80·n
+/// A gold patch of `n` distinct added lines and a statement of about 400·n
 /// bytes quoting every tenth of them (the `build --answers` leak check:
 /// every gold line is looked up in the statement).
 pub fn gold_lines_and_statement(n: usize) -> (String, String) {
@@ -14,7 +14,11 @@ pub fn gold_lines_and_statement(n: usize) -> (String, String) {
         let line = format!("value_{i} = compute_{i}(alpha, beta, step={i})");
         gold.push_str(&format!("+    {line}\n"));
         statement.push_str(&format!(
-            "Step {i} derives the value from the earlier results and checks them again.\n"
+            "Step {i} derives the value from the earlier results and checks them again. \
+             It keeps the order of the inputs, rejects a missing entry with a clear error, \
+             and records which source each value came from. When the inputs disagree the \
+             later one wins and a note is kept for the report. Nothing is written before \
+             every check of step {i} has passed.\n"
         ));
         if i % 10 == 0 {
             statement.push_str(&format!("`{line}`\n"));
