@@ -526,11 +526,30 @@ pub fn read_batch_output(
     expected: Option<&[String]>,
 ) -> Result<BatchOutput, ChainError> {
     let text = read_text(path)?;
+    parse_batch_output_text(path, &text, expected)
+}
+
+/// [`read_batch_output`] on bytes already read (`path` names them in
+/// errors and decides JSONL vs JSON); used by the fuzz targets.
+pub fn parse_batch_output(
+    path: &Path,
+    bytes: &[u8],
+    expected: Option<&[String]>,
+) -> Result<BatchOutput, ChainError> {
+    let text = crate::records::decode_text(bytes.to_vec());
+    parse_batch_output_text(path, &text, expected)
+}
+
+fn parse_batch_output_text(
+    path: &Path,
+    text: &str,
+    expected: Option<&[String]>,
+) -> Result<BatchOutput, ChainError> {
     let mut out = BatchOutput::default();
     let expected: Option<BTreeSet<&str>> = expected.map(|e| e.iter().map(String::as_str).collect());
     let mut by_id: BTreeMap<String, Vec<(usize, LineResult)>> = BTreeMap::new();
     let mut order: Vec<String> = Vec::new();
-    for r in split_records(path, &text, &["answers", "results"])? {
+    for r in split_records(path, text, &["answers", "results"])? {
         let v = match r.value {
             Ok(v) => v,
             Err(e) => {

@@ -134,9 +134,25 @@ pub fn load_requests(
     path: &std::path::Path,
 ) -> Result<crate::instance::Loaded<LlmRequest>, ChainError> {
     let text = crate::records::read_text(path)?;
+    parse_requests_text(path, &text)
+}
+
+/// [`load_requests`] on bytes already read (`path` names them in errors);
+/// used by the fuzz targets.
+pub fn parse_requests(
+    path: &std::path::Path,
+    bytes: &[u8],
+) -> Result<crate::instance::Loaded<LlmRequest>, ChainError> {
+    parse_requests_text(path, &crate::records::decode_text(bytes.to_vec()))
+}
+
+fn parse_requests_text(
+    path: &std::path::Path,
+    text: &str,
+) -> Result<crate::instance::Loaded<LlmRequest>, ChainError> {
     let mut out = crate::instance::Loaded::default();
     let mut rows = Vec::new();
-    for r in crate::records::split_records(path, &text, &["requests"])? {
+    for r in crate::records::split_records(path, text, &["requests"])? {
         match r.value {
             Err(e) => out.errors.push(e),
             Ok(v) => match serde_json::from_value::<LlmRequest>(v) {

@@ -341,19 +341,30 @@ fn http_date(s: &str) -> Option<u64> {
     Some(days * 86_400 + h * 3_600 + m * 60 + sec)
 }
 
-/// What one attempt gave.
-enum Attempt {
+/// What one attempt gave (see [`decode_response`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Attempt {
+    /// An answer to store.
     Ok {
+        /// `choices[0].message.content`.
         content: String,
+        /// The whole response body.
         body: Value,
     },
+    /// A failure worth another attempt.
     Retry {
+        /// `http_<status>`, `malformed`, `wrong_custom_id`, `timeout`, `connection`.
         code: String,
+        /// What happened (redacted, at most 300 bytes).
         message: String,
+        /// The `Retry-After` delay, when the endpoint gave one.
         wait: Option<Duration>,
     },
+    /// A permanent failure.
     Fatal {
+        /// `http_<status>`, `too_deep`, `key_echoed`, `request`.
         code: String,
+        /// What happened (redacted, at most 300 bytes).
         message: String,
     },
 }
@@ -455,7 +466,12 @@ fn header_id(id: &str) -> String {
 
 fn attempt(agent: &ureq::Agent, url: &str, auth: Option<&str>, job: &Job, body: &[u8]) -> Attempt {
     let key = auth.and_then(|a| a.strip_prefix("Bearer "));
-    match attempt_raw(agent, url, auth, key, job, body) {
+    finish(attempt_raw(agent, url, auth, key, job, body), key)
+}
+
+/// Redact, then cut, every message of an attempt.
+fn finish(a: Attempt, key: Option<&str>) -> Attempt {
+    match a {
         Attempt::Retry {
             code,
             message,
@@ -493,16 +509,47 @@ fn attempt_raw(
         Err(e) => return transport_error(e),
     };
     let status = resp.status().as_u16();
-    let ra = retry_after(
-        resp.headers()
-            .get("retry-after")
-            .and_then(|v| v.to_str().ok()),
-    );
+    let ra = resp
+        .headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
     let text = match resp.body_mut().read_to_string() {
         Ok(t) => t,
         Err(e) => return transport_error(e),
     };
-    // Error text is redacted whole by `attempt`, then cut.
+    decode_raw(status, ra.as_deref(), text, &job.custom_id, key)
+}
+
+/// How the runner reads one HTTP answer: `status`, the `Retry-After`
+/// header, the body text, the request's `custom_id` and the API key (when
+/// one is sent). Pure (no I/O), so it is fuzzed
+/// (`crates/codethread-chain/fuzz`, target `llm`): an [`Attempt::Ok`] body
+/// nests at most [`MAX_ANSWER_DEPTH`] levels and never contains the key;
+/// messages are redacted, then cut to 300 bytes; a wait is at most
+/// [`MAX_WAIT`].
+pub fn decode_response(
+    status: u16,
+    retry_after_header: Option<&str>,
+    text: String,
+    custom_id: &str,
+    key: Option<&str>,
+) -> Attempt {
+    finish(
+        decode_raw(status, retry_after_header, text, custom_id, key),
+        key,
+    )
+}
+
+fn decode_raw(
+    status: u16,
+    retry_after_header: Option<&str>,
+    text: String,
+    custom_id: &str,
+    key: Option<&str>,
+) -> Attempt {
+    let ra = retry_after(retry_after_header);
+    // Error text is redacted whole by `finish`, then cut.
     if status == 429 || status == 408 || status >= 500 {
         return Attempt::Retry {
             code: format!("http_{status}"),
@@ -542,7 +589,7 @@ fn attempt_raw(
         }
     };
     if let Some(echo) = v.get("custom_id").and_then(Value::as_str) {
-        if echo != job.custom_id {
+        if echo != custom_id {
             return Attempt::Retry {
                 code: "wrong_custom_id".into(),
                 message: format!("the endpoint answered for {echo:?}"),

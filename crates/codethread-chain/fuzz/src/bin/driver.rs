@@ -1,7 +1,8 @@
 //! A plain (stable-toolchain) fuzz driver for the chain importers: mutates
-//! seed files with a deterministic xorshift generator and runs the three
-//! properties of the fuzz targets (instances, predictions, reports) on
-//! every mutant, for a number of seconds. No coverage feedback (use
+//! seed files with a deterministic xorshift generator and runs the four
+//! properties of the fuzz targets (instances, predictions, reports, and the
+//! LLM stage's decoders: runner answers, result and request files, judge
+//! answers) on every mutant, for a number of seconds. No coverage feedback (use
 //! cargo-fuzz on nightly for that); it runs anywhere.
 //!
 //! ```text
@@ -14,7 +15,7 @@
 use std::io::BufRead;
 use std::time::{Duration, Instant};
 
-use codethread_chain_fuzz::{check_instances, check_predictions, check_reports};
+use codethread_chain_fuzz::{check_instances, check_llm, check_predictions, check_reports};
 
 struct Rng(u64);
 
@@ -71,6 +72,18 @@ const TOKENS: &[&[u8]] = &[
     b"\"a/b\"",
     b"\"\"",
     b"0000000000000000000000000",
+    b"sk-fuzz-key-0123456789",
+    b"k9",
+    b"\\u0073k-fuzz-key-0123456789",
+    b"\"choices\": [{\"message\": {\"content\": \"x\"}}]",
+    b"\"custom_id\": \"a\\nb\"",
+    b"\"error\": \"vllm says no\"",
+    b"\"labels\": [\"STYLE\"]",
+    b"\"target_id\": \"m.py::f\"",
+    b"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
+    b"]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+    b"1e20",
+    b"nan",
 ];
 
 fn mutate(rng: &mut Rng, seeds: &[Vec<u8>]) -> Vec<u8> {
@@ -146,6 +159,37 @@ fn builtin() -> Vec<(u8, Vec<u8>)> {
     out
 }
 
+/// Seeds of the LLM target (first byte: the decoder, see `check_llm`).
+fn llm_seeds() -> Vec<Vec<u8>> {
+    let answer = r#"{"id": "c", "object": "chat.completion", "custom_id": "fuzz-id", "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": "an answer"}}], "usage": {"prompt_tokens": 1}}"#;
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    // Runner answers: status byte 0 (200, long key), 16 (200, short key), 8 (429), 3 (301).
+    for (st, ra) in [(0u8, ""), (16, ""), (8, "1e20"), (9, "Sun, 06 Nov 1994 08:49:37 GMT"), (3, "")] {
+        out.push([vec![0u8, st], ra.as_bytes().to_vec(), vec![0], answer.as_bytes().to_vec()].concat());
+    }
+    out.push([vec![0u8, 0], b"\0".to_vec(), r#"{"choices": [{"message": {"content": "key sk-fuzz-key-0123456789"}}]}"#.as_bytes().to_vec()].concat());
+    out.push([vec![0u8, 5], b"\0".to_vec(), r#"{"error": {"message": "bad key Bearer sk-fuzz-key-0123456789 for you"}}"#.as_bytes().to_vec()].concat());
+    // Result files.
+    let results = [
+        r#"{"id": "b1", "custom_id": "a", "response": {"status_code": 200, "request_id": "r1", "body": {"choices": [{"message": {"content": "A"}}]}}, "error": null}"#,
+        r#"{"id": "vllm-1", "custom_id": "b", "response": {"status_code": 400, "request_id": "x"}, "error": "validation error"}"#,
+        r#"{"custom_id": "d", "result": {"type": "succeeded", "message": {"content": [{"type": "text", "text": "D"}], "stop_reason": "max_tokens"}}}"#,
+        r#"{"custom_id": "e", "result": {"type": "errored", "error": {"type": "error", "error": {"type": "invalid_request_error", "message": "bad"}}}}"#,
+        r#"{"instance_id": "h", "content": "H"}"#,
+    ];
+    out.push([vec![1u8, 0], results.join("\n").into_bytes()].concat());
+    out.push([vec![1u8, 1], format!("[{}]", results.join(",")).into_bytes()].concat());
+    // Request files.
+    out.push([vec![2u8, 0], br#"{"custom_id": "a-1", "messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}], "metadata": {}}
+{"custom_id": "a-2", "messages": [{"role": "user", "content": "u"}], "metadata": {"repo": "o/r"}}
+"#.to_vec()].concat());
+    // Judge answers.
+    out.push([vec![3u8], br#"```json
+{"targets": [{"target_id": "m.py::f", "labels": ["VALIDATION_ADDED", "RETURN_CHANGED"], "rationale": "x"}, {"target_id": "m.py::g", "labels": ["EQUIVALENT"], "rationale": "same"}]}
+```"#.to_vec()].concat());
+    out
+}
+
 /// The first `n` lines of a file (or the whole file when `n` is 0), if it exists.
 fn head(path: &std::path::Path, n: usize) -> Option<Vec<u8>> {
     let f = std::fs::File::open(path).ok()?;
@@ -167,10 +211,11 @@ fn main() {
         .get(2)
         .and_then(|s| s.parse().ok())
         .unwrap_or(0x9E37_79B9_7F4A_7C15);
-    let mut seeds: [Vec<Vec<u8>>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+    let mut seeds: [Vec<Vec<u8>>; 4] = [Vec::new(), Vec::new(), Vec::new(), Vec::new()];
     for (t, s) in builtin() {
         seeds[usize::from(t)].push(s);
     }
+    seeds[3] = llm_seeds();
     if let Some(shared) = std::env::var_os("CODETHREAD_SHARED") {
         let sw = std::path::Path::new(&shared).join("swebench");
         let files: &[(usize, u8, &str, usize)] = &[
@@ -228,25 +273,27 @@ fn main() {
     let mut rng = Rng(seed | 1);
     let t0 = Instant::now();
     let budget = Duration::from_secs(seconds);
-    let mut runs = [0usize; 3];
+    let mut runs = [0usize; 4];
     while t0.elapsed() < budget {
         for _ in 0..64 {
-            let t = rng.below(3);
+            let t = rng.below(4);
             let input = mutate(&mut rng, &seeds[t]);
             match t {
                 0 => check_instances(&input),
                 1 => check_predictions(&input),
-                _ => check_reports(&input),
+                2 => check_reports(&input),
+                _ => check_llm(&input),
             }
             runs[t] += 1;
         }
     }
     println!(
-        "driver: {} mutated inputs ({} instances, {} predictions, {} reports) from {} seeds in {:.0}s, seed {seed}: no property violated",
+        "driver: {} mutated inputs ({} instances, {} predictions, {} reports, {} llm) from {} seeds in {:.0}s, seed {seed}: no property violated",
         runs.iter().sum::<usize>(),
         runs[0],
         runs[1],
         runs[2],
+        runs[3],
         seeds.iter().map(Vec::len).sum::<usize>(),
         t0.elapsed().as_secs_f64()
     );
