@@ -116,3 +116,55 @@ fn publishable_crates_carry_their_metadata_and_files() {
     }
     assert!(n >= 8, "{n} publishable crates");
 }
+
+/// The normal (non-dev) dependency crates of `package` built with `args`.
+fn tree(package: &str, args: &[&str]) -> Vec<String> {
+    let out = Command::new(env!("CARGO"))
+        .args(["tree", "--offline", "-e", "normal", "--prefix", "none", "-f", "{p}", "-p", package])
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run cargo tree");
+    assert!(
+        out.status.success(),
+        "cargo tree -p {package} {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn features_leave_out_grammars_and_the_http_client() {
+    let grammars = |deps: &[String]| -> Vec<String> {
+        let mut g: Vec<String> = deps
+            .iter()
+            .filter(|d| d.starts_with("tree-sitter-") && *d != "tree-sitter-language")
+            .cloned()
+            .collect();
+        g.sort();
+        g.dedup();
+        g
+    };
+    // Statistics only: the tree-sitter runtime, no grammar.
+    let analysis = tree("codethread-analysis", &["--no-default-features"]);
+    assert_eq!(grammars(&analysis), Vec::<String>::new(), "{analysis:?}");
+    // Chains without the online runner, parquet or grammars.
+    let chain = tree("codethread-chain", &["--no-default-features"]);
+    for heavy in ["ureq", "rustls", "ring", "parquet"] {
+        assert!(!chain.iter().any(|d| d == heavy), "{heavy} in {chain:?}");
+    }
+    assert_eq!(grammars(&chain), Vec::<String>::new());
+    // One grammar for a Python-only user of the metrics.
+    let metrics = tree(
+        "codethread-metrics",
+        &["--no-default-features", "--features", "codethread-lang/python"],
+    );
+    assert_eq!(grammars(&metrics), vec!["tree-sitter-python".to_string()]);
+    // The defaults hold all eleven languages' grammars and the runner.
+    let full = tree("codethread-chain", &[]);
+    assert_eq!(grammars(&full).len(), 10, "{:?}", grammars(&full));
+    assert!(full.iter().any(|d| d == "ureq"));
+}

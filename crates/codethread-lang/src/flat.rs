@@ -69,7 +69,13 @@ fn names(lang: Lang) -> &'static Names {
     static TABLES: [OnceLock<Names>; Lang::ALL.len()] =
         [const { OnceLock::new() }; Lang::ALL.len()];
     TABLES[lang.index()].get_or_init(|| {
-        let l: Language = lang.ts_language();
+        let Some(l): Option<Language> = lang.ts_language() else {
+            // No tree of a grammar this build left out can exist.
+            return Names {
+                kinds: Vec::new(),
+                fields: Vec::new(),
+            };
+        };
         let kinds = crate::kinds::kind_names(&l);
         // Field ids start at 1; index 0 is "no field".
         let fields = (0..=l.field_count())

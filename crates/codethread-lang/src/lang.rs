@@ -192,20 +192,57 @@ impl Lang {
         }
     }
 
-    /// The tree-sitter grammar.
-    pub fn ts_language(self) -> tree_sitter::Language {
+    /// The tree-sitter grammar, or `None` when this build of the crate left
+    /// the language's grammar out (its cargo feature, [`Lang::feature`], is
+    /// off). Parsing such a language is [`crate::LangError::GrammarNotBuilt`].
+    pub fn ts_language(self) -> Option<tree_sitter::Language> {
         match self {
-            Lang::Python => tree_sitter_python::LANGUAGE.into(),
-            Lang::Go => tree_sitter_go::LANGUAGE.into(),
-            Lang::Rust => tree_sitter_rust::LANGUAGE.into(),
-            Lang::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
-            Lang::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
-            Lang::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
-            Lang::Java => tree_sitter_java::LANGUAGE.into(),
-            Lang::C => tree_sitter_c::LANGUAGE.into(),
-            Lang::Cpp => tree_sitter_cpp::LANGUAGE.into(),
-            Lang::Ruby => tree_sitter_ruby::LANGUAGE.into(),
-            Lang::Php => tree_sitter_php::LANGUAGE_PHP.into(),
+            #[cfg(feature = "python")]
+            Lang::Python => Some(tree_sitter_python::LANGUAGE.into()),
+            #[cfg(feature = "go")]
+            Lang::Go => Some(tree_sitter_go::LANGUAGE.into()),
+            #[cfg(feature = "rust")]
+            Lang::Rust => Some(tree_sitter_rust::LANGUAGE.into()),
+            #[cfg(feature = "javascript")]
+            Lang::JavaScript => Some(tree_sitter_javascript::LANGUAGE.into()),
+            #[cfg(feature = "typescript")]
+            Lang::TypeScript => Some(tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into()),
+            #[cfg(feature = "typescript")]
+            Lang::Tsx => Some(tree_sitter_typescript::LANGUAGE_TSX.into()),
+            #[cfg(feature = "java")]
+            Lang::Java => Some(tree_sitter_java::LANGUAGE.into()),
+            #[cfg(feature = "c")]
+            Lang::C => Some(tree_sitter_c::LANGUAGE.into()),
+            #[cfg(feature = "cpp")]
+            Lang::Cpp => Some(tree_sitter_cpp::LANGUAGE.into()),
+            #[cfg(feature = "ruby")]
+            Lang::Ruby => Some(tree_sitter_ruby::LANGUAGE.into()),
+            #[cfg(feature = "php")]
+            Lang::Php => Some(tree_sitter_php::LANGUAGE_PHP.into()),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+
+    /// True when this build holds the language's grammar.
+    pub fn grammar_built(self) -> bool {
+        self.ts_language().is_some()
+    }
+
+    /// The cargo feature of this crate that builds the language's grammar
+    /// (all are on by default; TypeScript and TSX share `typescript`).
+    pub fn feature(self) -> &'static str {
+        match self {
+            Lang::Python => "python",
+            Lang::Go => "go",
+            Lang::Rust => "rust",
+            Lang::JavaScript => "javascript",
+            Lang::TypeScript | Lang::Tsx => "typescript",
+            Lang::Java => "java",
+            Lang::C => "c",
+            Lang::Cpp => "cpp",
+            Lang::Ruby => "ruby",
+            Lang::Php => "php",
         }
     }
 }

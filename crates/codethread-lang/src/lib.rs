@@ -84,6 +84,15 @@ pub enum LangError {
         /// tree-sitter's message.
         message: String,
     },
+    /// This build of `codethread-lang` does not hold the language's grammar:
+    /// its cargo feature is off.
+    #[error("the {lang} grammar is not built in: enable the `{feature}` feature of codethread-lang")]
+    GrammarNotBuilt {
+        /// The language.
+        lang: Lang,
+        /// The cargo feature that builds it.
+        feature: &'static str,
+    },
     /// tree-sitter returned no tree (cancelled or timed out).
     #[error("tree-sitter returned no tree for {lang} source")]
     ParseAborted {

@@ -53,6 +53,7 @@ thread_local! {
 /// rayon workers. Syntax errors are not errors: see [`ParsedFile::parse_errors`].
 ///
 /// # Errors
+/// [`LangError::GrammarNotBuilt`] if this build left the grammar out,
 /// [`LangError::Grammar`] if the grammar cannot be loaded (ABI mismatch) and
 /// [`LangError::ParseAborted`] if tree-sitter returns no tree.
 pub fn parse(lang: Lang, source: impl Into<Vec<u8>>) -> Result<ParsedFile, LangError> {
@@ -79,7 +80,11 @@ pub fn parse_with_grammar(
             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
             std::collections::hash_map::Entry::Vacant(v) => {
                 let mut p = Parser::new();
-                p.set_language(&lang.ts_language())
+                let language = lang.ts_language().ok_or(LangError::GrammarNotBuilt {
+                    lang,
+                    feature: lang.feature(),
+                })?;
+                p.set_language(&language)
                     .map_err(|e| LangError::Grammar {
                         lang,
                         message: e.to_string(),

@@ -275,7 +275,17 @@ fn resolve(rules: &'static NodeRules, lang: Lang) -> Arc<Resolved> {
             return Arc::clone(r);
         }
     }
-    let language = lang.ts_language();
+    let Some(language) = lang.ts_language() else {
+        // A grammar this build left out: no tree of it can exist.
+        return Arc::new(Resolved {
+            classes: Vec::new(),
+            hidden: HashMap::new(),
+            extras: HashMap::new(),
+            reread_at: HashMap::new(),
+            by_text: HashMap::new(),
+            alone_macro: None,
+        });
+    };
     let count = language.node_kind_count();
     let mut classes = vec![NodeClass::Unknown; count];
     let mut hidden: HashMap<u16, (HashSet<u16>, HashSet<u16>)> = HashMap::new();

@@ -35,7 +35,10 @@ struct KindFlags(Vec<u16>);
 
 impl KindFlags {
     fn build(lang: Lang, rule: &LlocRule) -> KindFlags {
-        let language = lang.ts_language();
+        let Some(language) = lang.ts_language() else {
+            // A grammar this build left out: no tree of it can exist.
+            return KindFlags(Vec::new());
+        };
         let n = language.node_kind_count();
         let mut flags = vec![0u16; n + 1];
         let mut mark = |names: &[&str], flag: u16| {

@@ -30,6 +30,11 @@
 //!
 //! The library never prints: progress goes to a callback, called on the
 //! caller's thread.
+//!
+//! [`run`] needs the crate's `http` feature (on by default); without it the
+//! job, option, decoding and output types stay, so batch files and imports
+//! work with no HTTP client built.
+#![cfg_attr(not(feature = "http"), allow(dead_code, unused_imports))]
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -464,6 +469,7 @@ fn header_id(id: &str) -> String {
     out
 }
 
+#[cfg(feature = "http")]
 fn attempt(agent: &ureq::Agent, url: &str, auth: Option<&str>, job: &Job, body: &[u8]) -> Attempt {
     let key = auth.and_then(|a| a.strip_prefix("Bearer "));
     finish(attempt_raw(agent, url, auth, key, job, body), key)
@@ -489,6 +495,7 @@ fn finish(a: Attempt, key: Option<&str>) -> Attempt {
     }
 }
 
+#[cfg(feature = "http")]
 fn attempt_raw(
     agent: &ureq::Agent,
     url: &str,
@@ -621,6 +628,7 @@ fn snippet(text: &str) -> String {
     text[..end].to_string()
 }
 
+#[cfg(feature = "http")]
 fn transport_error(e: ureq::Error) -> Attempt {
     match e {
         ureq::Error::Timeout(t) => Attempt::Retry {
@@ -644,11 +652,13 @@ fn transport_error(e: ureq::Error) -> Attempt {
     }
 }
 
+#[cfg(feature = "http")]
 enum Msg {
     Retry(usize, u32, Duration, String),
     Done(usize, JobOutcome),
 }
 
+#[cfg(feature = "http")]
 /// Send every job that is not in the cache at `cache_dir`; see the module
 /// docs. Returns one outcome per job; a failed job never stops the others.
 /// Errors only for what stops the run before anything is sent.
