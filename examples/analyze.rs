@@ -29,6 +29,7 @@ use std::process::ExitCode;
 #[derive(Parser)]
 #[command(about = "CodeThread statistics: logistic regression, tables, difficulty, reports")]
 struct Cli {
+    /// What to run.
     #[command(subcommand)]
     cmd: Cmd,
     /// Largest input file read, in bytes (larger files are refused, naming them).
@@ -40,8 +41,11 @@ struct Cli {
 enum Cmd {
     /// Fit a logistic regression (statsmodels-exact MLE, or Firth) and print one JSON object.
     Logit {
+        /// The data: a CSV with a header row, one row per observation, numeric cells except in
+        /// `--categorical` columns (e.g. `resolved,d_cc_pr1,lang`); docs/analysis.md, "Logistic regression".
         #[arg(long)]
         csv: PathBuf,
+        /// The 0/1 outcome column (e.g. `resolved`); every other column not excluded is a regressor.
         #[arg(long)]
         outcome: String,
         /// Comma-separated categorical columns (dummy-coded drop-first, sorted levels).
@@ -53,19 +57,27 @@ enum Cmd {
         /// Drop rows with a missing cell (empty, NA, NaN, null) instead of failing.
         #[arg(long)]
         drop_missing: bool,
+        /// Firth's penalized likelihood instead of the MLE (finite estimates under separation).
         #[arg(long)]
         firth: bool,
+        /// Rescale continuous regressors to mean 0, sd 1 first (dummies and the outcome unchanged).
         #[arg(long)]
         standardize: bool,
     },
     /// Tables 2 and 3 and the discordant cohort from a results CSV / JSONL.
     Tables {
+        /// PR2 outcomes: CSV with a header `benchmark,model,condition,instance,resolved` (optional
+        /// `task_type`; `resolved` 0/1, true/false or yes/no), or JSONL of objects with those keys;
+        /// one row per (benchmark, model, condition, instance); docs/analysis.md, "Results model".
         #[arg(long)]
         results: PathBuf,
+        /// Bootstrap replicates of each confidence interval.
         #[arg(long, default_value_t = 2000)]
         reps: usize,
+        /// Seed of the bootstrap (each cell's stream is derived from it and the cell's key).
         #[arg(long, default_value_t = 20240405)]
         seed: u64,
+        /// Print Markdown tables instead of JSON.
         #[arg(long)]
         markdown: bool,
     },
@@ -77,17 +89,25 @@ enum Cmd {
         /// Or a wide CSV matrix: instance id, then one 0/1 column per model.
         #[arg(long, conflicts_with = "leaderboard")]
         matrix: Option<PathBuf>,
+        /// Largest difference, in percentage points, between a published and a computed rate
+        /// that still agrees.
         #[arg(long, default_value_t = 0.1)]
         tol: f64,
     },
     /// Write the Markdown / CSV / SVG report.
     Report {
+        /// PR2 outcomes, as `tables --results` reads them (docs/analysis.md, "Results model").
         #[arg(long)]
         results: PathBuf,
+        /// Output directory (created): report.md, the CSV tables and the SVG figures.
         #[arg(long)]
         out: PathBuf,
+        /// Leaderboard JSON for leave-one-out difficulty (`runs` with published rates and
+        /// `per_instance` flags, as `difficulty --leaderboard` reads it).
         #[arg(long)]
         leaderboard: Option<PathBuf>,
+        /// IEC flags: JSONL of `{"instance_id": .., "iec": 0|1}` (optional `model`, `benchmark`),
+        /// e.g. the `--iec-out` of `judge drift import`; the static detector is not run here.
         #[arg(long)]
         iec: Option<PathBuf>,
         /// Metric values per stage (JSONL).
@@ -96,18 +116,23 @@ enum Cmd {
         /// PR2 edit sets (JSONL).
         #[arg(long)]
         edits: Option<PathBuf>,
+        /// Bootstrap replicates of each confidence interval.
         #[arg(long, default_value_t = 2000)]
         reps: usize,
+        /// Seed of the bootstrap.
         #[arg(long, default_value_t = 20240405)]
         seed: u64,
     },
     /// The LLM judges: requests out, labels in (`docs/analysis.md`, "LLM judges").
     Judge {
+        /// Which judge.
         #[command(subcommand)]
         which: JudgeCmd,
     },
     /// Regenerate and fit the large benchmark set of shared/stats; print timings and memory.
     Large {
+        /// The statistics reference directory (`shared/stats`: `data/f_large_manifest.json` and
+        /// the CSVs it names).
         #[arg(long)]
         stats: PathBuf,
     },
@@ -117,11 +142,13 @@ enum Cmd {
 enum JudgeCmd {
     /// The PR1 drift judge.
     Drift {
+        /// Export requests or import answers.
         #[command(subcommand)]
         act: DriftAct,
     },
     /// The PR2 compounding judge.
     Compound {
+        /// Export requests or import answers.
         #[command(subcommand)]
         act: CompoundAct,
     },
@@ -131,12 +158,15 @@ enum JudgeCmd {
 enum DriftAct {
     /// One request per drift item (JSONL of `judge::DriftItem`), on stdout.
     Export {
+        /// Drift items: JSONL of `judge::DriftItem` (benchmark, model, instance_id, language,
+        /// targets with human and agent code), as `chain` writes them; docs/analysis.md, "LLM judges".
         #[arg(long)]
         items: PathBuf,
     },
     /// Read the judge's answers; write labels (and IEC flags); print counts and Cohen's κ
     /// against the static detector.
     Import {
+        /// The drift items the requests were made from (as `export --items`).
         #[arg(long)]
         items: PathBuf,
         /// The engine's result file (any shape `chain llm import` reads).
@@ -171,10 +201,14 @@ enum CompoundAct {
     /// Read the judge's answers; write labels; print the compounding table (on the HA-wins
     /// cohort of `--results`; every label when absent).
     Import {
+        /// The compounding items the requests were made from (`export --items`, or its
+        /// `--items-out`).
         #[arg(long)]
         items: PathBuf,
+        /// The engine's result file (any shape `chain llm import` reads).
         #[arg(long)]
         answers: PathBuf,
+        /// Compounding labels (JSONL), written here.
         #[arg(long)]
         out: PathBuf,
         /// PR2 outcomes (CSV or JSONL, as `tables` reads them).

@@ -56,6 +56,7 @@ struct Cli {
     /// `C++`, `java`, ...): with `cpp`, every C-family file is C++.
     #[arg(long, global = true, value_name = "LANG", value_parser = parse_lang)]
     lang_hint: Option<codethread::lang::Lang>,
+    /// What to run.
     #[command(subcommand)]
     cmd: Cmd,
 }
@@ -75,6 +76,13 @@ struct Src {
 
 impl Src {
     fn spec(&self) -> Result<SourceSpec, String> {
+        for (flag, d) in [("--snapshots", &self.snapshots), ("--repo", &self.repo), ("--repos", &self.repos)] {
+            if let Some(d) = d {
+                if !d.is_dir() {
+                    return Err(format!("{flag} {}: no such directory", d.display()));
+                }
+            }
+        }
         match (&self.snapshots, &self.repo, &self.repos) {
             (Some(d), None, None) => Ok(SourceSpec::Snapshots(d.clone())),
             (None, Some(d), None) => Ok(SourceSpec::Repo(d.clone())),
@@ -88,7 +96,8 @@ impl Src {
 enum Cmd {
     /// Target functions per instance, as JSONL on stdout.
     Targets {
-        /// Instances (JSON / JSONL, any supported format).
+        /// Instances: SWE-bench Verified / Multilingual / Pro or FeatBench rows (JSON, JSONL or
+        /// parquet) with at least instance_id, repo, base_commit and patch; docs/chain.md §1.
         #[arg(long)]
         instances: PathBuf,
         #[command(flatten)]
@@ -96,10 +105,12 @@ enum Cmd {
     },
     /// Write <out>/<instance_id>.patch (PR0) per instance with targets.
     Pr0 {
+        /// Instances, as `targets --instances` reads them (docs/chain.md §1).
         #[arg(long)]
         instances: PathBuf,
         #[command(flatten)]
         src: Src,
+        /// Output directory of the PR0 patches (created).
         #[arg(long)]
         out: PathBuf,
         /// Keep Python docstrings above the stubs.
@@ -111,15 +122,20 @@ enum Cmd {
     },
     /// Build a chain directory: PR0, human PR1, statements, LLM requests, exports.
     Build {
+        /// Instances, as `targets --instances` reads them: SWE-bench-style rows (JSON, JSONL or
+        /// parquet) with instance_id, repo, base_commit, patch, test_patch, FAIL_TO_PASS and
+        /// PASS_TO_PASS; docs/chain.md §1.
         #[arg(long)]
         instances: PathBuf,
         #[command(flatten)]
         src: Src,
+        /// The chain directory to write (created; re-runs skip finished instances).
         #[arg(long)]
         out: PathBuf,
         /// Model answers (statements) to import instead of the offline statement.
         #[arg(long)]
         answers: Option<PathBuf>,
+        /// Keep Python docstrings above the stubs.
         #[arg(long)]
         keep_docs: bool,
         /// Rebuild instances finished in an earlier run.
@@ -133,6 +149,7 @@ enum Cmd {
     },
     /// Keep or drop PR1s from harness reports (JSONL decisions on stdout).
     Gate {
+        /// The chain directory (from `build`).
         #[arg(long)]
         chain: PathBuf,
         /// The PR1 predictions that were graded.
@@ -149,6 +166,7 @@ enum Cmd {
     },
     /// The statement writer's chat requests of a chain, as JSONL on stdout.
     Requests {
+        /// The chain directory (from `build`).
         #[arg(long)]
         chain: PathBuf,
         /// neutral | openai | anthropic
@@ -163,11 +181,13 @@ enum Cmd {
     },
     /// The LLM stages: batch files for engines, an online runner, result import.
     Llm {
+        /// Which LLM stage.
         #[command(subcommand)]
         cmd: LlmCmd,
     },
     /// Combine PR0 + PR1 (+ PR2 ...) into one prediction per instance against base_commit.
     Stack {
+        /// The chain directory (from `build`).
         #[arg(long)]
         chain: PathBuf,
         #[command(flatten)]

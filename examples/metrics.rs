@@ -40,7 +40,10 @@ enum Format {
 #[derive(Parser)]
 #[command(about = "Per-function cyclomatic, cognitive, Halstead and LLOC metrics")]
 struct Args {
-    /// Rule profile.
+    /// Rule profile: `paper` reproduces, per language, the tools the CodeThread paper used
+    /// (radon + complexipy, lizard + gocognit + go-halstead, rust-code-analysis 0.0.25, lizard
+    /// CCN only for C++/Ruby/PHP: other metrics absent there); `canonical` is one rule set for
+    /// every language, every metric defined (docs/metrics.md).
     #[arg(long, default_value = "paper", value_parser = parse_profile)]
     profile: Profile,
     /// Output format.

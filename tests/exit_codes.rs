@@ -227,3 +227,33 @@ fn reproduce_never_grades_the_fixture_agents_on_real_inputs() {
         }
     }
 }
+
+/// Errors name their cause: a `--snapshots` directory that does not exist is a usage error
+/// naming the flag; one without the instance's `<id>/before` says the snapshot is missing
+/// (never "gold patch does not apply ... does not exist").
+#[test]
+fn chain_snapshot_errors_name_the_snapshot_not_the_patch() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let inst = root.join("fixtures/bench/instances.jsonl");
+    let d = tmp("snapshots-cause");
+    let (code, err) = run(
+        "chain",
+        &["targets", "--instances", s(&inst), "--snapshots", s(&d.join("nope"))],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--snapshots") && err.contains("no such directory"), "{err}");
+    std::fs::create_dir_all(d.join("empty")).unwrap();
+    let (code, err) = run(
+        "chain",
+        &["targets", "--instances", s(&inst), "--snapshots", s(&d.join("empty"))],
+    );
+    assert_ne!(code, 0, "{err}");
+    assert!(err.contains("no snapshot") && err.contains("check --snapshots"), "{err}");
+    assert!(!err.contains("does not apply"), "{err}");
+    // The real snapshots still give targets.
+    let (code, err) = run(
+        "chain",
+        &["targets", "--instances", s(&inst), "--snapshots", s(&root.join("fixtures/bench/snapshots"))],
+    );
+    assert_eq!(code, 0, "{err}");
+}

@@ -129,7 +129,23 @@ impl SourceReader for SnapshotSource {
                 message: format!("refusing unsafe repository path {path:?}: {why}"),
             });
         }
-        let full = self.dir.join(instance_id).join("before").join(path);
+        let before = self.dir.join(instance_id).join("before");
+        // A missing instance directory is the snapshot's fault, not the
+        // patch's: say so instead of "file does not exist" per file.
+        if !before.is_dir() {
+            let why = if self.dir.is_dir() {
+                format!("{} is not a directory", before.display())
+            } else {
+                format!("the snapshot directory {} does not exist", self.dir.display())
+            };
+            return Err(ChainError::Instance {
+                instance_id: instance_id.to_string(),
+                message: format!(
+                    "no snapshot: {why} (snapshots are <dir>/<instance_id>/before/<path>; check --snapshots)"
+                ),
+            });
+        }
+        let full = before.join(path);
         // Regular files under the size limit only; a link is not followed.
         crate::fsutil::read_opt_nofollow(&full)
     }

@@ -170,6 +170,15 @@ pub enum ApplyError {
         /// Why.
         reason: String,
     },
+    /// The directory the pre-images are read from (or written to) is missing
+    /// or not a directory: no file of the patch was looked at.
+    #[error("{root}: {message}")]
+    Root {
+        /// The directory given.
+        root: String,
+        /// What is wrong with it.
+        message: String,
+    },
     /// An I/O error in directory mode.
     #[error("{path}: I/O error: {message}")]
     Io {

@@ -15,6 +15,21 @@ fn lossy(p: &[u8]) -> String {
     String::from_utf8_lossy(p).into_owned()
 }
 
+/// The root of a directory-mode operation must be a directory: a missing
+/// root is named as such, never reported as a missing file of the patch.
+fn check_root(root: &Path) -> Result<(), ApplyError> {
+    let message = match std::fs::metadata(root) {
+        Ok(m) if m.is_dir() => return Ok(()),
+        Ok(_) => "not a directory".to_string(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => "no such directory".to_string(),
+        Err(e) => e.to_string(),
+    };
+    Err(ApplyError::Root {
+        root: root.display().to_string(),
+        message,
+    })
+}
+
 fn io_err(path: &[u8], e: impl std::fmt::Display) -> ApplyError {
     ApplyError::Io {
         path: lossy(path),
@@ -166,6 +181,7 @@ pub fn load_for_patch_limited(
     patch: &Patch,
     max_file_bytes: u64,
 ) -> Result<MemTree, ApplyError> {
+    check_root(root)?;
     let mut t = MemTree::new();
     for fp in &patch.files {
         for p in [&fp.old_path, &fp.new_path].into_iter().flatten() {
