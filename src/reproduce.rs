@@ -393,6 +393,53 @@ fn ids_by_path(ids: &BTreeSet<String>) -> BTreeMap<&str, BTreeSet<&str>> {
     by_path
 }
 
+/// The (language, metrics) `profile` does not measure, found by measuring
+/// one small function per language with the profile itself (a metric with
+/// no file total is not measured there).
+fn unmeasured_metrics(profile: Profile) -> Vec<(Lang, Vec<&'static str>)> {
+    const C_LIKE: &[u8] = b"int f(int x) {\n  if (x) {\n    return 1;\n  }\n  return 2;\n}\n";
+    const JS: &[u8] = b"function f(x) {\n  if (x) {\n    return 1;\n  }\n  return 2;\n}\n";
+    let mut out = Vec::new();
+    for lang in Lang::ALL {
+        let src: &[u8] = match lang {
+            Lang::Python => b"def f(x):\n    if x:\n        return 1\n    return 2\n",
+            Lang::Go => b"package p\n\nfunc f(x int) int {\n\tif x > 0 {\n\t\treturn 1\n\t}\n\treturn 2\n}\n",
+            Lang::Rust => b"fn f(x: i32) -> i32 {\n    if x > 0 {\n        return 1;\n    }\n    2\n}\n",
+            Lang::Java => b"class A {\n  int f(int x) {\n    if (x > 0) {\n      return 1;\n    }\n    return 2;\n  }\n}\n",
+            Lang::Ruby => b"def f(x)\n  if x\n    return 1\n  end\n  2\nend\n",
+            Lang::Php => b"<?php\nfunction f($x) {\n  if ($x) {\n    return 1;\n  }\n  return 2;\n}\n",
+            Lang::JavaScript | Lang::TypeScript | Lang::Tsx => JS,
+            Lang::C | Lang::Cpp => C_LIKE,
+        };
+        let Ok(file) = codethread_lang::parse(lang, src.to_vec()) else {
+            out.push((lang, vec!["every metric (grammar not built)"]));
+            continue;
+        };
+        let fm = analyze_parsed("probe", &file, profile);
+        let mut missing = Vec::new();
+        if fm.functions.is_empty() {
+            missing.push("every metric (no function found)");
+        } else {
+            if fm.functions.iter().all(|f| f.cyclomatic.is_none()) {
+                missing.push("cyclomatic");
+            }
+            if fm.totals.cognitive.is_none() {
+                missing.push("cognitive");
+            }
+            if fm.totals.halstead_volume.is_none() {
+                missing.push("Halstead volume");
+            }
+            if fm.totals.lloc.is_none() {
+                missing.push("LLOC");
+            }
+        }
+        if !missing.is_empty() {
+            out.push((lang, missing));
+        }
+    }
+    out
+}
+
 /// Sum of the `profile` metrics of the functions `ids` (`path::qualname`)
 /// in `tree`; functions missing from the tree count 0; a metric the profile
 /// does not report for a file's language is NaN. `hint` is the
@@ -1276,8 +1323,25 @@ pub fn reproduce(
         }
         t
     };
+    let unmeasured = unmeasured_metrics(cfg.profile);
+    let unmeasured_md = if unmeasured.is_empty() {
+        format!(
+            "The `{}` profile measures every metric in every language.\n",
+            cfg.profile
+        )
+    } else {
+        let mut t = format!(
+            "Metrics the `{}` profile does not measure (their features are missing for chains in \
+             these languages, never 0):\n\n",
+            cfg.profile
+        );
+        for (lang, metrics) in &unmeasured {
+            t.push_str(&format!("- {lang}: {}\n", metrics.join(", ")));
+        }
+        t
+    };
     let table4 = format!(
-        "{}\n{left_out_md}\nMetric features use the `{}` metric profile (`--profile`; docs/metrics.md). The IEC feature comes from {iec_source}.\n",
+        "{}\n{left_out_md}\nMetric features use the `{}` metric profile (`--profile`; docs/metrics.md). The IEC feature comes from {iec_source}.\n\n{unmeasured_md}",
         table4_markdown(&fits, reg_error.as_deref()),
         cfg.profile
     );
