@@ -76,7 +76,11 @@ struct Src {
 
 impl Src {
     fn spec(&self) -> Result<SourceSpec, String> {
-        for (flag, d) in [("--snapshots", &self.snapshots), ("--repo", &self.repo), ("--repos", &self.repos)] {
+        for (flag, d) in [
+            ("--snapshots", &self.snapshots),
+            ("--repo", &self.repo),
+            ("--repos", &self.repos),
+        ] {
             if let Some(d) = d {
                 if !d.is_dir() {
                     return Err(format!("{flag} {}: no such directory", d.display()));
@@ -865,7 +869,10 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                     // could not be sealed is reported here.
                     for o in &fo_outcomes {
                         if let Some(e) = &o.error {
-                            if !outcomes.iter().any(|s| s.instance_id == o.instance_id && s.error.is_some()) {
+                            if !outcomes
+                                .iter()
+                                .any(|s| s.instance_id == o.instance_id && s.error.is_some())
+                            {
                                 eprintln!("no follow-on row: {e}");
                             }
                         }

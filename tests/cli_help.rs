@@ -27,7 +27,11 @@ fn example(name: &str) -> PathBuf {
 
 fn help(bin: &PathBuf, path: &[String]) -> String {
     let out = Command::new(bin).args(path).arg("--help").output().unwrap();
-    assert!(out.status.success(), "{} {path:?} --help failed", bin.display());
+    assert!(
+        out.status.success(),
+        "{} {path:?} --help failed",
+        bin.display()
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -76,7 +80,13 @@ fn prose(body: &str) -> String {
     out.trim().to_string()
 }
 
-fn check(bin_name: &str, bin: &PathBuf, path: Vec<String>, missing: &mut Vec<String>, seen: &mut usize) {
+fn check(
+    bin_name: &str,
+    bin: &PathBuf,
+    path: Vec<String>,
+    missing: &mut Vec<String>,
+    seen: &mut usize,
+) {
     let text = help(bin, &path);
     for (head, body) in entries(&text, "Options") {
         *seen += 1;
@@ -111,12 +121,27 @@ fn check(bin_name: &str, bin: &PathBuf, path: Vec<String>, missing: &mut Vec<Str
 fn every_option_of_every_example_has_help_text() {
     let mut missing = Vec::new();
     let mut seen = 0;
-    for name in ["metrics", "skeletonize", "localize", "chain", "analyze", "reproduce"] {
+    for name in [
+        "metrics",
+        "skeletonize",
+        "localize",
+        "chain",
+        "analyze",
+        "reproduce",
+    ] {
         let bin = example(name);
         check(name, &bin, Vec::new(), &mut missing, &mut seen);
     }
-    assert!(seen > 100, "only {seen} options and arguments found: the help parser is off");
-    assert!(missing.is_empty(), "{} without help text:\n{}", missing.len(), missing.join("\n"));
+    assert!(
+        seen > 100,
+        "only {seen} options and arguments found: the help parser is off"
+    );
+    assert!(
+        missing.is_empty(),
+        "{} without help text:\n{}",
+        missing.len(),
+        missing.join("\n")
+    );
 }
 
 /// Options that take a user's file say what it must hold, or name the page that does.
@@ -138,7 +163,10 @@ fn input_files_are_described_where_the_option_is() {
             .find(|(h, _)| h.split([',', ' ', '=']).any(|w| w == *flag))
             .unwrap_or_else(|| panic!("{bin} {path:?}: no {flag} in\n{text}"));
         assert!(
-            body.contains("docs/") || body.contains("e.g.") || body.contains(':') || body.contains("one of"),
+            body.contains("docs/")
+                || body.contains("e.g.")
+                || body.contains(':')
+                || body.contains("one of"),
             "{bin} {path:?} {flag}: the help says nothing of the format: {body:?}"
         );
     }

@@ -201,15 +201,26 @@ fn reproduce_never_grades_the_fixture_agents_on_real_inputs() {
         ],
     );
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("--agents") && err.contains("--reports"), "{err}");
+    assert!(
+        err.contains("--agents") && err.contains("--reports"),
+        "{err}"
+    );
     assert!(!out.join("report/report.md").exists());
     // Only --instances: the source is named too.
     let (code, err) = run(
         "reproduce",
-        &["--instances", s(&bench.join("instances.jsonl")), "--out", s(&out)],
+        &[
+            "--instances",
+            s(&bench.join("instances.jsonl")),
+            "--out",
+            s(&out),
+        ],
     );
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("--snapshots") && err.contains("--agents"), "{err}");
+    assert!(
+        err.contains("--snapshots") && err.contains("--agents"),
+        "{err}"
+    );
     // The fixtures, by default: the report says where its inputs came from.
     let (code, err) = run("reproduce", &["--out", s(&out), "--bootstrap", "50"]);
     assert!(code == 0 || code == 1, "{err}");
@@ -223,7 +234,10 @@ fn reproduce_never_grades_the_fixture_agents_on_real_inputs() {
     for l in md.lines() {
         if let Some(i) = l.find("![](") {
             let name = &l[i + 4..l[i..].find(')').unwrap() + i];
-            assert!(out.join("report").join(name).is_file(), "{name} linked, not written");
+            assert!(
+                out.join("report").join(name).is_file(),
+                "{name} linked, not written"
+            );
         }
     }
 }
@@ -238,22 +252,46 @@ fn chain_snapshot_errors_name_the_snapshot_not_the_patch() {
     let d = tmp("snapshots-cause");
     let (code, err) = run(
         "chain",
-        &["targets", "--instances", s(&inst), "--snapshots", s(&d.join("nope"))],
+        &[
+            "targets",
+            "--instances",
+            s(&inst),
+            "--snapshots",
+            s(&d.join("nope")),
+        ],
     );
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("--snapshots") && err.contains("no such directory"), "{err}");
+    assert!(
+        err.contains("--snapshots") && err.contains("no such directory"),
+        "{err}"
+    );
     std::fs::create_dir_all(d.join("empty")).unwrap();
     let (code, err) = run(
         "chain",
-        &["targets", "--instances", s(&inst), "--snapshots", s(&d.join("empty"))],
+        &[
+            "targets",
+            "--instances",
+            s(&inst),
+            "--snapshots",
+            s(&d.join("empty")),
+        ],
     );
     assert_ne!(code, 0, "{err}");
-    assert!(err.contains("no snapshot") && err.contains("check --snapshots"), "{err}");
+    assert!(
+        err.contains("no snapshot") && err.contains("check --snapshots"),
+        "{err}"
+    );
     assert!(!err.contains("does not apply"), "{err}");
     // The real snapshots still give targets.
     let (code, err) = run(
         "chain",
-        &["targets", "--instances", s(&inst), "--snapshots", s(&root.join("fixtures/bench/snapshots"))],
+        &[
+            "targets",
+            "--instances",
+            s(&inst),
+            "--snapshots",
+            s(&root.join("fixtures/bench/snapshots")),
+        ],
     );
     assert_eq!(code, 0, "{err}");
 }

@@ -92,11 +92,17 @@ fn publishable_crates_carry_their_metadata_and_files() {
         }
         let name = p["name"].as_str().unwrap();
         for k in ["description", "license", "readme"] {
-            assert!(p[k].as_str().is_some_and(|s| !s.is_empty()), "{name}: no {k}");
+            assert!(
+                p[k].as_str().is_some_and(|s| !s.is_empty()),
+                "{name}: no {k}"
+            );
         }
         if name != "codethread" {
             for k in ["keywords", "categories"] {
-                assert!(p[k].as_array().is_some_and(|a| !a.is_empty()), "{name}: no {k}");
+                assert!(
+                    p[k].as_array().is_some_and(|a| !a.is_empty()),
+                    "{name}: no {k}"
+                );
             }
         }
         let dir = Path::new(p["manifest_path"].as_str().unwrap())
@@ -109,7 +115,11 @@ fn publishable_crates_carry_their_metadata_and_files() {
         // packaged manifest keeps them and the packaged tests compile.
         for d in p["dependencies"].as_array().unwrap() {
             if d["path"].is_string() {
-                assert_ne!(d["req"], "*", "{name}: path dependency {} without a version", d["name"]);
+                assert_ne!(
+                    d["req"], "*",
+                    "{name}: path dependency {} without a version",
+                    d["name"]
+                );
             }
         }
         n += 1;
@@ -120,7 +130,18 @@ fn publishable_crates_carry_their_metadata_and_files() {
 /// The normal (non-dev) dependency crates of `package` built with `args`.
 fn tree(package: &str, args: &[&str]) -> Vec<String> {
     let out = Command::new(env!("CARGO"))
-        .args(["tree", "--offline", "-e", "normal", "--prefix", "none", "-f", "{p}", "-p", package])
+        .args([
+            "tree",
+            "--offline",
+            "-e",
+            "normal",
+            "--prefix",
+            "none",
+            "-f",
+            "{p}",
+            "-p",
+            package,
+        ])
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
@@ -160,7 +181,11 @@ fn features_leave_out_grammars_and_the_http_client() {
     // One grammar for a Python-only user of the metrics.
     let metrics = tree(
         "codethread-metrics",
-        &["--no-default-features", "--features", "codethread-lang/python"],
+        &[
+            "--no-default-features",
+            "--features",
+            "codethread-lang/python",
+        ],
     );
     assert_eq!(grammars(&metrics), vec!["tree-sitter-python".to_string()]);
     // The defaults hold all eleven languages' grammars and the runner.

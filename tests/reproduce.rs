@@ -219,13 +219,19 @@ fn reproduce_lists_the_metrics_its_profile_does_not_measure() {
     cfg.bootstrap_reps = 20;
     let s = reproduce(&cfg, &mut |_| {}).expect("pipeline runs");
     let md = std::fs::read_to_string(s.report_dir.join("report.md")).unwrap();
-    assert!(md.contains("Metrics the `paper` profile does not measure"), "{md}");
+    assert!(
+        md.contains("Metrics the `paper` profile does not measure"),
+        "{md}"
+    );
     for lang in ["cpp", "ruby", "php"] {
         let line = md
             .lines()
             .find(|l| l.starts_with(&format!("- {lang}: ")))
             .unwrap_or_else(|| panic!("no line for {lang} in\n{md}"));
-        assert!(line.contains("cognitive") && line.contains("LLOC"), "{line}");
+        assert!(
+            line.contains("cognitive") && line.contains("LLOC"),
+            "{line}"
+        );
         assert!(!line.contains("cyclomatic"), "{line}");
     }
     assert!(!md.lines().any(|l| l.starts_with("- python: ")), "{md}");

@@ -196,7 +196,7 @@ fn report_writes_every_table_and_figure() {
             seed: 3,
         },
     );
-    let iec = |k: &InstanceKey| Some(k.instance.len() % 2 == 0);
+    let iec = |k: &InstanceKey| Some(k.instance.len().is_multiple_of(2));
     let src = FeatureSources {
         metrics: &|_, _| None,
         edits: &|_, _| None,
@@ -399,6 +399,9 @@ fn separation_notes_speak_only_of_rows_that_exist() {
         Ok(f) => f.separation.map(|s| s.detail).unwrap_or_default(),
         Err(e) => e.to_string(),
     };
-    assert!(detail.contains("every row with x < 0 has y = 0"), "{detail}");
+    assert!(
+        detail.contains("every row with x < 0 has y = 0"),
+        "{detail}"
+    );
     assert!(!detail.contains("x > 0"), "{detail}");
 }

@@ -136,7 +136,10 @@ impl SourceReader for SnapshotSource {
             let why = if self.dir.is_dir() {
                 format!("{} is not a directory", before.display())
             } else {
-                format!("the snapshot directory {} does not exist", self.dir.display())
+                format!(
+                    "the snapshot directory {} does not exist",
+                    self.dir.display()
+                )
             };
             return Err(ChainError::Instance {
                 instance_id: instance_id.to_string(),

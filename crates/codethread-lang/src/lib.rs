@@ -41,7 +41,6 @@
 //! assert_eq!((funcs[0].span.start_line, funcs[0].node.start_line), (2, 3));
 //! ```
 
-
 /// The README's example, compiled and run as a doctest.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
@@ -86,7 +85,9 @@ pub enum LangError {
     },
     /// This build of `codethread-lang` does not hold the language's grammar:
     /// its cargo feature is off.
-    #[error("the {lang} grammar is not built in: enable the `{feature}` feature of codethread-lang")]
+    #[error(
+        "the {lang} grammar is not built in: enable the `{feature}` feature of codethread-lang"
+    )]
     GrammarNotBuilt {
         /// The language.
         lang: Lang,

@@ -84,11 +84,10 @@ pub fn parse_with_grammar(
                     lang,
                     feature: lang.feature(),
                 })?;
-                p.set_language(&language)
-                    .map_err(|e| LangError::Grammar {
-                        lang,
-                        message: e.to_string(),
-                    })?;
+                p.set_language(&language).map_err(|e| LangError::Grammar {
+                    lang,
+                    message: e.to_string(),
+                })?;
                 v.insert(p)
             }
         };

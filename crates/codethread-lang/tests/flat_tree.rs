@@ -46,7 +46,10 @@ fn check(label: &str, file: &ParsedFile) {
     let flat = FlatTree::new(file);
     let ts = ts_preorder(file);
     assert_eq!(flat.len(), ts.len(), "{label}: node count");
-    let lang = file.grammar.ts_language().expect("a parsed file's grammar is built");
+    let lang = file
+        .grammar
+        .ts_language()
+        .expect("a parsed file's grammar is built");
     let fields: Vec<&'static str> = (1..=lang.field_count())
         .filter_map(|i| lang.field_name_for_id(u16::try_from(i).ok()?))
         .collect();
