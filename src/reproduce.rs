@@ -556,7 +556,7 @@ fn unreadable_sources(cfg: &ReproduceConfig, instances: &[Instance]) -> BTreeMap
         SourceSpec::Repos(_) => {
             let mut probe = cfg.source.open();
             for i in instances {
-                if let Err(e) = probe.select_repo(&i.repo) {
+                if let Err(e) = probe.select_repo_for(&i.instance_id, &i.repo) {
                     out.insert(i.instance_id.clone(), e.to_string());
                 }
             }
@@ -732,7 +732,9 @@ pub fn reproduce(
         let id = &inst.instance_id;
         let r = (|| -> Result<(MemTree, MemTree), String> {
             let gold = codethread_patch::parse(inst.patch.as_bytes()).map_err(|e| e.to_string())?;
-            source.select_repo(&inst.repo).map_err(|e| e.to_string())?;
+            source
+                .select_repo_for(id, &inst.repo)
+                .map_err(|e| e.to_string())?;
             let mut base = MemTree::new();
             for p in gold.touched_paths() {
                 let p = String::from_utf8_lossy(&p).into_owned();
