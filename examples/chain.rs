@@ -894,21 +894,26 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             write_jsonl(&out, &preds)?;
             if follow_on.is_some() || follow_on_mini.is_some() {
                 if let Some(first) = layers.first() {
-                    let (rows, _) =
+                    let (rows, fo_outcomes) =
                         pipeline::follow_on_rows(&chain, first, &model, source.as_mut());
+                    // A stack that failed is reported below; a setup that
+                    // could not be sealed is reported here.
+                    for o in &fo_outcomes {
+                        if let Some(e) = &o.error {
+                            if !outcomes.iter().any(|s| s.instance_id == o.instance_id && s.error.is_some()) {
+                                eprintln!("no follow-on row: {e}");
+                            }
+                        }
+                    }
                     if let Some(fo) = follow_on {
-                        write_jsonl(&fo, &rows)?;
+                        let plain: Vec<_> = rows.iter().map(|r| &r.row).collect();
+                        write_jsonl(&fo, &plain)?;
                     }
                     if let Some(dir) = follow_on_mini {
+                        // The agent's sandbox gets the sealed setup only.
                         let with_patches: Vec<_> = rows
                             .iter()
-                            .map(|r| {
-                                let p = r
-                                    .get("setup_patch")
-                                    .and_then(|v| v.as_str())
-                                    .unwrap_or_default();
-                                (r.clone(), p.as_bytes().to_vec())
-                            })
+                            .map(|r| (r.row.clone(), r.sealed_setup.clone()))
                             .collect();
                         write_mini_swe_agent_subset(&dir, &with_patches)?;
                     }

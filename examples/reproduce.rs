@@ -2,9 +2,14 @@
 //! (default: the bundled `fixtures/bench`), writing a report.
 //!
 //! `cargo run --release --example reproduce [-- --bench DIR] [--out DIR]`
-//! Real inputs by flags: `--instances`, `--snapshots` or `--repo`/`--repos`,
-//! `--agents`, `--reports`, `--task-types`, `--benchmark`, `--max-file-bytes`; `--profile
-//! paper|canonical` picks the metric profile of the features (default `paper`).
+//! With no input flag at all it runs on the bundled fixtures (`fixtures/bench`, found from
+//! the working directory or beside the executable) and `report.md` says so. Real inputs by
+//! flags: `--instances` and `--snapshots` or `--repo`/`--repos`, with `--agents` and
+//! `--reports` (a run missing any of them stops with exit 2 naming what to add: it never
+//! falls back to the fixtures' agents); `--task-types`, `--benchmark`, `--max-file-bytes`;
+//! `--profile paper|canonical` picks the metric profile of the features (default `paper`).
+//! Outputs go to `--out` (default `codethread-reproduce` in the cargo target directory the
+//! example was built in).
 //!
 //! Exit status (`codethread::exit`): 0 when every instance succeeded; 1 when the run finished
 //! with per-input failures (an instance that could not be built, a refused or unreadable agent
@@ -23,12 +28,14 @@ use codethread::reproduce::{reproduce, ReproduceConfig};
 #[derive(Parser)]
 #[command(about = "Run the CodeThread pipeline end to end and write the report")]
 struct Args {
-    /// Benchmark directory (layout in fixtures/README.md).
-    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/bench"))]
-    bench: PathBuf,
-    /// Output directory.
-    #[arg(long, default_value = "target/codethread-reproduce")]
-    out: PathBuf,
+    /// Benchmark directory in the layout of fixtures/README.md (instances.jsonl, snapshots/,
+    /// agents/, reports/, task_types.json). Without it and without any input flag: the
+    /// bundled fixtures/bench.
+    #[arg(long)]
+    bench: Option<PathBuf>,
+    /// Output directory (default: codethread-reproduce in the cargo target directory).
+    #[arg(long)]
+    out: Option<PathBuf>,
     /// Instances file (default: BENCH/instances.jsonl).
     #[arg(long)]
     instances: Option<PathBuf>,
@@ -81,9 +88,83 @@ fn parse_profile(s: &str) -> Result<codethread::metrics::Profile, String> {
         .ok_or_else(|| format!("unknown profile {s:?} (known: paper, canonical)"))
 }
 
+/// `fixtures/bench` below the working directory or beside the executable
+/// (`<repo>/target/<profile>/examples/reproduce`).
+fn bundled_fixtures() -> Option<PathBuf> {
+    let rel = std::path::Path::new("fixtures/bench");
+    if rel.join("instances.jsonl").is_file() {
+        return Some(rel.to_path_buf());
+    }
+    let exe = std::env::current_exe().ok()?;
+    exe.ancestors()
+        .map(|d| d.join(rel))
+        .find(|p| p.join("instances.jsonl").is_file())
+}
+
+/// The cargo target directory the example runs from (`<target>/<profile>/examples/<exe>`),
+/// else the working directory.
+fn default_out() -> PathBuf {
+    let from_exe = std::env::current_exe().ok().and_then(|exe| {
+        let examples = exe.parent()?;
+        (examples.file_name()? == "examples").then(|| examples.parent()?.parent().map(|t| t.to_path_buf()))?
+    });
+    from_exe
+        .unwrap_or_else(|| PathBuf::from("."))
+        .join("codethread-reproduce")
+}
+
 fn main() -> ExitCode {
     let a = Args::parse();
-    let mut cfg = ReproduceConfig::for_bench_dir(&a.bench, &a.out);
+    let data_flags = a.instances.is_some()
+        || a.snapshots.is_some()
+        || a.repo.is_some()
+        || a.repos.is_some()
+        || a.agents.is_some()
+        || a.reports.is_some();
+    let (bench, fixtures) = match (&a.bench, data_flags) {
+        (Some(b), _) => (Some(b.clone()), false),
+        (None, false) => match bundled_fixtures() {
+            Some(b) => (Some(b), true),
+            None => {
+                eprintln!("error: no input given and no bundled fixtures/bench found (run from the repository, or give --bench DIR, or --instances with --snapshots/--repo/--repos, --agents and --reports)");
+                return ExitCode::from(Outcome::Fatal);
+            }
+        },
+        (None, true) => {
+            // Real inputs: each one named; nothing falls back to the fixtures.
+            let mut missing = Vec::new();
+            if a.instances.is_none() {
+                missing.push("--instances FILE (the benchmark rows)");
+            }
+            if a.snapshots.is_none() && a.repo.is_none() && a.repos.is_none() {
+                missing.push("--snapshots DIR, --repo GIT or --repos DIR (the base files)");
+            }
+            if a.agents.is_none() {
+                missing.push("--agents DIR (agent outputs <model>/{pr1,pr2_HA,pr2_AA}/<id>/<path>)");
+            }
+            if a.reports.is_none() {
+                missing.push("--reports DIR (harness reports <model>/{pr1,pr2_HA,pr2_AA}/...)");
+            }
+            if !missing.is_empty() {
+                eprintln!(
+                    "error: real inputs need more to reproduce the study; add:\n  {}\n(to build chains alone, without agents: `cargo run --release --example chain -- build`; to run on the bundled fixtures: no input flag, or --bench fixtures/bench)",
+                    missing.join("\n  ")
+                );
+                return ExitCode::from(Outcome::Fatal);
+            }
+            (None, false)
+        }
+    };
+    let out = a.out.clone().unwrap_or_else(default_out);
+    let mut cfg = match &bench {
+        Some(b) => ReproduceConfig::for_bench_dir(b, &out),
+        None => ReproduceConfig::for_bench_dir(std::path::Path::new("."), &out),
+    };
+    cfg.bundled_fixtures = fixtures;
+    if bench.is_none() {
+        cfg.benchmark = "benchmark".into();
+        cfg.task_types = None;
+    }
     if let Some(p) = a.instances {
         cfg.instances = p;
     }

@@ -136,6 +136,9 @@ pub struct ReproduceConfig {
     /// volume, ΔLLOC): [`Profile::Paper`] (default, the paper's tools) or
     /// [`Profile::Canonical`]; `report.md` names it.
     pub profile: Profile,
+    /// The inputs are the bundled fixtures (`fixtures/bench`): `report.md`
+    /// says so at the top (their numbers only exercise the pipeline).
+    pub bundled_fixtures: bool,
 }
 
 impl ReproduceConfig {
@@ -158,6 +161,7 @@ impl ReproduceConfig {
             judge_labels: None,
             drift_labels: None,
             profile: Profile::Paper,
+            bundled_fixtures: false,
         }
     }
 }
@@ -1154,6 +1158,8 @@ pub fn reproduce(
     // The paper's regressors, less those this cohort cannot inform: a
     // feature missing for some row, or constant over the cohort.
     let mut chosen: Vec<&str> = Vec::new();
+    // Every feature left out of the model, with its reason, for report.md.
+    let mut left_out: Vec<String> = Vec::new();
     for (j, name) in FEATURES.iter().enumerate() {
         let vals: Vec<Option<f64>> = features
             .rows
@@ -1162,15 +1168,19 @@ pub fn reproduce(
             .collect();
         let present: Vec<f64> = vals.iter().flatten().copied().collect();
         if present.len() < vals.len() {
-            sum.warnings.push(format!(
-                "regression: {name} left out (missing for {} of {} rows)",
+            let why = format!(
+                "missing for {} of {} rows",
                 vals.len() - present.len(),
                 vals.len()
-            ));
+            );
+            sum.warnings
+                .push(format!("regression: {name} left out ({why})"));
+            left_out.push(format!("`{name}`: {why}"));
         } else if present.windows(2).all(|w| w[0] == w[1]) {
             sum.warnings.push(format!(
                 "regression: {name} left out (constant over the cohort)"
             ));
+            left_out.push(format!("`{name}`: constant over the cohort"));
         } else {
             chosen.push(name);
         }
@@ -1231,6 +1241,9 @@ pub fn reproduce(
                     "regression: left out {} ({detail})",
                     drop.iter().cloned().collect::<Vec<_>>().join(", ")
                 ));
+                for d in &drop {
+                    left_out.push(format!("`{d}`: {detail}"));
+                }
                 chosen.retain(|c| !drop.contains(*c));
             }
             Err(e) => {
@@ -1252,15 +1265,35 @@ pub fn reproduce(
     // Table 4 goes right after Tables 2 and 3 in report.md.
     let md_path = report_dir.join("report.md");
     let md = String::from_utf8_lossy(&read_regular_nofollow(&md_path, u64::MAX)?).into_owned();
+    let left_out_md = if left_out.is_empty() {
+        format!("All {} features are in the model.\n", FEATURES.len())
+    } else {
+        let mut t = format!(
+            "Features left out of the model ({} of {}):\n\n",
+            left_out.len(),
+            FEATURES.len()
+        );
+        for l in &left_out {
+            t.push_str(&format!("- {l}\n"));
+        }
+        t
+    };
     let table4 = format!(
-        "{}\nMetric features use the `{}` metric profile (`--profile`; docs/metrics.md). The IEC feature comes from {iec_source}.\n",
+        "{}\n{left_out_md}\nMetric features use the `{}` metric profile (`--profile`; docs/metrics.md). The IEC feature comes from {iec_source}.\n",
         table4_markdown(&fits, reg_error.as_deref()),
         cfg.profile
     );
-    let md = match md.find("\n## Discordant cohort") {
+    let mut md = match md.find("\n## Discordant cohort") {
         Some(i) => format!("{}\n{table4}{}", &md[..i], &md[i..]),
         None => format!("{md}\n{table4}"),
     };
+    if cfg.bundled_fixtures {
+        let note = "> **Bundled fixtures.** These inputs are `fixtures/bench`: scripted agents on small \
+                    instances made to exercise every stage of the pipeline. The numbers below say \
+                    nothing about any real agent.\n\n";
+        let at = md.find('\n').map_or(0, |i| i + 1);
+        md.insert_str(at, &format!("\n{note}"));
+    }
     write(&cfg.out, "report/report.md", &md)?;
     sum.report_dir = report_dir;
     Ok(sum)

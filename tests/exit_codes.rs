@@ -179,3 +179,51 @@ fn reproduce_exit_codes() {
     }
     let _ = std::fs::remove_dir_all(&t);
 }
+
+/// Real inputs without agent outputs or reports stop with exit 2 naming what
+/// to add; nothing falls back to the fixtures' agents and no report is
+/// written. With no input flag the bundled fixtures run, and report.md says
+/// so and lists every feature Table 4 left out.
+#[test]
+fn reproduce_never_grades_the_fixture_agents_on_real_inputs() {
+    let t = tmp("real-inputs");
+    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench");
+    let out = t.join("out");
+    let (code, err) = run(
+        "reproduce",
+        &[
+            "--instances",
+            s(&bench.join("instances.jsonl")),
+            "--snapshots",
+            s(&bench.join("snapshots")),
+            "--out",
+            s(&out),
+        ],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--agents") && err.contains("--reports"), "{err}");
+    assert!(!out.join("report/report.md").exists());
+    // Only --instances: the source is named too.
+    let (code, err) = run(
+        "reproduce",
+        &["--instances", s(&bench.join("instances.jsonl")), "--out", s(&out)],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--snapshots") && err.contains("--agents"), "{err}");
+    // The fixtures, by default: the report says where its inputs came from.
+    let (code, err) = run("reproduce", &["--out", s(&out), "--bootstrap", "50"]);
+    assert!(code == 0 || code == 1, "{err}");
+    let md = std::fs::read_to_string(out.join("report/report.md")).unwrap();
+    assert!(md.contains("Bundled fixtures"), "{md}");
+    assert!(
+        md.contains("Features left out of the model") || md.contains("features are in the model"),
+        "{md}"
+    );
+    // Every figure report.md links was written.
+    for l in md.lines() {
+        if let Some(i) = l.find("![](") {
+            let name = &l[i + 4..l[i..].find(')').unwrap() + i];
+            assert!(out.join("report").join(name).is_file(), "{name} linked, not written");
+        }
+    }
+}

@@ -33,6 +33,18 @@
 //! assert!((fit.params[1] - 6.0f64.ln()).abs() < 1e-12);
 //! ```
 
+
+/// The language crate, re-exported so that this crate is usable alone
+/// (one dependency: `codethread_analysis::Lang`, `codethread_analysis::lang::...`).
+pub use codethread_lang as lang;
+/// The languages (re-exported from `codethread-lang`).
+pub use codethread_lang::Lang;
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 pub mod design;
 pub mod error;
 pub mod features;

@@ -718,25 +718,29 @@ fn single_regressor_separation(d: &Design, pre: &Prepass) -> Vec<(String, Separa
                 format!("y = 1 exactly when {name} < {}", lo[0][j]),
             )
         } else if hi[0][j] <= lo[1][j] {
+            // y = 0 rows have x <= v, y = 1 rows x >= v; each clause only
+            // where such rows exist.
             let v = hi[0][j];
-            let below = lo[0][j] < v;
-            (
-                SeparationKind::Quasi,
-                format!(
-                    "every row with {name} > {v} has y = 1{}; rows with {name} = {v} have both outcomes",
-                    if below { format!(", every row with {name} < {v} has y = 0") } else { String::new() }
-                ),
-            )
+            let mut parts = Vec::new();
+            if hi[1][j] > v {
+                parts.push(format!("every row with {name} > {v} has y = 1"));
+            }
+            if lo[0][j] < v {
+                parts.push(format!("every row with {name} < {v} has y = 0"));
+            }
+            parts.push(format!("rows with {name} = {v} have both outcomes"));
+            (SeparationKind::Quasi, parts.join("; "))
         } else if hi[1][j] <= lo[0][j] {
             let v = lo[0][j];
-            let above = hi[0][j] > v;
-            (
-                SeparationKind::Quasi,
-                format!(
-                    "every row with {name} < {v} has y = 1{}; rows with {name} = {v} have both outcomes",
-                    if above { format!(", every row with {name} > {v} has y = 0") } else { String::new() }
-                ),
-            )
+            let mut parts = Vec::new();
+            if lo[1][j] < v {
+                parts.push(format!("every row with {name} < {v} has y = 1"));
+            }
+            if hi[0][j] > v {
+                parts.push(format!("every row with {name} > {v} has y = 0"));
+            }
+            parts.push(format!("rows with {name} = {v} have both outcomes"));
+            (SeparationKind::Quasi, parts.join("; "))
         } else {
             continue;
         };

@@ -251,13 +251,21 @@ pub fn markdown(t: &Tables, features: Option<&FeatureTable>, rates: Option<&[Run
         );
     }
     if let Some(ft) = features {
-        s.push_str("\n## Figure 3 — features of HA-only vs AA-only wins\n\n| feature | HA-only n | median | AA-only n | median | figure |\n|---|---:|---:|---:|---:|---|\n");
+        s.push_str("\n## Figure 3 — features of HA-only vs AA-only wins\n\n");
+        let _ = writeln!(s, "Each panel: {BOX_RULE}.\n");
+        s.push_str("| feature | HA-only n | median | AA-only n | median | figure |\n|---|---:|---:|---:|---:|---|\n");
         for name in FEATURES {
             if let Some((ha, aa)) = ft.split(name) {
                 let med = |v: &[f64]| box_stats(v).map(|b| f(b.median, 3)).unwrap_or_default();
+                // write_report draws no figure for a feature without values.
+                let fig = if ha.is_empty() && aa.is_empty() {
+                    "no values".to_string()
+                } else {
+                    format!("![](figure3_{name}.svg)")
+                };
                 let _ = writeln!(
                     s,
-                    "| {name} | {} | {} | {} | {} | ![](figure3_{name}.svg) |",
+                    "| {name} | {} | {} | {} | {} | {fig} |",
                     ha.len(),
                     med(&ha),
                     aa.len(),
@@ -290,32 +298,53 @@ pub fn markdown(t: &Tables, features: Option<&FeatureTable>, rates: Option<&[Run
 pub struct BoxStats {
     /// Observations.
     pub n: usize,
-    /// 5th percentile (lower whisker).
-    pub p05: f64,
+    /// Lower whisker: the smallest value at or above `q1 - 1.5 IQR` (Tukey).
+    pub whisker_lo: f64,
     /// First quartile.
     pub q1: f64,
     /// Median.
     pub median: f64,
     /// Third quartile.
     pub q3: f64,
-    /// 95th percentile (upper whisker).
-    pub p95: f64,
+    /// Upper whisker: the largest value at or below `q3 + 1.5 IQR` (Tukey).
+    pub whisker_hi: f64,
+    /// Values beyond the whiskers (drawn as dots).
+    pub outliers: usize,
 }
 
-/// Box statistics of `v` (linear-interpolation quantiles); `None` when empty.
+/// The rule every Figure-3 panel follows, drawn under the plot.
+pub const BOX_RULE: &str =
+    "box: quartiles, bar: median; whiskers: furthest values within 1.5 IQR; dots: beyond";
+
+/// Box statistics of `v` (quartiles by linear interpolation, Tukey
+/// whiskers at the furthest values within 1.5 IQR of the box); `None` when
+/// empty.
 pub fn box_stats(v: &[f64]) -> Option<BoxStats> {
     if v.is_empty() {
         return None;
     }
     let mut s = v.to_vec();
     s.sort_by(f64::total_cmp);
+    let (q1, median, q3) = (
+        quantile_sorted(&s, 0.25),
+        quantile_sorted(&s, 0.5),
+        quantile_sorted(&s, 0.75),
+    );
+    let iqr = q3 - q1;
+    let (fence_lo, fence_hi) = (q1 - 1.5 * iqr, q3 + 1.5 * iqr);
+    let inside: Vec<f64> = s
+        .iter()
+        .copied()
+        .filter(|x| *x >= fence_lo && *x <= fence_hi)
+        .collect();
     Some(BoxStats {
         n: s.len(),
-        p05: quantile_sorted(&s, 0.05),
-        q1: quantile_sorted(&s, 0.25),
-        median: quantile_sorted(&s, 0.5),
-        q3: quantile_sorted(&s, 0.75),
-        p95: quantile_sorted(&s, 0.95),
+        whisker_lo: inside.first().copied().unwrap_or(q1),
+        q1,
+        median,
+        q3,
+        whisker_hi: inside.last().copied().unwrap_or(q3),
+        outliers: s.len() - inside.len(),
     })
 }
 
@@ -332,9 +361,13 @@ pub fn box_plot_svg(title: &str, y_desc: &str, groups: &[(&str, &[f64])]) -> Res
     let err = plot_err(title);
     let stats: Vec<Option<BoxStats>> = groups.iter().map(|g| box_stats(g.1)).collect();
     let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-    for b in stats.iter().flatten() {
-        lo = lo.min(b.p05);
-        hi = hi.max(b.p95);
+    for (b, g) in stats.iter().zip(groups) {
+        if b.is_some() {
+            for v in g.1 {
+                lo = lo.min(*v);
+                hi = hi.max(*v);
+            }
+        }
     }
     if !lo.is_finite() {
         lo = 0.0;
@@ -396,11 +429,22 @@ pub fn box_plot_svg(title: &str, y_desc: &str, groups: &[(&str, &[f64])]) -> Res
                 .map_err(|e| err(e.to_string()))?;
             let lines = [
                 vec![(x - w, b.median), (x + w, b.median)],
-                vec![(x, b.q3), (x, b.p95)],
-                vec![(x, b.q1), (x, b.p05)],
-                vec![(x - w / 2.0, b.p95), (x + w / 2.0, b.p95)],
-                vec![(x - w / 2.0, b.p05), (x + w / 2.0, b.p05)],
+                vec![(x, b.q3), (x, b.whisker_hi)],
+                vec![(x, b.q1), (x, b.whisker_lo)],
+                vec![(x - w / 2.0, b.whisker_hi), (x + w / 2.0, b.whisker_hi)],
+                vec![(x - w / 2.0, b.whisker_lo), (x + w / 2.0, b.whisker_lo)],
             ];
+            // Values beyond the whiskers, one dot each.
+            let (wl, wh) = (b.whisker_lo, b.whisker_hi);
+            chart
+                .draw_series(
+                    groups[g]
+                        .1
+                        .iter()
+                        .filter(|v| **v < wl || **v > wh)
+                        .map(|v| Circle::new((x, *v), 3, color.stroke_width(1))),
+                )
+                .map_err(|e| err(e.to_string()))?;
             for (li, l) in lines.into_iter().enumerate() {
                 let style = if li == 0 {
                     BLACK.stroke_width(2)
@@ -412,6 +456,12 @@ pub fn box_plot_svg(title: &str, y_desc: &str, groups: &[(&str, &[f64])]) -> Res
                     .map_err(|e| err(e.to_string()))?;
             }
         }
+        root.draw(&Text::new(
+            BOX_RULE,
+            (6, 288),
+            ("sans-serif", 9).into_font(),
+        ))
+        .map_err(|e| err(e.to_string()))?;
         root.present().map_err(|e| err(e.to_string()))?;
     }
     Ok(out)

@@ -36,13 +36,27 @@ fn results() -> Results {
 }
 
 #[test]
-fn box_stats_percentiles() {
+fn box_stats_quartiles_and_tukey_whiskers() {
     let v: Vec<f64> = (1..=101).map(f64::from).collect();
     let b = box_stats(&v).unwrap();
+    // No value beyond 1.5 IQR: the whiskers are the extremes.
     assert_eq!(
-        (b.p05, b.q1, b.median, b.q3, b.p95),
-        (6.0, 26.0, 51.0, 76.0, 96.0)
+        (b.whisker_lo, b.q1, b.median, b.q3, b.whisker_hi, b.outliers),
+        (1.0, 26.0, 51.0, 76.0, 101.0, 0)
     );
+    // Values 0 and 2 only: whiskers on data points, never interpolated
+    // (an interpolated 95th percentile would put one at 1.8).
+    let v = [0., 0., 0., 0., 0., 0., 0., 2., 2., 2.];
+    let b = box_stats(&v).unwrap();
+    assert_eq!((b.whisker_lo, b.whisker_hi), (0.0, 2.0));
+    assert!(v.contains(&b.whisker_lo) && v.contains(&b.whisker_hi));
+    // One far value is an outlier, drawn as a dot, not a whisker end.
+    let v = [1., 2., 3., 4., 5., 100.];
+    let b = box_stats(&v).unwrap();
+    assert_eq!((b.whisker_hi, b.outliers), (5.0, 1));
+    let svg = box_plot_svg("x", "value", &[("HA-only", &v), ("AA-only", &[])]).unwrap();
+    assert_eq!(svg.matches("<circle").count(), 1, "{svg}");
+    assert!(svg.contains("whiskers: furthest values within 1.5 IQR"));
     assert!(box_stats(&[]).is_none());
 }
 
@@ -370,4 +384,21 @@ fn iec_jsonl_lines_crlf_blanks_and_errors() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("line 1") && err.contains("instance"), "{err}");
+}
+
+/// A quasi-separation note names only rows that exist: with every y = 1 row
+/// at x = 0 there is no row with x > 0 to speak of.
+#[test]
+fn separation_notes_speak_only_of_rows_that_exist() {
+    use codethread_analysis::{fit_logit, Design, LogitOptions};
+    let xs = [-1.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+    let y = vec![0., 0., 0., 1., 1., 1., 0.];
+    let x: Vec<f64> = xs.iter().flat_map(|v| [1.0, *v]).collect();
+    let d = Design::new(vec!["const".into(), "x".into()], x, y, "y".into()).unwrap();
+    let detail = match fit_logit(&d, &LogitOptions::default()) {
+        Ok(f) => f.separation.map(|s| s.detail).unwrap_or_default(),
+        Err(e) => e.to_string(),
+    };
+    assert!(detail.contains("every row with x < 0 has y = 0"), "{detail}");
+    assert!(!detail.contains("x > 0"), "{detail}");
 }

@@ -20,7 +20,8 @@ use crate::instance::Instance;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum HarnessGeneration {
     /// swebench 4.x: specs from its own tables, keyed by `repo` + `version`;
-    /// the environment is built at `environment_setup_commit`.
+    /// a Python environment is built at `environment_setup_commit` when the
+    /// row has one, else at `base_commit`.
     V4,
     /// swebench 5.x: the row carries its prebuilt `image`, its `eval_script`,
     /// its `log_parser` and its `eval_type`.
@@ -32,7 +33,11 @@ impl HarnessGeneration {
     /// classic `instance_id`, `repo`, `FAIL_TO_PASS`, `PASS_TO_PASS`.
     pub fn required_fields(self) -> &'static [&'static str] {
         match self {
-            HarnessGeneration::V4 => &["version", "environment_setup_commit"],
+            // 4.x builds the environment from its own spec tables by
+            // `repo` + `version`; `environment_setup_commit` is optional
+            // (its Python specs fall back to `base_commit`, the other
+            // languages never read it).
+            HarnessGeneration::V4 => &["version"],
             HarnessGeneration::V5 => &["image", "eval_script", "log_parser", "eval_type"],
         }
     }
@@ -196,12 +201,146 @@ pub const MINI_SWE_AGENT_SPLIT: &str = "test";
 /// patch never goes through a command line (no argument-length limit).
 pub const SETUP_PATCH_FILE_FIELD: &str = "setup_patch_file";
 
+/// Fields of a chain row that hold original code (the gold patch, the
+/// human PR1, PR0 as a plain diff, whose removed lines are the original
+/// bodies): left out of every agent-side row
+/// ([`write_mini_swe_agent_subset`]), with their `_b64` twins.
+pub const AGENT_HIDDEN_FIELDS: &[&str] = &[
+    "patch",
+    "gold_patch",
+    "pr1_human_patch",
+    "pr0_patch",
+    "setup_patch",
+];
+
+/// The setup an agent's sandbox runs before the agent starts, as a POSIX
+/// shell script run in the repository (`/testbed`) with the sealed setup
+/// patch as `$1` (absent or empty: nothing to apply). It applies the patch
+/// to the work tree and the index, then replaces the history by one commit
+/// holding exactly the files git tracked (`git ls-files`, added with `-f`
+/// so a tracked file that `.gitignore` matches is kept), so neither `git
+/// log`, `git show` nor the object store holds the original of a stubbed
+/// function, and removes the untracked `__pycache__` directories (compiled
+/// copies of the original code). `integrations/mini-swe-agent/codethread.yaml`
+/// holds the same lines (a test keeps them equal) and each instance's
+/// Docker environment runs this file.
+pub const SETUP_SCRIPT: &str = r#"set -e
+patch_file="$1"
+if [ -n "$patch_file" ] && [ -s "$patch_file" ]; then
+  git apply --index --whitespace=nowarn "$patch_file"
+fi
+tracked="$(mktemp)"
+git ls-files -z > "$tracked"
+rm -rf .git
+git -c init.defaultBranch=main init -q
+if [ -s "$tracked" ]; then
+  git --literal-pathspecs add -f --pathspec-from-file="$tracked" --pathspec-file-nul
+fi
+rm -f "$tracked"
+git -c user.name=codethread -c user.email=codethread@localhost -c commit.gpgsign=false \
+  commit -q --allow-empty --no-verify -m "codethread setup"
+find . -name .git -prune -o -type d -name __pycache__ -exec sh -c \
+  'for d do git --literal-pathspecs ls-files --error-unmatch -- "$d" >/dev/null 2>&1 || rm -rf "$d"; done' sh {} +
+"#;
+
+/// The image mini-swe-agent would start an instance in
+/// (`image_name` / `docker_image` of the row, else the SWE-bench image
+/// named after the instance id), which each per-instance environment
+/// starts `FROM`.
+pub fn upstream_image(row: &Map<String, Value>) -> String {
+    for k in ["image_name", "docker_image"] {
+        if let Some(Value::String(s)) = row.get(k) {
+            if !s.trim().is_empty() {
+                return s.clone();
+            }
+        }
+    }
+    let id = row
+        .get("instance_id")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    format!(
+        "docker.io/swebench/sweb.eval.x86_64.{}:latest",
+        id.replace("__", "_1776_")
+    )
+    .to_lowercase()
+}
+
+/// The tag of an instance's setup image: `codethread/<task>:<id>`, each part
+/// reduced to the characters Docker references allow (a tag longer than
+/// 128 characters keeps its head and a hash of the whole id).
+pub fn setup_image_name(task: &str, instance_id: &str) -> String {
+    let clean = |s: &str, lower: bool| -> String {
+        s.chars()
+            .map(|c| {
+                let c = if lower { c.to_ascii_lowercase() } else { c };
+                if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') {
+                    c
+                } else {
+                    '-'
+                }
+            })
+            .collect()
+    };
+    let mut repo = clean(task, true).trim_matches(['.', '-', '_']).to_string();
+    if repo.is_empty() {
+        repo = "setup".into();
+    }
+    let mut tag = clean(instance_id, false)
+        .trim_start_matches(['.', '-'])
+        .to_string();
+    if tag.is_empty() || tag.len() > 128 {
+        use sha2::Digest;
+        let h = sha2::Sha256::digest(instance_id.as_bytes());
+        let hex: String = h.iter().take(8).map(|b| format!("{b:02x}")).collect();
+        tag = format!("{}-{hex}", &tag[..tag.len().min(111)]);
+    }
+    format!("codethread/{repo}:{tag}")
+}
+
+/// An instance's Docker build context: `FROM` the image the agent would
+/// start in, the setup run with the sealed patch bind-mounted for that one
+/// step only (`RUN --mount`, BuildKit), so no layer keeps the patch.
+fn dockerfile(from: &str) -> String {
+    format!(
+        "# syntax=docker/dockerfile:1.4\n\
+         # codethread: the setup state of one instance (written by codethread-chain).\n\
+         FROM {from}\n\
+         WORKDIR /testbed\n\
+         RUN --mount=type=bind,source=.,target=/codethread-setup \\\n    \
+         sh /codethread-setup/setup.sh /codethread-setup/setup.patch\n"
+    )
+}
+
+/// The row an agent-side dataset gets: every field of `row` except
+/// [`AGENT_HIDDEN_FIELDS`] (and their `_b64` twins).
+pub fn agent_row(row: &Map<String, Value>) -> Map<String, Value> {
+    let mut r = row.clone();
+    for f in AGENT_HIDDEN_FIELDS {
+        r.remove(*f);
+        r.remove(&format!("{f}_b64"));
+    }
+    r
+}
+
 /// Write a dataset in the layout `mini-extra swebench --subset
-/// <root>/subset --split test` loads: `<root>/subset/test.jsonl` (one row
-/// per instance, the only file in that directory) and
-/// `<root>/setup_patches/<instance_id>.patch` (the setup patch bytes,
-/// verbatim; empty when there is none), each row's
-/// [`SETUP_PATCH_FILE_FIELD`] naming its patch file by absolute path.
+/// <root>/subset --split test` loads, for an agent that must not see the
+/// original code. Each row pairs the chain row with its sealed setup patch
+/// ([`crate::stack::seal_on`]: PR0, or PR0 + PR1, as forward-only literals).
+///
+/// - `<root>/subset/test.jsonl`: one [`agent_row`] per instance (the fields
+///   holding original code left out), its [`SETUP_PATCH_FILE_FIELD`]
+///   naming `<root>/setup_patches/<instance_id>.patch` (absolute path; empty
+///   file when there is nothing to set up), which
+///   `integrations/mini-swe-agent/codethread.yaml` applies before the agent
+///   starts (local environment, or a sandbox that sees only that one file).
+/// - `<root>/environments/<instance_id>/{Dockerfile,setup.sh,setup.patch}`
+///   and `<root>/build_images.sh`: per-instance images that hold the setup
+///   state (built [`SETUP_SCRIPT`], history hidden, the patch in no layer),
+///   and `<root>/images_subset/test.jsonl`, the same rows naming those images
+///   (`image_name`) with nothing left to apply: what docker, podman or
+///   singularity runs use, with no mount at all.
+///
 /// Returns the subset directory.
 pub fn write_mini_swe_agent_subset(
     root: &Path,
@@ -210,27 +349,75 @@ pub fn write_mini_swe_agent_subset(
     // Below `root`, no directory is passed through a planted link.
     let patches = codethread_lang::io::create_dir_all_nofollow(root, Path::new("setup_patches"))?;
     let abs = std::fs::canonicalize(&patches).map_err(|e| ChainError::io(&patches, e))?;
+    let task = root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let mut out = Vec::new();
+    let mut image_rows = Vec::new();
+    let mut build = String::from(
+        "#!/bin/sh\n# Build the per-instance setup images of this subset (written by codethread-chain):\n\
+         #   sh build_images.sh [docker|podman]\nset -e\ncd \"$(dirname \"$0\")/environments\"\n\
+         engine=\"${1:-docker}\"\n",
+    );
     for (row, patch) in rows {
         let id = row
             .get("instance_id")
             .and_then(Value::as_str)
             .unwrap_or_default();
-        if id.is_empty() || id.contains(['/', '\\', '\0']) || id == "." || id == ".." {
+        if id.is_empty()
+            || id.contains(['/', '\\', '\0'])
+            || id.chars().any(char::is_control)
+            || id == "."
+            || id == ".."
+            || id.len() > 240
+        {
             return Err(ChainError::Instance {
-                instance_id: id.to_string(),
+                instance_id: id.escape_debug().to_string(),
                 message: "instance id cannot name a patch file".into(),
             });
         }
         let name = format!("{id}.patch");
         write_atomic(&patches.join(&name), patch)?;
-        let mut r = row.clone();
+        let env = codethread_lang::io::create_dir_all_nofollow(
+            root,
+            &Path::new("environments").join(id),
+        )?;
+        write_atomic(&env.join("setup.patch"), patch)?;
+        write_atomic(&env.join("setup.sh"), SETUP_SCRIPT.as_bytes())?;
+        let from = upstream_image(row);
+        if from.is_empty() || from.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(ChainError::Instance {
+                instance_id: id.to_string(),
+                message: format!(
+                    "image name {:?} cannot be written into a Dockerfile",
+                    from.escape_debug().to_string()
+                ),
+            });
+        }
+        write_atomic(&env.join("Dockerfile"), dockerfile(&from).as_bytes())?;
+        let image = setup_image_name(&task, id);
+        build.push_str(&format!(
+            "\"$engine\" build -t '{image}' '{}'\n",
+            id.replace('\'', "'\\''")
+        ));
+        let mut r = agent_row(row);
         r.insert(
             SETUP_PATCH_FILE_FIELD.into(),
             Value::String(abs.join(&name).to_string_lossy().into_owned()),
         );
+        let mut ir = r.clone();
+        ir.insert(SETUP_PATCH_FILE_FIELD.into(), Value::String(String::new()));
+        ir.insert("image_name".into(), Value::String(image));
         out.push(r);
+        image_rows.push(ir);
     }
+    write_atomic(&root.join("build_images.sh"), build.as_bytes())?;
+    let images = codethread_lang::io::create_dir_all_nofollow(root, Path::new("images_subset"))?;
+    write_jsonl(
+        &images.join(format!("{MINI_SWE_AGENT_SPLIT}.jsonl")),
+        &image_rows,
+    )?;
     let subset = codethread_lang::io::create_dir_all_nofollow(root, Path::new("subset"))?;
     write_jsonl(&subset.join(format!("{MINI_SWE_AGENT_SPLIT}.jsonl")), &out)?;
     Ok(subset)
@@ -281,13 +468,10 @@ mod tests {
             assert!(msg.contains("o__r-1") && msg.contains(missing), "{msg}");
             check_harness_row(&row, HarnessGeneration::V4).expect("4.x unaffected");
         }
-        // Classic rows: 4.x needs version + environment_setup_commit.
+        // Classic rows: 4.x needs a version (environment_setup_commit is optional).
         let classic = inst(r#","version":"1.1""#);
-        let e = check_harness_row(&swebench_row(&classic), HarnessGeneration::V4)
-            .expect_err("no environment_setup_commit");
-        assert!(
-            matches!(e, ChainError::HarnessField { field, .. } if field == "environment_setup_commit")
-        );
+        check_harness_row(&swebench_row(&classic), HarnessGeneration::V4)
+            .expect("no environment_setup_commit is fine for 4.x");
         let e = check_harness_row(&swebench_row(&inst("")), HarnessGeneration::V4)
             .expect_err("empty version");
         assert!(matches!(e, ChainError::HarnessField { field, .. } if field == "version"));

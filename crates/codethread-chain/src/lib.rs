@@ -40,7 +40,7 @@
 //! use codethread_chain::targets::localize;
 //!
 //! // A snapshot: <dir>/<instance_id>/before/<path>.
-//! let dir = codethread_lang::io::create_temp_dir_in(&std::env::temp_dir(), "chain-doc").unwrap();
+//! let dir = codethread_chain::lang::io::create_temp_dir_in(&std::env::temp_dir(), "chain-doc").unwrap();
 //! let before = dir.join("o__r-1/before/m.py");
 //! std::fs::create_dir_all(before.parent().unwrap()).unwrap();
 //! std::fs::write(&before, "def f(x):\n    return x + 1\n\n\ndef g():\n    return 2\n").unwrap();
@@ -60,6 +60,18 @@
 //! assert!(text.contains("+    raise NotImplementedError"));
 //! std::fs::remove_dir_all(&dir).ok();
 //! ```
+
+/// The language crate, re-exported so that this crate is usable alone
+/// (one dependency: `codethread_chain::Lang`, `codethread_chain::lang::...`).
+pub use codethread_lang as lang;
+/// The languages (re-exported from `codethread-lang`).
+pub use codethread_lang::Lang;
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 pub mod carry;
 pub mod condition;
 pub mod error;

@@ -15,6 +15,7 @@
 //! <out>/instances.jsonl                 normalized instances of the build
 //! <out>/instances/<id>/targets.json     targets, negative case, notes
 //! <out>/instances/<id>/pr0.patch        PR0 (stubs) against base_commit
+//! <out>/instances/<id>/pr0_sealed.patch PR0 sealed: forward-only literals, no original line
 //! <out>/instances/<id>/pr1_human.patch  the human PR1 = reverse of PR0
 //! <out>/instances/<id>/task.md          Implementation Task statement
 //! <out>/instances/<id>/llm_request.json chat request for a statement writer
@@ -28,6 +29,8 @@
 //! <out>/exports/predictions_HH.jsonl    PR0 + human PR1 + gold, combined
 //! <out>/exports/mini-swe-agent/{implementation,follow_on_human_pr1}/
 //!     subset/test.jsonl, setup_patches/<id>.patch   (`mini-extra swebench --subset .../subset --split test`)
+//!     environments/<id>/{Dockerfile,setup.sh,setup.patch}, build_images.sh,
+//!     images_subset/test.jsonl  (per-instance images holding the setup state)
 //! <out>/summary.json                    counts and per-instance status
 //! ```
 
@@ -45,7 +48,7 @@ use crate::export::{
 };
 use crate::fsutil::{read, read_opt, write_in};
 use crate::gate::{gate_one, GateDecision, GateReason};
-use crate::instance::{load_instances, Instance};
+use crate::instance::Instance;
 use crate::pr0::{make_pr0, Pr0Options};
 use crate::predictions::{PatchPrediction, Prediction};
 use crate::report::InstanceReport;
@@ -184,10 +187,16 @@ fn write_jsonl_in<T: Serialize>(out: &Path, rel: &str, rows: &[T]) -> Result<(),
 #[derive(Debug)]
 struct BuiltFiles {
     pr0: Vec<u8>,
+    /// PR0 sealed (forward-only literals): the agent-side setup.
+    pr0_sealed: Vec<u8>,
     pr1: Vec<u8>,
     task: Vec<u8>,
     request: Value,
 }
+
+/// The file of an instance directory holding PR0 sealed
+/// ([`crate::stack::seal_on`]): what the agent-side setup applies.
+pub const PR0_SEALED_FILE: &str = "pr0_sealed.patch";
 
 fn read_built(out: &Path, id: &str) -> Result<BuiltFiles, ChainError> {
     let dir = instance_dir(out, id);
@@ -196,6 +205,7 @@ fn read_built(out: &Path, id: &str) -> Result<BuiltFiles, ChainError> {
         .map_err(|e| ChainError::json(&req_path, 0, &e))?;
     Ok(BuiltFiles {
         pr0: read(&dir.join("pr0.patch"))?,
+        pr0_sealed: read(&dir.join(PR0_SEALED_FILE))?,
         pr1: read(&dir.join("pr1_human.patch"))?,
         task: read(&dir.join("task.md"))?,
         request,
@@ -264,6 +274,7 @@ fn build_one(
     let pr0 = make_pr0(&loc, &opts.pr0)?;
     crate::stack::check_roundtrip(&inst.instance_id, &loc.before, &pr0.patch)?;
     let pr1 = reverse_on(&inst.instance_id, &loc.before, &pr0.patch)?;
+    let pr0_sealed = crate::stack::seal_on(&inst.instance_id, &loc.before, &pr0.patch)?;
     let infos: Vec<TargetInfo> = loc
         .targets
         .iter()
@@ -308,6 +319,7 @@ fn build_one(
     };
     let req = llm_request(&ctx);
     write_in(out, &rel(id, "pr0.patch"), &pr0.patch)?;
+    write_in(out, &rel(id, PR0_SEALED_FILE), &pr0_sealed)?;
     write_in(out, &rel(id, "pr1_human.patch"), &pr1)?;
     write_in(out, &rel(id, "task.md"), statement.as_bytes())?;
     write_in(out, &rel(id, "llm_request.json"), &json_bytes(&req))?;
@@ -505,8 +517,9 @@ fn write_exports(
                     }
                 }
                 requests.push(f.request.clone());
-                // mini-swe-agent reads the setup patch from its own file, byte-exact.
-                mini_impl.push((row.clone(), f.pr0.clone()));
+                // mini-swe-agent reads the setup from its own file: PR0 sealed,
+                // which holds none of the original bodies.
+                mini_impl.push((row.clone(), f.pr0_sealed.clone()));
                 impl_rows.push(row);
                 let fo_row = follow_on_row(inst, "", "human");
                 mini_fo.push((fo_row.clone(), Vec::new()));
@@ -564,14 +577,36 @@ pub struct Chain {
 
 impl Chain {
     /// Open a chain directory.
+    ///
+    /// `instances.jsonl` holds the instances as [`build`] normalized them
+    /// (the [`Instance`] fields, upstream columns under `extra`); each line
+    /// is read back as such, so the exports made from an opened chain carry
+    /// the same top-level columns as `build`'s. A line that is not in that
+    /// form (a chain directory written by hand) is read as a benchmark row.
     pub fn open(dir: &Path) -> Result<Chain, ChainError> {
-        let l = load_instances(&dir.join("instances.jsonl"))?;
-        if let Some(e) = l.errors.into_iter().next() {
-            return Err(e);
+        let path = dir.join("instances.jsonl");
+        let text = crate::records::decode_text(read(&path)?);
+        let mut instances = Vec::new();
+        let mut rows = String::new();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            match serde_json::from_str::<Instance>(line) {
+                Ok(i) => instances.push(i),
+                Err(_) => {
+                    rows.push_str(line);
+                    rows.push('\n');
+                }
+            }
+        }
+        if !rows.is_empty() {
+            let l = crate::instance::parse_instances(&path, &rows)?;
+            if let Some(e) = l.errors.into_iter().next() {
+                return Err(e);
+            }
+            instances.extend(l.items);
         }
         Ok(Chain {
             dir: dir.to_path_buf(),
-            instances: l.items,
+            instances,
         })
     }
 
@@ -826,16 +861,30 @@ fn split_by_paths(
     Ok((parsed.to_bytes(), left_out))
 }
 
+/// A Follow-On Issue row and its agent-side setup.
+#[derive(Debug, Clone)]
+pub struct FollowOnRow {
+    /// The dataset row (every upstream column at the top level, the gold
+    /// `patch`, `setup_patch` = PR0 + PR1 combined against base): what the
+    /// harness reads.
+    pub row: serde_json::Map<String, Value>,
+    /// The same setup sealed ([`crate::stack::seal_on`]: forward-only
+    /// literals, none of the original bodies PR0 removed): what the agent's
+    /// sandbox applies ([`crate::export::write_mini_swe_agent_subset`]).
+    pub sealed_setup: Vec<u8>,
+}
+
 /// Follow-On Issue dataset rows on top of the given PR1 predictions:
-/// `setup_patch` = PR0 + PR1 combined against base. Instances whose stack
-/// fails are reported in the outcomes.
+/// `setup_patch` = PR0 + PR1 combined against base, and its sealed form for
+/// the agent. Instances whose stack (or whose sealed setup) fails are
+/// reported in the outcomes.
 pub fn follow_on_rows(
     chain: &Chain,
     pr1: &Layer,
     label: &str,
     source: &mut dyn SourceReader,
-) -> (Vec<serde_json::Map<String, Value>>, Vec<StackOutcome>) {
-    let (preds, outcomes) = stack(
+) -> (Vec<FollowOnRow>, Vec<StackOutcome>) {
+    let (preds, mut outcomes) = stack(
         chain,
         std::slice::from_ref(pr1),
         label,
@@ -844,17 +893,34 @@ pub fn follow_on_rows(
     );
     let by_id: BTreeMap<&str, &PatchPrediction> =
         preds.iter().map(|p| (p.instance_id.as_str(), p)).collect();
-    let rows = chain
-        .instances
-        .iter()
-        .filter_map(|i| {
-            let patch = &by_id.get(i.instance_id.as_str())?.model_patch;
-            let mut row = follow_on_row(i, &String::from_utf8_lossy(patch), label);
-            // A setup patch that is not UTF-8 travels in `setup_patch_b64`.
-            put_bytes(&mut row, "setup_patch", patch);
-            Some(row)
-        })
-        .collect();
+    let mut rows = Vec::new();
+    for i in &chain.instances {
+        let Some(p) = by_id.get(i.instance_id.as_str()) else {
+            continue;
+        };
+        let patch = &p.model_patch;
+        let sealed = match crate::stack::seal(&i.instance_id, &i.base_commit, patch, source) {
+            Ok(s) => s,
+            Err(e) => {
+                match outcomes.iter_mut().find(|o| o.instance_id == i.instance_id) {
+                    Some(o) => o.error = Some(e.to_string()),
+                    None => outcomes.push(StackOutcome {
+                        instance_id: i.instance_id.clone(),
+                        error: Some(e.to_string()),
+                        warnings: Vec::new(),
+                    }),
+                }
+                continue;
+            }
+        };
+        let mut row = follow_on_row(i, &String::from_utf8_lossy(patch), label);
+        // A setup patch that is not UTF-8 travels in `setup_patch_b64`.
+        put_bytes(&mut row, "setup_patch", patch);
+        rows.push(FollowOnRow {
+            row,
+            sealed_setup: sealed,
+        });
+    }
     (rows, outcomes)
 }
 

@@ -212,3 +212,53 @@ pub fn reverse_on(
         .map_err(|e| err(format!("cannot write the reverse diff: {e}")))?;
     Ok(rev.to_bytes())
 }
+
+/// The sealed form of `patch` on `base`: the same change written as
+/// forward-only `GIT binary patch` literals ([`DiffOptions::literal`]), so
+/// it holds the post-image of every file it touches and nothing of the
+/// pre-image but its blob id. This is what an agent-side setup gets (PR0 for
+/// the Implementation Task, PR0 + PR1 for a Follow-On on an agent's PR1):
+/// applied with `git apply` at base it gives the same tree as `patch`, and
+/// neither it nor `git apply -R` can restore the original bodies PR0
+/// removed. Empty when `patch` is empty.
+pub fn seal_on(
+    instance_id: &str,
+    base: &BTreeMap<String, Vec<u8>>,
+    patch: &[u8],
+) -> Result<Vec<u8>, ChainError> {
+    let err = |m: String| ChainError::Patch {
+        instance_id: instance_id.to_string(),
+        message: m,
+    };
+    if patch.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Vec::new());
+    }
+    let parsed =
+        codethread_patch::parse(patch).map_err(|e| err(format!("setup cannot be parsed: {e}")))?;
+    let before = mem_tree(base);
+    let mut after = before.clone();
+    after
+        .apply(&parsed, &ApplyOptions::default())
+        .map_err(|e| err(format!("setup does not apply: {e}")))?;
+    let sealed = diff_trees(
+        &before,
+        &after,
+        &DiffOptions {
+            literal: true,
+            ..DiffOptions::default()
+        },
+    )
+    .map_err(|e| err(format!("cannot write the sealed setup: {e}")))?;
+    Ok(sealed.to_bytes())
+}
+
+/// [`seal_on`] reading the base files from `source`.
+pub fn seal(
+    instance_id: &str,
+    base_commit: &str,
+    patch: &[u8],
+    source: &mut dyn SourceReader,
+) -> Result<Vec<u8>, ChainError> {
+    let base = base_files(instance_id, base_commit, &[patch], source)?;
+    seal_on(instance_id, &base, patch)
+}

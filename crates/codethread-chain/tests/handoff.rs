@@ -233,6 +233,7 @@ fn empty_stack_is_kept_as_base_without_a_report() {
         let o = DiffOptions {
             context: 1,
             index: false,
+            literal: false,
         };
         String::from_utf8(diff_trees(&b, &a, &o).unwrap().to_bytes()).unwrap()
     };
@@ -388,7 +389,17 @@ fn exports_have_the_mini_swe_agent_layout() {
     .unwrap();
     let f = row["setup_patch_file"].as_str().unwrap();
     assert!(Path::new(f).is_absolute(), "{f}");
-    assert_eq!(std::fs::read(f).unwrap(), fx.chain.pr0("o__r-1").unwrap());
+    // The sealed PR0: literals only, none of PR0's removed lines.
+    let sealed = std::fs::read(f).unwrap();
+    assert_eq!(
+        sealed,
+        std::fs::read(fx.chain.dir.join("instances/o__r-1/pr0_sealed.patch")).unwrap()
+    );
+    assert!(sealed.windows(16).any(|w| w == b"GIT binary patch"));
+    assert!(!sealed.windows(2).any(|w| w == b"@@"));
+    for k in ["patch", "pr0_patch", "pr1_human_patch", "gold_patch", "setup_patch"] {
+        assert!(row.get(k).is_none(), "agent-side row carries {k}");
+    }
     // Every upstream column is in the export.
     for k in ["image", "eval_script", "log_parser", "eval_type"] {
         assert!(row[k].is_string(), "{k}");

@@ -164,11 +164,10 @@ fn env() -> Option<&'static Env> {
         let _ = std::fs::remove_dir_all(&work);
         std::fs::create_dir_all(&work).unwrap();
         let mut packs = Vec::new();
-        // swebench 5.x must grade every row; Multilingual rows (Go, Rust,
-        // JS/TS) have no environment_setup_commit, so 4.x is checked on the
-        // Verified rows only (swebench_make_test_spec_accepts_every_exported_row).
+        // Both harness generations must grade every row (4.x needs no
+        // environment_setup_commit, which Multilingual rows lack).
         for name in ["dev", "dev_multilingual"] {
-            let harness = vec![HarnessGeneration::V5];
+            let harness = vec![HarnessGeneration::V5, HarnessGeneration::V4];
             let pack = shared.join("chains").join(name);
             let joined = join_upstream(&shared, &pack, &work.join(format!("{name}.jsonl")));
             let loaded = load_instances(&joined).unwrap();
@@ -272,7 +271,8 @@ fn swebench_make_test_spec_accepts_every_exported_row() {
         assert_eq!(counts["mini_rows"], counts["rows"], "{counts}");
         assert!(insts.len() >= built);
         total += built;
-        // 4.x: every Verified (Python) row has what it needs; the others are named.
+        // 4.x: every row, Verified and Multilingual, has what it needs (a
+        // version; environment_setup_commit is optional there).
         for row in std::fs::read_to_string(chain.join("exports/implementation_task.jsonl"))
             .unwrap()
             .lines()
@@ -280,13 +280,7 @@ fn swebench_make_test_spec_accepts_every_exported_row() {
             let Value::Object(row) = serde_json::from_str::<Value>(row).unwrap() else {
                 panic!("row")
             };
-            let r = codethread_chain::export::check_harness_row(&row, HarnessGeneration::V4);
-            if row.get("language") == Some(&json!("Python")) {
-                r.unwrap();
-            } else {
-                let e = r.unwrap_err().to_string();
-                assert!(e.contains("environment_setup_commit"), "{e}");
-            }
+            codethread_chain::export::check_harness_row(&row, HarnessGeneration::V4).unwrap();
         }
     }
     assert!(total >= 30, "{total} built instances");
@@ -693,14 +687,27 @@ fn mini_swe_agent_runs_pr1_gate_follow_on_and_stack() {
         String::from_utf8_lossy(tree(snapshots, &id, "before").files.keys().next().unwrap())
             .into_owned();
     let patch1 = w.join("pr1.txt");
+    // Its first command keeps everything it can read before it acts: the
+    // work tree and .git as a tar (contents stored as they are) and every git
+    // object decompressed.
+    let cap = w.join("capture");
+    std::fs::create_dir_all(&cap).unwrap();
     model_yaml(
         &w.join("pr1.yaml"),
         "scripted",
-        &[format!(
-            "cp -r {}/. . && printf '\\n# codethread scripted agent\\n' >> {first} && git diff > {}",
-            sh_quote(&snapshots.join(&id).join("before")),
-            sh_quote(&patch1)
-        )],
+        &[
+            format!(
+                "tar cf {} . && git cat-file --batch-all-objects --batch > {} && git log --all --format=%H%n%B > {}",
+                sh_quote(&cap.join("tree.tar")),
+                sh_quote(&cap.join("objects")),
+                sh_quote(&cap.join("log")),
+            ),
+            format!(
+                "cp -r {}/. . && printf '\\n# codethread scripted agent\\n' >> {first} && git diff > {}",
+                sh_quote(&snapshots.join(&id).join("before")),
+                sh_quote(&patch1)
+            ),
+        ],
         &patch1,
     );
     mini(
@@ -712,6 +719,16 @@ fn mini_swe_agent_runs_pr1_gate_follow_on_and_stack() {
         &testbed,
     );
     assert!(git(&testbed, &["log", "--format=%s"]).starts_with("codethread setup\n"));
+    // What the agent could read at its first step holds no original line.
+    let secret = original_lines(&tree(snapshots, &id, "before"), &chain.pr0(&id).unwrap());
+    assert!(!secret.is_empty());
+    for f in ["tree.tar", "objects", "log"] {
+        let bytes = std::fs::read(cap.join(f)).unwrap();
+        assert!(bytes.len() > 100 || f == "log", "{f}");
+        for l in &secret {
+            assert!(!contains(&bytes, l), "{f} holds {:?}", String::from_utf8_lossy(l));
+        }
+    }
     let pr1 = load_predictions(&w.join("out1/preds.json")).unwrap();
     assert!(pr1.errors.is_empty());
     let pr1 = predictions_by_id(&pr1.items);
@@ -785,11 +802,8 @@ fn mini_swe_agent_runs_pr1_gate_follow_on_and_stack() {
     assert_eq!(mine(&o).error, None);
     let rows: Vec<_> = rows
         .into_iter()
-        .filter(|r| r["instance_id"] == json!(id))
-        .map(|r| {
-            let p = r["setup_patch"].as_str().unwrap().as_bytes().to_vec();
-            (r, p)
-        })
+        .filter(|r| r.row["instance_id"] == json!(id))
+        .map(|r| (r.row, r.sealed_setup))
         .collect();
     let fo = write_mini_swe_agent_subset(&w.join("follow_on_AA"), &rows).unwrap();
     let testbed2 = w.join("testbed2");
@@ -894,4 +908,306 @@ fn mini_swe_agent_startup_applies_setup_patches_beyond_the_argument_limit() {
     );
     assert_eq!(git(&testbed, &["status", "--porcelain"]), "");
     assert!(git(&testbed, &["log", "--format=%s"]).starts_with("codethread setup\n"));
+}
+
+/// The startup command of `integrations/mini-swe-agent/<name>`, as the
+/// yaml holds it (the block under `env_startup_command: |`, dedented).
+fn startup_command(name: &str) -> String {
+    let yaml =
+        std::fs::read_to_string(repo_root().join("integrations/mini-swe-agent").join(name))
+            .unwrap();
+    let mut out = String::new();
+    let mut inside = false;
+    for l in yaml.lines() {
+        if l.trim_end() == "  env_startup_command: |" {
+            inside = true;
+            continue;
+        }
+        if inside {
+            if !l.is_empty() && !l.starts_with("    ") {
+                break;
+            }
+            out.push_str(l.strip_prefix("    ").unwrap_or(""));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// PR0's removed lines that the stubbed tree holds nowhere: the original
+/// bodies, as an agent could find them.
+fn original_lines(base: &MemTree, pr0: &[u8]) -> Vec<Vec<u8>> {
+    let stubbed = apply(base, pr0);
+    pr0.split(|b| *b == b'\n')
+        .filter(|l| !l.starts_with(b"--- a/") && *l != b"--- /dev/null")
+        .filter_map(|l| {
+            let t = l.strip_prefix(b"-")?.trim_ascii();
+            let unique = t.len() >= 12
+                && !stubbed
+                    .files
+                    .values()
+                    .any(|f| contains(&f.content, t));
+            unique.then(|| t.to_vec())
+        })
+        .collect()
+}
+
+/// Every byte an agent in `testbed` can read there: each file of the work
+/// tree and of `.git`, and every git object decompressed.
+fn readable_bytes(testbed: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![testbed.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            let m = std::fs::symlink_metadata(&p).unwrap();
+            if m.is_dir() {
+                stack.push(p);
+            } else if m.is_file() {
+                out.push((p.display().to_string(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    let o = Command::new("git")
+        .args(["cat-file", "--batch-all-objects", "--batch"])
+        .current_dir(testbed)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    out.push(("git objects".into(), o.stdout));
+    out
+}
+
+/// The tree `git ls-tree -r HEAD` holds, read back file by file.
+fn head_tree(testbed: &Path) -> MemTree {
+    let mut t = MemTree::new();
+    let names = git(testbed, &["ls-tree", "-r", "-z", "--name-only", "HEAD"]);
+    for n in names.split('\0').filter(|n| !n.is_empty()) {
+        let o = Command::new("git")
+            .args(["cat-file", "blob", &format!("HEAD:{n}")])
+            .current_dir(testbed)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{n}");
+        t.insert(n.as_bytes().to_vec(), o.stdout);
+    }
+    t
+}
+
+/// A base repository whose every file is also matched by `.gitignore`
+/// (tracked all the same): a setup that re-adds with `git add -A` drops them.
+fn ignored_base_repo(snapshots: &Path, id: &str, dir: &Path) {
+    base_repo(snapshots, id, dir);
+    let t = tree(snapshots, id, "before");
+    let ignore: String = t
+        .files
+        .keys()
+        .map(|p| format!("/{}\n", String::from_utf8_lossy(p)))
+        .collect();
+    std::fs::write(dir.join(".gitignore"), ignore).unwrap();
+    git(dir, &["add", ".gitignore"]);
+    git(dir, &["commit", "-q", "-m", "ignore"]);
+}
+
+/// The Implementation Task's setup, as the integration runs it, on every
+/// dev instance: afterwards HEAD's tree is exactly PR0 (every tracked file,
+/// `.gitignore`d ones too), the work tree is clean, and no byte the agent
+/// can read in the sandbox (work tree, `.git`, every git object, the setup
+/// file a container would be given) holds a line of the original bodies.
+#[test]
+fn the_agent_cannot_read_the_original_and_head_is_pr0() {
+    let Some(env) = env() else { return };
+    let script = startup_command("codethread.yaml");
+    assert_eq!(
+        script,
+        format!(
+            "set -- '{{{{ setup_patch_file }}}}'\n{}",
+            codethread_chain::export::SETUP_SCRIPT
+        ),
+        "the yaml and SETUP_SCRIPT differ"
+    );
+    let mut checked = 0;
+    let mut lines_checked = 0;
+    for (chain_dir, snapshots, _) in &env.packs {
+        let chain = Chain::open(chain_dir).unwrap();
+        let subset = chain_dir.join("exports/mini-swe-agent/implementation/subset/test.jsonl");
+        let rows: Vec<Value> = std::fs::read_to_string(&subset)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        for row in &rows {
+            let id = row["instance_id"].as_str().unwrap();
+            for f in codethread_chain::export::AGENT_HIDDEN_FIELDS {
+                assert!(row.get(*f).is_none(), "{id}: agent row carries {f}");
+            }
+            let setup = PathBuf::from(row["setup_patch_file"].as_str().unwrap());
+            let pr0 = chain.pr0(id).unwrap();
+            let base = tree(snapshots, id, "before");
+            let secret = original_lines(&base, &pr0);
+            let testbed = env.work.join("leak").join(id);
+            ignored_base_repo(snapshots, id, &testbed);
+            let cmd = script.replace("{{ setup_patch_file }}", &setup.display().to_string());
+            let o = Command::new("sh")
+                .args(["-c", &cmd])
+                .current_dir(&testbed)
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{id}: {}", String::from_utf8_lossy(&o.stderr));
+            // HEAD = PR0, every tracked file, nothing else; nothing uncommitted.
+            let mut want = apply(&base, &pr0);
+            want.insert(
+                b".gitignore".to_vec(),
+                std::fs::read(testbed.join(".gitignore")).unwrap(),
+            );
+            assert_eq!(head_tree(&testbed), want, "{id}: HEAD is not PR0");
+            assert_eq!(git(&testbed, &["status", "--porcelain"]), "", "{id}");
+            assert_eq!(git(&testbed, &["log", "--format=%s"]), "codethread setup\n");
+            let mut readable = readable_bytes(&testbed);
+            readable.push((setup.display().to_string(), std::fs::read(&setup).unwrap()));
+            let env_dir = chain_dir
+                .join("exports/mini-swe-agent/implementation/environments")
+                .join(id);
+            for f in ["setup.patch", "setup.sh", "Dockerfile"] {
+                let p = env_dir.join(f);
+                readable.push((p.display().to_string(), std::fs::read(&p).unwrap()));
+            }
+            for l in &secret {
+                for (name, bytes) in &readable {
+                    assert!(
+                        !contains(bytes, l),
+                        "{id}: {name} holds the original line {:?}",
+                        String::from_utf8_lossy(l)
+                    );
+                }
+            }
+            lines_checked += secret.len();
+            checked += 1;
+            let _ = std::fs::remove_dir_all(&testbed);
+        }
+    }
+    assert!(checked >= 30, "{checked} instances");
+    assert!(lines_checked >= 100, "{lines_checked} original lines");
+    eprintln!("no original line readable: {checked} instances, {lines_checked} lines");
+}
+
+/// The Python with swebench 4.x (`CODETHREAD_PYTHON4`; `.ci/run` makes
+/// `.venv-ci4` with swebench 4.1.0), or None (SKIPPED) without
+/// `CODETHREAD_SHARED`; with it set, a missing 4.x fails.
+fn python4() -> Option<PathBuf> {
+    let shared_set = std::env::var_os(codethread_testkit::ENV).is_some_and(|v| !v.is_empty());
+    let p = std::env::var_os("CODETHREAD_PYTHON4")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from);
+    let ok = p.as_ref().is_some_and(|p| {
+        Command::new(p)
+            .args(["-c", "import swebench, sys; sys.exit(not swebench.__version__.startswith('4.'))"])
+            .status()
+            .is_ok_and(|s| s.success())
+    });
+    match (ok, shared_set) {
+        (true, _) => p,
+        (false, true) => panic!(
+            "CODETHREAD_SHARED is set but CODETHREAD_PYTHON4 ({p:?}) cannot import swebench 4.x; .ci/run installs it into .venv-ci4"
+        ),
+        (false, false) => {
+            skip("CODETHREAD_PYTHON4 with swebench 4.x not set");
+            None
+        }
+    }
+}
+
+/// Every dataset file the project writes, for every built instance of both
+/// dev packs: build's two exports and four mini-swe-agent subsets, and the
+/// Follow-On files `chain stack --follow-on` / `--follow-on-mini` write on
+/// an agent's PR1 (AA). swebench 5.0.2's and 4.1.0's `make_test_spec`
+/// accept 100% of the rows.
+#[test]
+fn every_written_dataset_file_passes_make_test_spec_in_5x_and_4x() {
+    let Some(env) = env() else { return };
+    let Some(py4) = python4() else { return };
+    let mut files: Vec<PathBuf> = Vec::new();
+    let mut want_rows = 0usize;
+    for (k, (chain_dir, snapshots, _)) in env.packs.iter().enumerate() {
+        let chain = Chain::open(chain_dir).unwrap();
+        let ids = built_ids(chain_dir);
+        let ex = chain_dir.join("exports");
+        for f in [
+            "implementation_task.jsonl",
+            "follow_on_human_pr1.jsonl",
+            "mini-swe-agent/implementation/subset/test.jsonl",
+            "mini-swe-agent/implementation/images_subset/test.jsonl",
+            "mini-swe-agent/follow_on_human_pr1/subset/test.jsonl",
+            "mini-swe-agent/follow_on_human_pr1/images_subset/test.jsonl",
+        ] {
+            files.push(ex.join(f));
+            want_rows += ids.len();
+        }
+        // The AA Follow-On on an agent's PR1 that appends a comment to each file.
+        let mut pr1 = BTreeMap::new();
+        for id in &ids {
+            pr1.insert(id.clone(), scripted_agent(&chain, snapshots, id).0);
+        }
+        let layer = Layer::Predictions(preds("agent", &pr1));
+        let (rows, o) = follow_on_rows(
+            &chain,
+            &layer,
+            "agent__PR1",
+            &mut SnapshotSource::new(snapshots),
+        );
+        assert!(o.iter().all(|o| o.error.is_none()), "{o:?}");
+        assert_eq!(rows.len(), ids.len());
+        let fo = env.work.join(format!("follow_on_AA_{k}.jsonl"));
+        let plain: Vec<_> = rows.iter().map(|r| &r.row).collect();
+        codethread_chain::export::write_jsonl(&fo, &plain).unwrap();
+        files.push(fo);
+        let mini_rows: Vec<_> = rows
+            .iter()
+            .map(|r| (r.row.clone(), r.sealed_setup.clone()))
+            .collect();
+        let mini = env.work.join(format!("follow_on_AA_mini_{k}"));
+        write_mini_swe_agent_subset(&mini, &mini_rows).unwrap();
+        files.push(mini.join("subset/test.jsonl"));
+        files.push(mini.join("images_subset/test.jsonl"));
+        want_rows += 3 * ids.len();
+        // Every top-level column the 5.x harness reads, in every file.
+        for f in files.iter().rev().take(3) {
+            for l in std::fs::read_to_string(f).unwrap().lines() {
+                let Value::Object(row) = serde_json::from_str::<Value>(l).unwrap() else {
+                    panic!("row")
+                };
+                assert!(!row.contains_key("extra"), "{}: nested extra", f.display());
+                codethread_chain::export::check_harness_row(&row, HarnessGeneration::V5).unwrap();
+            }
+        }
+    }
+    let args: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+    for python in [env.python.clone(), py4] {
+        let out = Command::new(&python)
+            .arg(py_dir().join("check_datasets.py"))
+            .args(&args)
+            .envs(offline_env(&env.work))
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{}: {}\n{stdout}",
+            python.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+        let (mut rows, mut specs) = (0, 0);
+        for c in v["files"].as_object().unwrap().values() {
+            rows += c["rows"].as_u64().unwrap();
+            specs += c["specs"].as_u64().unwrap();
+        }
+        assert_eq!(rows as usize, want_rows, "{v}");
+        assert_eq!(specs, rows, "{v}");
+        eprintln!("swebench {}: make_test_spec accepts {specs}/{rows} rows of {} files", v["swebench"], files.len());
+    }
 }

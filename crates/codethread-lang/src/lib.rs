@@ -41,6 +41,12 @@
 //! assert_eq!((funcs[0].span.start_line, funcs[0].node.start_line), (2, 3));
 //! ```
 
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 mod files;
 mod flat;
 mod index;

@@ -31,8 +31,7 @@
 //! parsed file and function index.
 //!
 //! ```
-//! use codethread_metrics::{analyze_source, Profile};
-//! use codethread_lang::Lang;
+//! use codethread_metrics::{analyze_source, Lang, Profile};
 //!
 //! let src = "def f(x):\n    if x:\n        return 1  # one\n    return {x: 2}\n";
 //! let file = analyze_source("a.py", Lang::Python, src, Profile::Paper).unwrap();
@@ -42,6 +41,18 @@
 //! assert_eq!(f.lloc, Some(5));
 //! assert_eq!(f.parse_errors, 0);
 //! ```
+
+
+/// The language crate, re-exported so that this crate is usable alone
+/// (one dependency: `codethread_metrics::Lang`, `codethread_metrics::lang::...`).
+pub use codethread_lang as lang;
+/// The languages (re-exported from `codethread-lang`).
+pub use codethread_lang::Lang;
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
 
 mod canonical;
 mod cognitive;

@@ -17,6 +17,15 @@ pub struct DiffOptions {
     pub context: usize,
     /// Write `index <old>..<new>` lines with abbreviated blob ids (git does).
     pub index: bool,
+    /// Write every changed pre-existing file as a forward-only
+    /// `GIT binary patch` literal (the new contents, deflated and
+    /// base85-encoded, with the full blob ids of both sides and no reverse
+    /// block), also for text. Such a patch holds nothing of the pre-image
+    /// but its blob id, so the old contents cannot be read back from it;
+    /// `git apply` still checks the pre-image by its id and applies it
+    /// (`git apply -R` cannot). CodeThread's sealed setup patches
+    /// (PR0 without the original bodies) are written this way.
+    pub literal: bool,
 }
 
 impl Default for DiffOptions {
@@ -24,6 +33,7 @@ impl Default for DiffOptions {
         Self {
             context: 3,
             index: true,
+            literal: false,
         }
     }
 }
@@ -139,7 +149,10 @@ fn write_file_diff(
     head.push(b'\n');
     let b_bytes = before.unwrap_or_default();
     let a_bytes = after.unwrap_or_default();
-    let binary = is_binary(b_bytes) || is_binary(a_bytes);
+    // A sealed (literal) diff of a pre-existing file never writes its old
+    // lines; a created file has none to hide.
+    let sealed = opts.literal && before.is_some();
+    let binary = sealed || is_binary(b_bytes) || is_binary(a_bytes);
     let old_id = if before.is_some() {
         blob_id(b_bytes)
     } else {
@@ -200,8 +213,14 @@ fn write_file_diff(
     };
     if binary {
         out.extend_from_slice(b"GIT binary patch\n");
-        for (data, label) in [(a_bytes, "literal"), (b_bytes, "literal")] {
-            out.extend_from_slice(format!("{label} {}\n", data.len()).as_bytes());
+        // The reverse block (the pre-image) is left out of a sealed diff.
+        let blocks: &[&[u8]] = if sealed {
+            &[a_bytes]
+        } else {
+            &[a_bytes, b_bytes]
+        };
+        for data in blocks {
+            out.extend_from_slice(format!("literal {}\n", data.len()).as_bytes());
             encode_base85_lines(&deflate(data), out);
         }
         return Ok(());
@@ -398,5 +417,52 @@ mod tests {
             &DiffOptions::default(),
         );
         assert!(matches!(e, Err(CreateError::UnsafePath { .. })));
+    }
+
+    #[test]
+    fn literal_diffs_hold_no_old_line_and_apply() {
+        let before = b"def f():\n    return secret_original_body\n\ndef g():\n    pass\n";
+        let after = b"def f():\n    raise NotImplementedError\n\ndef g():\n    pass\n";
+        let sealed = DiffOptions {
+            literal: true,
+            ..DiffOptions::default()
+        };
+        let p = diff_files(
+            &[
+                FileChange::new(b"m.py", Some(before), Some(after)),
+                FileChange::new(b"gone.py", Some(b"old_gone_line\n"), None),
+                FileChange::new(b"new.py", None, Some(b"created\n")),
+            ],
+            &sealed,
+        )
+        .expect("diff");
+        let text = p.to_bytes();
+        // Not one old line, in any encoding the patch uses as text.
+        for old in [&b"secret_original_body"[..], b"old_gone_line", b"def g"] {
+            assert!(!text.windows(old.len()).any(|w| w == old), "{old:?}");
+        }
+        assert!(text.windows(8).any(|w| w == b"literal "));
+        let mut t = MemTree::new();
+        t.insert(&b"m.py"[..], &before[..]);
+        t.insert(&b"gone.py"[..], &b"old_gone_line\n"[..]);
+        t.apply(&p, &ApplyOptions::default()).expect("applies");
+        assert_eq!(t.get(b"m.py"), Some(&after[..]));
+        assert!(t.get(b"gone.py").is_none());
+        assert_eq!(t.get(b"new.py"), Some(&b"created\n"[..]));
+        // The pre-image is checked by its blob id: another base is refused.
+        let mut other = MemTree::new();
+        other.insert(&b"m.py"[..], &b"def f():\n    return 2\n"[..]);
+        other.insert(&b"gone.py"[..], &b"old_gone_line\n"[..]);
+        assert!(other.apply(&p, &ApplyOptions::default()).is_err());
+        // Without the reverse block nothing can restore the pre-image.
+        assert!(t
+            .apply(
+                &p,
+                &ApplyOptions {
+                    reverse: true,
+                    ..Default::default()
+                },
+            )
+            .is_err());
     }
 }

@@ -41,6 +41,18 @@
 //! assert_eq!(loc.target_ids(), vec!["m.py::f".to_string()]);
 //! ```
 
+
+/// The language crate, re-exported so that this crate is usable alone
+/// (one dependency: `codethread_patch::Lang`, `codethread_patch::lang::...`).
+pub use codethread_lang as lang;
+/// The languages (re-exported from `codethread-lang`).
+pub use codethread_lang::Lang;
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 mod apply;
 mod binary;
 mod create;

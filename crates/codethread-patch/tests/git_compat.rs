@@ -43,7 +43,20 @@ fn tree(files: &[(&[u8], &[u8])]) -> MemTree {
 }
 
 fn check_with_git(before: &MemTree, after: &MemTree) {
-    let patch = diff_trees(before, after, &DiffOptions::default()).expect("diff");
+    check_with_git_opts(before, after, &DiffOptions::default());
+    // The sealed form (forward-only literals) of the same change.
+    check_with_git_opts(
+        before,
+        after,
+        &DiffOptions {
+            literal: true,
+            ..DiffOptions::default()
+        },
+    );
+}
+
+fn check_with_git_opts(before: &MemTree, after: &MemTree, opts: &DiffOptions) {
+    let patch = diff_trees(before, after, opts).expect("diff");
     let bytes = patch.to_bytes();
     assert_eq!(
         parse(&bytes).map(|p| p.to_bytes()).unwrap_or_default(),

@@ -30,8 +30,7 @@
 //!   `auto` return types) carry a [`Warning`].
 //!
 //! ```
-//! use codethread_lang::Lang;
-//! use codethread_skeleton::{restore, skeletonize_source, Options, Selector};
+//! use codethread_skeleton::{restore, skeletonize_source, Lang, Options, Selector};
 //!
 //! let src = "@cache\ndef area(r):  # circle\n    \"\"\"Area.\"\"\"\n    return 3.14 * r * r\n";
 //! let sk = skeletonize_source(Lang::Python, src, &[Selector::All], &Options::default()).unwrap();
@@ -46,6 +45,18 @@
 //!
 //! See `docs/skeleton.md` for the rules per language and the invariants the
 //! tests check.
+
+
+/// The language crate, re-exported so that this crate is usable alone
+/// (one dependency: `codethread_skeleton::Lang`, `codethread_skeleton::lang::...`).
+pub use codethread_lang as lang;
+/// The languages (re-exported from `codethread-lang`).
+pub use codethread_lang::Lang;
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
 
 mod batch;
 mod error;

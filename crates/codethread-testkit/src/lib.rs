@@ -15,6 +15,12 @@
 //! ```
 #![allow(clippy::panic)]
 
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 pub mod chat_server;
 
 use std::io::Write;

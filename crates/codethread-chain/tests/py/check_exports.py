@@ -57,10 +57,21 @@ def main() -> int:
             failures.append(f"{subset}: {len(rows)} rows, the export has {want}")
         for row in rows:
             patch = Path(row["setup_patch_file"])
+            hidden = [f for f in ("patch", "gold_patch", "pr1_human_patch", "pr0_patch", "setup_patch") if f in row]
+            if hidden:
+                failures.append(f"{subset}: {row['instance_id']}: the agent-side row carries {hidden}")
             if not patch.is_file():
                 failures.append(f"{subset}: {row['instance_id']}: no setup patch file {patch}")
-            elif patch.read_bytes() != row["setup_patch"].encode():
-                failures.append(f"{subset}: {row['instance_id']}: setup patch file differs from the row")
+            elif b"\n-" in patch.read_bytes() or b"@@ " in patch.read_bytes():
+                failures.append(f"{subset}: {row['instance_id']}: setup patch file is not sealed")
+        images = exports / "mini-swe-agent" / task / "images_subset"
+        try:
+            image_rows = list(load_dataset(str(images), split="test"))
+        except Exception as e:
+            failures.append(f"{images}: load_dataset: {type(e).__name__}: {e}")
+            continue
+        if len(image_rows) != want or any(not r["image_name"].startswith("codethread/") for r in image_rows):
+            failures.append(f"{images}: rows do not name their setup images")
     print(json.dumps(counts))
     for f in failures:
         print(f, file=sys.stderr)
