@@ -775,7 +775,8 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             for (id, paths) in &set.conflicts {
                 let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
                 eprintln!(
-                    "conflicting reports: instance {id}: {} disagree; neither is used",
+                    "conflicting reports: instance {}: {} disagree; neither is used",
+                    codethread::chain::ids::label(id),
                     names.join(" and ")
                 );
             }
@@ -900,7 +901,10 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                     // could not be sealed is reported here.
                     for o in &fo_outcomes {
                         if let Some(e) = &o.error {
-                            if !outcomes.iter().any(|s| s.instance_id == o.instance_id && s.error.is_some()) {
+                            if !outcomes
+                                .iter()
+                                .any(|s| s.instance_id == o.instance_id && s.error.is_some())
+                            {
                                 eprintln!("no follow-on row: {e}");
                             }
                         }

@@ -101,6 +101,15 @@ fn reports_from_value(v: Value, origin: &Path) -> Result<Vec<InstanceReport>, Ch
     };
     let mut out = Vec::new();
     for (id, body) in m {
+        if let Some(why) = crate::ids::id_problem(&id) {
+            return Err(ChainError::BadField {
+                path: origin.to_path_buf(),
+                line: 1,
+                instance_id: crate::ids::label(&id),
+                field: "<report>".into(),
+                message: why,
+            });
+        }
         let Value::Object(b) = body else {
             return Err(ChainError::BadField {
                 path: origin.to_path_buf(),

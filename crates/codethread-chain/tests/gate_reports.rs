@@ -267,7 +267,8 @@ fn reports_of_two_runs_that_disagree_are_a_conflict_naming_both() {
     let fx = fixture("conflict");
     let runs = fx.dir.join("logs/run_evaluation");
     // (report of run a, report of run b, expected decision of instance 0)
-    let cases: Vec<(String, String, Option<(bool, &str)>)> = vec![
+    type Case<'a> = (String, String, Option<(bool, &'a str)>);
+    let cases: Vec<Case> = vec![
         // Identical: one report, kept.
         (
             report(0, false, true, true),

@@ -101,6 +101,17 @@ pub fn load_requests(
         match r.value {
             Err(e) => out.errors.push(e),
             Ok(v) => match serde_json::from_value::<LlmRequest>(v) {
+                // The id check of every loader (`ids`): it names cache and
+                // output files and is printed.
+                Ok(req) if crate::ids::id_problem(&req.custom_id).is_some() => {
+                    out.errors.push(ChainError::BadField {
+                        path: path.to_path_buf(),
+                        line: r.line,
+                        instance_id: crate::ids::label(&req.custom_id),
+                        field: "custom_id".into(),
+                        message: crate::ids::id_problem(&req.custom_id).unwrap_or_default(),
+                    })
+                }
                 Ok(req) => rows.push((r.line, req.custom_id.clone(), req)),
                 Err(e) => out.errors.push(ChainError::BadField {
                     path: path.to_path_buf(),
