@@ -41,7 +41,7 @@ use codethread::chain::llm::runner::{self, JobOutcome, Progress, RunnerOptions};
 use codethread::chain::pipeline::{self, Chain, Layer, SourceSpec};
 use codethread::chain::pr0::Pr0Options;
 use codethread::chain::predictions::{load_predictions, predictions_by_id};
-use codethread::chain::report::load_reports;
+use codethread::chain::report::{load_reports_selected, ReportFilter};
 use codethread::chain::statement::{import_answers, LlmRequest};
 use codethread::exit::{from_counts, Outcome};
 use codethread::lang::io::DEFAULT_MAX_FILE_BYTES;
@@ -167,6 +167,15 @@ enum Cmd {
         /// PR0 + PR1 is empty is found by composing the stack.
         #[command(flatten)]
         src: Src,
+        /// Base of the stack's model name, as given to `chain stack --model`
+        /// (default: the predictions' model_name_or_path). Below a report
+        /// directory only `<run_id>/<NAME>__PR1/<id>/` reports are read.
+        #[arg(long)]
+        model: Option<String>,
+        /// Read only the reports of this harness run (`--run_id`) below a
+        /// report directory.
+        #[arg(long)]
+        run_id: Option<String>,
     },
     /// The statement writer's chat requests of a chain, as JSONL on stdout.
     Requests {
@@ -585,7 +594,11 @@ fn layer(arg: &str) -> Result<(Layer, Option<String>, usize), ChainError> {
             for e in &l.errors {
                 eprintln!("unloadable prediction: {e}");
             }
-            let model = l.items.last().map(|p| p.model_name_or_path.clone());
+            let model = l
+                .items
+                .last()
+                .map(|p| p.model_name_or_path.clone())
+                .filter(|m| !m.is_empty());
             let m = predictions_by_id(&l.items);
             Ok((
                 if from_base {
@@ -743,6 +756,8 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             predictions,
             reports,
             src,
+            model,
+            run_id,
         } => {
             let chain = Chain::open(&chain)?;
             let preds = load_predictions(&predictions)?;
@@ -754,13 +769,57 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                 eprintln!("unloadable prediction: {e}");
             }
             let mut failed = preds.errors.len();
+            // Only the reports of the stack being gated: the harness logs it
+            // under its model_name_or_path, `<model>__PR1` (as `chain stack`
+            // names it).
+            let base = model.or_else(|| {
+                preds
+                    .items
+                    .last()
+                    .map(|p| p.model_name_or_path.clone())
+                    .filter(|m| !m.is_empty())
+            });
+            let stack_model = base.map(|m| {
+                if m.ends_with("__PR1") {
+                    m
+                } else {
+                    pipeline::stack_model_name(&m, &[Layer::HumanPr1])
+                }
+            });
+            if stack_model.is_none() && run_id.is_none() {
+                eprintln!(
+                    "warning: the predictions name no model and no --model / --run-id was given: every report below the report directories is read"
+                );
+            }
+            let filter = ReportFilter {
+                model: stack_model,
+                run_id,
+            };
             // Directories, per-instance report.json / run_instance.log files and
             // run-level reports alike.
-            let (all, errs) = load_reports(&reports);
-            for e in &errs {
+            let set = load_reports_selected(&reports, &filter);
+            for e in &set.errors {
                 eprintln!("unreadable report: {e}");
             }
-            failed += errs.len();
+            failed += set.errors.len();
+            if set.ignored > 0 {
+                eprintln!(
+                    "ignored {} reports of other models or runs (reading model {}, run {})",
+                    set.ignored,
+                    filter.model.as_deref().unwrap_or("any"),
+                    filter.run_id.as_deref().unwrap_or("any")
+                );
+            }
+            for (id, paths) in &set.conflicts {
+                let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+                eprintln!(
+                    "conflicting reports: instance {}: {} disagree; neither is used",
+                    codethread::chain::ids::label(id),
+                    names.join(" and ")
+                );
+            }
+            failed += set.conflicts.len();
+            let all = set.reports;
             let mut source = match (&src.snapshots, &src.repo, &src.repos) {
                 (None, None, None) => None,
                 _ => Some(src.spec()?.open()),
@@ -844,16 +903,27 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
         } => {
             let chain = Chain::open(&chain)?;
             let mut layers = Vec::new();
-            let mut last_model = None;
+            // The name comes from the last predictions layer (the agent's):
+            // `--pr1 AGENT --pr2 gold` is AGENT__AH, not gold__AH; `human` /
+            // `gold` name a stack only when it has no predictions layer.
+            let mut last_agent = None;
+            let mut last_human = None;
             let mut unloadable = 0;
             for a in std::iter::once(&pr1).chain(later.iter()) {
                 let (l, m, bad) = layer(a)?;
+                if matches!(l, Layer::HumanPr1 | Layer::Gold) {
+                    last_human = m.or(last_human);
+                } else {
+                    last_agent = m.or(last_agent);
+                }
                 layers.push(l);
-                last_model = m.or(last_model);
                 unloadable += bad;
             }
             let model = pipeline::stack_model_name(
-                &model.or(last_model).unwrap_or_else(|| "codethread".into()),
+                &model
+                    .or(last_agent)
+                    .or(last_human)
+                    .unwrap_or_else(|| "codethread".into()),
                 &layers,
             );
             let mut source = src.spec()?.open();
@@ -899,9 +969,6 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             let failed: Vec<_> = outcomes.iter().filter_map(|o| o.error.as_ref()).collect();
             for e in &failed {
                 eprintln!("not stacked: {e}");
-            }
-            for w in outcomes.iter().flat_map(|o| &o.warnings) {
-                eprintln!("warning: {w}");
             }
             writeln!(
                 stdout,

@@ -222,11 +222,15 @@ impl ReproduceSummary {
     }
 }
 
-/// Files below `dir` as (relative path with `/`, bytes), sorted. The tree is untrusted: the
+/// One file of an agent tree: (relative path with `/`, as the file system's bytes; contents).
+type TreeFile = (Vec<u8>, Vec<u8>);
+
+/// Files below `dir` as (relative path with `/` as the file system's bytes, contents), sorted:
+/// names are kept as bytes, so two non-UTF-8 names never become one. The tree is untrusted: the
 /// walk never follows a symbolic link (a link anywhere is an error naming it, its target never
 /// read), and only regular files of at most `limit` bytes are read. Every problem of the tree
 /// is returned (the whole tree is then refused).
-fn read_tree(dir: &Path, limit: u64) -> Result<Vec<(String, Vec<u8>)>, Vec<String>> {
+fn read_tree(dir: &Path, limit: u64) -> Result<Vec<TreeFile>, Vec<String>> {
     let mut out = Vec::new();
     let mut problems = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -265,9 +269,9 @@ fn read_tree(dir: &Path, limit: u64) -> Result<Vec<(String, Vec<u8>)>, Vec<Strin
                         let rel = p.strip_prefix(dir).unwrap_or(&p);
                         let rel = rel
                             .components()
-                            .map(|c| c.as_os_str().to_string_lossy())
+                            .map(|c| c.as_os_str().as_encoded_bytes())
                             .collect::<Vec<_>>()
-                            .join("/");
+                            .join(&b'/');
                         out.push((rel, bytes));
                     }
                     Err(err) => problems.push(err.to_string()),
@@ -336,7 +340,7 @@ fn overlay(
     };
     let mut t = tree.clone();
     for (p, bytes) in read_tree(&dir, limit)? {
-        t.insert(p.into_bytes(), bytes);
+        t.insert(p, bytes);
     }
     Ok(Some(t))
 }
@@ -361,10 +365,11 @@ fn load_reports_nofollow(
     }
 }
 
-/// The patch from `a` to `b` as text (empty when they are equal).
-fn diff_text(a: &MemTree, b: &MemTree) -> Result<String, String> {
+/// The patch from `a` to `b` as bytes (empty when they are equal): paths and contents as
+/// the trees hold them.
+fn diff_bytes(a: &MemTree, b: &MemTree) -> Result<Vec<u8>, String> {
     let p = diff_trees(a, b, &DiffOptions::default()).map_err(|e| e.to_string())?;
-    Ok(String::from_utf8_lossy(&p.to_bytes()).into_owned())
+    Ok(p.to_bytes())
 }
 
 /// The trees of one (model, instance) chain.
@@ -374,9 +379,9 @@ struct Trees<'a> {
     agent_pr1: Option<MemTree>,
     ha_pr2: Option<MemTree>,
     aa_pr2: Option<MemTree>,
-    /// PR2 patches (HA, AA) as text.
-    ha_patch: Option<String>,
-    aa_patch: Option<String>,
+    /// PR2 patches (HA, AA) as bytes (a prediction holds them as text).
+    ha_patch: Option<Vec<u8>>,
+    aa_patch: Option<Vec<u8>>,
 }
 
 /// Target ids (`path::qualname[#n]`) grouped by path, as qualnames.
@@ -509,11 +514,11 @@ fn iec_flag(
 }
 
 /// Edited files and functions (`path::qualname`) of `patch` on `pre`.
-fn edit_set(pre: &MemTree, patch: &str, hint: Option<Lang>) -> Result<EditSet, String> {
-    if patch.trim().is_empty() {
+fn edit_set(pre: &MemTree, patch: &[u8], hint: Option<Lang>) -> Result<EditSet, String> {
+    if patch.trim_ascii().is_empty() {
         return Ok(EditSet::default());
     }
-    let parsed = codethread_patch::parse(patch.as_bytes()).map_err(|e| e.to_string())?;
+    let parsed = codethread_patch::parse(patch).map_err(|e| e.to_string())?;
     let loc = localize_hinted(pre, &parsed, hint).map_err(|e| e.to_string())?;
     Ok(EditSet {
         files: codethread_patch::file_set(&parsed),
@@ -607,7 +612,7 @@ fn unreadable_sources(cfg: &ReproduceConfig, instances: &[Instance]) -> BTreeMap
         SourceSpec::Repos(_) => {
             let mut probe = cfg.source.open();
             for i in instances {
-                if let Err(e) = probe.select_repo(&i.repo) {
+                if let Err(e) = probe.select_repo_for(&i.instance_id, &i.repo) {
                     out.insert(i.instance_id.clone(), e.to_string());
                 }
             }
@@ -783,7 +788,9 @@ pub fn reproduce(
         let id = &inst.instance_id;
         let r = (|| -> Result<(MemTree, MemTree), String> {
             let gold = codethread_patch::parse(inst.patch.as_bytes()).map_err(|e| e.to_string())?;
-            source.select_repo(&inst.repo).map_err(|e| e.to_string())?;
+            source
+                .select_repo_for(id, &inst.repo)
+                .map_err(|e| e.to_string())?;
             let mut base = MemTree::new();
             for p in gold.touched_paths() {
                 let p = String::from_utf8_lossy(&p).into_owned();
@@ -846,15 +853,16 @@ pub fn reproduce(
                 ha_patch: None,
                 aa_patch: None,
             };
-            let pred = |patch: String| Prediction {
+            // Predictions are JSON text: the harness cannot be given other bytes.
+            let pred = |patch: &[u8]| Prediction {
                 instance_id: id.clone(),
                 model_name_or_path: model.clone(),
-                model_patch: patch,
+                model_patch: String::from_utf8_lossy(patch).into_owned(),
             };
             if let Some(a) = &t.agent_pr1 {
-                match diff_text(stubbed, a) {
+                match diff_bytes(stubbed, a) {
                     Ok(p) => {
-                        pr1_preds.insert(id.clone(), pred(p));
+                        pr1_preds.insert(id.clone(), pred(&p));
                     }
                     Err(e) => sum.errors.push(format!("{model} {id}: PR1 diff: {e}")),
                 }
@@ -864,14 +872,14 @@ pub fn reproduce(
                 .enumerate()
             {
                 if let (Some(pre), Some(post)) = (pre, post) {
-                    match diff_text(pre, post) {
+                    match diff_bytes(pre, post) {
                         Ok(p) => {
+                            pr2[k].insert(id.clone(), pred(&p));
                             if k == 0 {
-                                t.ha_patch = Some(p.clone());
+                                t.ha_patch = Some(p);
                             } else {
-                                t.aa_patch = Some(p.clone());
+                                t.aa_patch = Some(p);
                             }
-                            pr2[k].insert(id.clone(), pred(p));
                         }
                         Err(e) => sum.errors.push(format!("{model} {id}: PR2 diff: {e}")),
                     }
@@ -1056,10 +1064,7 @@ pub fn reproduce(
                         (
                             tid,
                             codethread_analysis::judge::touches_function_hinted(
-                                agent,
-                                p.as_bytes(),
-                                tid,
-                                hint,
+                                agent, p, tid, hint,
                             )
                             .ok(),
                         )
@@ -1067,7 +1072,7 @@ pub fn reproduce(
                     .collect();
                 judge_aa.push(serde_json::json!({
                     "benchmark": cfg.benchmark, "model": model, "instance": id,
-                    "aa_pr2_patch": p,
+                    "aa_pr2_patch": String::from_utf8_lossy(p),
                     "aa_resolved": aa_resolved.get(&(model.clone(), id.clone())).copied().unwrap_or(false),
                     "failing_tests": [],
                     "pr2_touches_target": touches,

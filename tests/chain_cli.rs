@@ -185,7 +185,8 @@ fn built(tag: &str, ids: &[&str]) -> (PathBuf, PathBuf, PathBuf) {
 #[test]
 fn gate_names_and_counts_unloadable_predictions_and_reports() {
     let (d, out, _) = built("gate", &["a", "b", "c"]);
-    let logs = d.join("logs/run/m");
+    // The harness logs the stack of model `m` as `m__PR1`.
+    let logs = d.join("logs/run/m__PR1");
     std::fs::create_dir_all(logs.join("a")).unwrap();
     std::fs::write(
         logs.join("a/report.json"),
@@ -402,5 +403,433 @@ fn scratch_directories_of_killed_runs_are_removed() {
         "a running process's scratch directory is kept"
     );
     let _ = std::fs::remove_dir_all(&live);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// A report.json of instance `id` (F2P `t::f`): `f2p` whether the F2P test
+/// passed, `p2p_fail` the P2P tests that failed.
+fn report_json(id: &str, f2p: bool, p2p_fail: &[&str]) -> String {
+    let (ok, bad): (Vec<&str>, Vec<&str>) = if f2p {
+        (vec!["t::f"], vec![])
+    } else {
+        (vec![], vec!["t::f"])
+    };
+    json!({id: {"patch_is_None": false, "patch_exists": true, "patch_successfully_applied": true,
+        "resolved": false, "tests_status": {
+            "FAIL_TO_PASS": {"success": ok, "failure": bad},
+            "PASS_TO_PASS": {"success": [], "failure": p2p_fail}}}})
+    .to_string()
+}
+
+fn put(p: &Path, s: &str) {
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, s).unwrap();
+}
+
+/// Issue 18 item 2: `--reports logs/run_evaluation` holding the PR1 run, the
+/// PR2 run and another model's PR1 run gives the PR1 run's decisions; the
+/// others are counted on stderr; two PR1 runs that disagree are named.
+#[test]
+fn gate_reads_only_the_gated_stacks_reports() {
+    let ids = ["inst-one", "inst-two", "inst-three"];
+    let (d, out, _) = built("gate-mixed", &ids);
+    let runs = d.join("logs/run_evaluation");
+    for id in ids {
+        // PR1 of `agent`: inst-one kept, inst-two F2P already passing, inst-three kept.
+        let pr1 = report_json(id, id == "inst-two", &[]);
+        put(&runs.join(format!("pr1/agent__PR1/{id}/report.json")), &pr1);
+        // The AA run (same run id) and another model's PR1 run disagree everywhere.
+        put(
+            &runs.join(format!("pr1/agent__AA/{id}/report.json")),
+            &report_json(id, id != "inst-two", &["t::p"]),
+        );
+        put(
+            &runs.join(format!("pr2/agent__AA/{id}/report.json")),
+            &report_json(id, true, &[]),
+        );
+        put(
+            &runs.join(format!("pr1/zz_other__PR1/{id}/report.json")),
+            &report_json(id, true, &["t::p"]),
+        );
+    }
+    let preds = d.join("agent_pr1.jsonl");
+    let lines: Vec<String> = ids
+        .iter()
+        .map(|id| {
+            json!({"instance_id": id, "model_name_or_path": "agent", "model_patch": "--- a/x\n"})
+                .to_string()
+        })
+        .collect();
+    std::fs::write(&preds, lines.join("\n")).unwrap();
+    let gate = |extra: &[&str]| {
+        let mut args = vec![
+            "gate",
+            "--chain",
+            p(&out),
+            "--predictions",
+            p(&preds),
+            "--reports",
+            p(&runs),
+        ];
+        args.extend_from_slice(extra);
+        chain(&args)
+    };
+    let kept = |r: &Run| -> Vec<bool> {
+        let mut v: Vec<(String, bool)> = r
+            .stdout
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                (
+                    v["instance_id"].as_str().unwrap().to_string(),
+                    v["kept"].as_bool().unwrap(),
+                )
+            })
+            .collect();
+        v.sort();
+        // inst-one, inst-three, inst-two
+        v.into_iter().map(|x| x.1).collect()
+    };
+    for extra in [
+        &[][..],
+        &["--run-id", "pr1"][..],
+        &["--model", "agent", "--run-id", "pr1"][..],
+    ] {
+        let r = gate(extra);
+        assert_eq!(r.code, 0, "{extra:?}: {}", r.stderr);
+        assert_eq!(kept(&r), vec![true, true, false], "{extra:?}: {}", r.stdout);
+        assert!(
+            r.stderr.contains("ignored 9 reports"),
+            "{extra:?}: {}",
+            r.stderr
+        );
+    }
+    // A second PR1 run that disagrees on inst-one: named with both paths, exit 1.
+    let again = runs.join("pr1-again/agent__PR1/inst-one/report.json");
+    put(&again, &report_json("inst-one", false, &["t::p"]));
+    let r = gate(&[]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let line = r
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("conflicting reports"))
+        .unwrap_or_else(|| panic!("{}", r.stderr));
+    assert!(
+        line.contains("inst-one") && line.contains("pr1-again") && line.contains("pr1/agent__PR1"),
+        "{line}"
+    );
+    assert_eq!(kept(&r), vec![false, true, false], "{}", r.stdout);
+    assert!(r.stdout.contains("conflicting_reports"), "{}", r.stdout);
+    // Its run id picks one run.
+    let r = gate(&["--run-id", "pr1-again"]);
+    assert!(!kept(&r)[0], "{}", r.stdout);
+    assert!(r.stdout.contains("p2p_failed"), "{}", r.stdout);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Issue 18 item 7: `--pr1 AGENT --pr2 gold` carries the agent's name, each
+/// `base:` warning is printed once, a missing repository names the instance.
+#[test]
+fn stack_names_warnings_and_missing_repositories() {
+    let ids = ["inst-one", "inst-two"];
+    let (d, out, snaps) = built("stack-names", &ids);
+    // PR1 relative to PR0 is not needed here: `base:` patches that add a file
+    // and leave the stubbed m.py at base (the agent restored it).
+    let add = "diff --git a/n.py b/n.py\nnew file mode 100644\n--- /dev/null\n+++ b/n.py\n@@ -0,0 +1 @@\n+x = 1\n";
+    let preds = d.join("agent.jsonl");
+    let lines: Vec<String> = ids
+        .iter()
+        .map(|id| {
+            json!({"instance_id": id, "model_name_or_path": "org/agent", "model_patch": add})
+                .to_string()
+        })
+        .collect();
+    std::fs::write(&preds, lines.join("\n")).unwrap();
+    let base_arg = format!("base:{}", p(&preds));
+    for (pr1, pr2, name) in [
+        (base_arg.as_str(), Some("gold"), "org/agent__AH"),
+        (base_arg.as_str(), None, "org/agent__PR1"),
+        ("human", Some("gold"), "gold__HH"),
+        ("human", Some(p(&preds)), "org/agent__HA"),
+    ] {
+        let o = d.join("stacked.jsonl");
+        let mut args = vec![
+            "stack",
+            "--chain",
+            p(&out),
+            "--snapshots",
+            p(&snaps),
+            "--pr1",
+            pr1,
+        ];
+        if let Some(x) = pr2 {
+            args.extend(["--pr2", x]);
+        }
+        args.extend(["--out", p(&o)]);
+        let r = chain(&args);
+        assert_eq!(r.code, 0, "{pr1} {pr2:?}: {}", r.stderr);
+        let text = std::fs::read_to_string(&o).unwrap();
+        for l in text.lines() {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            assert_eq!(v["model_name_or_path"], name, "{pr1} {pr2:?}");
+        }
+        if pr1.starts_with("base:") {
+            for id in ids {
+                let n = r
+                    .stderr
+                    .lines()
+                    .filter(|l| l.contains("(base:)") && l.contains(id))
+                    .count();
+                assert_eq!(n, 1, "{id}: {}", r.stderr);
+            }
+            assert!(r.stderr.contains("original"), "{}", r.stderr);
+        }
+    }
+    // No repository for o/r: each failure line names its instance.
+    let repos = d.join("repos");
+    std::fs::create_dir_all(&repos).unwrap();
+    let r = chain(&[
+        "build",
+        "--instances",
+        p(&d.join("instances.jsonl")),
+        "--repos",
+        p(&repos),
+        "--out",
+        p(&d.join("chain2")),
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let failed: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("failed:"))
+        .collect();
+    assert_eq!(failed.len(), 2, "{}", r.stderr);
+    for id in ids {
+        assert!(
+            failed
+                .iter()
+                .any(|l| l.contains(&format!("instance {id}")) && l.contains("o/r")),
+            "{id}: {}",
+            r.stderr
+        );
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Issue 19: a test list nested 60,000 deep (a Verified `FAIL_TO_PASS` JSON
+/// string, a Pro `fail_to_pass` Python literal, a `run_instance.log`
+/// `report:` line), each in a ~150 KB row: that row fails alone, named; the
+/// others are built and gated; no stack overflow.
+#[test]
+fn deeply_nested_rows_fail_alone() {
+    let d = tmp("deep");
+    let good = ["inst-one", "inst-two"];
+    let snaps = snapshots(&d, &good);
+    let deep_json = format!("{}\"t\"{}", "[".repeat(60_000), "]".repeat(60_000));
+    let deep_py = format!(
+        "{}'t'{}{}",
+        "[(".repeat(30_000),
+        ",)]".repeat(30_000),
+        " ".repeat(30_000)
+    );
+    let hostile = [
+        json!({"instance_id": "deep-verified", "repo": "o/r", "base_commit": "c0", "patch": GOLD,
+            "FAIL_TO_PASS": deep_json, "PASS_TO_PASS": "[]"}),
+        json!({"instance_id": "deep-pro", "repo": "o/r", "base_commit": "c0", "patch": GOLD,
+            "fail_to_pass": deep_py, "pass_to_pass": "[]", "repo_language": "python"}),
+        json!({"instance_id": "deep-pass", "repo": "o/r", "base_commit": "c0", "patch": GOLD,
+            "FAIL_TO_PASS": "[\"t::f\"]", "PASS_TO_PASS": format!("{}{}", "(".repeat(75_000), ")".repeat(75_000))}),
+    ];
+    for (k, h) in hostile.iter().enumerate() {
+        let text = h.to_string();
+        assert!(text.len() > 100_000, "{}", text.len());
+        let inst = d.join(format!("i{k}.jsonl"));
+        std::fs::write(&inst, [row(good[0]), text, row(good[1])].join("\n")).unwrap();
+        let id = h["instance_id"].as_str().unwrap();
+        let r = chain(&["targets", "--instances", p(&inst), "--snapshots", p(&snaps)]);
+        assert_eq!(r.code, 1, "case {k}: {}", r.stderr);
+        assert_eq!(r.stdout.lines().count(), 2, "case {k}");
+        assert!(
+            r.stderr.contains(id) && r.stderr.contains("nested deeper than 128"),
+            "case {k}: {}",
+            r.stderr
+        );
+        let out = d.join(format!("chain{k}"));
+        let r = chain(&[
+            "build",
+            "--instances",
+            p(&inst),
+            "--snapshots",
+            p(&snaps),
+            "--out",
+            p(&out),
+        ]);
+        assert_eq!(r.code, 1, "case {k}: {}", r.stderr);
+        assert!(r.stdout.contains("built 2"), "case {k}: {}", r.stdout);
+        assert!(r.stderr.contains(id), "case {k}: {}", r.stderr);
+    }
+    // A report line nested 60,000 deep in one instance's run_instance.log:
+    // that file is the error (named with its line), the other report is read.
+    let out = d.join("chain0");
+    let runs = d.join("logs/run_evaluation/pr1/agent__PR1");
+    put(
+        &runs.join("inst-one/report.json"),
+        &report_json("inst-one", false, &[]),
+    );
+    let deep = format!("{}1{}", "{'k': ".repeat(50_000), "}".repeat(50_000));
+    let deep_log = format!(
+        "2026-01-01 00:00:00,000 - INFO - start\n2026-01-01 00:00:00,000 - INFO - report: {{'inst-two': {deep}}}\n"
+    );
+    put(&runs.join("inst-two/run_instance.log"), &deep_log);
+    let preds = d.join("agent_pr1.jsonl");
+    let lines: Vec<String> = good
+        .iter()
+        .map(|id| {
+            json!({"instance_id": id, "model_name_or_path": "agent", "model_patch": "--- a/x\n"})
+                .to_string()
+        })
+        .collect();
+    std::fs::write(&preds, lines.join("\n")).unwrap();
+    let r = chain(&[
+        "gate",
+        "--chain",
+        p(&out),
+        "--predictions",
+        p(&preds),
+        "--reports",
+        p(&d.join("logs")),
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("run_instance.log") && r.stderr.contains("line 2"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stdout
+            .contains("\"instance_id\":\"inst-one\",\"kept\":true"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("no_report"), "{}", r.stdout);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Issue 19: ids too long for `setup_patches/<id>.patch`, or holding control
+/// characters or `/`, are refused per row (printed escaped); the other
+/// instances, the summary and the mini-swe-agent subset are still written.
+#[test]
+fn ids_that_no_output_can_hold_are_refused_per_row() {
+    let d = tmp("ids");
+    let longest = "L".repeat(249);
+    let good = ["inst-one", longest.as_str()];
+    let snaps = snapshots(&d, &good);
+    let bad: Vec<String> = vec![
+        "x".repeat(250),
+        "é".repeat(128),
+        "y".repeat(300),
+        "forged\nfailed: inst-one: everything".into(),
+        "cr\rid".into(),
+        "esc\u{1b}[2Jid".into(),
+        "nul\0id".into(),
+        "del\u{7f}id".into(),
+        "bell\u{7}id".into(),
+        "sub/dir".into(),
+    ];
+    let mut rows = vec![row(good[0])];
+    rows.extend(bad.iter().map(|b| row(b)));
+    rows.push(row(good[1]));
+    let inst = d.join("instances.jsonl");
+    std::fs::write(&inst, rows.join("\n")).unwrap();
+    let out = d.join("chain");
+    let r = chain(&[
+        "build",
+        "--instances",
+        p(&inst),
+        "--snapshots",
+        p(&snaps),
+        "--out",
+        p(&out),
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stdout.contains("built 2"), "{}", r.stdout);
+    assert!(
+        !r.stderr.chars().any(|c| c.is_control() && c != '\n'),
+        "raw control characters on stderr: {:?}",
+        r.stderr
+    );
+    assert!(
+        !r.stderr.contains("\nfailed: inst-one: everything"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(
+        r.stderr
+            .lines()
+            .filter(|l| l.starts_with("skipped row:"))
+            .count(),
+        bad.len(),
+        "{}",
+        r.stderr
+    );
+    for shown in [
+        "forged\\nfailed",
+        "cr\\rid",
+        "esc\\x1b[2Jid",
+        "nul\\x00id",
+        "del\\x7fid",
+        "sub/dir",
+        "xxxxxxxx",
+    ] {
+        assert!(r.stderr.contains(shown), "{shown}: {}", r.stderr);
+    }
+    let subset = out.join("exports/mini-swe-agent/implementation/subset/test.jsonl");
+    let text = std::fs::read_to_string(&subset).unwrap();
+    assert_eq!(text.lines().count(), 2, "{text}");
+    assert!(out
+        .join("exports/mini-swe-agent/implementation/setup_patches")
+        .join(format!("{longest}.patch"))
+        .is_file());
+    // Predictions with such ids or model names: refused per line, escaped.
+    let preds = d.join("p.jsonl");
+    let pl = |id: &str, m: &str| {
+        json!({"instance_id": id, "model_name_or_path": m, "model_patch": "--- a/x\n"}).to_string()
+    };
+    std::fs::write(
+        &preds,
+        [
+            pl("inst-one", "agent"),
+            pl("a\u{1b}]0;title\u{7}", "agent"),
+            pl(&"z".repeat(251), "agent"),
+            pl(longest.as_str(), "ag\nent"),
+        ]
+        .join("\n"),
+    )
+    .unwrap();
+    let r = chain(&[
+        "gate",
+        "--chain",
+        p(&out),
+        "--predictions",
+        p(&preds),
+        "--reports",
+        p(&d),
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(
+        r.stderr
+            .lines()
+            .filter(|l| l.starts_with("unloadable prediction"))
+            .count(),
+        3,
+        "{}",
+        r.stderr
+    );
+    assert!(
+        !r.stderr.chars().any(|c| c.is_control() && c != '\n'),
+        "{:?}",
+        r.stderr
+    );
+    assert_eq!(r.stdout.lines().count(), 1, "{}", r.stdout);
     let _ = std::fs::remove_dir_all(&d);
 }

@@ -237,3 +237,50 @@ fn reproduce_lists_the_metrics_its_profile_does_not_measure() {
     assert!(!md.lines().any(|l| l.starts_with("- python: ")), "{md}");
     let _ = std::fs::remove_dir_all(&out);
 }
+
+/// Issue 19: agent trees keep file names as bytes. Two non-UTF-8 names that
+/// differ (`\xff.py`, `\xfe.py`) were both read as `\u{fffd}.py`, one file's
+/// content lost; now the agent's PR1 holds both files.
+#[cfg(unix)]
+#[test]
+fn non_utf8_agent_file_names_stay_distinct() {
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = std::env::temp_dir().join(format!(
+        "codethread-reproduce-nonutf8-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let agents = tmp.join("agents");
+    copy_dir(&bench().join("agents"), &agents);
+    let dir = agents.join("scripted-a/pr1/fixtures__bounded-1");
+    assert!(dir.is_dir(), "fixture layout changed: {}", dir.display());
+    for (name, body) in [
+        (&b"\xff.py"[..], "first_of_two = 1\n"),
+        (&b"\xfe.py"[..], "second_of_two = 2\n"),
+        (&b"sub\xff/\xfe\xfe.py"[..], "third_of_three = 3\n"),
+    ] {
+        let p = dir.join(std::ffi::OsStr::from_bytes(name));
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, body).unwrap();
+    }
+    let mut cfg = ReproduceConfig::for_bench_dir(&bench(), &tmp.join("out"));
+    cfg.agents = agents;
+    cfg.bootstrap_reps = 20;
+    let s = reproduce(&cfg, &mut |_| {}).expect("pipeline runs");
+    assert!(s.failed.is_empty(), "{:?}", s.failed);
+    let preds = std::fs::read_to_string(tmp.join("out/predictions/scripted-a.pr1.jsonl")).unwrap();
+    let patch = preds
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|v| v["instance_id"] == "fixtures__bounded-1")
+        .map(|v| v["model_patch"].as_str().unwrap().to_string())
+        .expect("the PR1 of fixtures__bounded-1");
+    for body in [
+        "first_of_two = 1",
+        "second_of_two = 2",
+        "third_of_three = 3",
+    ] {
+        assert!(patch.contains(&format!("+{body}")), "{body} lost:\n{patch}");
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}

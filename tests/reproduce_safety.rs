@@ -474,3 +474,54 @@ fn special_files_and_links_in_snapshots_fail_that_instance_only() {
     assert_eq!(s.outcome(), Outcome::Partial);
     let _ = std::fs::remove_dir_all(&t);
 }
+
+/// Issue 19: test lists nested 60,000 deep (a Verified `FAIL_TO_PASS` JSON
+/// string, a Pro `fail_to_pass` Python literal) and a harness `report:` line
+/// nested as deep fail their own row or file, named; the run goes on (the
+/// deep values were built and then dropped recursively: stack overflow).
+#[test]
+fn deeply_nested_rows_and_reports_fail_alone() {
+    let t = tmp("deep");
+    let mut rows = std::fs::read_to_string(bench().join("instances.jsonl")).unwrap();
+    let first: serde_json::Value = serde_json::from_str(rows.lines().next().unwrap()).unwrap();
+    let deep_json = format!("{}\"t\"{}", "[".repeat(60_000), "]".repeat(60_000));
+    let deep_py = format!("{}'t'{}", "[(".repeat(30_000), ",)]".repeat(30_000));
+    for (id, key, list) in [
+        ("deep__verified-1", "FAIL_TO_PASS", deep_json),
+        ("deep__pro-1", "fail_to_pass", deep_py),
+    ] {
+        let mut r = first.clone();
+        r["instance_id"] = id.into();
+        r.as_object_mut().unwrap().remove("FAIL_TO_PASS");
+        r[key] = list.into();
+        rows.push_str(&format!("{r}\n"));
+    }
+    let inst = t.join("instances.jsonl");
+    std::fs::write(&inst, rows).unwrap();
+    let reports = t.join("reports");
+    copy_dir(&bench().join("reports"), &reports);
+    let victim = reports.join("scripted-a/pr2_HA/fixtures__bounded-1");
+    std::fs::remove_file(victim.join("report.json")).unwrap();
+    let deep = format!("{}1{}", "{'k': ".repeat(50_000), "}".repeat(50_000));
+    std::fs::write(
+        victim.join("run_instance.log"),
+        format!("x - INFO - start\nx - INFO - report: {{'fixtures__bounded-1': {deep}}}\n"),
+    )
+    .unwrap();
+    let mut cfg = config(&t.join("out"));
+    cfg.instances = inst;
+    cfg.reports = reports;
+    let s = run(cfg).expect("the run survives deep rows");
+    for needle in ["deep__verified-1", "deep__pro-1", "run_instance.log"] {
+        assert!(
+            s.errors
+                .iter()
+                .any(|e| e.contains(needle) && e.contains("nested deeper than 128")),
+            "no error naming {needle}: {:?}",
+            s.errors
+        );
+    }
+    assert_eq!(s.rejected_rows, 2);
+    assert!(s.outcomes > 0);
+    let _ = std::fs::remove_dir_all(&t);
+}

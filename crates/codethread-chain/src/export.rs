@@ -365,16 +365,12 @@ pub fn write_mini_swe_agent_subset(
             .get("instance_id")
             .and_then(Value::as_str)
             .unwrap_or_default();
-        if id.is_empty()
-            || id.contains(['/', '\\', '\0'])
-            || id.chars().any(char::is_control)
-            || id == "."
-            || id == ".."
-            || id.len() > 240
-        {
+        // The loaders refuse such ids per row (`ids`); rows built by hand
+        // are checked by the same rule.
+        if let Some(why) = crate::ids::id_problem(id) {
             return Err(ChainError::Instance {
-                instance_id: id.escape_debug().to_string(),
-                message: "instance id cannot name a patch file".into(),
+                instance_id: crate::ids::label(id),
+                message: format!("instance id cannot name a patch file: {why}"),
             });
         }
         let name = format!("{id}.patch");

@@ -10,7 +10,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::report::{HarnessNote, InstanceReport};
+use crate::report::{HarnessNote, InstanceReport, TestOutcome, TestsStatus};
 
 /// Why a PR1 was dropped, or why it was kept without test results.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -36,9 +36,15 @@ pub enum GateReason {
     /// (`infra_failure`), a container / image / timeout error in
     /// `run_instance.log`, or `error_ids` of the run report.
     InfraFailure(String),
-    /// The report has no `tests_status` although the tests ran (the harness
-    /// was run without `include_tests_status`).
+    /// The report has no evidence about the instance's tests although they
+    /// ran: no `tests_status` (the harness was run without
+    /// `include_tests_status`), one that is not an object (`[]`), or one
+    /// that names none of the instance's FAIL_TO_PASS / PASS_TO_PASS tests
+    /// (`{}`, misspelled keys, another instance's lists).
     NoTestsStatus,
+    /// Reports of two harness runs (or two files) disagree about the
+    /// instance: the paths of the reports. Neither is trusted.
+    ConflictingReports(Vec<String>),
     /// These PASS_TO_PASS tests did not pass.
     P2pFailed(Vec<String>),
     /// These FAIL_TO_PASS tests already pass without the fix.
@@ -55,6 +61,11 @@ impl fmt::Display for GateReason {
             GateReason::NoTestOutput => write!(f, "no_test_output"),
             GateReason::InfraFailure(m) => write!(f, "infra_failure: {m}"),
             GateReason::NoTestsStatus => write!(f, "no_tests_status"),
+            GateReason::ConflictingReports(p) => write!(
+                f,
+                "conflicting_reports: {}",
+                serde_json::to_string(p).unwrap_or_default()
+            ),
             GateReason::P2pFailed(t) => write!(
                 f,
                 "p2p_failed: {}",
@@ -114,6 +125,9 @@ pub fn gate_one(
         return decide(false, GateReason::NoReport);
     };
     match &r.harness_note {
+        Some(HarnessNote::ConflictingReports(p)) => {
+            return decide(false, GateReason::ConflictingReports(p.clone()))
+        }
         Some(HarnessNote::SkippedEmptyPatch) => return decide(true, GateReason::StackIsBase),
         Some(HarnessNote::PatchDidNotApply) => {
             return decide(false, GateReason::PatchFailedToApply)
@@ -132,11 +146,13 @@ pub fn gate_one(
     let Some(ts) = &r.tests_status else {
         return decide(false, GateReason::NoTestsStatus);
     };
+    if !has_evidence(ts, expected_f2p, expected_p2p) {
+        return decide(false, GateReason::NoTestsStatus);
+    }
     let mut reasons = Vec::new();
     // P2P: what the harness lists as failed (a set for the duplicates: P2P
     // lists run to thousands of tests). The expected list is not needed: the
     // harness already put every listed test that did not run under failure.
-    let _ = expected_p2p;
     let mut seen = HashSet::new();
     let p2p_failed: Vec<String> = ts
         .pass_to_pass
@@ -167,6 +183,30 @@ pub fn gate_one(
     }
 }
 
+/// Whether `ts` says anything about the instance's tests: some listed
+/// FAIL_TO_PASS or PASS_TO_PASS test is under `success` or `failure` of its
+/// category (when the instance's lists are unknown, both empty: any test at
+/// all). A `tests_status` of `{}`, with misspelled keys, or naming only other
+/// tests is no evidence: keeping the PR1 on it would keep it untested.
+fn has_evidence(ts: &TestsStatus, expected_f2p: &[String], expected_p2p: &[String]) -> bool {
+    let named = |o: &TestOutcome, listed: &[String]| {
+        if listed.is_empty() {
+            return false;
+        }
+        let listed: HashSet<&str> = listed.iter().map(String::as_str).collect();
+        o.success
+            .iter()
+            .chain(&o.failure)
+            .any(|t| listed.contains(t.as_str()))
+    };
+    if expected_f2p.is_empty() && expected_p2p.is_empty() {
+        return [&ts.fail_to_pass, &ts.pass_to_pass]
+            .iter()
+            .any(|o| !o.success.is_empty() || !o.failure.is_empty());
+    }
+    named(&ts.fail_to_pass, expected_f2p) || named(&ts.pass_to_pass, expected_p2p)
+}
+
 /// Gate a batch: one decision per id in `expected` (id -> (F2P, P2P)), in
 /// id order.
 pub fn gate_all(
@@ -182,7 +222,6 @@ pub fn gate_all(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::{TestOutcome, TestsStatus};
 
     fn rep(f2p_ok: &[&str], f2p_bad: &[&str], p2p_ok: &[&str], p2p_bad: &[&str]) -> InstanceReport {
         let v = |x: &[&str]| x.iter().map(|s| s.to_string()).collect::<Vec<_>>();

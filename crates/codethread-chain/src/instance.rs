@@ -169,19 +169,6 @@ pub fn detect_format(row: &Map<String, Value>) -> DatasetFormat {
     }
 }
 
-/// Why `id` cannot name a directory (`None`: it can).
-fn unsafe_id(id: &str) -> Option<&'static str> {
-    if id.is_empty() {
-        Some("empty instance id")
-    } else if id == "." || id == ".." {
-        Some("instance id is a relative directory (`.` or `..`)")
-    } else if id.contains(['/', '\\', '\0']) {
-        Some("instance id contains a path separator or NUL")
-    } else {
-        None
-    }
-}
-
 struct Row<'a> {
     map: Map<String, Value>,
     path: &'a Path,
@@ -396,8 +383,8 @@ pub fn instance_from_map(
         .iter()
         .find_map(|k| map.get(*k).and_then(Value::as_str))
         .or(key)
-        .unwrap_or("<unknown>")
-        .to_string();
+        .map(crate::ids::label)
+        .unwrap_or_else(|| "<unknown>".into());
     let mut row = Row {
         map,
         path,
@@ -411,9 +398,10 @@ pub fn instance_from_map(
             .map(str::to_string)
             .ok_or_else(|| row.missing("instance_id"))?,
     };
-    // Ids name the per-instance directories of every output and snapshot:
-    // one plain path component, nothing that could leave the directory.
-    if let Some(why) = unsafe_id(&instance_id) {
+    // Ids name the per-instance directories and files of every output and
+    // snapshot: one plain path component that fits `<id>.patch`, nothing that
+    // could leave the directory, no control character (`ids`).
+    if let Some(why) = crate::ids::id_problem(&instance_id) {
         return Err(row.bad("instance_id", why));
     }
     let mut inst = match format {

@@ -79,6 +79,7 @@ pub mod export;
 pub mod fsutil;
 pub mod gate;
 pub mod gitcli;
+pub mod ids;
 pub mod instance;
 pub mod llm;
 pub mod pipeline;

@@ -659,7 +659,9 @@ pub enum Layer {
     /// after the previous layers.
     Predictions(BTreeMap<String, Prediction>),
     /// Imported predictions already relative to base_commit (they include
-    /// PR0 and the earlier layers): they replace the layers below them.
+    /// PR0 and the earlier layers): they replace the layers below them, also
+    /// for a file they leave at base (a stubbed file the agent restored
+    /// exactly keeps the original, with a warning naming it).
     PredictionsFromBase(BTreeMap<String, Prediction>),
 }
 
@@ -693,8 +695,9 @@ pub struct StackOutcome {
     /// The error, when the stack could not be composed.
     pub error: Option<String>,
     /// Warnings about a stack that was composed (e.g. a `base:` layer that
-    /// left out a file PR0 stubs: PR0's stub is kept for it; the combined
-    /// patch is not UTF-8 and is carried in `model_patch_b64`).
+    /// leaves a file PR0 stubs at base: the agent's tree has the original
+    /// there, and that is kept; the combined patch is not UTF-8 and is
+    /// carried in `model_patch_b64`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
 }
@@ -788,7 +791,7 @@ fn stack_one(
         raw.push((p, name, from_base));
     }
     let all: Vec<&[u8]> = raw.iter().map(|(p, _, _)| p.as_slice()).collect();
-    source.select_repo(&inst.repo)?;
+    source.select_repo_for(id, &inst.repo)?;
     let base = base_files(id, &inst.base_commit, &all, source)?;
     // The stack so far as ONE diff against base, then each layer on top.
     let mut so_far: Vec<u8> = Vec::new();
@@ -798,10 +801,12 @@ fn stack_one(
             so_far = compose_on(id, &base, &[&so_far, p], &["the layers below", name])?;
             continue;
         }
-        // A `base:` layer replaces the layers below it, but only for the
-        // files it touches: for the others the state below is kept (an agent
-        // that diffs one file must not restore the human code of the other
-        // stubbed files).
+        // A `base:` layer is the agent's whole tree relative to base: it
+        // replaces the layers below it. A file the layers below change that
+        // it leaves out is at base in the agent's tree: for a stubbed file,
+        // the agent restored the original (human) code exactly (or its diff
+        // was partial). The agent's content is kept, never the stub put back
+        // (that would drop a correct PR1), and each such file is named.
         if compose_on(id, &base, &[p], &[name]).is_err()
             && compose_on(id, &base, &[&so_far, p], &["the layers below", name]).is_ok()
         {
@@ -814,13 +819,13 @@ fn stack_one(
         }
         let touched: std::collections::BTreeSet<String> =
             crate::stack::touched_paths(id, p)?.into_iter().collect();
-        let (kept, left_out) = split_by_paths(id, &so_far, &touched)?;
+        let (_, left_out) = split_by_paths(id, &so_far, &touched)?;
         for f in &left_out {
             warnings.push(format!(
-                "instance {id}: {name} (base:) does not touch {f}, which the layers below change: their state is kept for it"
+                "instance {id}: {name} (base:) leaves {f} at base_commit although the layers below change it: the agent's tree has the original content there (restored exactly, or left out of a partial diff), and that is what is kept"
             ));
         }
-        so_far = compose_on(id, &base, &[&kept, p], &["the layers below", name])?;
+        so_far = compose_on(id, &base, &[p], &[name])?;
     }
     Ok((so_far, warnings))
 }

@@ -113,18 +113,29 @@ fn prediction_rows(
                 continue;
             }
         };
-        match prediction_from_value(value, r.key.as_deref()) {
+        // Ids and model names name files and directories (ours and the
+        // harness's) and are printed: checked by `ids`, printed as labels.
+        let checked = prediction_from_value(value, r.key.as_deref()).and_then(|p| {
+            if let Some(why) = crate::ids::id_problem(&p.instance_id) {
+                return Err((p.instance_id, "instance_id".into(), Some(why)));
+            }
+            if let Some(why) = crate::ids::model_name_problem(&p.model_name_or_path) {
+                return Err((p.instance_id, "model_name_or_path".into(), Some(why)));
+            }
+            Ok(p)
+        });
+        match checked {
             Ok(p) => rows.push((r.line, p.instance_id.clone(), p)),
             Err((id, field, None)) => errors.push(ChainError::MissingField {
                 path: path.to_path_buf(),
                 line: r.line,
-                instance_id: id,
+                instance_id: crate::ids::label(&id),
                 field,
             }),
             Err((id, field, Some(message))) => errors.push(ChainError::BadField {
                 path: path.to_path_buf(),
                 line: r.line,
-                instance_id: id,
+                instance_id: crate::ids::label(&id),
                 field,
                 message,
             }),

@@ -6,11 +6,20 @@
 //! strings with `'` / `"` / triple quotes and `r` / `u` / `b` prefixes
 //! (adjacent strings are concatenated, as Python does), lists, tuples
 //! (become arrays), sets (arrays) and dicts (keys rendered as strings).
-//! The parser is iterative: nesting depth is bounded only by memory.
+//! The parser is iterative, and nesting deeper than [`MAX_DEPTH`] is an
+//! error at decode time: a `serde_json::Value` is dropped and serialized
+//! recursively, so a value nested 60,000 deep (a hostile test list) would
+//! overflow the stack later, far from the input that caused it.
 
 use serde_json::{Map, Value};
 
 use crate::error::ChainError;
+
+/// The deepest nesting of lists, tuples, sets and dicts a literal may have:
+/// serde_json's own default recursion limit, so a value read by either
+/// decoder can be dropped, serialized and re-read by the other. Real test
+/// lists and harness reports nest at most 4 deep.
+pub const MAX_DEPTH: usize = 128;
 
 enum Frame {
     List {
@@ -40,6 +49,9 @@ pub fn parse_py_literal(text: &str) -> Result<Value, ChainError> {
         p.ws();
         // A value position, or a closer for an empty container / trailing comma.
         let c = p.peek().ok_or_else(|| p.err("unexpected end of input"))?;
+        if matches!(c, b'[' | b'(' | b'{') && stack.len() >= MAX_DEPTH {
+            return Err(p.err(&format!("nested deeper than {MAX_DEPTH} levels")));
+        }
         let value = match c {
             b'[' | b'(' => {
                 p.i += 1;
@@ -385,9 +397,32 @@ mod tests {
     }
 
     #[test]
-    fn deep_nesting_is_iterative() {
-        let depth = 10_000;
-        let s = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
-        assert!(parse_py_literal(&s).is_ok());
+    fn nesting_is_limited_at_decode_time() {
+        // Up to the limit: read (and dropped without trouble).
+        for open in ["[", "(", "{'k': "] {
+            let close = match open {
+                "[" => "]",
+                "(" => ")",
+                _ => "}",
+            };
+            let s = format!("{}1{}", open.repeat(MAX_DEPTH), close.repeat(MAX_DEPTH));
+            assert!(parse_py_literal(&s).is_ok(), "{open} x {MAX_DEPTH}");
+        }
+        // One more level, 60,000 levels, unclosed, mixed: a typed error, no overflow.
+        for s in [
+            format!("{}{}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1)),
+            format!("{}{}", "[".repeat(60_000), "]".repeat(60_000)),
+            "[(".repeat(40_000),
+            format!("{{'a': {}", "{'b': [".repeat(30_000)),
+            format!("['t', {}]", "(".repeat(70_000)),
+        ] {
+            match parse_py_literal(&s) {
+                Err(ChainError::PyLiteral { message, offset }) => {
+                    assert!(message.contains("nested deeper than 128"), "{message}");
+                    assert!(offset < 1_000, "{offset}");
+                }
+                other => panic!("unexpected {:?}", other.map(|_| ())),
+            }
+        }
     }
 }

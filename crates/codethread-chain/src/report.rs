@@ -84,6 +84,9 @@ pub enum HarnessNote {
     /// The prediction was empty, so the harness skipped it
     /// (`empty_patch_ids` of a run-level report).
     SkippedEmptyPatch,
+    /// Two or more reports for the instance disagree (two harness runs, two
+    /// files): neither is trusted. The paths of the disagreeing reports.
+    ConflictingReports(Vec<String>),
 }
 
 /// The marker the harness logs when no apply command worked.
@@ -98,6 +101,15 @@ fn reports_from_value(v: Value, origin: &Path) -> Result<Vec<InstanceReport>, Ch
     };
     let mut out = Vec::new();
     for (id, body) in m {
+        if let Some(why) = crate::ids::id_problem(&id) {
+            return Err(ChainError::BadField {
+                path: origin.to_path_buf(),
+                line: 1,
+                instance_id: crate::ids::label(&id),
+                field: "<report>".into(),
+                message: why,
+            });
+        }
         let Value::Object(b) = body else {
             return Err(ChainError::BadField {
                 path: origin.to_path_buf(),
@@ -108,9 +120,12 @@ fn reports_from_value(v: Value, origin: &Path) -> Result<Vec<InstanceReport>, Ch
             });
         };
         let flag = |k: &str| b.get(k).and_then(Value::as_bool).unwrap_or(false);
+        // Only an object is test evidence; `[]`, a string or a number is a
+        // report without test results (the gate's `no_tests_status`).
         let tests_status =
             match b.get("tests_status") {
                 None | Some(Value::Null) => None,
+                Some(ts) if !ts.is_object() => None,
                 Some(ts) => Some(serde_json::from_value::<TestsStatus>(ts.clone()).map_err(
                     |e| ChainError::BadField {
                         path: origin.to_path_buf(),
@@ -177,10 +192,15 @@ pub fn load_reports_from_log(path: &Path) -> Result<Vec<InstanceReport>, ChainEr
 /// Like [`load_reports_from_log`], for text in memory.
 pub fn parse_reports_from_log(path: &Path, text: &str) -> Result<Vec<InstanceReport>, ChainError> {
     let mut out = Vec::new();
-    for line in text.lines() {
+    for (n, line) in text.lines().enumerate() {
         if let Some(pos) = line.find("report: {") {
             let lit = &line[pos + "report: ".len()..];
-            let v = parse_py_literal(lit.trim_end())?;
+            // A literal nested deeper than `pyliteral::MAX_DEPTH` (or
+            // malformed) is an error naming the log and its line.
+            let v = parse_py_literal(lit.trim_end()).map_err(|e| ChainError::Format {
+                path: path.to_path_buf(),
+                message: format!("line {}: `report:` line: {e}", n + 1),
+            })?;
             out.extend(reports_from_value(v, path)?);
         }
     }
@@ -239,6 +259,129 @@ pub fn report_from_log_text(
     }))
 }
 
+/// Which harness reports belong to the stack being gated. The harness
+/// writes `logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json`,
+/// `<model>` being the prediction's `model_name_or_path` with `/` replaced
+/// by `__`; a directory walk keeps only the reports whose `<model>` (and
+/// `<run_id>`) components match, and counts the others
+/// ([`ReportSet::ignored`]). The default selects everything.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReportFilter {
+    /// The `model_name_or_path` of the graded (stacked) predictions, e.g.
+    /// `gpt-4o__PR1` (`pipeline::stack_model_name`).
+    pub model: Option<String>,
+    /// The harness's `--run_id`.
+    pub run_id: Option<String>,
+}
+
+impl ReportFilter {
+    /// The log directory name the harness gives `model`.
+    pub fn model_dir_name(model: &str) -> String {
+        model.replace('/', "__")
+    }
+
+    fn selects_everything(&self) -> bool {
+        self.model.is_none() && self.run_id.is_none()
+    }
+
+    /// Whether the report at `file` (`.../<run_id>/<model>/<id>/report.json`,
+    /// an absolute path) belongs to the selection.
+    fn keeps_file(&self, file: &Path) -> bool {
+        let inst_dir = file.parent();
+        let model_dir = inst_dir.and_then(Path::parent);
+        let run_dir = model_dir.and_then(Path::parent);
+        let name = |p: Option<&Path>| p.and_then(Path::file_name).map(|n| n.to_os_string());
+        if let Some(m) = &self.model {
+            if name(model_dir).as_deref() != Some(std::ffi::OsStr::new(&Self::model_dir_name(m))) {
+                return false;
+            }
+        }
+        if let Some(r) = &self.run_id {
+            if name(run_dir).as_deref() != Some(std::ffi::OsStr::new(r)) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether a run-level report file belongs to the selection: the
+    /// harness names it `<model>.<run_id>.json`.
+    fn keeps_run_report(&self, file: &Path) -> bool {
+        let Some(n) = file.file_name().and_then(|n| n.to_str()) else {
+            return self.selects_everything();
+        };
+        let Some(stem) = n.strip_suffix(".json") else {
+            return self.selects_everything();
+        };
+        match (&self.model, &self.run_id) {
+            (None, None) => true,
+            (Some(m), None) => stem.starts_with(&format!("{}.", Self::model_dir_name(m))),
+            (None, Some(r)) => stem.ends_with(&format!(".{r}")),
+            (Some(m), Some(r)) => stem == format!("{}.{r}", Self::model_dir_name(m)),
+        }
+    }
+}
+
+/// The reports selected for a gate ([`load_reports_selected`]).
+#[derive(Debug, Default)]
+pub struct ReportSet {
+    /// One report per instance. An instance whose reports disagree gets a
+    /// report whose note is [`HarnessNote::ConflictingReports`] naming them.
+    pub reports: BTreeMap<String, InstanceReport>,
+    /// Where each instance's report came from (every file, for a conflict).
+    pub sources: BTreeMap<String, Vec<PathBuf>>,
+    /// Instances whose reports disagree, with the paths of the reports.
+    pub conflicts: BTreeMap<String, Vec<PathBuf>>,
+    /// Reports found below a directory that belong to another model or run
+    /// ([`ReportFilter`]) and were left out, and run-level report files of
+    /// another model or run.
+    pub ignored: usize,
+    /// Files that could not be read.
+    pub errors: Vec<ChainError>,
+}
+
+/// Reports as they were found: the file and what it says.
+type Found = Vec<(PathBuf, InstanceReport)>;
+
+/// Merge reports by instance id: reports that agree (equal once read) are
+/// one report; reports that disagree are a conflict, never decided by the
+/// order in which they were found.
+fn merge(found: Found, set: &mut ReportSet) {
+    let mut by_id: BTreeMap<String, Vec<(PathBuf, InstanceReport)>> = BTreeMap::new();
+    for (p, r) in found {
+        let v = by_id.entry(r.instance_id.clone()).or_default();
+        if !v.iter().any(|(q, _)| *q == p) {
+            v.push((p, r));
+        }
+    }
+    for (id, mut v) in by_id {
+        let paths: Vec<PathBuf> = v.iter().map(|(p, _)| p.clone()).collect();
+        let agree = v.windows(2).all(|w| w[0].1 == w[1].1);
+        if agree {
+            if let Some((_, r)) = v.pop() {
+                set.reports.insert(id.clone(), r);
+            }
+        } else {
+            set.reports.insert(
+                id.clone(),
+                InstanceReport {
+                    instance_id: id.clone(),
+                    patch_is_none: false,
+                    patch_exists: true,
+                    patch_successfully_applied: false,
+                    resolved: false,
+                    tests_status: None,
+                    harness_note: Some(HarnessNote::ConflictingReports(
+                        paths.iter().map(|p| p.display().to_string()).collect(),
+                    )),
+                },
+            );
+            set.conflicts.insert(id.clone(), paths.clone());
+        }
+        set.sources.insert(id, paths);
+    }
+}
+
 /// Every per-instance report under `dir` (the harness writes
 /// `logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json`).
 /// Where a directory has no `report.json` but a `run_instance.log`, the log
@@ -248,6 +391,8 @@ pub fn report_from_log_text(
 /// unread, a symbolic link (to a file or a directory) is not followed (the
 /// tree is the harness's output; links could lead anywhere), an unreadable
 /// subdirectory is one error. Only an unreadable `dir` itself is an `Err`.
+/// Every report is taken (no [`ReportFilter`]); two that disagree about one
+/// instance give it a [`HarnessNote::ConflictingReports`] report.
 pub fn load_reports_dir(
     dir: &Path,
 ) -> Result<(BTreeMap<String, InstanceReport>, Vec<ChainError>), ChainError> {
@@ -260,16 +405,32 @@ pub fn load_reports_dir_limited(
     dir: &Path,
     limit: u64,
 ) -> Result<(BTreeMap<String, InstanceReport>, Vec<ChainError>), ChainError> {
-    let mut reports = BTreeMap::new();
-    let mut errors = Vec::new();
+    let mut set = ReportSet::default();
+    let found = walk_reports(dir, limit, &ReportFilter::default(), &mut set)?;
+    merge(found, &mut set);
+    Ok((set.reports, set.errors))
+}
+
+/// The reports below `dir` that `filter` selects, as found (not merged);
+/// the others are counted in `set.ignored`, unreadable files added to
+/// `set.errors`.
+fn walk_reports(
+    dir: &Path,
+    limit: u64,
+    filter: &ReportFilter,
+    set: &mut ReportSet,
+) -> Result<Found, ChainError> {
     let mut stack: Vec<PathBuf> = vec![dir.to_path_buf()];
     let mut files = Vec::new();
+    // The directory's own name and its parents' count for the selection
+    // (`--reports logs/run_evaluation/pr1/gpt-4o__PR1` or `--reports .`).
+    let abs_root = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
     while let Some(d) = stack.pop() {
         let rd = match std::fs::read_dir(&d) {
             Ok(rd) => rd,
             Err(e) if d == dir => return Err(ChainError::io(&d, e)),
             Err(e) => {
-                errors.push(ChainError::io(&d, e));
+                set.errors.push(ChainError::io(&d, e));
                 continue;
             }
         };
@@ -279,9 +440,10 @@ pub fn load_reports_dir_limited(
         for e in rd.filter_map(Result::ok) {
             let t = e.file_type();
             if t.as_ref().is_ok_and(|t| t.is_symlink()) {
-                errors.push(ChainError::File(codethread_lang::io::IoError::Symlink {
-                    path: e.path(),
-                }));
+                set.errors
+                    .push(ChainError::File(codethread_lang::io::IoError::Symlink {
+                        path: e.path(),
+                    }));
                 continue;
             }
             names.push((e.path(), t.is_ok_and(|t| t.is_dir())));
@@ -295,12 +457,21 @@ pub fn load_reports_dir_limited(
                 stack.push(p);
             } else if let Some(n) = p.file_name().and_then(|n| n.to_str()) {
                 if n == "report.json" || (n == "run_instance.log" && !has_report) {
-                    files.push(p);
+                    let abs = match p.strip_prefix(dir) {
+                        Ok(rel) => abs_root.join(rel),
+                        Err(_) => p.clone(),
+                    };
+                    if filter.keeps_file(&abs) {
+                        files.push(p);
+                    } else {
+                        set.ignored += 1;
+                    }
                 }
             }
         }
     }
     files.sort();
+    let mut found = Vec::new();
     for f in files {
         let r = crate::fsutil::read_opt_nofollow_limited(&f, limit).and_then(|b| match b {
             Some(b) if f.extension().is_some_and(|e| e == "log") => {
@@ -319,15 +490,11 @@ pub fn load_reports_dir_limited(
             )),
         });
         match r {
-            Ok(rs) => {
-                for r in rs {
-                    reports.insert(r.instance_id.clone(), r);
-                }
-            }
-            Err(e) => errors.push(e),
+            Ok(rs) => found.extend(rs.into_iter().map(|r| (f.clone(), r))),
+            Err(e) => set.errors.push(e),
         }
     }
-    Ok((reports, errors))
+    Ok(found)
 }
 
 /// A run-level report (`<model>.<run_id>.json`, schema_version 2, and the
@@ -434,20 +601,34 @@ fn is_run_report(v: &Value) -> bool {
 /// ([`load_reports_dir`]), per-instance `report.json` files,
 /// `run_instance.log` files, and run-level reports (schema_version 2 or
 /// older; [`RunReport::gate_evidence`]). A per-instance report always wins
-/// over run-level evidence for the same instance. Files that cannot be read
-/// are returned as errors beside the good reports.
+/// over run-level evidence for the same instance; per-instance reports that
+/// disagree give the instance a [`HarnessNote::ConflictingReports`] report.
+/// Files that cannot be read are returned as errors beside the good
+/// reports. Every report is taken: [`load_reports_selected`] keeps only
+/// one stack's.
 pub fn load_reports(paths: &[PathBuf]) -> (BTreeMap<String, InstanceReport>, Vec<ChainError>) {
-    let mut reports = BTreeMap::new();
+    let set = load_reports_selected(paths, &ReportFilter::default());
+    (set.reports, set.errors)
+}
+
+/// As [`load_reports`], keeping only the reports `filter` selects: below a
+/// directory, those of the filter's model (and run id); among run-level
+/// report files, those named `<model>.<run_id>.json` accordingly. Files
+/// named one by one (`report.json`, `run_instance.log`) are always read.
+/// Reports of one instance that disagree — two runs, two files — are never
+/// decided by the order they were found in: the instance gets a
+/// [`HarnessNote::ConflictingReports`] report naming every path
+/// ([`ReportSet::conflicts`]); identical duplicates are one report.
+pub fn load_reports_selected(paths: &[PathBuf], filter: &ReportFilter) -> ReportSet {
+    let mut set = ReportSet::default();
+    let mut found: Found = Vec::new();
     let mut run_level = Vec::new();
-    let mut errors = Vec::new();
+    let limit = crate::fsutil::max_file_bytes();
     for p in paths {
         if p.is_dir() {
-            match load_reports_dir(p) {
-                Ok((m, e)) => {
-                    reports.extend(m);
-                    errors.extend(e);
-                }
-                Err(e) => errors.push(e),
+            match walk_reports(p, limit, filter, &mut set) {
+                Ok(f) => found.extend(f),
+                Err(e) => set.errors.push(e),
             }
             continue;
         }
@@ -458,8 +639,8 @@ pub fn load_reports(paths: &[PathBuf]) -> (BTreeMap<String, InstanceReport>, Vec
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
             match report_from_log(p, &id) {
-                Ok(r) => reports.extend(r.map(|r| (r.instance_id.clone(), r))),
-                Err(e) => errors.push(e),
+                Ok(r) => found.extend(r.map(|r| (p.clone(), r))),
+                Err(e) => set.errors.push(e),
             }
             continue;
         }
@@ -467,21 +648,34 @@ pub fn load_reports(paths: &[PathBuf]) -> (BTreeMap<String, InstanceReport>, Vec
             serde_json::from_str::<Value>(&t).map_err(|e| ChainError::json(p, 0, &e))
         });
         match parsed {
-            Ok(v) if is_run_report(&v) => match load_run_report(p) {
-                Ok(r) => run_level.extend(r.gate_evidence()),
-                Err(e) => errors.push(e),
-            },
+            Ok(v) if is_run_report(&v) => {
+                if !filter.keeps_run_report(p) {
+                    set.ignored += 1;
+                    continue;
+                }
+                match load_run_report(p) {
+                    Ok(r) => {
+                        run_level.extend(r.gate_evidence().into_iter().map(|e| (p.clone(), e)))
+                    }
+                    Err(e) => set.errors.push(e),
+                }
+            }
             Ok(v) => match reports_from_value(v, p) {
-                Ok(rs) => reports.extend(rs.into_iter().map(|r| (r.instance_id.clone(), r))),
-                Err(e) => errors.push(e),
+                Ok(rs) => found.extend(rs.into_iter().map(|r| (p.clone(), r))),
+                Err(e) => set.errors.push(e),
             },
-            Err(e) => errors.push(e),
+            Err(e) => set.errors.push(e),
         }
     }
-    for r in run_level {
-        reports.entry(r.instance_id.clone()).or_insert(r);
-    }
-    (reports, errors)
+    merge(found, &mut set);
+    // Run-level evidence only where no per-instance report exists (two
+    // run reports that disagree are a conflict too).
+    let run_level: Found = run_level
+        .into_iter()
+        .filter(|(_, r)| !set.reports.contains_key(&r.instance_id))
+        .collect();
+    merge(run_level, &mut set);
+    set
 }
 
 /// Read a run-level report.

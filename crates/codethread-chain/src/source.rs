@@ -28,6 +28,17 @@ pub trait SourceReader {
     fn select_repo(&mut self, _repo: &str) -> Result<(), ChainError> {
         Ok(())
     }
+
+    /// [`SourceReader::select_repo`] for one instance: a failure (e.g. no
+    /// repository for `repo` in a repository directory) is that instance's
+    /// error, naming it and the repository, so that a batch's failure lines
+    /// say which instance they are about.
+    fn select_repo_for(&mut self, instance_id: &str, repo: &str) -> Result<(), ChainError> {
+        self.select_repo(repo).map_err(|e| ChainError::Instance {
+            instance_id: instance_id.to_string(),
+            message: format!("repository {repo}: {e}"),
+        })
+    }
 }
 
 /// A directory of git repositories, one per benchmark repository, named

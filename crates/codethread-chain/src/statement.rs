@@ -316,6 +316,16 @@ pub fn import_answers(path: &Path) -> Result<Loaded<Answer>, ChainError> {
             });
             continue;
         };
+        if let Some(why) = crate::ids::id_problem(&id) {
+            out.errors.push(ChainError::BadField {
+                path: path.to_path_buf(),
+                line: r.line,
+                instance_id: crate::ids::label(&id),
+                field: "custom_id".into(),
+                message: why,
+            });
+            continue;
+        }
         match answer_text(&v) {
             Some(content) => rows.push((
                 r.line,

@@ -116,7 +116,7 @@ pub fn localize(
     if inst.patch.trim().is_empty() {
         return Err(perr("the instance has no gold patch".into()));
     }
-    source.select_repo(&inst.repo)?;
+    source.select_repo_for(&inst.instance_id, &inst.repo)?;
     let patch = codethread_patch::parse(inst.patch.as_bytes())
         .map_err(|e| perr(format!("gold patch cannot be parsed: {e}")))?;
     let mut tree = MemTree::new();

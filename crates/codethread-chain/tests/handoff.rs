@@ -123,40 +123,43 @@ fn stubbed(fx: &Fixture) -> (String, String) {
 }
 
 #[test]
-fn base_layer_that_omits_a_stubbed_file_keeps_the_stub_and_warns() {
+fn base_layer_that_leaves_a_stubbed_file_at_base_keeps_the_agents_content_and_warns() {
     let fx = fixture("omit");
     let (m_stub, n_stub) = stubbed(&fx);
     assert!(m_stub.contains("NotImplementedError") && n_stub.contains("NotImplementedError"));
     let m_agent = "def f(x):\n    return x + 1  # agent\n\n\ndef g():\n    return 2\n";
     let n_agent = "def h(y):\n    return 3 * y\n";
-    // (agent's base-relative diff, expected m.py, expected n.py, warnings)
-    let cases = [
-        // Touches m.py only (PR0 left uncommitted, one file diffed): n.py keeps its stub.
+    // (agent's base-relative diff, expected m.py, expected n.py, files named in warnings)
+    let cases: Vec<(String, &str, &str, Vec<&str>)> = vec![
+        // m.py implemented, n.py restored exactly to the original: the
+        // agent's n.py (the original) is kept, not the stub put back.
         (
             diff(&[("m.py", M_BASE)], &[("m.py", m_agent)]),
-            m_agent.to_string(),
-            n_stub.clone(),
-            1,
+            m_agent,
+            N_BASE,
+            vec!["n.py"],
         ),
-        // Touches n.py only: m.py keeps its stub.
+        // The other way round.
         (
             diff(&[("n.py", N_BASE)], &[("n.py", n_agent)]),
-            m_stub.clone(),
-            n_agent.to_string(),
-            1,
+            M_BASE,
+            n_agent,
+            vec!["m.py"],
         ),
-        // Touches both: exactly the agent's tree, no warning.
+        // Both restored exactly: the stack is base itself, both named.
+        (String::new(), M_BASE, N_BASE, vec!["m.py", "n.py"]),
+        // Both implemented: exactly the agent's tree, no warning.
         (
             diff(
                 &[("m.py", M_BASE), ("n.py", N_BASE)],
                 &[("m.py", m_agent), ("n.py", n_agent)],
             ),
-            m_agent.to_string(),
-            n_agent.to_string(),
-            0,
+            m_agent,
+            n_agent,
+            vec![],
         ),
     ];
-    for (patch, want_m, want_n, warnings) in cases {
+    for (patch, want_m, want_n, named) in cases {
         let (preds, outcomes) = stack(
             &fx.chain,
             &[Layer::PredictionsFromBase(pred(&patch))],
@@ -166,10 +169,16 @@ fn base_layer_that_omits_a_stubbed_file_keeps_the_stub_and_warns() {
         );
         assert_eq!(outcomes[0].error, None, "{patch}");
         let (m, n) = at_base(&preds[0].model_patch);
-        assert_eq!((m, n), (want_m, want_n), "{patch}");
-        assert_eq!(outcomes[0].warnings.len(), warnings, "{:?}", outcomes[0]);
-        for w in &outcomes[0].warnings {
-            assert!(w.contains("o__r-1") && w.contains("base:"), "{w}");
+        assert_eq!((m.as_str(), n.as_str()), (want_m, want_n), "{patch}");
+        assert_eq!(outcomes[0].warnings.len(), named.len(), "{:?}", outcomes[0]);
+        for (w, f) in outcomes[0].warnings.iter().zip(&named) {
+            assert!(
+                w.contains("o__r-1")
+                    && w.contains("base:")
+                    && w.contains(f)
+                    && w.contains("original"),
+                "{w}"
+            );
         }
     }
 }

@@ -1221,3 +1221,163 @@ fn every_written_dataset_file_passes_make_test_spec_in_5x_and_4x() {
         );
     }
 }
+
+/// Issue 18 item 6: the two harness generations grade one log differently
+/// when the test command exits non-zero while the log names no failure
+/// (e.g. a `conftest.py` of the patch printing `PASSED` lines, or a crash
+/// after the listed tests ran): swebench 4.1.0 ignores the exit status and
+/// grades the parsed lines (the PR1 is kept), 5.0.2 reads `>>>>> Test Exit
+/// Code: N` and declares the log invalid (`patch_successfully_applied:
+/// false`: dropped as `no_test_output`). On every other case here both
+/// generations give the same decision (a skipped P2P or F2P test keeps the
+/// PR1 in both). The gate, fed each generation's own report.json and
+/// run_instance.log, decides as that generation graded.
+#[test]
+fn gate_follows_each_harness_generation_on_exit_codes() {
+    let Some(env) = env() else { return };
+    let Some(py4) = python4() else { return };
+    let (chain_dir, _, insts) = &env.packs[0];
+    let chain = Chain::open(chain_dir).unwrap();
+    let export = chain_dir.join("exports/implementation_task.jsonl");
+    let rows: Vec<Value> = std::fs::read_to_string(&export)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let row = rows
+        .iter()
+        .find(|r| r["log_parser"] == json!("parse_log_pytest"))
+        .expect("a pytest instance");
+    let id = row["instance_id"].as_str().unwrap().to_string();
+    let inst = insts.iter().find(|i| i.instance_id == id).unwrap();
+    let (f2p, p2p) = (&inst.fail_to_pass, &inst.pass_to_pass);
+    assert!(!p2p.is_empty() && !f2p.is_empty());
+    let log = |f2p_status: Option<&str>, p2p0: &str, exit: Option<i32>| {
+        let mut lines: Vec<(&str, &str)> = Vec::new();
+        if let Some(st) = f2p_status {
+            lines.extend(f2p.iter().map(|t| (st, t.as_str())));
+        }
+        lines.push((p2p0, p2p[0].as_str()));
+        lines.extend(p2p[1..].iter().map(|t| ("PASSED", t.as_str())));
+        let mut s = pytest_log(&lines);
+        if let Some(c) = exit {
+            s.push_str(&format!(">>>>> Test Exit Code: {c}\n"));
+        }
+        s
+    };
+    // (case, test log, kept under 4.x, kept under 5.x)
+    let no_output = GateReason::NoTestOutput;
+    let cases: Vec<(&str, String, Option<GateReason>, Option<GateReason>)> = vec![
+        (
+            "exit1-nofail",
+            log(None, "PASSED", Some(1)),
+            None,
+            Some(no_output.clone()),
+        ),
+        (
+            "exit2-nofail",
+            log(None, "PASSED", Some(2)),
+            None,
+            Some(no_output.clone()),
+        ),
+        (
+            "exit1-failed",
+            log(Some("FAILED"), "PASSED", Some(1)),
+            None,
+            None,
+        ),
+        ("exit0-nofail", log(None, "PASSED", Some(0)), None, None),
+        ("noexit-nofail", log(None, "PASSED", None), None, None),
+        (
+            "skip-p2p",
+            log(Some("FAILED"), "SKIPPED", Some(1)),
+            None,
+            None,
+        ),
+        (
+            "skip-f2p",
+            log(Some("SKIPPED"), "PASSED", Some(0)),
+            None,
+            None,
+        ),
+        (
+            "no-tests",
+            pytest_log(&[]),
+            Some(GateReason::P2pFailed(p2p.clone())),
+            Some(no_output.clone()),
+        ),
+        (
+            "p2p-failed",
+            log(Some("FAILED"), "FAILED", Some(1)),
+            Some(GateReason::P2pFailed(vec![p2p[0].clone()])),
+            Some(GateReason::P2pFailed(vec![p2p[0].clone()])),
+        ),
+    ];
+    let pr1 = preds(
+        "agent",
+        &BTreeMap::from([(
+            id.clone(),
+            String::from_utf8(chain.pr0(&id).unwrap()).unwrap(),
+        )]),
+    );
+    let some_patch = "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n";
+    for (generation, python) in [("4", py4), ("5", env.python.clone())] {
+        let work = env.work.join(format!("grade-exit-{generation}"));
+        let _ = std::fs::remove_dir_all(&work);
+        std::fs::create_dir_all(&work).unwrap();
+        let spec = json!({
+            "dataset": export,
+            "run_id": "exit",
+            "cases": cases.iter().map(|(c, out, _, _)| json!({
+                "model": format!("agent-{c}__PR1"), "instance_id": id,
+                "model_patch": some_patch, "test_output": out,
+            })).collect::<Vec<_>>(),
+        });
+        let spec_path = work.join("spec.json");
+        std::fs::write(&spec_path, spec.to_string()).unwrap();
+        let out = Command::new(&python)
+            .arg(py_dir().join("grade_generation.py"))
+            .args([&spec_path, &work])
+            .envs(offline_env(&env.work))
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{generation}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let graded: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+        assert!(
+            graded["swebench"].as_str().unwrap().starts_with(generation),
+            "{graded}"
+        );
+        for (c, _, want4, want5) in &cases {
+            let want = if generation == "4" { want4 } else { want5 };
+            let model = format!("agent-{c}__PR1");
+            // What swebench itself said: the log was graded (or not).
+            let report = &graded["reports"][&model];
+            assert_eq!(
+                report["patch_successfully_applied"],
+                json!(*want != Some(GateReason::NoTestOutput)),
+                "{generation} {c}: {report}"
+            );
+            let logs = work.join("logs/run_evaluation/exit").join(&model);
+            let (reports, errs) = load_reports(&[logs]);
+            assert!(errs.is_empty(), "{generation} {c}: {errs:?}");
+            let d: Vec<GateDecision> = gate_predictions(&chain, &pr1, &reports, None);
+            assert_eq!(d.len(), 1);
+            match want {
+                None => assert!(
+                    d[0].kept && d[0].reasons.is_empty(),
+                    "{generation} {c}: {:?}",
+                    d[0]
+                ),
+                Some(r) => {
+                    assert!(!d[0].kept, "{generation} {c}: {:?}", d[0]);
+                    assert_eq!(d[0].reasons, vec![r.clone()], "{generation} {c}");
+                }
+            }
+        }
+    }
+}
