@@ -152,6 +152,19 @@ fn env() -> Option<&'static Env> {
             .unwrap_or_else(|| PathBuf::from("python3"));
         let swebench_py = probe(swebench, "swebench", SWEBENCH, shared_set)?;
         let shared = codethread_testkit::shared()?;
+        // Work directories of earlier runs whose process is gone.
+        for e in std::fs::read_dir(std::env::temp_dir())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if let Some(pid) = name.strip_prefix("ct-harbor-") {
+                if !Path::new("/proc").join(pid).exists() {
+                    let _ = std::fs::remove_dir_all(e.path());
+                }
+            }
+        }
         let work = std::env::temp_dir().join(format!("ct-harbor-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&work);
         std::fs::create_dir_all(&work).unwrap();
