@@ -9,6 +9,8 @@
 //! cargo run --release --example chain -- gate --chain CHAIN --predictions PR1.jsonl --reports LOGS
 //! cargo run --release --example chain -- requests --chain CHAIN --format openai --model gpt-4o > batch.jsonl
 //! cargo run --release --example chain -- stack --chain CHAIN --repos REPOS --pr1 PR1.jsonl --pr2 PR2.jsonl --out P.jsonl
+//! cargo run --release --example chain -- harbor --chain CHAIN --out DATASET [--conditions implementation,chain]
+//! cargo run --release --example chain -- harbor-import --job jobs/NAME --out IMPORTED
 //! cargo run --release --example chain -- llm export --chain CHAIN --format openai-batch --model M > batch.jsonl
 //! cargo run --release --example chain -- llm run --chain CHAIN --endpoint http://127.0.0.1:8000/v1 --model M --out RUN
 //! cargo run --release --example chain -- llm import --chain CHAIN --output RUN/output.jsonl --answers-out answers.jsonl
@@ -228,6 +230,31 @@ enum Cmd {
         /// `mini-extra swebench --subset DIR/subset --split test`).
         #[arg(long)]
         follow_on_mini: Option<PathBuf>,
+    },
+    /// Export the chain's built instances as Harbor tasks (a local dataset: `harbor run -p OUT`).
+    Harbor {
+        #[arg(long)]
+        chain: PathBuf,
+        /// Output dataset directory (one task directory per instance and condition).
+        #[arg(long)]
+        out: PathBuf,
+        /// Conditions: implementation (PR1, reward = the gate), follow_on_human
+        /// (HA), chain (AA as one two-step task). Default: all three.
+        #[arg(long, num_args = 1.., value_delimiter = ',')]
+        conditions: Vec<String>,
+    },
+    /// Read a Harbor job's trials (result.json + collected diffs) into
+    /// predictions and report trees that `gate` and `stack` read.
+    HarborImport {
+        /// The job directory (`jobs/<name>`).
+        #[arg(long)]
+        job: PathBuf,
+        /// Output directory.
+        #[arg(long)]
+        out: PathBuf,
+        /// model_name_or_path of the predictions (default: the trial's agent/model).
+        #[arg(long)]
+        model: Option<String>,
     },
 }
 
@@ -891,6 +918,57 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             Ok(from_counts(ok, failed))
         }
         Cmd::Llm { cmd } => llm(cmd),
+        Cmd::Harbor {
+            chain,
+            out,
+            conditions,
+        } => {
+            let mut opts = codethread::chain::harbor::HarborExportOptions::default();
+            if !conditions.is_empty() {
+                opts.conditions = conditions
+                    .iter()
+                    .map(|c| c.parse())
+                    .collect::<Result<Vec<_>, String>>()?;
+            }
+            let r = codethread::chain::harbor::export_harbor(&chain, &out, &opts)?;
+            for e in &r.errors {
+                eprintln!("not exported: {e}");
+            }
+            writeln!(
+                stdout,
+                "wrote {} Harbor tasks under {}, {} instances failed",
+                r.tasks.len(),
+                out.display(),
+                r.errors.len()
+            )?;
+            Ok(from_counts(r.tasks.len(), r.errors.len()))
+        }
+        Cmd::HarborImport { job, out, model } => {
+            let r = codethread::chain::harbor::import_harbor_job(&job, &out, model.as_deref())?;
+            let mut bad = 0;
+            for o in r.problems() {
+                bad += 1;
+                eprintln!(
+                    "{} {}{}: {}: {}",
+                    o.trial,
+                    o.instance_id.as_deref().unwrap_or("?"),
+                    o.step
+                        .as_deref()
+                        .map(|s| format!(" step {s}"))
+                        .unwrap_or_default(),
+                    o.outcome,
+                    o.message.as_deref().unwrap_or("")
+                );
+            }
+            writeln!(
+                stdout,
+                "imported {} trial steps ({} not graded cleanly) into {}",
+                r.outcomes.len(),
+                bad,
+                out.display()
+            )?;
+            Ok(from_counts(r.outcomes.len() - bad, bad))
+        }
         Cmd::Stack {
             chain,
             src,

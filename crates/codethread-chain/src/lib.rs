@@ -23,6 +23,8 @@
 //!   PR1 (+ PR2 ...) are ONE diff against base_commit.
 //! - [`predictions`], [`report`], [`gate`]: predictions files, harness
 //!   reports (per instance and run level), and the PR1 gate with typed reasons.
+//! - [`harbor`]: Harbor tasks (single- and multi-step) from a chain, and
+//!   Harbor job results back into predictions and harness reports.
 //! - [`condition`]: HH / HA / AA / AH and longer chains as data.
 //! - [`carry`]: the one rule for bytes in JSON (non-UTF-8 patches travel
 //!   base64-encoded in a `*_b64` sibling field, read first by every importer).
@@ -79,6 +81,7 @@ pub mod export;
 pub mod fsutil;
 pub mod gate;
 pub mod gitcli;
+pub mod harbor;
 pub mod ids;
 pub mod instance;
 pub mod llm;

@@ -1,0 +1,626 @@
+//! Harbor task directories from a built chain (see [`crate::harbor`]).
+//!
+//! Per task `<out>/<instance_id>.<condition>/`:
+//!
+//! ```text
+//! task.toml                 [task] codethread/<id>.<condition>, separate verifier, collect hooks
+//! instruction.md            (single step) the statement the agent gets
+//! environment/Dockerfile    FROM the instance image; setup.sh with the sealed patch bind-mounted
+//! environment/setup.sh      crate::export::SETUP_SCRIPT
+//! environment/setup.patch   sealed setup (PR0 for implementation / chain, empty for follow_on_human)
+//! tests/Dockerfile          the verifier: FROM the instance image (base), uv + swebench, COPY . /tests
+//! tests/{test.sh,grade.py,eval.sh,setup.patch,instance.json}
+//! solution/{solve.sh,solution.patch}   the oracle: the human PR1 / the gold patch
+//! steps/<implement|follow_on>/...      (chain) per-step instruction.md, tests/, solution/, workdir/setup.sh
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use serde_json::{Map, Value};
+
+use super::{GRADE_PY, MODEL_PATCH, SETUP_REF, STACK_PATCH, STEP1_REF, SWEBENCH_PIN, UV_IMAGE};
+use crate::error::ChainError;
+use crate::export::{
+    agent_row, check_harness_row, upstream_image, HarnessGeneration, SETUP_SCRIPT,
+};
+use crate::fsutil::{read, write_in};
+use crate::pipeline::{Chain, PR0_SEALED_FILE};
+
+/// What one exported task measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum HarborCondition {
+    /// The Implementation Task alone: PR0 → PR1, reward = the gate.
+    Implementation,
+    /// The Follow-On Issue on the human PR1 (HA): base → PR2, reward =
+    /// swebench's `resolved`.
+    FollowOnHuman,
+    /// The AA chain as one two-step task: implement (gate, `min_reward =
+    /// 1`) then follow-on (resolved) in the same agent container.
+    Chain,
+}
+
+impl HarborCondition {
+    /// Every condition, in export order.
+    pub const ALL: [HarborCondition; 3] = [
+        HarborCondition::Implementation,
+        HarborCondition::FollowOnHuman,
+        HarborCondition::Chain,
+    ];
+
+    /// The name used in task names, directories and `--conditions`.
+    pub fn name(self) -> &'static str {
+        match self {
+            HarborCondition::Implementation => "implementation",
+            HarborCondition::FollowOnHuman => "follow_on_human",
+            HarborCondition::Chain => "chain",
+        }
+    }
+}
+
+impl fmt::Display for HarborCondition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for HarborCondition {
+    type Err = String;
+    /// `implementation` (`pr1`), `follow_on_human` (`ha`), `chain` (`aa`).
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "implementation" | "pr1" | "impl" => Ok(HarborCondition::Implementation),
+            "follow_on_human" | "ha" => Ok(HarborCondition::FollowOnHuman),
+            "chain" | "aa" => Ok(HarborCondition::Chain),
+            _ => Err(format!(
+                "unknown Harbor condition {s:?} (implementation, follow_on_human, chain)"
+            )),
+        }
+    }
+}
+
+/// Options of [`export_harbor`].
+#[derive(Debug, Clone)]
+pub struct HarborExportOptions {
+    /// The conditions to export (each built instance gets one task per
+    /// condition).
+    pub conditions: Vec<HarborCondition>,
+    /// The agent's time limit per step, seconds.
+    pub agent_timeout_sec: f64,
+    /// The verifier's time limit per step, seconds.
+    pub verifier_timeout_sec: f64,
+    /// The image build time limit, seconds.
+    pub build_timeout_sec: f64,
+}
+
+impl Default for HarborExportOptions {
+    fn default() -> Self {
+        HarborExportOptions {
+            conditions: HarborCondition::ALL.to_vec(),
+            agent_timeout_sec: 3600.0,
+            verifier_timeout_sec: 1800.0,
+            build_timeout_sec: 1800.0,
+        }
+    }
+}
+
+/// What [`export_harbor`] wrote: the task directories (relative to the
+/// output root) and one error per instance that got none.
+#[derive(Debug, Default)]
+pub struct HarborExport {
+    /// `(instance_id, condition, task directory)` of every task written.
+    pub tasks: Vec<(String, HarborCondition, PathBuf)>,
+    /// Instances (and conditions) that could not be exported.
+    pub errors: Vec<ChainError>,
+}
+
+/// The task name of an instance and condition: `codethread/<id>.<condition>`
+/// (what Harbor records as `task_name` in each trial's `result.json`).
+pub fn task_name(instance_id: &str, cond: HarborCondition) -> String {
+    format!("codethread/{instance_id}.{cond}")
+}
+
+/// Whether an instance id can name a task directory and a Harbor package
+/// (`org/name`: ASCII letters, digits, `.`, `_`, `-`, not starting with a
+/// dot, no `..`).
+fn check_id(id: &str) -> Result<(), ChainError> {
+    let ok = !id.is_empty()
+        && id.len() <= 200
+        && id.as_bytes()[0].is_ascii_alphanumeric()
+        && !id.contains("..")
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
+    if ok {
+        Ok(())
+    } else {
+        Err(ChainError::Instance {
+            instance_id: id.escape_debug().to_string(),
+            message: "instance id cannot name a Harbor task (letters, digits, `._-` only)".into(),
+        })
+    }
+}
+
+/// A TOML basic string.
+fn toml_str(s: &str) -> String {
+    let mut o = String::with_capacity(s.len() + 2);
+    o.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            '\n' => o.push_str("\\n"),
+            '\t' => o.push_str("\\t"),
+            '\r' => o.push_str("\\r"),
+            c if c.is_control() => o.push_str(&format!("\\u{:04X}", c as u32)),
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+/// The collect hook of a step: the agent's work as a diff against `base`
+/// (a ref of the agent's repository), written atomically to
+/// `/logs/artifacts/<name>` for each `(name, base)`.
+fn collect_command(diffs: &[(&str, &str)]) -> String {
+    let mut c = String::from("set -e; mkdir -p /logs/artifacts; cd /testbed; git add -A");
+    for (name, base) in diffs {
+        c.push_str(&format!(
+            "; git diff --cached --binary {base} > /logs/artifacts/.{name}.tmp; mv /logs/artifacts/.{name}.tmp /logs/artifacts/{name}"
+        ));
+    }
+    c
+}
+
+/// The agent's image: the setup (sealed patch bind-mounted for that one
+/// step, [`SETUP_SCRIPT`]) and the setup commit kept under [`SETUP_REF`].
+fn agent_dockerfile(from: &str) -> String {
+    format!(
+        "# syntax=docker/dockerfile:1.4\n\
+         # codethread: the agent's setup state of one instance (written by codethread-chain).\n\
+         FROM {from}\n\
+         WORKDIR /testbed\n\
+         RUN --mount=type=bind,source=.,target=/codethread-setup \\\n    \
+         sh /codethread-setup/setup.sh /codethread-setup/setup.patch && git update-ref {SETUP_REF} HEAD\n"
+    )
+}
+
+/// The verifier's image: the instance image at base (full history, what
+/// the row's `eval_script` expects), swebench installed beside it in its
+/// own Python, the tests directory baked in at `/tests`.
+fn verifier_dockerfile(from: &str) -> String {
+    format!(
+        "# syntax=docker/dockerfile:1.4\n\
+         # codethread: the verifier of one step (written by codethread-chain). Build context: this directory.\n\
+         FROM {UV_IMAGE} AS uv\n\
+         FROM {from}\n\
+         COPY --from=uv /uv /usr/local/bin/uv\n\
+         ENV UV_PYTHON_INSTALL_DIR=/opt/codethread-python\n\
+         RUN uv venv --python 3.12 /opt/codethread-grader && \\\n    \
+         uv pip install --python /opt/codethread-grader/bin/python {SWEBENCH_PIN}\n\
+         COPY . /tests\n\
+         WORKDIR /testbed\n"
+    )
+}
+
+/// The verifier script of one step: `mode` is `gate` or `resolve`, `patch`
+/// the collected diff it grades (relative to the setup state).
+fn test_sh(mode: &str, patch: &str) -> String {
+    format!(
+        r#"#!/bin/bash
+# codethread: grade one step (written by codethread-chain). Runs in the separate
+# verifier container: the instance image at base, swebench in /opt/codethread-grader.
+# The directories can be moved (to grade recorded logs outside a container).
+set -u
+GRADER="${{CODETHREAD_GRADER_PYTHON:-/opt/codethread-grader/bin/python}}"
+TESTS="${{CODETHREAD_TESTS_DIR:-/tests}}"
+REPO="${{CODETHREAD_REPO_DIR:-/testbed}}"
+ARTIFACTS="${{CODETHREAD_ARTIFACTS_DIR:-/logs/artifacts}}"
+OUT="${{CODETHREAD_VERIFIER_DIR:-/logs/verifier}}"
+PATCH="$ARTIFACTS/{patch}"
+mkdir -p "$OUT"
+log="$OUT/test_output.txt"
+: > "$log"
+status=applied
+cd "$REPO" || status=setup_failed
+if [ "$status" = applied ] && [ -s "$TESTS/setup.patch" ]; then
+  git apply --whitespace=nowarn "$TESTS/setup.patch" >> "$OUT/apply.log" 2>&1 || status=setup_failed
+fi
+if [ "$status" = applied ]; then
+  if [ ! -f "$PATCH" ]; then
+    status=no_diff
+  elif [ ! -s "$PATCH" ]; then
+    status=empty_patch
+  elif ! {{ git apply --verbose "$PATCH" || git apply --verbose --reject "$PATCH" || patch --batch --fuzz=5 -p1 -i "$PATCH"; }} >> "$OUT/apply.log" 2>&1; then
+    status=patch_failed_to_apply
+  fi
+fi
+if [ "$status" = applied ]; then
+  bash "$TESTS/eval.sh" > "$log" 2>&1
+fi
+exec "$GRADER" "$TESTS/grade.py" {mode} "$TESTS/instance.json" "$status" "$log" "$OUT"
+"#
+    )
+}
+
+/// The oracle's script: apply `solution.patch` in the repository.
+const SOLVE_SH: &str = "#!/bin/bash\n# codethread: the oracle (written by codethread-chain): the reference change of this step.\n\
+set -e\ncd /testbed\nif [ -s /solution/solution.patch ]; then\n  git apply --whitespace=nowarn /solution/solution.patch\nfi\n";
+
+/// The second step's setup: the first step's work committed under
+/// [`STEP1_REF`], so the second step's diff is PR2 alone.
+fn step2_setup_sh() -> String {
+    format!(
+        "#!/bin/sh\n# codethread: commit the implementation step's work (written by codethread-chain).\n\
+         set -e\ncd /testbed\ngit add -A\n\
+         git -c user.name=codethread -c user.email=codethread@localhost -c commit.gpgsign=false \\\n  \
+         commit -q --allow-empty --no-verify -m \"codethread: implementation step\"\n\
+         git update-ref {STEP1_REF} HEAD\n"
+    )
+}
+
+/// The instruction text of a step.
+fn instruction(statement: &str) -> String {
+    let mut s = String::from(
+        "The repository is checked out at /testbed. Make your changes there; they are graded by the \
+         repository's own tests.\n\n",
+    );
+    s.push_str(statement.trim_end());
+    s.push('\n');
+    s
+}
+
+/// The verifier's copy of the row: the agent-side row (no original code)
+/// with an empty gold `patch` (the grader never reads it).
+fn verifier_row(row: &Map<String, Value>) -> Vec<u8> {
+    let mut r = agent_row(row);
+    r.insert("patch".into(), Value::String(String::new()));
+    serde_json::to_vec_pretty(&Value::Object(r)).unwrap_or_default()
+}
+
+fn str_field<'a>(row: &'a Map<String, Value>, f: &str) -> &'a str {
+    row.get(f).and_then(Value::as_str).unwrap_or_default()
+}
+
+/// One step's tests directory under `task/<rel>`.
+fn write_tests(
+    task: &Path,
+    rel: &Path,
+    row: &Map<String, Value>,
+    setup_patch: &[u8],
+    mode: &str,
+    patch: &str,
+) -> Result<(), ChainError> {
+    let docker = verifier_dockerfile(&upstream_image(row));
+    let test = test_sh(mode, patch);
+    let files: [(&str, &[u8]); 6] = [
+        ("Dockerfile", docker.as_bytes()),
+        ("test.sh", test.as_bytes()),
+        ("grade.py", GRADE_PY.as_bytes()),
+        ("eval.sh", str_field(row, "eval_script").as_bytes()),
+        ("setup.patch", setup_patch),
+        ("instance.json", &verifier_row(row)),
+    ];
+    for (name, bytes) in files {
+        write_in(task, &rel.join(name), bytes)?;
+    }
+    Ok(())
+}
+
+fn write_solution(task: &Path, rel: &Path, patch: &[u8]) -> Result<(), ChainError> {
+    write_in(task, &rel.join("solve.sh"), SOLVE_SH.as_bytes())?;
+    write_in(task, &rel.join("solution.patch"), patch)?;
+    Ok(())
+}
+
+/// The instance's rows of the chain's two harness exports, by id.
+fn read_rows(path: &Path) -> Result<BTreeMap<String, Map<String, Value>>, ChainError> {
+    let text = crate::records::decode_text(read(path)?);
+    let mut out = BTreeMap::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<Value>(line) {
+            Ok(Value::Object(m)) => {
+                let id = str_field(&m, "instance_id").to_string();
+                out.insert(id, m);
+            }
+            Ok(_) => {
+                return Err(ChainError::Format {
+                    path: path.to_path_buf(),
+                    message: format!("line {}: not a JSON object", n + 1),
+                })
+            }
+            Err(e) => return Err(ChainError::json(path, n, &e)),
+        }
+    }
+    Ok(out)
+}
+
+/// The `task.toml` of a task.
+struct TomlTask<'a> {
+    id: &'a str,
+    cond: HarborCondition,
+    repo: &'a str,
+    opts: &'a HarborExportOptions,
+}
+
+impl TomlTask<'_> {
+    fn head(&self) -> String {
+        let mut t = String::from("schema_version = \"1.4\"\nsource = \"codethread\"\n");
+        if self.cond == HarborCondition::Chain {
+            t.push_str("multi_step_reward_strategy = \"final\"\n");
+        }
+        t.push_str(&format!(
+            "\n[task]\nname = {}\ndescription = {}\nkeywords = [\"codethread\", {}]\n",
+            toml_str(&task_name(self.id, self.cond)),
+            toml_str(&format!(
+                "CodeThread {} of {} ({})",
+                self.cond, self.id, self.repo
+            )),
+            toml_str(self.cond.name()),
+        ));
+        t.push_str(&format!(
+            "\n[metadata]\ninstance_id = {}\ncondition = {}\nrepo = {}\n",
+            toml_str(self.id),
+            toml_str(self.cond.name()),
+            toml_str(self.repo)
+        ));
+        t.push_str(&format!(
+            "\n[environment]\nbuild_timeout_sec = {:.1}\nworkdir = \"/testbed\"\n",
+            self.opts.build_timeout_sec
+        ));
+        t
+    }
+
+    fn single(&self, collect: &str) -> String {
+        let mut t = self.head();
+        t.push_str(&format!(
+            "\n[agent]\ntimeout_sec = {:.1}\n\n[verifier]\nenvironment_mode = \"separate\"\ntimeout_sec = {:.1}\n\n[[verifier.collect]]\ncommand = {}\n",
+            self.opts.agent_timeout_sec,
+            self.opts.verifier_timeout_sec,
+            toml_str(collect)
+        ));
+        t
+    }
+
+    fn steps(&self, steps: &[(&str, Option<f64>, String)]) -> String {
+        let mut t = self.head();
+        t.push_str("\n[verifier]\nenvironment_mode = \"separate\"\n");
+        for (name, min_reward, collect) in steps {
+            t.push_str(&format!("\n[[steps]]\nname = {}\n", toml_str(name)));
+            if let Some(m) = min_reward {
+                t.push_str(&format!("min_reward = {m:.1}\n"));
+            }
+            t.push_str(&format!(
+                "\n[steps.agent]\ntimeout_sec = {:.1}\n\n[steps.verifier]\nenvironment_mode = \"separate\"\ntimeout_sec = {:.1}\n\n[[steps.verifier.collect]]\ncommand = {}\n",
+                self.opts.agent_timeout_sec,
+                self.opts.verifier_timeout_sec,
+                toml_str(collect)
+            ));
+        }
+        t
+    }
+}
+
+/// The material of one instance's tasks.
+struct Material {
+    id: String,
+    repo: String,
+    impl_row: Map<String, Value>,
+    ha_row: Map<String, Value>,
+    pr0_sealed: Vec<u8>,
+    human_pr1: Vec<u8>,
+    gold: Vec<u8>,
+}
+
+fn write_task(
+    out: &Path,
+    m: &Material,
+    cond: HarborCondition,
+    opts: &HarborExportOptions,
+) -> Result<PathBuf, ChainError> {
+    let rel = PathBuf::from(format!("{}.{cond}", m.id));
+    let task = codethread_lang::io::create_dir_all_nofollow(out, &rel)?;
+    let toml = TomlTask {
+        id: &m.id,
+        cond,
+        repo: &m.repo,
+        opts,
+    };
+    let from = upstream_image(&m.impl_row);
+    if from.is_empty() || from.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(ChainError::Instance {
+            instance_id: m.id.clone(),
+            message: format!("image name {:?} cannot be written into a Dockerfile", from),
+        });
+    }
+    let setup: &[u8] = match cond {
+        HarborCondition::FollowOnHuman => b"",
+        _ => &m.pr0_sealed,
+    };
+    let env = Path::new("environment");
+    write_in(
+        &task,
+        &env.join("Dockerfile"),
+        agent_dockerfile(&from).as_bytes(),
+    )?;
+    write_in(&task, &env.join("setup.sh"), SETUP_SCRIPT.as_bytes())?;
+    write_in(&task, &env.join("setup.patch"), setup)?;
+    let first_collect = collect_command(&[(MODEL_PATCH, SETUP_REF)]);
+    match cond {
+        HarborCondition::Implementation | HarborCondition::FollowOnHuman => {
+            let (row, mode, solution) = if cond == HarborCondition::Implementation {
+                (&m.impl_row, "gate", &m.human_pr1)
+            } else {
+                (&m.ha_row, "resolve", &m.gold)
+            };
+            write_in(
+                &task,
+                Path::new("task.toml"),
+                toml.single(&first_collect).as_bytes(),
+            )?;
+            write_in(
+                &task,
+                Path::new("instruction.md"),
+                instruction(str_field(row, "problem_statement")).as_bytes(),
+            )?;
+            write_tests(&task, Path::new("tests"), row, setup, mode, MODEL_PATCH)?;
+            write_solution(&task, Path::new("solution"), solution)?;
+        }
+        HarborCondition::Chain => {
+            let second_collect =
+                collect_command(&[(MODEL_PATCH, STEP1_REF), (STACK_PATCH, SETUP_REF)]);
+            write_in(
+                &task,
+                Path::new("task.toml"),
+                toml.steps(&[
+                    ("implement", Some(1.0), first_collect),
+                    ("follow_on", None, second_collect),
+                ])
+                .as_bytes(),
+            )?;
+            let s1 = Path::new("steps/implement");
+            write_in(
+                &task,
+                &s1.join("instruction.md"),
+                instruction(str_field(&m.impl_row, "problem_statement")).as_bytes(),
+            )?;
+            write_tests(
+                &task,
+                &s1.join("tests"),
+                &m.impl_row,
+                setup,
+                "gate",
+                MODEL_PATCH,
+            )?;
+            write_solution(&task, &s1.join("solution"), &m.human_pr1)?;
+            let s2 = Path::new("steps/follow_on");
+            write_in(
+                &task,
+                &s2.join("instruction.md"),
+                instruction(str_field(&m.ha_row, "problem_statement")).as_bytes(),
+            )?;
+            write_in(
+                &task,
+                &s2.join("workdir/setup.sh"),
+                step2_setup_sh().as_bytes(),
+            )?;
+            write_tests(
+                &task,
+                &s2.join("tests"),
+                &m.ha_row,
+                setup,
+                "resolve",
+                STACK_PATCH,
+            )?;
+            write_solution(&task, &s2.join("solution"), &m.gold)?;
+        }
+    }
+    Ok(rel)
+}
+
+/// Export every built instance of the chain at `chain_dir` as Harbor tasks
+/// under `out` (a local dataset: `harbor run -p <out>`). The rows come
+/// from the chain's harness exports (`exports/implementation_task.jsonl`,
+/// `exports/follow_on_human_pr1.jsonl`) and must carry what swebench 5.x
+/// grades with (`image`, `eval_script`, `log_parser`, `eval_type`: build
+/// with `--harness 5`); an instance without them, or whose files cannot be
+/// read, is one error in [`HarborExport::errors`], the others are written.
+pub fn export_harbor(
+    chain_dir: &Path,
+    out: &Path,
+    opts: &HarborExportOptions,
+) -> Result<HarborExport, ChainError> {
+    let chain = Chain::open(chain_dir)?;
+    let impl_rows = read_rows(&chain_dir.join("exports/implementation_task.jsonl"))?;
+    let ha_rows = read_rows(&chain_dir.join("exports/follow_on_human_pr1.jsonl"))?;
+    std::fs::create_dir_all(out).map_err(|e| ChainError::io(out, e))?;
+    let mut res = HarborExport::default();
+    let mut conds = opts.conditions.clone();
+    conds.sort();
+    conds.dedup();
+    for inst in &chain.instances {
+        let id = &inst.instance_id;
+        if !chain.is_built(id) {
+            continue;
+        }
+        let material = (|| -> Result<Material, ChainError> {
+            check_id(id)?;
+            let missing = |what: &str| ChainError::Instance {
+                instance_id: id.clone(),
+                message: format!("no row in exports/{what}.jsonl"),
+            };
+            let impl_row = impl_rows
+                .get(id)
+                .cloned()
+                .ok_or_else(|| missing("implementation_task"))?;
+            let ha_row = ha_rows
+                .get(id)
+                .cloned()
+                .ok_or_else(|| missing("follow_on_human_pr1"))?;
+            check_harness_row(&impl_row, HarnessGeneration::V5)?;
+            check_harness_row(&ha_row, HarnessGeneration::V5)?;
+            let dir = chain_dir.join("instances").join(id);
+            Ok(Material {
+                id: id.clone(),
+                repo: inst.repo.clone(),
+                pr0_sealed: read(&dir.join(PR0_SEALED_FILE))?,
+                human_pr1: chain.read_human_pr1(id)?,
+                gold: crate::carry::take_bytes(&ha_row, "patch")
+                    .map_err(|message| ChainError::Instance {
+                        instance_id: id.clone(),
+                        message: format!("exports/follow_on_human_pr1.jsonl: {message}"),
+                    })?
+                    .unwrap_or_default(),
+                impl_row,
+                ha_row,
+            })
+        })();
+        let m = match material {
+            Ok(m) => m,
+            Err(e) => {
+                res.errors.push(e);
+                continue;
+            }
+        };
+        for &c in &conds {
+            match write_task(out, &m, c, opts) {
+                Ok(rel) => res.tasks.push((id.clone(), c, rel)),
+                Err(e) => res.errors.push(e),
+            }
+        }
+    }
+    Ok(res)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conditions_parse_and_name() {
+        for c in HarborCondition::ALL {
+            assert_eq!(c.name().parse::<HarborCondition>(), Ok(c));
+        }
+        assert_eq!("AA".parse(), Ok(HarborCondition::Chain));
+        assert!("hh".parse::<HarborCondition>().is_err());
+    }
+
+    #[test]
+    fn toml_strings_escape() {
+        assert_eq!(toml_str("a\"b\\c\n\u{1}"), "\"a\\\"b\\\\c\\n\\u0001\"");
+    }
+
+    #[test]
+    fn ids_that_cannot_name_a_task_are_refused() {
+        for bad in ["", ".x", "a/b", "a..b", "a b", "é"] {
+            assert!(check_id(bad).is_err(), "{bad:?}");
+        }
+        check_id("django__django-11099").expect("ok");
+    }
+}

@@ -1,0 +1,717 @@
+//! Harbor tasks (issue 23) proven with the real packages: harbor 0.25.0's
+//! `harbor lint` and its `Task` loader on every exported task of the dev
+//! chains (Verified and Multilingual, joined with their upstream rows), the
+//! exported verifier (`test.sh` + `grade.py`, swebench 5.0.2's grading) run
+//! outside a container on recorded harness-format logs, and one chain
+//! round-tripped: export → the oracle's solution applied by hand → the
+//! collect hook → the verifier → result directories written with harbor's
+//! own pydantic models → import → gate → stack, the stacked prediction
+//! applying at base and giving the gold tree.
+//!
+//! Harbor's Python is `CODETHREAD_HARBOR_PYTHON` (`.ci/run` installs harbor
+//! into `.venv-harbor`, Python >= 3.12) or `<repo>/.venv-harbor/bin/python`;
+//! swebench's is `CODETHREAD_PYTHON`. Without `CODETHREAD_SHARED` the suites
+//! print SKIPPED and pass; with it set they FAIL when either is missing.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::type_complexity
+)]
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use codethread_chain::export::HarnessGeneration;
+use codethread_chain::gate::GateReason;
+use codethread_chain::harbor::{
+    export_harbor, import_harbor_job, HarborCondition, HarborExport, HarborExportOptions,
+};
+use codethread_chain::instance::{load_instances, Instance};
+use codethread_chain::pipeline::{
+    build, gate_predictions, stack, stack_model_name, BuildOptions, Chain, Layer,
+};
+use codethread_chain::predictions::{load_predictions, predictions_by_id};
+use codethread_chain::report::load_reports_dir;
+use codethread_chain::source::SnapshotSource;
+use codethread_patch::{ApplyOptions, MemTree};
+use serde_json::{json, Value};
+
+const HARBOR: &str = "0.25.0";
+const SWEBENCH: &str = "5.0.2";
+
+fn py_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/py")
+}
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn skip(why: &str) {
+    let test = std::thread::current().name().unwrap_or("?").to_string();
+    let _ = writeln!(std::io::stderr(), "SKIPPED {test}: {why}");
+}
+
+struct Pack {
+    chain: PathBuf,
+    snapshots: PathBuf,
+    insts: Vec<Instance>,
+    dataset: PathBuf,
+    export: HarborExport,
+}
+
+struct Env {
+    harbor_py: PathBuf,
+    swebench_py: PathBuf,
+    work: PathBuf,
+    packs: Vec<Pack>,
+}
+
+/// `python` if it imports `module` at `version`; else None, or a panic
+/// when `CODETHREAD_SHARED` is set.
+fn probe(python: PathBuf, module: &str, version: &str, shared_set: bool) -> Option<PathBuf> {
+    let out = Command::new(&python)
+        .args([
+            "-c",
+            &format!("import importlib.metadata as m; print(m.version({module:?}))"),
+        ])
+        .env("HARBOR_TELEMETRY", "0")
+        .output();
+    let got = out
+        .as_ref()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    if got.as_deref() == Some(version) {
+        return Some(python);
+    }
+    let why = format!(
+        "{} has no {module} {version} (got {got:?}); .ci/run installs it",
+        python.display()
+    );
+    if shared_set {
+        panic!("CODETHREAD_SHARED is set but {why}");
+    }
+    skip(&why);
+    None
+}
+
+fn join_upstream(shared: &Path, pack: &Path, out: &Path) -> PathBuf {
+    let mut upstream: BTreeMap<String, serde_json::Map<String, Value>> = BTreeMap::new();
+    for f in std::fs::read_dir(shared.join("swebench/swebench_datasets")).unwrap() {
+        let p = f.unwrap().path();
+        if p.extension().is_some_and(|e| e == "jsonl") {
+            for l in std::fs::read_to_string(&p).unwrap().lines() {
+                if let Ok(Value::Object(m)) = serde_json::from_str::<Value>(l) {
+                    let id = m["instance_id"].as_str().unwrap().to_string();
+                    upstream.insert(id, m);
+                }
+            }
+        }
+    }
+    let mut text = String::new();
+    for l in std::fs::read_to_string(pack.join("instances.jsonl"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+    {
+        let Value::Object(mut row) = serde_json::from_str::<Value>(l).unwrap() else {
+            panic!("row")
+        };
+        let id = row["instance_id"].as_str().unwrap().to_string();
+        for (k, v) in &upstream[&id] {
+            row.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+        text.push_str(&Value::Object(row).to_string());
+        text.push('\n');
+    }
+    std::fs::write(out, text).unwrap();
+    out.to_path_buf()
+}
+
+fn env() -> Option<&'static Env> {
+    static ENV: OnceLock<Option<Env>> = OnceLock::new();
+    ENV.get_or_init(|| {
+        let shared_set = std::env::var_os(codethread_testkit::ENV).is_some_and(|v| !v.is_empty());
+        let harbor = std::env::var_os("CODETHREAD_HARBOR_PYTHON")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .unwrap_or_else(|| repo_root().join(".venv-harbor/bin/python"));
+        if !shared_set && !harbor.exists() {
+            skip("no harbor venv and CODETHREAD_SHARED unset");
+            return None;
+        }
+        let harbor_py = probe(harbor, "harbor", HARBOR, shared_set)?;
+        let swebench = std::env::var_os("CODETHREAD_PYTHON")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("python3"));
+        let swebench_py = probe(swebench, "swebench", SWEBENCH, shared_set)?;
+        let shared = codethread_testkit::shared()?;
+        // Work directories of earlier runs whose process is gone.
+        for e in std::fs::read_dir(std::env::temp_dir())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if let Some(pid) = name.strip_prefix("ct-harbor-") {
+                if !Path::new("/proc").join(pid).exists() {
+                    let _ = std::fs::remove_dir_all(e.path());
+                }
+            }
+        }
+        let work = std::env::temp_dir().join(format!("ct-harbor-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&work);
+        std::fs::create_dir_all(&work).unwrap();
+        let mut packs = Vec::new();
+        for name in ["dev", "dev_multilingual"] {
+            let pack = shared.join("chains").join(name);
+            let joined = join_upstream(&shared, &pack, &work.join(format!("{name}.jsonl")));
+            let loaded = load_instances(&joined).unwrap();
+            assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
+            let chain = work.join(format!("chain-{name}"));
+            build(
+                &loaded.items,
+                &mut SnapshotSource::new(pack.join("files")),
+                &BuildOptions {
+                    out: chain.clone(),
+                    harness: vec![HarnessGeneration::V5],
+                    ..Default::default()
+                },
+                &mut |_, _, _| {},
+            )
+            .unwrap();
+            let dataset = work.join(format!("harbor-{name}"));
+            let export = export_harbor(&chain, &dataset, &HarborExportOptions::default()).unwrap();
+            packs.push(Pack {
+                chain,
+                snapshots: pack.join("files"),
+                insts: loaded.items,
+                dataset,
+                export,
+            });
+        }
+        Some(Env {
+            harbor_py,
+            swebench_py,
+            work,
+            packs,
+        })
+    })
+    .as_ref()
+}
+
+fn built(chain: &Path) -> Vec<String> {
+    let c = Chain::open(chain).unwrap();
+    c.instances
+        .iter()
+        .filter(|i| c.is_built(&i.instance_id))
+        .map(|i| i.instance_id.clone())
+        .collect()
+}
+
+#[test]
+fn harbor_lint_and_task_loader_accept_every_exported_task() {
+    let Some(env) = env() else { return };
+    let harbor = env.harbor_py.with_file_name("harbor");
+    let mut total = 0;
+    for p in &env.packs {
+        assert!(p.export.errors.is_empty(), "{:?}", p.export.errors);
+        let ids = built(&p.chain);
+        assert!(!ids.is_empty());
+        assert_eq!(p.export.tasks.len(), 3 * ids.len());
+        let dirs: Vec<PathBuf> = p
+            .export
+            .tasks
+            .iter()
+            .map(|t| p.dataset.join(&t.2))
+            .collect();
+        // harbor lint, default rules (shared-verifier included): no finding.
+        let out = Command::new(&harbor)
+            .arg("lint")
+            .arg("--json")
+            .args(&dirs)
+            .env("HARBOR_TELEMETRY", "0")
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "harbor lint: {stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let findings: Value = serde_json::from_str(stdout.trim()).unwrap();
+        assert_eq!(findings, json!([]), "{stdout}");
+        // harbor's Task loader and is_valid_dir on every task.
+        let list = env.work.join(format!(
+            "{}.tasks.json",
+            p.dataset.display().to_string().replace('/', "_")
+        ));
+        std::fs::write(&list, serde_json::to_string(&dirs).unwrap()).unwrap();
+        let out = Command::new(&env.harbor_py)
+            .arg(py_dir().join("harbor_tasks.py"))
+            .arg(&list)
+            .env("HARBOR_TELEMETRY", "0")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let r: Value = serde_json::from_slice(out.stdout.trim_ascii()).unwrap();
+        assert_eq!(r["loaded"], json!(dirs.len()), "{r}");
+        assert_eq!(r["valid"], json!(dirs.len()), "{r}");
+        assert_eq!(r["multi_step"], json!(ids.len()), "{r}");
+        total += dirs.len();
+    }
+    eprintln!("harbor lint + Task loader: {total}/{total} tasks");
+}
+
+/// A log in the harness's format for pytest-style parsers.
+fn pytest_log(lines: &[(&str, &str)]) -> String {
+    let mut s = String::from("+ pytest -rA\n>>>>> Start Test Output\n");
+    for (st, t) in lines {
+        s.push_str(&format!("{st} {t}\n"));
+    }
+    s.push_str(">>>>> End Test Output\n");
+    s
+}
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    codethread_testkit::git(dir, args)
+}
+
+fn tree(snapshots: &Path, id: &str, side: &str) -> MemTree {
+    let mut t = MemTree::new();
+    let root = snapshots.join(id).join(side);
+    let mut stack = vec![root.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p
+                    .strip_prefix(&root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                t.insert(rel.into_bytes(), std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    t
+}
+
+fn apply(t: &MemTree, patch: &[u8]) -> MemTree {
+    let mut t = t.clone();
+    if !patch.iter().all(u8::is_ascii_whitespace) {
+        t.apply(
+            &codethread_patch::parse(patch).unwrap(),
+            &ApplyOptions::default(),
+        )
+        .unwrap();
+    }
+    t
+}
+
+/// A git repository holding the instance's base files (the verifier's
+/// `/testbed`: the instance image at base).
+fn base_repo(snapshots: &Path, id: &str, dir: &Path) {
+    let _ = std::fs::remove_dir_all(dir);
+    for (p, f) in &tree(snapshots, id, "before").files {
+        let path = dir.join(String::from_utf8_lossy(p).as_ref());
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, &f.content).unwrap();
+    }
+    git(dir, &["init", "-q"]);
+    git(dir, &["add", "-A"]);
+    git(
+        dir,
+        &[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-q",
+            "-m",
+            "base",
+        ],
+    );
+}
+
+/// Run a step's `test.sh` outside a container: `tests` copied with its
+/// `eval.sh` replaced by printing the recorded `log`, on a fresh base
+/// checkout; returns the rewards.
+fn run_verifier(
+    env: &Env,
+    snapshots: &Path,
+    id: &str,
+    tests: &Path,
+    artifacts: &Path,
+    log: &str,
+    out: &Path,
+) -> BTreeMap<String, f64> {
+    let scratch = codethread_chain::lang::io::create_temp_dir_in(&env.work, "verify").unwrap();
+    let t = scratch.join("tests");
+    std::fs::create_dir_all(&t).unwrap();
+    for e in std::fs::read_dir(tests).unwrap() {
+        let p = e.unwrap().path();
+        std::fs::copy(&p, t.join(p.file_name().unwrap())).unwrap();
+    }
+    std::fs::write(scratch.join("recorded.log"), log).unwrap();
+    std::fs::write(
+        t.join("eval.sh"),
+        format!("cat '{}'\n", scratch.join("recorded.log").display()),
+    )
+    .unwrap();
+    let repo = scratch.join("testbed");
+    base_repo(snapshots, id, &repo);
+    let o = Command::new("bash")
+        .arg(t.join("test.sh"))
+        .env("CODETHREAD_GRADER_PYTHON", &env.swebench_py)
+        .env("CODETHREAD_TESTS_DIR", &t)
+        .env("CODETHREAD_REPO_DIR", &repo)
+        .env("CODETHREAD_ARTIFACTS_DIR", artifacts)
+        .env("CODETHREAD_VERIFIER_DIR", out)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "test.sh: {}\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let r: BTreeMap<String, f64> =
+        serde_json::from_slice(&std::fs::read(out.join("reward.json")).unwrap()).unwrap();
+    r
+}
+
+/// The first pytest-graded built instance of the Verified pack with
+/// PASS_TO_PASS tests.
+fn pytest_instance(env: &Env) -> (&Pack, Instance) {
+    let p = &env.packs[0];
+    let rows = std::fs::read_to_string(p.chain.join("exports/implementation_task.jsonl")).unwrap();
+    for l in rows.lines() {
+        let r: Value = serde_json::from_str(l).unwrap();
+        if r["log_parser"] == json!("parse_log_pytest") {
+            let id = r["instance_id"].as_str().unwrap();
+            let inst = p.insts.iter().find(|i| i.instance_id == id).unwrap();
+            if !inst.pass_to_pass.is_empty() {
+                return (p, inst.clone());
+            }
+        }
+    }
+    panic!("no pytest instance with PASS_TO_PASS tests")
+}
+
+fn logs_for(inst: &Instance, f2p: &str, p2p: &str) -> String {
+    pytest_log(
+        &inst
+            .fail_to_pass
+            .iter()
+            .map(|t| (f2p, t.as_str()))
+            .chain(inst.pass_to_pass.iter().map(|t| (p2p, t.as_str())))
+            .collect::<Vec<_>>(),
+    )
+}
+
+#[test]
+fn exported_verifier_grades_recorded_logs_as_swebench_does() {
+    let Some(env) = env() else { return };
+    let (p, inst) = pytest_instance(env);
+    let id = &inst.instance_id;
+    let task = p.dataset.join(format!("{id}.implementation"));
+    let ha = p.dataset.join(format!("{id}.follow_on_human"));
+    let human_pr1 = std::fs::read(task.join("solution/solution.patch")).unwrap();
+    let gold = std::fs::read(ha.join("solution/solution.patch")).unwrap();
+    let chain = Chain::open(&p.chain).unwrap();
+    let (f2p, p2p) = (&inst.fail_to_pass, &inst.pass_to_pass);
+    let n = |v: usize| v as f64;
+    // (tests dir, diff or None for no diff, log, expected rewards)
+    let cases: Vec<(&str, &Path, Option<&[u8]>, String, Vec<(&str, f64)>)> = vec![
+        ("kept", &task, Some(&human_pr1), logs_for(&inst, "FAILED", "PASSED"), vec![("reward", 1.0), ("p2p_failed", 0.0), ("f2p_already_passing", 0.0)]),
+        ("f2p already passing", &task, Some(&human_pr1), logs_for(&inst, "PASSED", "PASSED"), vec![("reward", 0.0), ("f2p_already_passing", n(f2p.len()))]),
+        ("p2p failing", &task, Some(&human_pr1), logs_for(&inst, "FAILED", "FAILED"), vec![("reward", 0.0), ("p2p_failed", n(p2p.len()))]),
+        ("no output", &task, Some(&human_pr1), "Traceback: collection error\n".into(), vec![("reward", 0.0), ("no_test_output", 1.0)]),
+        ("patch fails", &task, Some(b"diff --git a/nope.py b/nope.py\n--- a/nope.py\n+++ b/nope.py\n@@ -1 +1 @@\n-x\n+y\n"), String::new(), vec![("reward", 0.0), ("patch_failed_to_apply", 1.0)]),
+        ("empty diff", &task, Some(b""), String::new(), vec![("reward", 0.0), ("empty_patch", 1.0)]),
+        ("no diff", &task, None, String::new(), vec![("reward", 0.0), ("no_diff", 1.0)]),
+        ("resolved", &ha, Some(&gold), logs_for(&inst, "PASSED", "PASSED"), vec![("reward", 1.0), ("f2p_failed", 0.0)]),
+        ("not resolved", &ha, Some(&gold), logs_for(&inst, "FAILED", "PASSED"), vec![("reward", 0.0), ("f2p_failed", n(f2p.len()))]),
+    ];
+    for (name, dir, diff, log, want) in cases {
+        let scratch = codethread_chain::lang::io::create_temp_dir_in(&env.work, "case").unwrap();
+        let art = scratch.join("artifacts");
+        std::fs::create_dir_all(&art).unwrap();
+        if let Some(d) = diff {
+            std::fs::write(art.join("model.patch"), d).unwrap();
+        }
+        let out = scratch.join("verifier");
+        let r = run_verifier(env, &p.snapshots, id, &dir.join("tests"), &art, &log, &out);
+        for (k, v) in &want {
+            assert_eq!(r.get(*k), Some(v), "{name}: {k} in {r:?}");
+        }
+        // The gate's loader reads what the verifier wrote, with the same decision.
+        if dir == task {
+            let rep = scratch.join("reports").join(id);
+            std::fs::create_dir_all(&rep).unwrap();
+            for f in ["report.json", "run_instance.log"] {
+                if out.join(f).exists() {
+                    std::fs::copy(out.join(f), rep.join(f)).unwrap();
+                }
+            }
+            let (reports, errs) = load_reports_dir(&scratch.join("reports")).unwrap();
+            assert!(errs.is_empty(), "{errs:?}");
+            if diff.is_some_and(|d| !d.is_empty()) {
+                let preds = BTreeMap::from([(
+                    id.clone(),
+                    codethread_chain::predictions::Prediction {
+                        instance_id: id.clone(),
+                        model_name_or_path: "m".into(),
+                        model_patch: "diff --git a/x b/x\n".into(),
+                    },
+                )]);
+                let d = gate_predictions(&chain, &preds, &reports, None);
+                assert_eq!(d[0].kept, r["reward"] == 1.0, "{name}: {:?} vs {r:?}", d[0]);
+            }
+        }
+    }
+}
+
+/// The collect command of `task.toml` number `nth`, with the container's
+/// paths replaced by local ones.
+fn collect_cmd(task: &Path, nth: usize, repo: &Path, art: &Path) -> String {
+    let toml = std::fs::read_to_string(task.join("task.toml")).unwrap();
+    let line = toml
+        .lines()
+        .filter(|l| l.starts_with("command = "))
+        .nth(nth)
+        .unwrap();
+    let cmd: String = serde_json::from_str(line.trim_start_matches("command = ")).unwrap();
+    cmd.replace("/logs/artifacts", &art.display().to_string())
+        .replace("/testbed", &repo.display().to_string())
+}
+
+fn sh(cmd: &str) {
+    let o = Command::new("sh").arg("-c").arg(cmd).output().unwrap();
+    assert!(
+        o.status.success(),
+        "{cmd}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// The agent's sandbox outside a container: the base checkout, the
+/// environment's setup.sh with its sealed patch, the setup ref.
+fn agent_sandbox(snapshots: &Path, id: &str, task: &Path, dir: &Path) {
+    base_repo(snapshots, id, dir);
+    let env = task.join("environment");
+    sh(&format!(
+        "cd '{}' && sh '{}' '{}' && git update-ref refs/codethread/setup HEAD",
+        dir.display(),
+        env.join("setup.sh").display(),
+        env.join("setup.patch").display()
+    ));
+}
+
+#[test]
+fn a_harbor_job_round_trips_into_gate_and_stack() {
+    let Some(env) = env() else { return };
+    let (p, inst) = pytest_instance(env);
+    let id = inst.instance_id.clone();
+    let w = codethread_chain::lang::io::create_temp_dir_in(&env.work, "job").unwrap();
+    let job = w.join("job");
+    std::fs::create_dir_all(&job).unwrap();
+    let pass = logs_for(&inst, "FAILED", "PASSED");
+    let resolved = logs_for(&inst, "PASSED", "PASSED");
+    let implementation = p.dataset.join(format!("{id}.implementation"));
+    let chain_task = p.dataset.join(format!("{id}.chain"));
+
+    // Trial 1: the Implementation Task, the oracle's PR1.
+    let repo = w.join("sandbox1");
+    agent_sandbox(&p.snapshots, &id, &implementation, &repo);
+    sh(&format!(
+        "cd '{}' && git apply '{}'",
+        repo.display(),
+        implementation.join("solution/solution.patch").display()
+    ));
+    let t1 = job.join("impl__1");
+    let art1 = t1.join("artifacts/logs/artifacts");
+    std::fs::create_dir_all(&art1).unwrap();
+    sh(&collect_cmd(&implementation, 0, &repo, &art1));
+    let r1 = run_verifier(
+        env,
+        &p.snapshots,
+        &id,
+        &implementation.join("tests"),
+        &art1,
+        &pass,
+        &t1.join("verifier"),
+    );
+    assert_eq!(r1["reward"], 1.0, "{r1:?}");
+
+    // Trial 2: the two-step chain, the oracle in both steps.
+    let repo = w.join("sandbox2");
+    agent_sandbox(&p.snapshots, &id, &chain_task, &repo);
+    sh(&format!(
+        "cd '{}' && git apply '{}'",
+        repo.display(),
+        chain_task
+            .join("steps/implement/solution/solution.patch")
+            .display()
+    ));
+    let t2 = job.join("chain__1");
+    let s1 = t2.join("steps/implement");
+    let a1 = s1.join("artifacts/logs/artifacts");
+    std::fs::create_dir_all(&a1).unwrap();
+    sh(&collect_cmd(&chain_task, 0, &repo, &a1));
+    let rs1 = run_verifier(
+        env,
+        &p.snapshots,
+        &id,
+        &chain_task.join("steps/implement/tests"),
+        &a1,
+        &pass,
+        &s1.join("verifier"),
+    );
+    assert_eq!(rs1["reward"], 1.0, "{rs1:?}");
+    let setup2 = std::fs::read_to_string(chain_task.join("steps/follow_on/workdir/setup.sh"))
+        .unwrap()
+        .replace("/testbed", &repo.display().to_string());
+    sh(&setup2);
+    sh(&format!(
+        "cd '{}' && git apply '{}'",
+        repo.display(),
+        chain_task
+            .join("steps/follow_on/solution/solution.patch")
+            .display()
+    ));
+    let s2 = t2.join("steps/follow_on");
+    let a2 = s2.join("artifacts/logs/artifacts");
+    std::fs::create_dir_all(&a2).unwrap();
+    sh(&collect_cmd(&chain_task, 1, &repo, &a2));
+    let rs2 = run_verifier(
+        env,
+        &p.snapshots,
+        &id,
+        &chain_task.join("steps/follow_on/tests"),
+        &a2,
+        &resolved,
+        &s2.join("verifier"),
+    );
+    assert_eq!(rs2["reward"], 1.0, "{rs2:?}");
+
+    // Bad trials beside them: a malformed result.json, a trial directory
+    // that is a link, a trial without a diff, a diff leaving the repository.
+    let t3 = job.join("nodiff__1");
+    std::fs::create_dir_all(t3.join("verifier")).unwrap();
+    let t4 = job.join("escape__1");
+    let a4 = t4.join("artifacts/logs/artifacts");
+    std::fs::create_dir_all(&a4).unwrap();
+    std::fs::write(a4.join("model.patch"), "diff --git a/../../etc/x b/../../etc/x\nnew file mode 100644\n--- /dev/null\n+++ b/../../etc/x\n@@ -0,0 +1 @@\n+x\n").unwrap();
+    let spec = json!({"job_dir": job, "trials": [
+        {"trial_name": "impl__1", "task_dir": implementation, "agent": "oracle", "model": null, "rewards": r1},
+        {"trial_name": "chain__1", "task_dir": chain_task, "agent": "oracle", "model": null, "rewards": rs2,
+         "steps": [{"step_name": "implement", "rewards": rs1}, {"step_name": "follow_on", "rewards": rs2}]},
+        {"trial_name": "nodiff__1", "task_dir": p.dataset.join(format!("{id}.follow_on_human")), "agent": "oracle", "model": null, "rewards": null, "exception": "agent timed out"},
+        {"trial_name": "escape__1", "task_dir": p.dataset.join(format!("{}.implementation", other_id(p, &id))), "agent": "oracle", "model": null, "rewards": {"reward": 0}},
+    ]});
+    std::fs::write(w.join("spec.json"), spec.to_string()).unwrap();
+    let o = Command::new(&env.harbor_py)
+        .arg(py_dir().join("harbor_results.py"))
+        .arg(w.join("spec.json"))
+        .env("HARBOR_TELEMETRY", "0")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::create_dir_all(job.join("broken__1")).unwrap();
+    std::fs::write(job.join("broken__1/result.json"), "{\"task_name\": ").unwrap();
+    std::os::unix::fs::symlink(&t1, job.join("linked__1")).unwrap();
+
+    let out = w.join("imported");
+    let imp = import_harbor_job(&job, &out, None).unwrap();
+    let by = |trial: &str, step: &str| {
+        imp.outcomes
+            .iter()
+            .find(|o| o.trial == trial && o.step.as_deref().unwrap_or(step) == step)
+            .unwrap_or_else(|| panic!("no outcome {trial}/{step}: {:?}", imp.outcomes))
+            .clone()
+    };
+    assert_eq!(by("impl__1", "implement").outcome, "graded");
+    assert_eq!(by("chain__1", "implement").outcome, "graded");
+    assert_eq!(by("chain__1", "follow_on").outcome, "graded");
+    let nd = by("nodiff__1", "follow_on");
+    assert_eq!(nd.outcome, "no_diff");
+    let m = nd.message.unwrap();
+    assert!(
+        m.contains("model.patch") && m.contains("agent timed out"),
+        "{m}"
+    );
+    let esc = by("escape__1", "implement");
+    assert_eq!(esc.outcome, "error");
+    assert!(esc.message.unwrap().contains("outside the repository"));
+    let broken = by("broken__1", "");
+    assert_eq!(broken.outcome, "error");
+    assert!(broken.message.unwrap().contains("broken__1/result.json"));
+    let linked = by("linked__1", "");
+    assert!(linked.message.unwrap().contains("symbolic link"));
+    // impl 1 + chain 2 steps + four bad trials.
+    assert_eq!(imp.outcomes.len(), 7);
+
+    // The gate on the imported PR1 and reports, unchanged.
+    let chain = Chain::open(&p.chain).unwrap();
+    for cond in [HarborCondition::Implementation, HarborCondition::Chain] {
+        let preds = load_predictions(&out.join(cond.name()).join("pr1.jsonl")).unwrap();
+        assert!(preds.errors.is_empty());
+        let pr1 = predictions_by_id(&preds.items);
+        assert_eq!(pr1[&id].model_name_or_path, "oracle");
+        let (reports, errs) =
+            load_reports_dir(&out.join(cond.name()).join("reports/implement")).unwrap();
+        assert!(errs.is_empty(), "{errs:?}");
+        let d = gate_predictions(
+            &chain,
+            &pr1,
+            &reports,
+            Some(&mut SnapshotSource::new(&p.snapshots)),
+        );
+        let d = d.iter().find(|d| d.instance_id == id).unwrap();
+        assert!(d.kept, "{d:?}");
+        // The oracle's PR1 is the human PR1: PR0 + PR1 is base.
+        assert_eq!(d.reasons, vec![GateReason::StackIsBase]);
+    }
+    // The stack of the chain's PR1 and PR2 applies at base and gives the gold tree.
+    let load =
+        |f: &str| predictions_by_id(&load_predictions(&out.join("chain").join(f)).unwrap().items);
+    let layers = [
+        Layer::Predictions(load("pr1.jsonl")),
+        Layer::Predictions(load("pr2.jsonl")),
+    ];
+    let (stacked, outcomes) = stack(
+        &chain,
+        &layers,
+        &stack_model_name("oracle", &layers),
+        &mut SnapshotSource::new(&p.snapshots),
+        &mut |_, _, _| {},
+    );
+    let so = outcomes.iter().find(|o| o.instance_id == id).unwrap();
+    assert_eq!(so.error, None);
+    let s = stacked.iter().find(|s| s.instance_id == id).unwrap();
+    let base = tree(&p.snapshots, &id, "before");
+    assert_eq!(
+        apply(&base, &s.model_patch),
+        apply(&base, inst.patch.as_bytes())
+    );
+}
+
+/// Another built instance of the pack (the escaping diff's trial).
+fn other_id(p: &Pack, id: &str) -> String {
+    built(&p.chain).into_iter().find(|i| i != id).unwrap()
+}
