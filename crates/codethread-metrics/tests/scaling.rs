@@ -107,6 +107,17 @@ fn cpp_namespaces(n: usize) -> String {
     s
 }
 
+/// `n` nested namespaces, each holding one empty function: little work per
+/// level, so a cost per level that grows with the depth shows at small `n`.
+fn cpp_namespaces_compact(n: usize) -> String {
+    let mut s = String::new();
+    for i in 0..n {
+        s.push_str(&format!("namespace n{i}{{void f(){{}}\n"));
+    }
+    s.push_str(&"}\n".repeat(n));
+    s
+}
+
 /// `n` unclosed braces, each followed by a declaration.
 fn cpp_unclosed(n: usize) -> String {
     (0..n).map(|i| format!("{{ x{i} y{i};\n")).collect()
@@ -163,6 +174,9 @@ fn java_nested_local_classes_are_linear() {
 fn lizard_nested_namespaces_are_linear() {
     assert_subquadratic("lizard reader on nested C++ namespaces", 4000, |n| {
         assert_eq!(measure("x.cpp", Lang::Cpp, cpp_namespaces(n)), n);
+    });
+    assert_subquadratic("lizard reader on compact nested namespaces", 8000, |n| {
+        assert_eq!(measure("x.cpp", Lang::Cpp, cpp_namespaces_compact(n)), n);
     });
 }
 
