@@ -84,6 +84,13 @@ pub(crate) fn cognitive_memo_ctx(ctx: &FnCtx<'_>, memo: &mut Memo) -> Option<u32
         }
         up = n.parent();
     }
+    if table.counts_nothing() {
+        // Nothing in the table can add (rust-code-analysis 0.0.25 has no
+        // Java rules): the value is 0 without walking the subtree, which
+        // for nested local or anonymous classes would be one walk per
+        // enclosing method (quadratic in the nesting depth).
+        return Some(0);
+    }
     Some(cognitive_memo(ctx.file, ctx.node, table, memo))
 }
 

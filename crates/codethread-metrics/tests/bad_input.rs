@@ -441,3 +441,96 @@ mod lizard_reader {
         );
     }
 }
+
+const SHORTENED: &str = "name shortened: over 32 scopes or 1024 bytes";
+
+/// lizard names a C++ function by its whole namespace chain; past 32 scopes
+/// the name keeps the outermost, `<N elided>::` and the 30 innermost (as
+/// codethread-lang qualnames do), and says so in a note. Up to 32 scopes the
+/// names are lizard 1.24.3's own (checked with lizard on this text).
+#[test]
+fn lizard_names_keep_at_most_32_scopes() {
+    let n = 40;
+    let mut src = String::new();
+    for i in 0..n {
+        src.push_str(&format!(
+            "namespace n{i} {{ int f{i}(int a) {{ if (a && b) return 1; return 0; }}\n"
+        ));
+    }
+    src.push_str(&"}\n".repeat(n));
+    let f = run(Lang::Cpp, src);
+    assert_eq!(f.functions.len(), n);
+    for (i, r) in f.functions.iter().enumerate() {
+        let scopes: Vec<String> = (0..=i).map(|k| format!("n{k}")).collect();
+        let want = if i < 32 {
+            format!("{}::f{i}", scopes.join("::"))
+        } else {
+            format!(
+                "n0::<{} elided>::{}::f{i}",
+                i + 1 - 31,
+                scopes[i + 1 - 30..].join("::")
+            )
+        };
+        assert_eq!(r.name, want);
+        assert_eq!(r.qualname, want.replace("::", "."));
+        assert_eq!((r.line, r.end_line, r.cyclomatic), (i + 1, i + 1, Some(3)));
+        assert_eq!(r.notes.iter().any(|n| n == SHORTENED), i >= 32, "{r:?}");
+    }
+}
+
+/// A function level's name part is the function's whole name, so names can
+/// double per level when lizard's brace and template counts disagree
+/// (`void f() { template < } > void g() …`): 30 levels would be 1.6 GB of
+/// names. Names are lizard's up to 1024 bytes, then cut (`<cut>`).
+#[test]
+fn lizard_names_are_cut_at_1024_bytes() {
+    for k in [12usize, 30] {
+        let mut src = String::new();
+        for i in 0..k {
+            src.push_str(&format!("void f{i}() {{ template < }} > "));
+        }
+        src.push_str(&"}".repeat(k));
+        // lizard's names: each nested function's prefix is the names of all
+        // enclosing ones, each followed by `.`.
+        let mut full: Vec<String> = Vec::new();
+        for i in 0..k {
+            let mut name: String = full.iter().map(|f| format!("{f}.")).collect();
+            name.push_str(&format!("f{i}"));
+            name.truncate(4096);
+            full.push(name);
+        }
+        let f = run(Lang::Cpp, src);
+        assert_eq!(f.functions.len(), k);
+        let mut names: Vec<&str> = f.functions.iter().map(|r| r.name.as_str()).collect();
+        names.sort_unstable();
+        let mut want: Vec<String> = full
+            .iter()
+            .map(|n| {
+                if n.len() <= 1024 {
+                    n.clone()
+                } else {
+                    format!("{}<cut>", &n[..1024])
+                }
+            })
+            .collect();
+        want.sort_unstable();
+        assert_eq!(names, want, "k = {k}");
+        for r in &f.functions {
+            assert_eq!(r.cyclomatic, Some(1));
+            assert_eq!(
+                r.notes.iter().any(|n| n == SHORTENED),
+                r.name.ends_with("<cut>")
+            );
+        }
+    }
+    // One identifier longer than the cap.
+    let long = "A".repeat(3000);
+    let f = run(Lang::Cpp, format!("void {long}() {{ if (x) y(); }}\n"));
+    assert_eq!(f.functions.len(), 1);
+    assert_eq!(f.functions[0].name, format!("{}<cut>", &long[..1024]));
+    assert_eq!(f.functions[0].cyclomatic, Some(2));
+    // A multi-byte character is not split.
+    let long = "é".repeat(1000);
+    let f = run(Lang::Cpp, format!("void {long}() {{ }}\n"));
+    assert_eq!(f.functions[0].name, format!("{}<cut>", "é".repeat(512)));
+}

@@ -57,3 +57,177 @@ fn one_huge_line_is_linear() {
         analyze_source("x.js", Lang::JavaScript, src.into_bytes(), Profile::Paper).unwrap();
     });
 }
+
+// Issue 19: shapes that were quadratic in the nesting depth (Java paper
+// metrics over nested local and anonymous classes; the lizard reader's
+// block stack in C++, Ruby and PHP) or whose names grew with the square of
+// the depth (C++ records in nested namespaces).
+
+/// `n` Java methods, each declaring an anonymous class that holds the next.
+fn java_anonymous(n: usize) -> String {
+    let mut s = String::from("class A {\n");
+    for i in 0..n {
+        s.push_str(&format!(
+            "void m{i}() {{ if (a) {{ b(); }} new Object() {{\n"
+        ));
+    }
+    for _ in 0..n {
+        s.push_str("};}\n");
+    }
+    s.push_str("}\n");
+    s
+}
+
+/// `n` Java methods, each declaring a local class that holds the next.
+fn java_local(n: usize) -> String {
+    let mut s = String::from("class A {\n");
+    for i in 0..n {
+        s.push_str(&format!(
+            "void m{i}() {{ int x = a && b ? 1 : 2; class L{i} {{\n"
+        ));
+    }
+    for _ in 0..n {
+        s.push_str("}}\n");
+    }
+    s.push_str("}\n");
+    s
+}
+
+/// `n` nested namespaces, each holding one function.
+fn cpp_namespaces(n: usize) -> String {
+    let mut s = String::new();
+    for i in 0..n {
+        s.push_str(&format!(
+            "namespace n{i} {{ void f{i}() {{ if (a) b(); }}\n"
+        ));
+    }
+    for _ in 0..n {
+        s.push_str("}\n");
+    }
+    s
+}
+
+/// `n` nested namespaces, each holding one empty function: little work per
+/// level, so a cost per level that grows with the depth shows at small `n`.
+fn cpp_namespaces_compact(n: usize) -> String {
+    let mut s = String::new();
+    for i in 0..n {
+        s.push_str(&format!("namespace n{i}{{void f(){{}}\n"));
+    }
+    s.push_str(&"}\n".repeat(n));
+    s
+}
+
+/// `n` unclosed braces, each followed by a declaration.
+fn cpp_unclosed(n: usize) -> String {
+    (0..n).map(|i| format!("{{ x{i} y{i};\n")).collect()
+}
+
+/// `f` with `n` parameter lists (`f()()()…`): each list renames the candidate.
+fn cpp_parameter_lists(n: usize) -> String {
+    format!("namespace a {{ f{} {{ if (x) y(); }} }}\n", "()".repeat(n))
+}
+
+/// `n` unclosed `do` blocks.
+fn ruby_unclosed_do(n: usize) -> String {
+    (0..n).map(|i| format!("foo{i} do |x| x if a\n")).collect()
+}
+
+/// `n` one-line endless defs (each opens a level lizard never closes).
+fn ruby_endless(n: usize) -> String {
+    (0..n)
+        .map(|i| format!("def f{i}(a) = a && {i}\n"))
+        .collect()
+}
+
+/// `n` unclosed PHP blocks in functions.
+fn php_unclosed(n: usize) -> String {
+    let mut s = String::from("<?php\n");
+    for i in 0..n {
+        s.push_str(&format!("function f{i}($a) {{ if ($a) {{ return 1; }}\n"));
+    }
+    s
+}
+
+fn measure(path: &str, lang: Lang, src: String) -> usize {
+    analyze_source(path, lang, src.into_bytes(), Profile::Paper)
+        .unwrap()
+        .functions
+        .len()
+}
+
+#[test]
+fn java_nested_anonymous_classes_are_linear() {
+    assert_subquadratic("metrics on nested Java anonymous classes", 2000, |n| {
+        assert_eq!(measure("A.java", Lang::Java, java_anonymous(n)), n);
+    });
+}
+
+#[test]
+fn java_nested_local_classes_are_linear() {
+    assert_subquadratic("metrics on nested Java local classes", 500, |n| {
+        assert_eq!(measure("A.java", Lang::Java, java_local(n)), n);
+    });
+}
+
+#[test]
+fn lizard_nested_namespaces_are_linear() {
+    assert_subquadratic("lizard reader on nested C++ namespaces", 4000, |n| {
+        assert_eq!(measure("x.cpp", Lang::Cpp, cpp_namespaces(n)), n);
+    });
+    assert_subquadratic("lizard reader on compact nested namespaces", 8000, |n| {
+        assert_eq!(measure("x.cpp", Lang::Cpp, cpp_namespaces_compact(n)), n);
+    });
+}
+
+#[test]
+fn lizard_unclosed_braces_are_linear() {
+    assert_subquadratic("lizard reader on unclosed C++ braces", 2000, |n| {
+        measure("x.cpp", Lang::Cpp, cpp_unclosed(n));
+    });
+}
+
+#[test]
+fn lizard_parameter_lists_are_linear() {
+    assert_subquadratic("lizard reader on f()()()...", 2000, |n| {
+        assert_eq!(measure("x.cpp", Lang::Cpp, cpp_parameter_lists(n)), 1);
+    });
+}
+
+#[test]
+fn lizard_ruby_unclosed_blocks_are_linear() {
+    assert_subquadratic("lizard reader on unclosed Ruby do blocks", 2000, |n| {
+        measure("x.rb", Lang::Ruby, ruby_unclosed_do(n));
+    });
+}
+
+#[test]
+fn lizard_ruby_endless_defs_are_linear() {
+    assert_subquadratic("lizard reader on one-line endless defs", 2000, |n| {
+        measure("x.rb", Lang::Ruby, ruby_endless(n));
+    });
+}
+
+/// PHP's reader was linear before issue 19 too (no block stack is scanned):
+/// a guard for the shape.
+#[test]
+fn lizard_php_unclosed_blocks_are_linear() {
+    assert_subquadratic("lizard reader on unclosed PHP blocks", 2000, |n| {
+        measure("x.php", Lang::Php, php_unclosed(n));
+    });
+}
+
+#[test]
+fn lizard_nested_namespace_output_is_linear() {
+    // 0.94 MB of nested namespaces once needed 5.6 GB: every name spelled
+    // the whole namespace chain. Names keep at most 32 scopes.
+    let (a, b) = (
+        output_bytes(Lang::Cpp, &cpp_namespaces(500)),
+        output_bytes(Lang::Cpp, &cpp_namespaces(2000)),
+    );
+    let ratio = b as f64 / a as f64;
+    assert!(
+        ratio < 6.0,
+        "output {a} -> {b} bytes ({ratio:.1}x for 4x input)"
+    );
+}

@@ -371,8 +371,9 @@ impl CLike {
         } else if t == b"noexcept" {
             self.s = S::Noexcept;
         } else if t == b"(" {
-            let long = ctx.long_name();
-            self.try_new_function(&long, ctx);
+            let operator = ctx.long_name_is(b"operator");
+            ctx.try_new_function_from_long_name();
+            self.s = if operator { S::Operator } else { S::Function };
             self.function(t, ctx);
         } else if t == b"{" {
             self.entering_imp(t, ctx);

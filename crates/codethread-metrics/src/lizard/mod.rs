@@ -75,28 +75,131 @@ pub(crate) struct LizardLang {
 /// One function lizard reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct LizardFunction {
-    /// lizard's `name` (`ns::S::f`, `operator ==`, `self.x`, `Class::m`).
+    /// lizard's `name` (`ns::S::f`, `operator ==`, `self.x`, `Class::m`),
+    /// shortened by [`MAX_NAME_SCOPES`] and [`MAX_NAME_BYTES`].
     pub name: String,
-    /// lizard's `long_name` (name and parameters).
-    pub long_name: String,
     /// Line of the function's name (1-based).
     pub start_line: usize,
     /// Line of the token that closed it.
     pub end_line: usize,
     /// CCN.
     pub ccn: i64,
+    /// The name is not lizard's whole name (see [`SHORTENED`]).
+    pub shortened: bool,
+}
+
+/// At most this many enclosing scopes (namespaces, classes, functions)
+/// prefix a name, as for `codethread_lang` qualified names
+/// (`MAX_QUALNAME_SCOPES`): deeper, the name keeps the outermost scope, one
+/// `<N elided>::` component and the 30 innermost scopes.
+pub(crate) const MAX_NAME_SCOPES: usize = 32;
+
+/// A name (and a long name) keeps at most its first this many bytes (cut
+/// back to a character boundary), then [`CUT_MARK`].
+pub(crate) const MAX_NAME_BYTES: usize = 1024;
+
+/// Written after a name cut at [`MAX_NAME_BYTES`].
+pub(crate) const CUT_MARK: &str = "<cut>";
+
+/// The note on a record whose name is shortened.
+pub(crate) const SHORTENED: &str = "name shortened: over 32 scopes or 1024 bytes";
+
+/// A byte string of which only the first [`MAX_NAME_BYTES`] are kept; the
+/// last byte of the whole string is remembered (lizard's long-name spacing
+/// looks at it).
+#[derive(Debug, Clone, Default)]
+struct Capped {
+    bytes: Vec<u8>,
+    /// Bytes were dropped.
+    cut: bool,
+    /// Some bytes were elided or dropped on the way here.
+    shortened: bool,
+    last: Option<u8>,
+}
+
+impl Capped {
+    fn from_slice(b: &[u8]) -> Self {
+        let mut c = Capped::default();
+        c.push(b);
+        c
+    }
+
+    fn push(&mut self, b: &[u8]) {
+        let Some(&last) = b.last() else {
+            return;
+        };
+        self.last = Some(last);
+        if self.cut {
+            return;
+        }
+        let room = MAX_NAME_BYTES.saturating_sub(self.bytes.len());
+        if b.len() <= room {
+            self.bytes.extend_from_slice(b);
+            return;
+        }
+        // Cut on a character boundary (the text is UTF-8 after `normalize`).
+        let mut k = room;
+        while k > 0 && (0x80..0xc0).contains(&b[k]) {
+            k -= 1;
+        }
+        self.bytes.extend_from_slice(&b[..k]);
+        self.cut = true;
+        self.shortened = true;
+    }
+
+    /// Append another capped string (its kept bytes, then its cut).
+    fn push_capped(&mut self, o: &Capped) {
+        self.push(&o.bytes);
+        self.shortened |= o.shortened;
+        if o.cut && !self.cut {
+            self.cut = true;
+            self.shortened = true;
+        }
+        if o.last.is_some() {
+            self.last = o.last;
+        }
+    }
+
+    /// The flags, without the bytes.
+    fn clone_empty(&self) -> Capped {
+        Capped {
+            bytes: Vec::new(),
+            cut: self.cut,
+            shortened: self.shortened,
+            last: self.last,
+        }
+    }
+
+    fn shrink(&mut self) {
+        self.bytes.shrink_to_fit();
+    }
+
+    fn is_empty(&self) -> bool {
+        self.last.is_none()
+    }
+
+    fn into_string(self) -> String {
+        let mut s = String::from_utf8(self.bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        if self.cut {
+            s.push_str(CUT_MARK);
+        }
+        s
+    }
 }
 
 #[derive(Debug, Clone)]
 struct Func {
-    name: Vec<u8>,
-    long_name: Vec<u8>,
+    name: Capped,
+    long_name: Capped,
     start_line: usize,
     end_line: usize,
     ccn: i64,
     /// Referenced by more than `current` (confirmed, stacked, nested or
     /// listed): its slot is never reused.
     anchored: bool,
+    /// Nesting levels naming it (its name is part of the scope prefix).
+    nest_refs: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -108,11 +211,25 @@ enum Nest {
 
 /// lizard's file-information builder: the current function, the functions
 /// waiting under it, the nesting stack and the list of finished functions.
+///
+/// lizard names a new function by joining the names of every nesting level
+/// (`with_namespace`), and finds the enclosing function by scanning the
+/// stack: both O(depth) per token. Here the levels that add to names
+/// (`parts`) and the function levels (`fn_levels`) are kept on their own
+/// stacks and the scope prefix is cached until a level that adds to it is
+/// pushed, popped or renamed, so each token costs O(1) plus the (capped)
+/// name it builds.
 pub(crate) struct Context {
     funcs: Vec<Func>,
     current: usize,
     stacked: Vec<usize>,
     nesting: Vec<Nest>,
+    /// Indices in `nesting` of the levels with a non-empty name part.
+    parts: Vec<usize>,
+    /// Function indices of the `Nest::Function` levels, innermost last.
+    fn_levels: Vec<usize>,
+    /// `with_namespace("")`, when valid.
+    prefix: Option<Capped>,
     pending: Option<usize>,
     list: Vec<usize>,
     forgive: bool,
@@ -129,16 +246,20 @@ impl Context {
     fn new() -> Self {
         Context {
             funcs: vec![Func {
-                name: b"*global*".to_vec(),
-                long_name: b"*global*".to_vec(),
+                name: Capped::from_slice(b"*global*"),
+                long_name: Capped::from_slice(b"*global*"),
                 start_line: 0,
                 end_line: 0,
                 ccn: 1,
                 anchored: true,
+                nest_refs: 0,
             }],
             current: GLOBAL,
             stacked: Vec::new(),
             nesting: Vec::new(),
+            parts: Vec::new(),
+            fn_levels: Vec::new(),
+            prefix: None,
             pending: None,
             list: Vec::new(),
             forgive: false,
@@ -153,30 +274,72 @@ impl Context {
         &mut self.funcs[i]
     }
 
-    fn with_namespace(&self, name: &[u8]) -> Vec<u8> {
-        let mut out = Vec::new();
-        for n in &self.nesting {
-            match n {
-                Nest::Bare => {}
-                Nest::Namespace(s) => {
-                    if !s.is_empty() {
-                        out.extend_from_slice(s);
-                        out.extend_from_slice(b"::");
-                    }
-                }
-                Nest::Function(f) => {
-                    if let Some(f) = self.funcs.get(*f) {
-                        out.extend_from_slice(&f.name);
-                        out.push(b'.');
-                    }
+    /// lizard's name part of nesting level `k` (`ns::`, `f.`, or nothing).
+    fn push_part(&self, out: &mut Capped, k: usize) {
+        match self.nesting.get(k) {
+            Some(Nest::Namespace(s)) if !s.is_empty() => {
+                out.push(s);
+                out.push(b"::");
+            }
+            Some(Nest::Function(f)) => {
+                if let Some(f) = self.funcs.get(*f) {
+                    out.push_capped(&f.name);
+                    out.push(b".");
                 }
             }
+            _ => {}
         }
-        out.extend_from_slice(name);
-        out
+    }
+
+    /// The scope prefix of a name started now: every level's part, or the
+    /// outermost, `<N elided>::` and the 30 innermost when there are more
+    /// than [`MAX_NAME_SCOPES`].
+    fn scope_prefix(&mut self) -> &Capped {
+        if self.prefix.is_none() {
+            let mut out = Capped::default();
+            let n = self.parts.len();
+            if n <= MAX_NAME_SCOPES {
+                for &k in &self.parts {
+                    self.push_part(&mut out, k);
+                }
+            } else {
+                let keep = MAX_NAME_SCOPES - 2;
+                self.push_part(&mut out, self.parts[0]);
+                out.push(format!("<{} elided>::", n - 1 - keep).as_bytes());
+                out.shortened = true;
+                for &k in &self.parts[n - keep..] {
+                    self.push_part(&mut out, k);
+                }
+            }
+            self.prefix = Some(out);
+        }
+        self.prefix.get_or_insert_with(Capped::default)
+    }
+
+    fn with_namespace(&mut self, name: &Capped) -> Capped {
+        let prefix = self.scope_prefix();
+        let mut full = Capped {
+            bytes: Vec::with_capacity(prefix.bytes.len() + name.bytes.len()),
+            ..prefix.clone_empty()
+        };
+        full.bytes.extend_from_slice(&prefix.bytes);
+        full.push_capped(name);
+        full
+    }
+
+    /// The function at `current` is renamed: a cached prefix holding its
+    /// name is stale.
+    fn renamed(&mut self) {
+        if self.funcs[self.current.min(self.funcs.len() - 1)].nest_refs > 0 {
+            self.prefix = None;
+        }
     }
 
     pub(crate) fn try_new_function(&mut self, name: &[u8]) {
+        self.new_function(&Capped::from_slice(name));
+    }
+
+    fn new_function(&mut self, name: &Capped) {
         let full = self.with_namespace(name);
         let f = Func {
             long_name: full.clone(),
@@ -185,6 +348,7 @@ impl Context {
             end_line: self.line,
             ccn: 1,
             anchored: false,
+            nest_refs: 0,
         };
         if self.current != GLOBAL && !self.funcs[self.current].anchored {
             self.funcs[self.current] = f;
@@ -192,6 +356,21 @@ impl Context {
             self.funcs.push(f);
             self.current = self.funcs.len() - 1;
         }
+    }
+
+    /// A new candidate named by the current function's long name (a second
+    /// parameter list: `f(a)(b)`).
+    pub(crate) fn try_new_function_from_long_name(&mut self) {
+        let long = self.funcs[self.current.min(self.funcs.len() - 1)]
+            .long_name
+            .clone();
+        self.new_function(&long);
+    }
+
+    /// The current function's long name is `what`.
+    pub(crate) fn long_name_is(&self, what: &[u8]) -> bool {
+        let f = &self.funcs[self.current.min(self.funcs.len() - 1)];
+        !f.long_name.cut && f.long_name.bytes == what
     }
 
     pub(crate) fn confirm_new_function(&mut self) {
@@ -214,17 +393,18 @@ impl Context {
 
     pub(crate) fn add_to_long_name(&mut self, app: &[u8]) {
         let f = self.cur();
-        let alpha = |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii_alphabetic() || b >= 0x80);
-        if !f.long_name.is_empty() && alpha(f.long_name.last()) && alpha(app.first()) {
-            f.long_name.push(b' ');
+        let alpha = |b: Option<u8>| b.is_some_and(|b| b.is_ascii_alphabetic() || b >= 0x80);
+        if !f.long_name.is_empty() && alpha(f.long_name.last) && alpha(app.first().copied()) {
+            f.long_name.push(b" ");
         }
-        f.long_name.extend_from_slice(app);
+        f.long_name.push(app);
     }
 
     pub(crate) fn add_to_function_name(&mut self, app: &[u8]) {
+        self.renamed();
         let f = self.cur();
-        f.name.extend_from_slice(app);
-        f.long_name.extend_from_slice(app);
+        f.name.push(app);
+        f.long_name.push(app);
     }
 
     pub(crate) fn parameter(&mut self, token: &[u8]) {
@@ -234,17 +414,36 @@ impl Context {
         self.add_to_long_name(&app);
     }
 
-    pub(crate) fn long_name(&self) -> Vec<u8> {
-        self.funcs[self.current].long_name.clone()
-    }
-
     pub(crate) fn end_of_function(&mut self) {
         if !self.forgive && (self.current != GLOBAL || !self.forgive_global) {
-            self.funcs[self.current].anchored = true;
+            let f = &mut self.funcs[self.current];
+            f.anchored = true;
+            // Kept until the end: no slack.
+            f.name.shrink();
+            f.long_name.shrink();
             self.list.push(self.current);
         }
         self.forgive = false;
         self.current = self.stacked.pop().unwrap_or(GLOBAL);
+    }
+
+    fn push_nest(&mut self, n: Nest) {
+        let part = match &n {
+            Nest::Bare => false,
+            Nest::Namespace(s) => !s.is_empty(),
+            Nest::Function(f) => {
+                if let Some(f) = self.funcs.get_mut(*f) {
+                    f.nest_refs += 1;
+                }
+                self.fn_levels.push(*f);
+                true
+            }
+        };
+        if part {
+            self.parts.push(self.nesting.len());
+            self.prefix = None;
+        }
+        self.nesting.push(n);
     }
 
     pub(crate) fn add_bare_nesting(&mut self) {
@@ -252,28 +451,31 @@ impl Context {
             Some(f) => Nest::Function(f),
             None => Nest::Bare,
         };
-        self.nesting.push(n);
+        self.push_nest(n);
     }
 
     pub(crate) fn add_namespace(&mut self, name: Vec<u8>) {
         self.pending = None;
-        self.nesting.push(Nest::Namespace(name));
+        self.push_nest(Nest::Namespace(name));
     }
 
     pub(crate) fn pop_nesting(&mut self) {
         self.pending = None;
-        if let Some(Nest::Function(_)) = self.nesting.pop() {
+        let Some(top) = self.nesting.pop() else {
+            return;
+        };
+        if self.parts.last() == Some(&self.nesting.len()) {
+            self.parts.pop();
+            self.prefix = None;
+        }
+        if let Nest::Function(f) = top {
+            self.fn_levels.pop();
+            if let Some(f) = self.funcs.get_mut(f) {
+                f.nest_refs = f.nest_refs.saturating_sub(1);
+            }
             let end = self.funcs[self.current].end_line;
             self.end_of_function();
-            self.current = self
-                .nesting
-                .iter()
-                .rev()
-                .find_map(|n| match n {
-                    Nest::Function(f) => Some(*f),
-                    _ => None,
-                })
-                .unwrap_or(GLOBAL);
+            self.current = self.fn_levels.last().copied().unwrap_or(GLOBAL);
             self.cur().end_line = end;
         }
     }
@@ -572,16 +774,33 @@ pub(crate) fn read(lang: &LizardLang, src: &[u8]) -> Vec<LizardFunction> {
             break;
         }
     }
-    let ctx = p.ctx;
-    ctx.list
-        .iter()
-        .filter_map(|&i| ctx.funcs.get(i))
-        .map(|f| LizardFunction {
-            name: String::from_utf8_lossy(&f.name).into_owned(),
-            long_name: String::from_utf8_lossy(&f.long_name).into_owned(),
+    let mut ctx = p.ctx;
+    let mut out = Vec::with_capacity(ctx.list.len());
+    // Listings left per function: its name is moved out at the last one.
+    let mut left = vec![0u32; ctx.funcs.len()];
+    for &i in &ctx.list {
+        if let Some(n) = left.get_mut(i) {
+            *n += 1;
+        }
+    }
+    for &i in &ctx.list {
+        let (Some(f), Some(n)) = (ctx.funcs.get_mut(i), left.get_mut(i)) else {
+            continue;
+        };
+        *n -= 1;
+        let name = if *n == 0 {
+            f.long_name = Capped::default();
+            std::mem::take(&mut f.name)
+        } else {
+            f.name.clone()
+        };
+        out.push(LizardFunction {
+            shortened: name.shortened,
+            name: name.into_string(),
             start_line: f.start_line,
             end_line: f.end_line,
             ccn: f.ccn,
-        })
-        .collect()
+        });
+    }
+    out
 }

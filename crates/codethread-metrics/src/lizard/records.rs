@@ -61,7 +61,11 @@ pub(crate) fn file_metrics(
             parse_errors: 0,
             parent: None,
             occurrence: 0,
-            notes: vec![NOT_REPORTED.to_string()],
+            notes: if f.shortened {
+                vec![NOT_REPORTED.to_string(), super::SHORTENED.to_string()]
+            } else {
+                vec![NOT_REPORTED.to_string()]
+            },
         })
         .collect();
     // lizard appends a function when it ends; records go in source order

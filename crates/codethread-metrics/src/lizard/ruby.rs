@@ -92,6 +92,14 @@ impl Ruby {
         let d = self.levels.len() - 1;
         let mut r = self.call(d, t, ctx);
         for i in (0..d).rev() {
+            // Every outer level has seen a token (it ran the one that opened
+            // its child) and is not exiting (an exiting level is removed by
+            // its parent at once): once the answer is `false`, the rest of
+            // the unwinding changes nothing, so it stops there instead of
+            // walking the whole stack per token (lizard's chain of levels).
+            if !r && self.levels[i].seen && !self.levels[i].to_exit {
+                break;
+            }
             r = self.unwind(i, r, ctx);
         }
         self.prev.clear();

@@ -260,6 +260,16 @@ pub struct CogRules {
     pub context_nesting: bool,
 }
 
+impl CogRules {
+    /// No node rule, boolean rule or recursion rule: every function's value
+    /// is 0 whatever its subtree holds.
+    pub fn counts_nothing(&self) -> bool {
+        self.nodes.is_empty()
+            && matches!(self.booleans, BoolMode::None)
+            && matches!(self.recursion, Recursion::None)
+    }
+}
+
 use Scan::{Expr, Skip, Stmt};
 
 const S: &[Scan] = &[Stmt];
