@@ -1276,8 +1276,20 @@ pub fn reproduce(
         }
         t
     };
+    // Every (language, metric) the profile does not measure, and why
+    // (codethread_metrics::UNMEASURED): a null or a tool's constant.
+    let unmeasured = codethread_metrics::unmeasured(cfg.profile);
+    let unmeasured_md = if unmeasured.is_empty() {
+        "The profile measures every metric of every language.\n".to_string()
+    } else {
+        let mut t = String::from("Not measured under this profile (language, metric: why):\n\n");
+        for (lang, metric, why) in &unmeasured {
+            t.push_str(&format!("- {}, {metric}: {why}\n", lang.name()));
+        }
+        t
+    };
     let table4 = format!(
-        "{}\n{left_out_md}\nMetric features use the `{}` metric profile (`--profile`; docs/metrics.md). The IEC feature comes from {iec_source}.\n",
+        "{}\n{left_out_md}\nMetric features use the `{}` metric profile (`--profile`; docs/metrics.md). The IEC feature comes from {iec_source}.\n\n{unmeasured_md}",
         table4_markdown(&fits, reg_error.as_deref()),
         cfg.profile
     );

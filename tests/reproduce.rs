@@ -197,5 +197,23 @@ fn reproduce_names_the_metric_profile_of_its_features() {
         md.contains("use the `canonical` metric profile"),
         "report.md does not name the profile"
     );
+    assert!(
+        md.contains("The profile measures every metric of every language."),
+        "report.md does not say what the canonical profile measures"
+    );
+    let _ = std::fs::remove_dir_all(&out);
+    // The paper profile: every (language, metric) it does not measure.
+    let mut cfg = ReproduceConfig::for_bench_dir(&bench(), &out);
+    cfg.bootstrap_reps = 20;
+    let s = reproduce(&cfg, &mut |_| {}).expect("pipeline runs");
+    let md = std::fs::read_to_string(s.report_dir.join("report.md")).unwrap();
+    for (lang, metric, _) in codethread::metrics::unmeasured(codethread::metrics::Profile::Paper) {
+        let line = format!("- {}, {metric}: ", lang.name());
+        assert!(md.contains(&line), "report.md does not list {line}");
+    }
+    assert!(
+        md.contains("- java, cognitive: cognitive is a constant 0"),
+        "{md}"
+    );
     let _ = std::fs::remove_dir_all(&out);
 }
