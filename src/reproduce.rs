@@ -423,13 +423,35 @@ fn metric_sum(
         if fm.totals.lloc.is_none() {
             v.lloc = f64::NAN;
         }
-        for m in fm
+        // Records join the ids on `target_id` (the `#n` of duplicate
+        // qualnames included). A canonical cognitive value already holds
+        // those of the functions nested in it (`nested_in`): a nested
+        // target inside another target adds its cognitive value once.
+        let outer: BTreeMap<&str, &str> = fm
             .functions
             .iter()
-            .filter(|m| quals.contains(m.qualname.as_str()))
-        {
+            .filter_map(|m| Some((m.target_id.as_deref()?, m.nested_in.as_deref()?)))
+            .collect();
+        let inside_a_target = |id: &str| {
+            let mut cur = outer.get(id).copied();
+            // Each step goes to an enclosing function: at most one per record.
+            for _ in 0..=outer.len() {
+                match cur {
+                    Some(o) if ids.contains(o) => return true,
+                    Some(o) => cur = outer.get(o).copied(),
+                    None => return false,
+                }
+            }
+            false
+        };
+        for m in fm.functions.iter().filter(|m| {
+            quals.contains(m.qualname.as_str())
+                && m.target_id.as_deref().is_some_and(|id| ids.contains(id))
+        }) {
             v.cyclomatic += f64::from(m.cyclomatic.unwrap_or(0));
-            v.cognitive += f64::from(m.cognitive.unwrap_or(0));
+            if !m.target_id.as_deref().is_some_and(inside_a_target) {
+                v.cognitive += f64::from(m.cognitive.unwrap_or(0));
+            }
             v.halstead_volume += m.halstead.as_ref().map_or(0.0, |h| h.volume);
             v.lloc += f64::from(m.lloc.unwrap_or(0));
         }
@@ -1371,5 +1393,44 @@ fn num(v: f64) -> String {
         format!("{v:.3e}")
     } else {
         format!("{v:.4}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(list: &[&str]) -> BTreeSet<String> {
+        list.iter().map(|s| (*s).to_string()).collect()
+    }
+
+    #[test]
+    fn metric_sums_join_records_on_target_ids() {
+        let mut tree = MemTree::new();
+        // Two `f` (ids `m.py::f#1`, `m.py::f#2`): only the one named counts.
+        tree.insert(
+            "m.py",
+            "def f(a):\n    return a\n\ndef f(a):\n    if a:\n        return 1\n    return 2\n",
+        );
+        let v = metric_sum(&tree, &ids(&["m.py::f#2"]), None, Profile::Canonical);
+        assert_eq!(v.cyclomatic, 2.0);
+        let v = metric_sum(&tree, &ids(&["m.py::f#1"]), None, Profile::Canonical);
+        assert_eq!(v.cyclomatic, 1.0);
+        // A nested target inside a target: its cognitive value is already
+        // in the outer one's (canonical), counted once.
+        tree.insert(
+            "n.py",
+            "def outer(a):\n    x = 1\n    def inner(b):\n        if b:\n            return 1\n    return inner\n",
+        );
+        let both = metric_sum(
+            &tree,
+            &ids(&["n.py::outer", "n.py::outer.inner"]),
+            None,
+            Profile::Canonical,
+        );
+        let outer = metric_sum(&tree, &ids(&["n.py::outer"]), None, Profile::Canonical);
+        assert_eq!(outer.cognitive, 2.0);
+        assert_eq!(both.cognitive, 2.0);
+        assert_eq!(both.cyclomatic, 3.0);
     }
 }
