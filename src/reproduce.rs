@@ -398,53 +398,6 @@ fn ids_by_path(ids: &BTreeSet<String>) -> BTreeMap<&str, BTreeSet<&str>> {
     by_path
 }
 
-/// The (language, metrics) `profile` does not measure, found by measuring
-/// one small function per language with the profile itself (a metric with
-/// no file total is not measured there).
-fn unmeasured_metrics(profile: Profile) -> Vec<(Lang, Vec<&'static str>)> {
-    const C_LIKE: &[u8] = b"int f(int x) {\n  if (x) {\n    return 1;\n  }\n  return 2;\n}\n";
-    const JS: &[u8] = b"function f(x) {\n  if (x) {\n    return 1;\n  }\n  return 2;\n}\n";
-    let mut out = Vec::new();
-    for lang in Lang::ALL {
-        let src: &[u8] = match lang {
-            Lang::Python => b"def f(x):\n    if x:\n        return 1\n    return 2\n",
-            Lang::Go => b"package p\n\nfunc f(x int) int {\n\tif x > 0 {\n\t\treturn 1\n\t}\n\treturn 2\n}\n",
-            Lang::Rust => b"fn f(x: i32) -> i32 {\n    if x > 0 {\n        return 1;\n    }\n    2\n}\n",
-            Lang::Java => b"class A {\n  int f(int x) {\n    if (x > 0) {\n      return 1;\n    }\n    return 2;\n  }\n}\n",
-            Lang::Ruby => b"def f(x)\n  if x\n    return 1\n  end\n  2\nend\n",
-            Lang::Php => b"<?php\nfunction f($x) {\n  if ($x) {\n    return 1;\n  }\n  return 2;\n}\n",
-            Lang::JavaScript | Lang::TypeScript | Lang::Tsx => JS,
-            Lang::C | Lang::Cpp => C_LIKE,
-        };
-        let Ok(file) = codethread_lang::parse(lang, src.to_vec()) else {
-            out.push((lang, vec!["every metric (grammar not built)"]));
-            continue;
-        };
-        let fm = analyze_parsed("probe", &file, profile);
-        let mut missing = Vec::new();
-        if fm.functions.is_empty() {
-            missing.push("every metric (no function found)");
-        } else {
-            if fm.functions.iter().all(|f| f.cyclomatic.is_none()) {
-                missing.push("cyclomatic");
-            }
-            if fm.totals.cognitive.is_none() {
-                missing.push("cognitive");
-            }
-            if fm.totals.halstead_volume.is_none() {
-                missing.push("Halstead volume");
-            }
-            if fm.totals.lloc.is_none() {
-                missing.push("LLOC");
-            }
-        }
-        if !missing.is_empty() {
-            out.push((lang, missing));
-        }
-    }
-    out
-}
-
 /// Sum of the `profile` metrics of the functions `ids` (`path::qualname`)
 /// in `tree`; functions missing from the tree count 0; a metric the profile
 /// does not report for a file's language is NaN. `hint` is the
@@ -475,13 +428,35 @@ fn metric_sum(
         if fm.totals.lloc.is_none() {
             v.lloc = f64::NAN;
         }
-        for m in fm
+        // Records join the ids on `target_id` (the `#n` of duplicate
+        // qualnames included). A canonical cognitive value already holds
+        // those of the functions nested in it (`nested_in`): a nested
+        // target inside another target adds its cognitive value once.
+        let outer: BTreeMap<&str, &str> = fm
             .functions
             .iter()
-            .filter(|m| quals.contains(m.qualname.as_str()))
-        {
+            .filter_map(|m| Some((m.target_id.as_deref()?, m.nested_in.as_deref()?)))
+            .collect();
+        let inside_a_target = |id: &str| {
+            let mut cur = outer.get(id).copied();
+            // Each step goes to an enclosing function: at most one per record.
+            for _ in 0..=outer.len() {
+                match cur {
+                    Some(o) if ids.contains(o) => return true,
+                    Some(o) => cur = outer.get(o).copied(),
+                    None => return false,
+                }
+            }
+            false
+        };
+        for m in fm.functions.iter().filter(|m| {
+            quals.contains(m.qualname.as_str())
+                && m.target_id.as_deref().is_some_and(|id| ids.contains(id))
+        }) {
             v.cyclomatic += f64::from(m.cyclomatic.unwrap_or(0));
-            v.cognitive += f64::from(m.cognitive.unwrap_or(0));
+            if !m.target_id.as_deref().is_some_and(inside_a_target) {
+                v.cognitive += f64::from(m.cognitive.unwrap_or(0));
+            }
             v.halstead_volume += m.halstead.as_ref().map_or(0.0, |h| h.volume);
             v.lloc += f64::from(m.lloc.unwrap_or(0));
         }
@@ -1328,20 +1303,15 @@ pub fn reproduce(
         }
         t
     };
-    let unmeasured = unmeasured_metrics(cfg.profile);
+    // Every (language, metric) the profile does not measure, and why
+    // (codethread_metrics::UNMEASURED): a null or a tool's constant.
+    let unmeasured = codethread_metrics::unmeasured(cfg.profile);
     let unmeasured_md = if unmeasured.is_empty() {
-        format!(
-            "The `{}` profile measures every metric in every language.\n",
-            cfg.profile
-        )
+        "The profile measures every metric of every language.\n".to_string()
     } else {
-        let mut t = format!(
-            "Metrics the `{}` profile does not measure (their features are missing for chains in \
-             these languages, never 0):\n\n",
-            cfg.profile
-        );
-        for (lang, metrics) in &unmeasured {
-            t.push_str(&format!("- {lang}: {}\n", metrics.join(", ")));
+        let mut t = String::from("Not measured under this profile (language, metric: why):\n\n");
+        for (lang, metric, why) in &unmeasured {
+            t.push_str(&format!("- {}, {metric}: {why}\n", lang.name()));
         }
         t
     };
@@ -1429,5 +1399,44 @@ fn num(v: f64) -> String {
         format!("{v:.3e}")
     } else {
         format!("{v:.4}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(list: &[&str]) -> BTreeSet<String> {
+        list.iter().map(|s| (*s).to_string()).collect()
+    }
+
+    #[test]
+    fn metric_sums_join_records_on_target_ids() {
+        let mut tree = MemTree::new();
+        // Two `f` (ids `m.py::f#1`, `m.py::f#2`): only the one named counts.
+        tree.insert(
+            "m.py",
+            "def f(a):\n    return a\n\ndef f(a):\n    if a:\n        return 1\n    return 2\n",
+        );
+        let v = metric_sum(&tree, &ids(&["m.py::f#2"]), None, Profile::Canonical);
+        assert_eq!(v.cyclomatic, 2.0);
+        let v = metric_sum(&tree, &ids(&["m.py::f#1"]), None, Profile::Canonical);
+        assert_eq!(v.cyclomatic, 1.0);
+        // A nested target inside a target: its cognitive value is already
+        // in the outer one's (canonical), counted once.
+        tree.insert(
+            "n.py",
+            "def outer(a):\n    x = 1\n    def inner(b):\n        if b:\n            return 1\n    return inner\n",
+        );
+        let both = metric_sum(
+            &tree,
+            &ids(&["n.py::outer", "n.py::outer.inner"]),
+            None,
+            Profile::Canonical,
+        );
+        let outer = metric_sum(&tree, &ids(&["n.py::outer"]), None, Profile::Canonical);
+        assert_eq!(outer.cognitive, 2.0);
+        assert_eq!(both.cognitive, 2.0);
+        assert_eq!(both.cyclomatic, 3.0);
     }
 }

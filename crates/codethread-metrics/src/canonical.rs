@@ -12,7 +12,7 @@
 #[path = "rules/canonical/mod.rs"]
 pub mod rules;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use codethread_lang::{index_flat, FlatNode as Node, FlatTree, Function, ParsedFile};
 
@@ -39,14 +39,30 @@ pub(crate) fn reported(func: &Function) -> bool {
     !func.anonymous && !func.in_macro
 }
 
-/// Canonical values of the function at `node` named `name`; `nested` holds
-/// the node ids of the file's reported functions (skipped when nested).
-pub(crate) fn measure(
-    file: &ParsedFile,
-    node: Node<'_>,
-    name: &[u8],
-    nested: &HashSet<usize>,
-) -> CanonValues {
+/// One function's own walk: its values with the named functions nested in
+/// it left out, plus what cognitive complexity needs to count those in
+/// (the whitepaper's rules: see [`fold`]).
+pub(crate) struct Own {
+    /// The values of the function's own code (anonymous functions
+    /// included, nested named functions excluded, no recursion increment).
+    pub values: CanonValues,
+    /// Nesting-dependent (structural) cognitive increments of the own code:
+    /// counted one level deeper each, a function nested one level deeper
+    /// adds this many more.
+    pub structural: u32,
+    /// The nested named functions met (their slot in the file's reported
+    /// functions) and the nesting at the place they are defined.
+    pub sites: Vec<(usize, u32)>,
+    /// Calls that may be recursion: the callee's bare name and whether it
+    /// is called through the current object (`self.f()`, `this.f()`,
+    /// `$this->f()`, `Self::f()`, Go's receiver).
+    pub calls: Vec<(Vec<u8>, bool)>,
+}
+
+/// The own walk of the function at `node` ([`Own`]); `nested` maps the node
+/// ids of the file's reported functions to their slot (skipped when
+/// nested: each is its own record).
+pub(crate) fn measure(file: &ParsedFile, node: Node<'_>, nested: &HashMap<usize, usize>) -> Own {
     let t = rules::rules(file.lang);
     let receiver: Option<&[u8]> = t.receiver.and_then(|r| {
         let list = node.child_by_field_name(r.field)?;
@@ -56,7 +72,6 @@ pub(crate) fn measure(
     let mut w = Walk {
         t,
         file,
-        name,
         receiver,
         cc: 1,
         cog: 0,
@@ -65,6 +80,9 @@ pub(crate) fn measure(
         operands: HashSet::new(),
         big_n1: 0,
         big_n2: 0,
+        structural: 0,
+        sites: Vec::new(),
+        calls: Vec::new(),
     };
     let mut stack: Vec<Frame<'_>> = vec![Frame {
         node,
@@ -81,8 +99,11 @@ pub(crate) fn measure(
         if n.is_extra() {
             continue;
         }
-        if !f.root && nested.contains(&n.id()) {
-            continue;
+        if !f.root {
+            if let Some(&slot) = nested.get(&n.id()) {
+                w.sites.push((slot, f.nesting));
+                continue;
+            }
         }
         let kind = n.kind();
         // Halstead.
@@ -100,13 +121,30 @@ pub(crate) fn measure(
             w.lloc = w.lloc.saturating_add(r.lloc);
             match r.cog {
                 Cog::None => {}
-                Cog::Structural => w.cog = w.cog.saturating_add(1).saturating_add(f.nesting),
+                Cog::Structural => {
+                    w.cog = w.cog.saturating_add(1).saturating_add(f.nesting);
+                    w.structural = w.structural.saturating_add(1);
+                }
                 Cog::Flat(k) => w.cog = w.cog.saturating_add(k),
             }
         }
         if n.child_count() == 0 {
             w.leaf(n, kind);
             continue;
+        }
+        // An expression-bodied function has the logical lines of the
+        // equivalent `return` statement.
+        if let Some(e) = t.expression_bodies.iter().find(|e| e.kind == kind) {
+            if let Some(body) = n.child_by_field_name(e.body_field) {
+                let bkind = body.kind();
+                if !e.block_kinds.contains(&bkind)
+                    && find_rule(file, t, body, bkind, Some(n), Some(e.body_field))
+                        .is_none_or(|r| r.lloc == 0)
+                    && !(f.root && e.skip_root)
+                {
+                    w.lloc = w.lloc.saturating_add(1);
+                }
+            }
         }
         let logical = is_logical(t, file, n, kind);
         if logical && !f.in_chain {
@@ -165,16 +203,21 @@ pub(crate) fn measure(
         }
         stack.extend(kids.drain(..).rev());
     }
-    CanonValues {
-        cyclomatic: w.cc,
-        cognitive: w.cog,
-        halstead: Halstead {
-            n1: w.ops.len() as u64,
-            n2: w.operands.len() as u64,
-            big_n1: w.big_n1,
-            big_n2: w.big_n2,
+    Own {
+        values: CanonValues {
+            cyclomatic: w.cc,
+            cognitive: w.cog,
+            halstead: Halstead {
+                n1: w.ops.len() as u64,
+                n2: w.operands.len() as u64,
+                big_n1: w.big_n1,
+                big_n2: w.big_n2,
+            },
+            lloc: w.lloc,
         },
-        lloc: w.lloc,
+        structural: w.structural,
+        sites: w.sites,
+        calls: w.calls,
     }
 }
 
@@ -191,7 +234,6 @@ struct Frame<'t> {
 struct Walk<'a> {
     t: &'static CanonRules,
     file: &'a ParsedFile,
-    name: &'a [u8],
     /// The method's receiver name (a self name), if the grammar names one.
     receiver: Option<&'a [u8]>,
     cc: u32,
@@ -201,6 +243,9 @@ struct Walk<'a> {
     operands: HashSet<&'a [u8]>,
     big_n1: u64,
     big_n2: u64,
+    structural: u32,
+    sites: Vec<(usize, u32)>,
+    calls: Vec<(Vec<u8>, bool)>,
 }
 
 impl<'a> Walk<'a> {
@@ -236,7 +281,8 @@ impl<'a> Walk<'a> {
         self.receiver == Some(text) || self.t.self_names.iter().any(|s| s.as_bytes() == text)
     }
 
-    /// +1 for a direct recursive call (cognitive).
+    /// Records a call that may be recursive: a bare name, or a member of
+    /// the current object (cognitive recursion is settled per file).
     fn recursion(&mut self, n: Node<'_>, kind: &str) {
         let t = self.t;
         let Some(call) = t.calls.iter().find(|c| c.kind == kind) else {
@@ -245,21 +291,26 @@ impl<'a> Walk<'a> {
         let Some(callee) = n.child_by_field_name(call.callee_field) else {
             return;
         };
-        let receiver_ok = match call.receiver_field.and_then(|f| n.child_by_field_name(f)) {
-            None => true,
-            Some(r) => self.is_self(self.file.text(r)),
+        let receiver = match call.receiver_field.and_then(|f| n.child_by_field_name(f)) {
+            None => Some(false),
+            Some(r) if self.is_self(self.file.text(r)) => Some(true),
+            Some(_) => None,
         };
         let ckind = callee.kind();
-        let direct =
-            receiver_ok && t.name_kinds.contains(&ckind) && self.file.text(callee) == self.name;
-        let member = t.members.iter().find(|m| m.kind == ckind).is_some_and(|m| {
+        if let Some(via_self) = receiver {
+            if t.name_kinds.contains(&ckind) {
+                self.calls.push((self.file.text(callee).to_vec(), via_self));
+                return;
+            }
+        }
+        if let Some(m) = t.members.iter().find(|m| m.kind == ckind) {
             let obj = callee.child_by_field_name(m.object_field);
             let prop = callee.child_by_field_name(m.property_field);
-            obj.is_some_and(|o| self.is_self(self.file.text(o)))
-                && prop.is_some_and(|p| self.file.text(p) == self.name)
-        });
-        if direct || member {
-            self.cog = self.cog.saturating_add(1);
+            if let (Some(o), Some(p)) = (obj, prop) {
+                if self.is_self(self.file.text(o)) {
+                    self.calls.push((self.file.text(p).to_vec(), true));
+                }
+            }
         }
     }
 }
@@ -365,6 +416,276 @@ fn holds(
     }
 }
 
+/// Canonical values of `ctx`'s function when its profile is
+/// [`Profile::Canonical`] (the public per-metric walkers call this first).
+/// Cognitive complexity needs the file (recursion cycles, nested functions),
+/// so the whole file is measured.
+pub(crate) fn values_ctx(ctx: &crate::FnCtx<'_>) -> Option<CanonValues> {
+    if ctx.profile != Profile::Canonical {
+        return None;
+    }
+    let tree = ctx.node.tree();
+    let all = measure_all(ctx.file, tree, ctx.index);
+    let own = ctx.node.id();
+    if let Some(m) = all.iter().find(|m| m.node.id() == own) {
+        return Some(m.values);
+    }
+    // Not a reported function (an anonymous one): its own walk.
+    Some(measure(ctx.file, ctx.node, &HashMap::new()).values)
+}
+
+/// One reported function with its final canonical values.
+pub(crate) struct Measured<'t> {
+    /// Its entry in the index.
+    pub index: usize,
+    /// Its node.
+    pub node: Node<'t>,
+    /// Values: cognitive complexity includes the nested named functions and
+    /// the recursion increment.
+    pub values: CanonValues,
+    /// The slot of the enclosing reported function whose cognitive value
+    /// includes this one.
+    pub nested_in: Option<usize>,
+}
+
+/// Whether the function at `node` is declarative ([`rules::Declarative`]):
+/// its nested functions are not one nesting level deeper.
+fn declarative(file: &ParsedFile, t: &'static CanonRules, node: Node<'_>) -> bool {
+    let Some(d) = t.declarative else {
+        return false;
+    };
+    let Some(body) = node.child_by_field_name(d.body_field) else {
+        return false;
+    };
+    let mut functions = 0u32;
+    for c in body.named_children() {
+        if c.is_extra() {
+            continue;
+        }
+        let kind = c.kind();
+        if d.functions.contains(&kind) {
+            functions = functions.saturating_add(1);
+            continue;
+        }
+        if let Some((stmt, lit)) = d.docstring {
+            if kind == stmt
+                && c.named_child_count() == 1
+                && c.named_child(0).is_some_and(|x| x.kind() == lit)
+            {
+                continue;
+            }
+        }
+        let ok = match d.others {
+            Some(kinds) => kinds.contains(&kind),
+            None => {
+                find_rule(file, t, c, kind, Some(body), None).is_none_or(|r| r.cog == Cog::None)
+            }
+        };
+        if !ok {
+            return false;
+        }
+    }
+    functions >= 1 && functions <= d.max_functions
+}
+
+/// The canonical values of every reported function of `file`, in index
+/// order. Cognitive complexity, as the whitepaper counts it:
+/// - a named function nested in another (directly, or through a class
+///   defined in it) counts in the enclosing function one nesting level
+///   deeper than where it is defined, except in a declarative enclosing
+///   function ([`rules::Declarative`], the whitepaper's Appendix A), where
+///   it adds no level; the nested function keeps its own record, measured
+///   from nesting 0, marked `nested_in`;
+/// - +1 for each method in a recursion cycle, direct or indirect, among the
+///   functions of the file (calls resolved by bare name: see
+///   [`recursive_slots`]), once however many calls close the cycle.
+pub(crate) fn measure_all<'t>(
+    file: &ParsedFile,
+    flat: &'t FlatTree,
+    index: &[Function],
+) -> Vec<Measured<'t>> {
+    let t = rules::rules(file.lang);
+    let mut slots: Vec<(usize, Node<'t>)> = Vec::new();
+    for (i, func) in index.iter().enumerate() {
+        if !reported(func) {
+            continue;
+        }
+        if let Some(node) = flat.function_node(func) {
+            slots.push((i, node));
+        }
+    }
+    let nested: HashMap<usize, usize> = slots
+        .iter()
+        .enumerate()
+        .map(|(k, (_, n))| (n.id(), k))
+        .collect();
+    let owns: Vec<Own> = slots
+        .iter()
+        .map(|&(_, node)| measure(file, node, &nested))
+        .collect();
+    let recursive = recursive_slots(index, &slots, &owns);
+    // Bottom-up (a nested function comes after its enclosing one in
+    // pre-order): total cognitive value and structural count per slot.
+    let n = slots.len();
+    let mut total = vec![0u32; n];
+    let mut structural = vec![0u32; n];
+    let mut nested_in: Vec<Option<usize>> = vec![None; n];
+    for k in (0..n).rev() {
+        let own = &owns[k];
+        let mut cog = own.values.cognitive;
+        let mut st = own.structural;
+        if recursive.get(k).copied().unwrap_or(false) {
+            cog = cog.saturating_add(1);
+        }
+        let shift = u32::from(!declarative(file, t, slots[k].1));
+        for &(child, site) in &own.sites {
+            let base = site.saturating_add(shift);
+            cog = cog
+                .saturating_add(total[child])
+                .saturating_add(base.saturating_mul(structural[child]));
+            st = st.saturating_add(structural[child]);
+            nested_in[child] = Some(k);
+        }
+        total[k] = cog;
+        structural[k] = st;
+    }
+    slots
+        .iter()
+        .zip(owns)
+        .enumerate()
+        .map(|(k, (&(i, node), own))| Measured {
+            index: i,
+            node,
+            values: CanonValues {
+                cognitive: total[k],
+                ..own.values
+            },
+            nested_in: nested_in[k],
+        })
+        .collect()
+}
+
+/// Which reported functions are in a recursion cycle within the file. A
+/// call's bare name `f` may name: through the current object, the
+/// functions `f` of the caller's own scope (its qualname without the last
+/// part); as a bare name, those, the file's top-level functions `f` and the
+/// caller's own nested functions `f`. A function is in a cycle when a chain
+/// of such calls leads back to it (strongly connected components of the
+/// graph of functions and (scope, name) groups; linear in calls +
+/// functions, iterative).
+fn recursive_slots(index: &[Function], slots: &[(usize, Node<'_>)], owns: &[Own]) -> Vec<bool> {
+    let n = slots.len();
+    let scope_of = |q: &str| -> String {
+        let q = q.split('(').next().unwrap_or(q);
+        q.rfind(['.', ':'])
+            .map_or(String::new(), |i| q[..i].trim_end_matches(':').to_string())
+    };
+    // Groups (scope, bare name) -> node number n + g.
+    let mut groups: HashMap<(String, Vec<u8>), usize> = HashMap::new();
+    let mut members: Vec<Vec<usize>> = Vec::new();
+    let mut qualnames: Vec<&str> = Vec::with_capacity(n);
+    for (k, &(i, _)) in slots.iter().enumerate() {
+        let f = &index[i];
+        qualnames.push(f.qualname.as_str());
+        let key = (scope_of(&f.qualname), bare_name(&f.name).to_vec());
+        let g = *groups.entry(key).or_insert_with(|| {
+            members.push(Vec::new());
+            members.len() - 1
+        });
+        members[g].push(k);
+    }
+    let mut edges: Vec<Vec<usize>> = vec![Vec::new(); n + members.len()];
+    for (g, m) in members.iter().enumerate() {
+        edges[n + g] = m.clone();
+    }
+    for (k, own) in owns.iter().enumerate() {
+        let scope = scope_of(qualnames[k]);
+        let mut out: Vec<usize> = Vec::new();
+        for (name, via_self) in &own.calls {
+            let mut look = |s: &str| {
+                if let Some(&g) = groups.get(&(s.to_string(), name.clone())) {
+                    out.push(n + g);
+                }
+            };
+            look(&scope);
+            if !via_self {
+                if !scope.is_empty() {
+                    look("");
+                }
+                look(qualnames[k]);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        edges[k] = out;
+    }
+    let comp = tarjan(&edges);
+    let mut size: HashMap<usize, usize> = HashMap::new();
+    for &c in &comp {
+        *size.entry(c).or_insert(0) += 1;
+    }
+    (0..n)
+        .map(|k| size.get(&comp[k]).copied().unwrap_or(0) > 1)
+        .collect()
+}
+
+/// Strongly connected components (iterative Tarjan): the component number
+/// of each node.
+fn tarjan(edges: &[Vec<usize>]) -> Vec<usize> {
+    let n = edges.len();
+    let unset = usize::MAX;
+    let mut idx = vec![unset; n];
+    let mut low = vec![0usize; n];
+    let mut on = vec![false; n];
+    let mut comp = vec![unset; n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut next = 0usize;
+    let mut ncomp = 0usize;
+    for root in 0..n {
+        if idx[root] != unset {
+            continue;
+        }
+        // (node, next edge position)
+        let mut work: Vec<(usize, usize)> = vec![(root, 0)];
+        idx[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on[root] = true;
+        while let Some(&mut (v, ref mut e)) = work.last_mut() {
+            if let Some(&w) = edges[v].get(*e) {
+                *e += 1;
+                if idx[w] == unset {
+                    idx[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on[w] = true;
+                    work.push((w, 0));
+                } else if on[w] {
+                    low[v] = low[v].min(idx[w]);
+                }
+                continue;
+            }
+            work.pop();
+            if let Some(&(p, _)) = work.last() {
+                low[p] = low[p].min(low[v]);
+            }
+            if low[v] == idx[v] {
+                while let Some(w) = stack.pop() {
+                    on[w] = false;
+                    comp[w] = ncomp;
+                    if w == v {
+                        break;
+                    }
+                }
+                ncomp += 1;
+            }
+        }
+    }
+    comp
+}
+
 /// The name a recursive call uses: the index name up to a parameter list,
 /// after the last `.` or `::`, without pointer stars and spaces (the C index
 /// names a function by its declarator text, `f(int a)`, `*g(void)`).
@@ -375,49 +696,31 @@ fn bare_name(name: &str) -> &[u8] {
         .as_bytes()
 }
 
-/// Canonical values of `ctx`'s function when its profile is
-/// [`Profile::Canonical`] (the public per-metric walkers call this first).
-pub(crate) fn values_ctx(ctx: &crate::FnCtx<'_>) -> Option<CanonValues> {
-    if ctx.profile != Profile::Canonical {
-        return None;
-    }
-    let tree = ctx.node.tree();
-    let nested: HashSet<usize> = ctx
-        .index
-        .iter()
-        .filter(|f| reported(f))
-        .filter_map(|f| tree.function_node(f))
-        .map(|n| n.id())
-        .collect();
-    Some(measure(
-        ctx.file,
-        ctx.node,
-        bare_name(&ctx.func.name),
-        &nested,
-    ))
-}
-
 /// The canonical metrics of an already parsed file.
 pub(crate) fn analyze(path: &str, file: &ParsedFile) -> FileMetrics {
     let flat = FlatTree::new(file);
     let index = index_flat(file, &flat);
-    let mut nodes: Vec<(usize, Node<'_>)> = Vec::new();
-    for (i, func) in index.iter().enumerate() {
-        if !reported(func) {
-            continue;
-        }
-        if let Some(node) = flat.function_node(func) {
-            nodes.push((i, node));
-        }
-    }
-    let nested: HashSet<usize> = nodes.iter().map(|(_, n)| n.id()).collect();
+    let all = measure_all(file, &flat, &index);
+    // The join key: this index is the one `chain targets` builds unless the
+    // file needs another grammar (a JavaScript file with parse errors).
+    let natural = file.grammar == file.lang
+        && (file.parse_errors == 0 || file.lang.fallback_grammars().is_empty());
+    let other;
+    let ids: &[Function] = if natural {
+        &index
+    } else {
+        other = crate::engine::target_index(file, None);
+        &other
+    };
+    let funcs: Vec<&Function> = all.iter().filter_map(|m| index.get(m.index)).collect();
+    let target_ids = crate::engine::match_target_ids(path, &funcs, ids);
     let mut record_of: Vec<Option<usize>> = vec![None; index.len()];
-    let mut records: Vec<FunctionMetrics> = Vec::with_capacity(nodes.len());
-    for &(i, node) in &nodes {
-        let Some(func) = index.get(i) else {
+    let mut records: Vec<FunctionMetrics> = Vec::with_capacity(all.len());
+    for (m, id) in all.iter().zip(target_ids) {
+        let Some(func) = index.get(m.index) else {
             continue;
         };
-        let v = measure(file, node, bare_name(&func.name), &nested);
+        let v = m.values;
         let mut parent = None;
         let mut p = func.parent;
         while let Some(j) = p {
@@ -427,12 +730,18 @@ pub(crate) fn analyze(path: &str, file: &ParsedFile) -> FileMetrics {
             }
             p = index.get(j).and_then(|f| f.parent);
         }
-        record_of[i] = Some(records.len());
+        record_of[m.index] = Some(records.len());
+        let (target_id, notes) = match id {
+            Ok(id) => (Some(id), Vec::new()),
+            Err(note) => (None, vec![note.to_string()]),
+        };
         records.push(FunctionMetrics {
             path: path.to_string(),
             language: file.lang,
             name: func.name.clone(),
             qualname: func.qualname.clone(),
+            target_id,
+            nested_in: None,
             kind: func.kind.as_str().to_string(),
             line: func.node.start_line,
             end_line: func.node.end_line,
@@ -440,15 +749,30 @@ pub(crate) fn analyze(path: &str, file: &ParsedFile) -> FileMetrics {
             cognitive: Some(v.cognitive),
             halstead: Some(HalsteadValues::from(v.halstead)),
             lloc: Some(v.lloc),
-            parse_errors: crate::engine::count_errors(node),
+            parse_errors: crate::engine::count_errors(m.node),
             parent,
             occurrence: 0,
-            notes: Vec::new(),
+            notes,
         });
     }
+    // Slots and records are in the same order.
+    for (k, m) in all.iter().enumerate() {
+        if let Some(outer) = m.nested_in {
+            let key = records.get(outer).map(|r| {
+                r.target_id
+                    .clone()
+                    .unwrap_or_else(|| format!("{path}::{}", r.qualname))
+            });
+            if let Some(r) = records.get_mut(k) {
+                r.nested_in = key;
+            }
+        }
+    }
     crate::engine::assign_occurrences(&mut records);
-    // Values exclude nested functions: every record adds to the totals.
-    // Every canonical metric is defined for every record (no `None`).
+    // Cyclomatic, Halstead and LLOC exclude nested functions: every record
+    // adds to their totals. Cognitive includes them: only the records not
+    // `nested_in` another add to its total. Every canonical metric is
+    // defined for every record (no `None`).
     let mut totals = FileTotals {
         functions: records.len(),
         cyclomatic: 0,
@@ -458,9 +782,11 @@ pub(crate) fn analyze(path: &str, file: &ParsedFile) -> FileMetrics {
     };
     for r in &records {
         totals.cyclomatic += u64::from(r.cyclomatic.unwrap_or(0));
-        totals.cognitive = totals
-            .cognitive
-            .map(|t| t + u64::from(r.cognitive.unwrap_or(0)));
+        if r.nested_in.is_none() {
+            totals.cognitive = totals
+                .cognitive
+                .map(|t| t + u64::from(r.cognitive.unwrap_or(0)));
+        }
         totals.halstead_volume = totals
             .halstead_volume
             .map(|t| t + r.halstead.map_or(0.0, |h| h.volume));

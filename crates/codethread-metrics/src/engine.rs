@@ -169,6 +169,24 @@ pub struct FunctionMetrics {
     /// target id `path::qualname`.
     #[serde(default)]
     pub qualname: String,
+    /// The join key: the target id `chain targets` writes and
+    /// `codethread_skeleton::Selector::Qualname` reads, `path::qualname`
+    /// with `#n` when the qualname is not unique in the file
+    /// ([`codethread_lang::Function::target_id`] of the codethread-lang
+    /// index of the file, as `chain targets` parses it). `None` (`null`)
+    /// only for a record that is no target function under
+    /// `TARGET_RULES.md`: an anonymous function or a declaration without a
+    /// body (paper profile), or a lizard function the index does not have;
+    /// such a record says why in [`FunctionMetrics::notes`].
+    #[serde(default)]
+    pub target_id: Option<String>,
+    /// Canonical profile: the `target_id` of the enclosing record whose
+    /// cognitive complexity already includes this record's (a nested named
+    /// function, counted into its enclosing function as the whitepaper
+    /// counts it); file totals of cognitive complexity skip such records.
+    /// `None` for outermost functions and under the paper profile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nested_in: Option<String>,
     /// The kind, as the profile's reference names it (Python
     /// `function|method|closure`, Go `function|method|func_literal`,
     /// rust-code-analysis `function`).
@@ -192,7 +210,11 @@ pub struct FunctionMetrics {
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub parent: Option<usize>,
     /// 0-based rank among the file's records with the same
-    /// `(line, end_line, name)`, in source pre-order.
+    /// `(line, end_line, name)`, in source pre-order: the key the parity
+    /// tests use to join records to the reference tools' rows (which name
+    /// functions the tool's way). It is *not* the `#n` of target ids (a
+    /// 1-based rank among same-qualname functions): join records to targets
+    /// on [`FunctionMetrics::target_id`].
     pub occurrence: usize,
     /// Machine-readable remarks on the record, e.g. why a metric is `None`
     /// (`cognitive/halstead/lloc not reported: the paper used lizard CCN
@@ -204,7 +226,7 @@ pub struct FunctionMetrics {
 impl FunctionMetrics {
     /// The CSV header matching [`FunctionMetrics::csv_row`].
     pub fn csv_header() -> &'static str {
-        "path,language,name,qualname,kind,line,end_line,cyclomatic,cognitive,n1,n2,N1,N2,vocabulary,length,volume,difficulty,effort,lloc,parse_errors,notes"
+        "path,language,name,qualname,target_id,kind,line,end_line,cyclomatic,cognitive,n1,n2,N1,N2,vocabulary,length,volume,difficulty,effort,lloc,parse_errors,notes"
     }
 
     /// One CSV row (RFC 4180 quoting; empty fields for `None`; `notes`
@@ -226,6 +248,7 @@ impl FunctionMetrics {
             self.language.name().to_string(),
             quote(&self.name),
             quote(&self.qualname),
+            quote(self.target_id.as_deref().unwrap_or_default()),
             quote(&self.kind),
             self.line.to_string(),
             self.end_line.to_string(),
@@ -317,9 +340,9 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
 fn analyze_tree(path: &str, file: &ParsedFile, profile: Profile) -> FileMetrics {
     let set = function_set(profile, file.lang);
     if let Source::Lizard(table) = set.source {
-        // The tree is only used to give the records the index's qualnames.
-        let flat = FlatTree::new(file);
-        let index = index_flat(file, &flat);
+        // The tree is only used to give the records the index's qualnames
+        // and target ids.
+        let index = target_index(file, None);
         return crate::lizard::file_metrics(
             path,
             file.lang,
@@ -394,7 +417,34 @@ fn analyze_tree(path: &str, file: &ParsedFile, profile: Profile) -> FileMetrics 
             parent,
             occurrence: 0,
             notes: Vec::new(),
+            target_id: None,
+            nested_in: None,
         });
+    }
+    // The join key: ids of the index `chain targets` builds (this one when
+    // it is the same; Java lists bodiless declarations, C is read with the
+    // C++ grammar here).
+    let same = !set.bodiless
+        && file.grammar == file.lang
+        && (file.parse_errors == 0 || file.lang.fallback_grammars().is_empty());
+    let other;
+    let ids: &[Function] = if same {
+        &index
+    } else {
+        other = target_index(file, None);
+        &other
+    };
+    let funcs_of: Vec<&Function> = funcs.iter().filter_map(|&i| index.get(i)).collect();
+    let constant = constant_notes(profile, file.lang);
+    for (r, id) in records
+        .iter_mut()
+        .zip(match_target_ids(path, &funcs_of, ids))
+    {
+        match id {
+            Ok(id) => r.target_id = Some(id),
+            Err(note) => r.notes.push(note.to_string()),
+        }
+        r.notes.extend(constant.iter().cloned());
     }
     // Cyclomatic, cognitive and Halstead in reverse pre-order, so that a
     // function's walk can reuse the sums of the functions nested in it
@@ -489,9 +539,7 @@ pub fn analyze_source(
 ) -> Result<FileMetrics, MetricsError> {
     let source = source.into();
     if let Source::Lizard(table) = function_set(profile, lang).source {
-        return Ok(crate::lizard::file_metrics(
-            path, lang, &source, profile, table, None,
-        ));
+        return Ok(lizard_with_index(path, lang, source, profile, table));
     }
     let file = parse_for(profile, lang, source).map_err(|source| MetricsError::Parse {
         path: PathBuf::from(path),
@@ -556,16 +604,135 @@ pub fn analyze_file_hinted(
     check_text(path, &bytes)?;
     let lang = Lang::for_source(path, &bytes, hint).unwrap_or(lang);
     if let Source::Lizard(table) = function_set(profile, lang).source {
-        // lizard reads tokens, not a tree: no parse.
-        return Ok(crate::lizard::file_metrics(
-            label, lang, &bytes, profile, table, None,
-        ));
+        // lizard reads tokens, not a tree; the tree only names the records.
+        return Ok(lizard_with_index(label, lang, bytes, profile, table));
     }
     let file = parse_for(profile, lang, bytes).map_err(|source| MetricsError::Parse {
         path: path.to_path_buf(),
         source,
     })?;
     Ok(analyze_parsed(label, &file, profile))
+}
+
+/// lizard's records of `source`, named (class-qualified `qualname`,
+/// `target_id`) from the codethread-lang index of the file as `chain
+/// targets` parses it ([`parse_for_names`]). A file the parser cannot read
+/// within its budget gets lizard's names, no target ids and a note.
+fn lizard_with_index(
+    path: &str,
+    lang: Lang,
+    source: Vec<u8>,
+    profile: Profile,
+    table: &'static crate::lizard::LizardLang,
+) -> FileMetrics {
+    match parse_for_names(lang, &source) {
+        Some(file) => {
+            let index = target_index(&file, None);
+            crate::lizard::file_metrics(path, lang, &source, profile, table, Some(&index))
+        }
+        None => {
+            let mut m = crate::lizard::file_metrics(path, lang, &source, profile, table, None);
+            for r in &mut m.functions {
+                if let Some(n) = r.notes.iter_mut().find(|n| *n == NO_ID_UNINDEXED) {
+                    *n = NO_ID_PARSE_BUDGET.to_string();
+                }
+            }
+            m
+        }
+    }
+}
+
+/// tree-sitter operations allowed per source byte (plus
+/// [`NAME_PARSE_BASE_OPS`]) when a file of a lizard language is parsed only
+/// to name its records. Every file of the fmt, jekyll and carbon corpora
+/// parses within it (`tests/join_targets.rs`); error recovery on
+/// adversarial input (a line of a million unterminated strings) is
+/// superlinear, and lizard's token reader is linear, so the names must not
+/// cost more than the measurement.
+const NAME_PARSE_OPS_PER_BYTE: u64 = 16;
+/// The budget's constant part (small files), in operations and in bytes
+/// read.
+const NAME_PARSE_BASE_OPS: u64 = 1_000_000;
+/// Bytes the lexer may read per source byte (it reads a byte again on each
+/// re-lex after an error).
+const NAME_PARSE_READS_PER_BYTE: u64 = 32;
+/// Bytes handed to the lexer per read.
+const NAME_PARSE_CHUNK: usize = 4096;
+
+/// Why a record has no target id: its file was not parsed within the
+/// budget of [`parse_for_names`].
+pub(crate) const NO_ID_PARSE_BUDGET: &str = "no target_id: the file could not be parsed within the naming budget (16 tree-sitter operations and 32 bytes read per byte); names are lizard's";
+
+thread_local! {
+    static NAME_PARSERS: std::cell::RefCell<std::collections::HashMap<Lang, codethread_lang::tree_sitter::Parser>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// `codethread_lang::parse(lang, source)` (the grammar `chain targets`
+/// reads a C++, Ruby or PHP file with: these languages have no fallback
+/// grammar), cancelled deterministically after
+/// `NAME_PARSE_BASE_OPS + NAME_PARSE_OPS_PER_BYTE * len` parser operations
+/// (tree-sitter's progress callback, called every 100 operations). `None`
+/// when cancelled or when the grammar cannot be loaded.
+pub(crate) fn parse_for_names(lang: Lang, source: &[u8]) -> Option<ParsedFile> {
+    let budget = NAME_PARSE_BASE_OPS
+        .saturating_add(NAME_PARSE_OPS_PER_BYTE.saturating_mul(source.len() as u64))
+        / 100;
+    let tree = NAME_PARSERS.with(|cell| {
+        let mut map = cell.borrow_mut();
+        let parser = match map.entry(lang) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                let mut p = codethread_lang::tree_sitter::Parser::new();
+                p.set_language(&lang.ts_language()?).ok()?;
+                v.insert(p)
+            }
+        };
+        parser.reset();
+        let len = source.len();
+        let read_budget = NAME_PARSE_BASE_OPS
+            .saturating_add(NAME_PARSE_READS_PER_BYTE.saturating_mul(len as u64));
+        let served = std::cell::Cell::new(0u64);
+        let exhausted = std::cell::Cell::new(false);
+        let mut checks = 0u64;
+        let mut progress = |_: &codethread_lang::tree_sitter::ParseState| -> bool {
+            checks = checks.saturating_add(1);
+            checks > budget || exhausted.get()
+        };
+        let options =
+            codethread_lang::tree_sitter::ParseOptions::new().progress_callback(&mut progress);
+        // The lexer reads through this callback, in chunks: the bytes it
+        // has read bound its work (an unterminated literal on a long line
+        // makes error recovery re-lex to the line's end again and again).
+        let mut read = |i: usize, _| -> &[u8] {
+            if i >= len || exhausted.get() {
+                return &[];
+            }
+            let end = i.saturating_add(NAME_PARSE_CHUNK).min(len);
+            let total = served.get().saturating_add((end - i) as u64);
+            if total > read_budget {
+                exhausted.set(true);
+                return &[];
+            }
+            served.set(total);
+            &source[i..end]
+        };
+        let tree = parser.parse_with_options(&mut read, None, Some(options));
+        if tree.is_none() || exhausted.get() {
+            // A cancelled parse leaves state behind: the next one starts anew.
+            parser.reset();
+            return None;
+        }
+        tree
+    })?;
+    let parse_errors = codethread_lang::count_errors(tree.root_node());
+    Some(ParsedFile {
+        lang,
+        grammar: lang,
+        source: source.to_vec(),
+        tree,
+        parse_errors,
+    })
 }
 
 /// A file to measure and the path to write into its records.
@@ -923,3 +1090,161 @@ pub(crate) fn count_errors(node: Node<'_>) -> usize {
         .filter(|n| n.is_error() || n.is_missing())
         .count()
 }
+
+/// The codethread-lang index of `file` as `chain targets` reads the file
+/// (`codethread_lang::parse_path_hinted`: the language's own grammar, and
+/// for a file with parse errors the fallback grammar with fewer errors), so
+/// that [`Function::target_id`] gives the ids of target lists. `flat` is
+/// `file`'s flat tree when the caller has one.
+pub(crate) fn target_index(file: &ParsedFile, flat: Option<&FlatTree>) -> Vec<Function> {
+    let natural = file.grammar == file.lang
+        && (file.parse_errors == 0 || file.lang.fallback_grammars().is_empty());
+    if natural {
+        return match flat {
+            Some(flat) => index_flat(file, flat),
+            None => index_flat(file, &FlatTree::new(file)),
+        };
+    }
+    let Ok(first) = codethread_lang::parse(file.lang, file.source.clone()) else {
+        return Vec::new();
+    };
+    let mut best = first;
+    if best.parse_errors > 0 {
+        for &lang in best.lang.fallback_grammars() {
+            if let Ok(alt) = codethread_lang::parse(lang, best.source.clone()) {
+                if alt.parse_errors < best.parse_errors {
+                    best = alt;
+                }
+            }
+        }
+    }
+    index_flat(&best, &FlatTree::new(&best))
+}
+
+/// Whether `f` is a target function under `TARGET_RULES.md` (the functions
+/// `chain targets` can name): named, with a body.
+pub(crate) fn is_target(f: &Function) -> bool {
+    !f.anonymous && f.body.is_some()
+}
+
+/// Why a record has no target id (a note on the record).
+pub(crate) const NO_ID_ANONYMOUS: &str =
+    "no target_id: an anonymous function is not a target (TARGET_RULES.md)";
+/// Why a record has no target id: a declaration without a body.
+pub(crate) const NO_ID_BODILESS: &str =
+    "no target_id: a declaration without a body is not a target (TARGET_RULES.md)";
+/// Why a record has no target id: the index has no such function.
+pub(crate) const NO_ID_UNINDEXED: &str =
+    "no target_id: the codethread-lang index has no function here (the tool's function list differs)";
+
+/// The target ids of `funcs` (functions of an index of the same file,
+/// perhaps built with other options or another grammar) in `ids` (the
+/// [`target_index`] of the file): matched on the own node's bytes and
+/// qualname, else on its first line and qualname, each id used once.
+/// `Err(note)` says why a function has none.
+pub(crate) fn match_target_ids(
+    path: &str,
+    funcs: &[&Function],
+    ids: &[Function],
+) -> Vec<Result<String, &'static str>> {
+    use std::collections::HashMap;
+    let mut by_span: HashMap<(usize, usize, &str), usize> = HashMap::new();
+    let mut by_line: HashMap<(usize, &str), Vec<usize>> = HashMap::new();
+    for (i, f) in ids.iter().enumerate() {
+        if !is_target(f) {
+            continue;
+        }
+        by_span
+            .entry((f.node.start_byte, f.node.end_byte, f.qualname.as_str()))
+            .or_insert(i);
+        by_line
+            .entry((f.node.start_line, f.qualname.as_str()))
+            .or_default()
+            .push(i);
+    }
+    let mut used = vec![false; ids.len()];
+    let mut out: Vec<Result<String, &'static str>> = Vec::with_capacity(funcs.len());
+    // Exact spans first, so that a line match never takes another's id.
+    let mut pending: Vec<usize> = Vec::new();
+    for (k, f) in funcs.iter().enumerate() {
+        if f.anonymous {
+            out.push(Err(NO_ID_ANONYMOUS));
+            continue;
+        }
+        if f.body.is_none() {
+            out.push(Err(NO_ID_BODILESS));
+            continue;
+        }
+        match by_span.get(&(f.node.start_byte, f.node.end_byte, f.qualname.as_str())) {
+            Some(&i) if !used[i] => {
+                used[i] = true;
+                out.push(Ok(ids[i].target_id(path)));
+            }
+            _ => {
+                out.push(Err(NO_ID_UNINDEXED));
+                pending.push(k);
+            }
+        }
+    }
+    for k in pending {
+        let f = funcs[k];
+        let hit = by_line
+            .get(&(f.node.start_line, f.qualname.as_str()))
+            .and_then(|v| v.iter().copied().find(|&i| !used[i]));
+        if let Some(i) = hit {
+            used[i] = true;
+            out[k] = Ok(ids[i].target_id(path));
+        }
+    }
+    out
+}
+
+/// The (profile, language, metric) values a profile does not measure, and
+/// why: either the record holds `null` (the paper used only lizard's CCN
+/// for C++, Ruby and PHP) or the reference tool reports a constant
+/// (rust-code-analysis 0.0.25 gives every Java function cognitive 0; the
+/// record keeps the tool's 0, as the parity tests require, with a note).
+/// `report.md` lists them; the canonical profile measures every metric of
+/// every language.
+pub const UNMEASURED: &[(Profile, Lang, &str, &str)] = &[
+    (
+        Profile::Paper,
+        Lang::Java,
+        "cognitive",
+        JAVA_COGNITIVE_CONSTANT,
+    ),
+    (Profile::Paper, Lang::Cpp, "cognitive", LIZARD_ONLY),
+    (Profile::Paper, Lang::Cpp, "halstead", LIZARD_ONLY),
+    (Profile::Paper, Lang::Cpp, "lloc", LIZARD_ONLY),
+    (Profile::Paper, Lang::Ruby, "cognitive", LIZARD_ONLY),
+    (Profile::Paper, Lang::Ruby, "halstead", LIZARD_ONLY),
+    (Profile::Paper, Lang::Ruby, "lloc", LIZARD_ONLY),
+    (Profile::Paper, Lang::Php, "cognitive", LIZARD_ONLY),
+    (Profile::Paper, Lang::Php, "halstead", LIZARD_ONLY),
+    (Profile::Paper, Lang::Php, "lloc", LIZARD_ONLY),
+];
+
+const LIZARD_ONLY: &str = "null: the paper used lizard CCN only for this language";
+
+/// The entries of [`UNMEASURED`] for `profile`: (language, metric, why).
+pub fn unmeasured(profile: Profile) -> Vec<(Lang, &'static str, &'static str)> {
+    UNMEASURED
+        .iter()
+        .filter(|(p, ..)| *p == profile)
+        .map(|&(_, l, m, why)| (l, m, why))
+        .collect()
+}
+
+/// Notes on every record of a (profile, language) whose value of some
+/// metric is a constant of the reference tool ([`UNMEASURED`] entries that
+/// are not nulls; the nulls carry their own note).
+pub(crate) fn constant_notes(profile: Profile, lang: Lang) -> Vec<String> {
+    UNMEASURED
+        .iter()
+        .filter(|(p, l, _, why)| *p == profile && *l == lang && *why != LIZARD_ONLY)
+        .map(|(.., why)| (*why).to_string())
+        .collect()
+}
+
+/// The note on every Java record of the paper profile.
+pub const JAVA_COGNITIVE_CONSTANT: &str = "cognitive is a constant 0, not a measurement: rust-code-analysis 0.0.25 has no Java cognitive rules";

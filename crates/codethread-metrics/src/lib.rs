@@ -68,11 +68,13 @@ pub use canonical::CanonValues;
 pub use cognitive::cognitive;
 pub use context::FnCtx;
 pub use cyclomatic::cyclomatic;
+pub use engine::unmeasured;
 pub use engine::{
     analyze_file, analyze_file_hinted, analyze_file_limited, analyze_inputs, analyze_inputs_hinted,
     analyze_inputs_limited, analyze_parsed, analyze_paths, analyze_paths_hinted,
     analyze_paths_limited, analyze_source, check_text, collect_inputs, parse_for, FileMetrics,
-    FileTotals, FunctionMetrics, HalsteadValues, Input, MetricsError,
+    FileTotals, FunctionMetrics, HalsteadValues, Input, MetricsError, JAVA_COGNITIVE_CONSTANT,
+    UNMEASURED,
 };
 pub use halstead::{halstead, Halstead};
 pub use lloc::lloc;

@@ -70,9 +70,87 @@ fn sequences_of_like_boolean_operators() {
 }
 
 #[test]
-fn recursion_adds_one_per_call() {
+fn recursion_adds_one_per_method() {
     let src = "class A {\n  int fact(int n) {\n    if (n <= 1) {\n      return 1;\n    }\n    return n * fact(n - 1);\n  }\n}\n";
     assert_eq!(cog(Lang::Java, src, "fact"), (2, 2));
+    // "a fundamental increment for each method in a recursion cycle": two
+    // self-calls are one method, +1.
+    let src = "def fib(n):\n    if n < 2:\n        return n\n    return fib(n - 1) + fib(n - 2)\n";
+    assert_eq!(cog(Lang::Python, src, "fib"), (2, 2));
+    let src = "package p\nfunc (t *T) walk(n int) int {\n\treturn t.walk(n-1) + t.walk(n-2)\n}\n";
+    assert_eq!(cog(Lang::Go, src, "walk").0, 1);
+}
+
+#[test]
+fn indirect_recursion_adds_one_to_each_method_of_the_cycle() {
+    // isEven -> isOdd -> isEven: both +1; a function outside the cycle
+    // that calls into it gets nothing.
+    let src = "class A {\n  boolean isEven(int n) { return n == 0 || isOdd(n - 1); }\n  boolean isOdd(int n) { return n != 0 && isEven(n - 1); }\n  boolean check(int n) { return isEven(n); }\n}\n";
+    assert_eq!(cog(Lang::Java, src, "isEven").0, 2);
+    assert_eq!(cog(Lang::Java, src, "isOdd").0, 2);
+    assert_eq!(cog(Lang::Java, src, "check").0, 0);
+    // Three methods through `self`, in Python.
+    let src = "class P:\n    def a(self):\n        return self.b()\n\n    def b(self):\n        return self.c()\n\n    def c(self):\n        return self.a()\n\n    def d(self):\n        return self.a()\n";
+    for (name, want) in [("a", 1), ("b", 1), ("c", 1), ("d", 0)] {
+        assert_eq!(cog(Lang::Python, src, name).0, want, "{name}");
+    }
+    // A call through another object is not resolved.
+    let src = "class T {\n  depth() { return this.left.depth(); }\n}\n";
+    assert_eq!(cog(Lang::JavaScript, src, "depth").0, 0);
+}
+
+fn record(lang: Lang, src: &str, name: &str) -> codethread_metrics::FunctionMetrics {
+    let file = analyze_source("t", lang, src, Profile::Canonical).unwrap();
+    file.functions
+        .into_iter()
+        .find(|f| f.name == name)
+        .unwrap_or_else(|| panic!("no function {name}"))
+}
+
+#[test]
+fn appendix_a_python_decorator_is_1() {
+    // "a function may contain only a nested function and a return
+    // statement": the nested function is counted at nesting 0.
+    let src = "def a_decorator(a, b):\n    def inner(func):\n        if condition:\n            print(b)\n        func()\n    return inner\n";
+    assert_eq!(cog(Lang::Python, src, "a_decorator").0, 1);
+    let inner = record(Lang::Python, src, "inner");
+    assert_eq!(inner.cognitive, Some(1));
+    assert_eq!(inner.nested_in.as_deref(), Some("t::a_decorator"));
+    let file = analyze_source("t", Lang::Python, src, Profile::Canonical).unwrap();
+    // The nested record is not counted twice in the file total.
+    assert_eq!(file.totals.cognitive, Some(1));
+    // Not a decorator (a statement besides the def and the return): the
+    // nested function is one level deeper.
+    let src = "def outer(a):\n    x = 1\n    def inner(func):\n        if condition:\n            print(a)\n    return inner\n";
+    assert_eq!(cog(Lang::Python, src, "outer").0, 2);
+    assert_eq!(record(Lang::Python, src, "inner").cognitive, Some(1));
+}
+
+#[test]
+fn appendix_a_javascript_declarative_and_non_declarative_functions() {
+    // Declarative: only declarations at the top level, the nested function
+    // is not nested one level deeper (if +1).
+    let src = "function ns() {\n  var foo;\n  function myFun() {\n    if (a) {\n      x();\n    }\n  }\n}\n";
+    assert_eq!(cog(Lang::JavaScript, src, "ns").0, 1);
+    // Non-declarative: a structure at the top level; the nested function
+    // is at nesting 1 (if +1, nested if +2).
+    let src = "function ns() {\n  var foo;\n  if (c) {\n    y();\n  }\n  function myFun() {\n    if (a) {\n      x();\n    }\n  }\n}\n";
+    assert_eq!(cog(Lang::JavaScript, src, "ns").0, 3);
+    assert_eq!(record(Lang::JavaScript, src, "myFun").cognitive, Some(1));
+    let file = analyze_source("t", Lang::JavaScript, src, Profile::Canonical).unwrap();
+    assert_eq!(file.totals.cognitive, Some(3));
+}
+
+#[test]
+fn nested_functions_count_one_level_deeper_where_they_are_defined() {
+    // Rust: `fn inner` inside a loop of `outer`: loop +1, inner's `if` at
+    // nesting 2 (loop + function) = +3.
+    let src = "fn outer(xs: &[i32]) {\n    for x in xs {\n        fn inner(y: i32) {\n            if y > 0 {\n                g(y);\n            }\n        }\n        inner(*x);\n    }\n}\n";
+    assert_eq!(cog(Lang::Rust, src, "outer").0, 4);
+    assert_eq!(record(Lang::Rust, src, "inner").cognitive, Some(1));
+    // A nested function that recurses carries its +1 into the outer one.
+    let src = "def outer(n):\n    x = 0\n    def walk(k):\n        return walk(k - 1)\n    return walk(n)\n";
+    assert_eq!(cog(Lang::Python, src, "outer").0, 1);
 }
 
 #[test]

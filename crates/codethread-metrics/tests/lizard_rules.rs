@@ -16,8 +16,15 @@ fn rows(lang: Lang, src: &str) -> Vec<(String, usize, usize, u32)> {
             "{r:?}"
         );
         assert_eq!(
-            r.notes,
-            vec!["cognitive/halstead/lloc not reported: the paper used lizard CCN only for this language".to_string()]
+            r.notes[0],
+            "cognitive/halstead/lloc not reported: the paper used lizard CCN only for this language"
+        );
+        // A function lizard finds and the index does not has no target id,
+        // and says so.
+        assert_eq!(r.target_id.is_none(), r.notes.len() == 2, "{r:?}");
+        assert!(
+            r.notes[1..].iter().all(|n| n.starts_with("no target_id")),
+            "{r:?}"
         );
     }
     assert_eq!(
@@ -178,9 +185,17 @@ fn qualnames_from_the_index_when_a_tree_exists() {
         let g = index.iter().find(|g| g.name == bare).unwrap();
         assert_eq!(parsed.functions.len(), 1, "{lang:?}");
         assert_eq!(parsed.functions[0].qualname, g.qualname, "{lang:?}");
+        // Read from bytes too, the records are named from the index (the
+        // file is parsed for that): class-qualified, with the target id.
+        assert_eq!(plain.functions[0].qualname, g.qualname, "{lang:?}");
         assert_eq!(
-            plain.functions[0].qualname,
-            plain.functions[0].name.replace("::", "."),
+            plain.functions[0].target_id,
+            Some(g.target_id("x")),
+            "{lang:?}"
+        );
+        assert_eq!(
+            parsed.functions[0].target_id,
+            Some(g.target_id("x")),
             "{lang:?}"
         );
     }

@@ -16,9 +16,11 @@ pub(crate) const NOT_REPORTED: &str =
 /// The metrics of one file read by lizard's token reader: lizard's functions,
 /// names, spans (`line` = the line of the name) and CCN; cognitive, Halstead
 /// and LLOC `None` with [`NOT_REPORTED`]. lizard builds no tree, so
-/// `parse_errors` is 0. `qualname` is that of the `index` function (when a
-/// tree was parsed anyway) whose header holds lizard's line and whose name is
-/// lizard's last name part, else lizard's name with `::` written `.`.
+/// `parse_errors` is 0. `qualname` and `target_id` are those of the `index`
+/// function (the file's codethread-lang index, as `chain targets` builds it)
+/// whose header holds lizard's line and whose name is lizard's last name
+/// part, each index function taken once; without one, lizard's name with
+/// `::` written `.`, no target id and a note.
 pub(crate) fn file_metrics(
     path: &str,
     lang: Lang,
@@ -27,45 +29,63 @@ pub(crate) fn file_metrics(
     table: &LizardLang,
     index: Option<&[Function]>,
 ) -> FileMetrics {
-    // (name, header line) -> qualname.
-    let mut by_line: HashMap<(&str, usize), &str> = HashMap::new();
-    for g in index.unwrap_or(&[]) {
+    // (name, header line) -> index functions, in source order.
+    let mut by_line: HashMap<(&str, usize), Vec<usize>> = HashMap::new();
+    let index = index.unwrap_or(&[]);
+    for (i, g) in index.iter().enumerate() {
+        if !crate::engine::is_target(g) {
+            continue;
+        }
         for line in g.header.start_line..=g.header.end_line.max(g.header.start_line) {
-            by_line
-                .entry((g.name.as_str(), line))
-                .or_insert(g.qualname.as_str());
+            by_line.entry((g.name.as_str(), line)).or_default().push(i);
         }
     }
-    let qualname = |name: &str, line: usize| -> String {
+    let mut used = vec![false; index.len()];
+    // The index function of a lizard function (each taken once): its header
+    // holds lizard's line and its name is lizard's last name part.
+    let mut find = |name: &str, line: usize| -> Option<usize> {
         let bare = name.rsplit("::").next().unwrap_or(name);
         let bare = bare.rsplit('.').next().unwrap_or(bare);
-        by_line
-            .get(&(bare, line))
-            .or_else(|| by_line.get(&(name, line)))
-            .map_or_else(|| name.replace("::", "."), |q| (*q).to_string())
+        let hit = [bare, name]
+            .iter()
+            .filter_map(|n| by_line.get(&(*n, line)))
+            .flat_map(|v| v.iter().copied())
+            .find(|&i| !used[i]);
+        if let Some(i) = hit {
+            used[i] = true;
+        }
+        hit
     };
     let mut records: Vec<FunctionMetrics> = super::read(table, source)
         .into_iter()
-        .map(|f| FunctionMetrics {
-            path: path.to_string(),
-            language: lang,
-            qualname: qualname(&f.name, f.start_line),
-            name: f.name,
-            kind: "function".to_string(),
-            line: f.start_line,
-            end_line: f.end_line.max(f.start_line),
-            cyclomatic: Some(u32::try_from(f.ccn.max(0)).unwrap_or(u32::MAX)),
-            cognitive: None,
-            halstead: None,
-            lloc: None,
-            parse_errors: 0,
-            parent: None,
-            occurrence: 0,
-            notes: if f.shortened {
-                vec![NOT_REPORTED.to_string(), super::SHORTENED.to_string()]
-            } else {
-                vec![NOT_REPORTED.to_string()]
-            },
+        .map(|f| {
+            let hit = find(&f.name, f.start_line).and_then(|i| index.get(i));
+            let mut notes = vec![NOT_REPORTED.to_string()];
+            if hit.is_none() {
+                notes.push(crate::engine::NO_ID_UNINDEXED.to_string());
+            }
+            if f.shortened {
+                notes.push(super::SHORTENED.to_string());
+            }
+            FunctionMetrics {
+                path: path.to_string(),
+                language: lang,
+                qualname: hit.map_or_else(|| f.name.replace("::", "."), |g| g.qualname.clone()),
+                target_id: hit.map(|g| g.target_id(path)),
+                nested_in: None,
+                name: f.name,
+                kind: "function".to_string(),
+                line: f.start_line,
+                end_line: f.end_line.max(f.start_line),
+                cyclomatic: Some(u32::try_from(f.ccn.max(0)).unwrap_or(u32::MAX)),
+                cognitive: None,
+                halstead: None,
+                lloc: None,
+                parse_errors: 0,
+                parent: None,
+                occurrence: 0,
+                notes,
+            }
         })
         .collect();
     // lizard appends a function when it ends; records go in source order

@@ -70,6 +70,13 @@ pub static JAVA: CanonRules = CanonRules {
         leaf_operators: &["void_type", "boolean_type"],
         ignored: CLOSERS,
     },
+    declarative: None,
+    expression_bodies: &[ExprBody {
+        kind: "lambda_expression",
+        body_field: "body",
+        block_kinds: &["block"],
+        skip_root: false,
+    }],
 };
 
 const JAVA_ELSE: ElseBranch = ElseBranch {
@@ -150,4 +157,6 @@ pub static C_CPP: CanonRules = CanonRules {
         leaf_operators: &["primitive_type"],
         ignored: CLOSERS,
     },
+    declarative: None,
+    expression_bodies: &[],
 };

@@ -77,6 +77,21 @@ pub static PYTHON: CanonRules = CanonRules {
         leaf_operators: &[],
         ignored: CLOSERS,
     },
+    // Appendix A: "a function may contain only a nested function and a
+    // return statement" (the decorator idiom).
+    declarative: Some(Declarative {
+        body_field: "body",
+        functions: &["function_definition", "decorated_definition"],
+        max_functions: 1,
+        others: Some(&["return_statement"]),
+        docstring: Some(("expression_statement", "string")),
+    }),
+    expression_bodies: &[ExprBody {
+        kind: "lambda",
+        body_field: "body",
+        block_kinds: &[],
+        skip_root: false,
+    }],
 };
 
 /// Ruby (tree-sitter-ruby 0.23.1). Statements are the children of statement
@@ -94,6 +109,11 @@ pub static RUBY: CanonRules = CanonRules {
         lp("for"),
         structural("if_modifier", 1, 2),
         structural("unless_modifier", 1, 2),
+        // `begin … end while c` is a do-while: one header, the `begin`
+        // is its body, not a statement of its own.
+        structural("while_modifier", 1, 1).with_when(When::HasChild(&["begin"])),
+        structural("until_modifier", 1, 1).with_when(When::HasChild(&["begin"])),
+        Rule::base("begin").with_when(When::InField("body", &["while_modifier", "until_modifier"])),
         structural("while_modifier", 1, 2),
         structural("until_modifier", 1, 2),
         structural("rescue_modifier", 1, 2),
@@ -154,6 +174,22 @@ pub static RUBY: CanonRules = CanonRules {
         leaf_operators: &[],
         ignored: &[")", "]", "}", "end"],
     },
+    declarative: None,
+    // `def a = expr` (endless method), `-> { expr }` has a block.
+    expression_bodies: &[
+        ExprBody {
+            kind: "method",
+            body_field: "body",
+            block_kinds: &["body_statement"],
+            skip_root: false,
+        },
+        ExprBody {
+            kind: "singleton_method",
+            body_field: "body",
+            block_kinds: &["body_statement"],
+            skip_root: false,
+        },
+    ],
 };
 
 /// PHP (tree-sitter-php 0.25.1).
@@ -242,4 +278,11 @@ pub static PHP: CanonRules = CanonRules {
         leaf_operators: &[],
         ignored: CLOSERS,
     },
+    declarative: None,
+    expression_bodies: &[ExprBody {
+        kind: "arrow_function",
+        body_field: "body",
+        block_kinds: &["compound_statement"],
+        skip_root: false,
+    }],
 };

@@ -103,6 +103,8 @@ pub static GO: CanonRules = CanonRules {
         leaf_operators: &[],
         ignored: CLOSERS,
     },
+    declarative: None,
+    expression_bodies: &[],
 };
 
 /// Block-like expressions: as a statement they count by their own rule.
@@ -194,4 +196,13 @@ pub static RUST: CanonRules = CanonRules {
         leaf_operators: &["primitive_type"],
         ignored: CLOSERS,
     },
+    declarative: None,
+    // A closure's expression body; a `fn` body is a block, whose tail
+    // expression is a statement already.
+    expression_bodies: &[ExprBody {
+        kind: "closure_expression",
+        body_field: "body",
+        block_kinds: &["block"],
+        skip_root: false,
+    }],
 };

@@ -91,4 +91,20 @@ pub static JS: CanonRules = CanonRules {
         leaf_operators: &["predefined_type"],
         ignored: CLOSERS,
     },
+    // Appendix A: a declarative outer function (no structure at its top
+    // level, as functions used as namespaces or classes) does not nest the
+    // functions defined in it.
+    declarative: Some(Declarative {
+        body_field: "body",
+        functions: &["function_declaration", "generator_function_declaration"],
+        max_functions: u32::MAX,
+        others: None,
+        docstring: None,
+    }),
+    expression_bodies: &[ExprBody {
+        kind: "arrow_function",
+        body_field: "body",
+        block_kinds: &["statement_block"],
+        skip_root: false,
+    }],
 };

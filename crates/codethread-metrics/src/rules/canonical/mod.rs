@@ -296,6 +296,46 @@ pub struct HalsteadClasses {
     pub ignored: &'static [&'static str],
 }
 
+/// Appendix A of the whitepaper ("compensating usages"): an enclosing
+/// function whose top level is only declarations does not make the
+/// functions nested in it one nesting level deeper (they still count in its
+/// cognitive complexity). A function is declarative when every named
+/// statement of its `body_field` is one of `functions` (at least one, at
+/// most `max_functions`), a docstring, or one of `others` (`None`: any
+/// statement without a cognitive increment of its own).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Declarative {
+    /// Field of the function node holding its body.
+    pub body_field: &'static str,
+    /// Statement kinds that define a nested function.
+    pub functions: &'static [&'static str],
+    /// How many nested functions the exception allows.
+    pub max_functions: u32,
+    /// The other statement kinds allowed (`None`: any statement that is no
+    /// structure with a cognitive increment).
+    pub others: Option<&'static [&'static str]>,
+    /// A docstring: a statement of kind `.0` whose only named child is of
+    /// kind `.1`.
+    pub docstring: Option<(&'static str, &'static str)>,
+}
+
+/// A function form whose body may be an expression (`x => x + 1`, Python
+/// `lambda`, Ruby `def a = …`, a Rust closure): such a body counts the
+/// logical line of the equivalent `return` statement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExprBody {
+    /// Function node kind.
+    pub kind: &'static str,
+    /// Field holding the body.
+    pub body_field: &'static str,
+    /// Body kinds that are statement blocks (counted statement by
+    /// statement, not as one expression).
+    pub block_kinds: &'static [&'static str],
+    /// Not counted when the node is the measured function itself (a kind
+    /// whose expression body already counts as a statement there).
+    pub skip_root: bool,
+}
+
 /// The canonical rules for one grammar.
 #[derive(Debug, Clone, Copy)]
 pub struct CanonRules {
@@ -324,6 +364,11 @@ pub struct CanonRules {
     pub clause_kinds: &'static [&'static str],
     /// Halstead classes.
     pub halstead: HalsteadClasses,
+    /// The declarative-function exception of cognitive nesting, if the
+    /// whitepaper makes one for the language.
+    pub declarative: Option<Declarative>,
+    /// Function forms with expression bodies.
+    pub expression_bodies: &'static [ExprBody],
 }
 
 /// Closing brackets (not counted by Halstead: a pair is one operator).

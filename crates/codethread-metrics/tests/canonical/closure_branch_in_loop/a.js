@@ -1,0 +1,9 @@
+function visit(groups) {
+  for (const g of groups) {
+    g.forEach((x) => {
+      if (x > 0) {
+        handle(x);
+      }
+    });
+  }
+}

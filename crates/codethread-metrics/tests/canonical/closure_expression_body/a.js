@@ -1,0 +1,3 @@
+function doubled(xs) {
+  return xs.map((x) => x * 2);
+}

@@ -1,0 +1,2 @@
+def doubled(xs):
+    return list(map(lambda x: x * 2, xs))

@@ -1,0 +1,3 @@
+def doubled(xs)
+  return xs.map { |x| x * 2 }
+end

@@ -1,0 +1,3 @@
+fn doubled(xs: &[i32]) -> Vec<i32> {
+    xs.iter().map(|x| x * 2).collect()
+}

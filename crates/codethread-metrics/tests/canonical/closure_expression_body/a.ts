@@ -1,0 +1,3 @@
+function doubled(xs: number[]): number[] {
+  return xs.map((x: number) => x * 2);
+}

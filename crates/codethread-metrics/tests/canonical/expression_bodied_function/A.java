@@ -1,0 +1,5 @@
+class A {
+  int inc(int x) {
+    return x + 1;
+  }
+}

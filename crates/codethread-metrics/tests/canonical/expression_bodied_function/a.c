@@ -1,0 +1,3 @@
+int inc(int x) {
+  return x + 1;
+}

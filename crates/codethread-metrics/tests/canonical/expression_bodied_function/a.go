@@ -1,0 +1,5 @@
+package p
+
+func inc(x int) int {
+	return x + 1
+}

@@ -1,0 +1,1 @@
+const inc = (x) => x + 1;

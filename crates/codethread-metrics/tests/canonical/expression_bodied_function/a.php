@@ -1,0 +1,4 @@
+<?php
+function inc($x) {
+    return $x + 1;
+}

@@ -1,0 +1,2 @@
+def inc(x):
+    return x + 1

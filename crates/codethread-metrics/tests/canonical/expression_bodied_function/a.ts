@@ -1,0 +1,1 @@
+const inc = (x: number): number => x + 1;

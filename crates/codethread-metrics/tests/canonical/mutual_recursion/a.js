@@ -1,0 +1,13 @@
+function is_even(n) {
+  if (n === 0) {
+    return true;
+  }
+  return is_odd(n - 1);
+}
+
+function is_odd(n) {
+  if (n === 0) {
+    return false;
+  }
+  return is_even(n - 1);
+}
