@@ -323,7 +323,7 @@ fn analyze_tree(path: &str, file: &ParsedFile, profile: Profile) -> FileMetrics 
         return crate::lizard::file_metrics(
             path,
             file.lang,
-            &file.source,
+            file.code(),
             profile,
             table,
             Some(&index),
@@ -489,8 +489,13 @@ pub fn analyze_source(
 ) -> Result<FileMetrics, MetricsError> {
     let source = source.into();
     if let Source::Lizard(table) = function_set(profile, lang).source {
+        // Data after a halting statement (PHP `__halt_compiler();`) is
+        // not code.
+        let code = source
+            .get(..codethread_lang::code_end(lang, &source))
+            .unwrap_or(&source);
         return Ok(crate::lizard::file_metrics(
-            path, lang, &source, profile, table, None,
+            path, lang, code, profile, table, None,
         ));
     }
     let file = parse_for(profile, lang, source).map_err(|source| MetricsError::Parse {
@@ -557,8 +562,11 @@ pub fn analyze_file_hinted(
     let lang = Lang::for_source(path, &bytes, hint).unwrap_or(lang);
     if let Source::Lizard(table) = function_set(profile, lang).source {
         // lizard reads tokens, not a tree: no parse.
+        let code = bytes
+            .get(..codethread_lang::code_end(lang, &bytes))
+            .unwrap_or(&bytes);
         return Ok(crate::lizard::file_metrics(
-            label, lang, &bytes, profile, table, None,
+            label, lang, code, profile, table, None,
         ));
     }
     let file = parse_for(profile, lang, bytes).map_err(|source| MetricsError::Parse {

@@ -41,7 +41,6 @@
 //! assert_eq!(loc.target_ids(), vec!["m.py::f".to_string()]);
 //! ```
 
-
 /// The language crate, re-exported so that this crate is usable alone
 /// (one dependency: `codethread_patch::Lang`, `codethread_patch::lang::...`).
 pub use codethread_lang as lang;
@@ -80,8 +79,9 @@ pub use jaccard::{
     localize_in_dir, localize_in_dir_hinted, similarity, EditSets, PatchSimilarity,
 };
 pub use localize::{
-    is_source_path, is_source_path_hinted, localize, localize_hinted, EditedFunction, FileEdit,
-    FunctionStatus, Localization, LocalizeError, NegativeCase, LISTED_DEPTH,
+    is_source_path, is_source_path_hinted, localize, localize_budget, localize_hinted,
+    EditedFunction, FileEdit, FunctionStatus, Localization, LocalizeError, NegativeCase,
+    LISTED_DEPTH,
 };
 pub use model::*;
 pub use normalize::{compose, to_git_format, ComposeError};
