@@ -1,9 +1,10 @@
 //! Doubling benchmark of `localize`, `metrics` and `skeletonize` on
 //! adversarial shapes: a new file of many functions, deep nesting, one huge
-//! line. For each tool and shape the input is doubled `--doublings` times
-//! from `--base` functions; the table gives bytes, seconds and the time
-//! ratio to the previous size (about 2.0 for a linear tool, 4.0 for a
-//! quadratic one). Exits 1 when a ratio exceeds `--max-ratio` (default 2.2).
+//! line, nested C++ namespaces each holding a function. For each tool and
+//! shape the input is doubled `--doublings` times from `--base` functions;
+//! the table gives bytes, seconds and the time ratio to the previous size
+//! (about 2.0 for a linear tool, 4.0 for a quadratic one). Exits 1 when a
+//! ratio exceeds `--max-ratio` (default 2.2).
 //!
 //! ```text
 //! cargo run --release --example scaling -- [--base 2000] [--doublings 4] [--max-ratio 2.2]
@@ -47,7 +48,23 @@ const SHAPES: &[Shape] = &[
     ("many functions", "new.py", many_python_functions),
     ("deep nesting", "new.js", deep_js),
     ("one huge line", "new.js", one_line_js),
+    ("nested scopes", "new.cpp", nested_namespaces),
 ];
+
+/// `n` C++ namespaces nested in each other, each holding one function
+/// (issue 19: skeletonize was quadratic in this nesting).
+fn nested_namespaces(n: usize) -> String {
+    let mut s = String::new();
+    for i in 0..n {
+        s.push_str(&format!(
+            "namespace n{i} {{\nint f{i}() {{ return {i}; }}\n"
+        ));
+    }
+    for _ in 0..n {
+        s.push_str("}\n");
+    }
+    s
+}
 
 fn run_tool(tool: &str, path: &str, src: &str) -> Result<(), String> {
     let lang = codethread::lang::Lang::from_path(std::path::Path::new(path))
