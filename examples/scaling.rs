@@ -1,6 +1,6 @@
 //! Doubling benchmark of `localize`, `metrics` and `skeletonize` on
 //! adversarial shapes: a new file of many functions, deep nesting, one huge
-//! line; then `metrics` alone on the nesting shapes of issue 19 (Java local
+//! line, nested C++ namespaces each holding a function; then `metrics` alone on the nesting shapes of issue 19 (Java local
 //! and anonymous classes, C++ namespaces and braces, Ruby blocks and
 //! endless defs, PHP blocks). For each tool and shape the input is doubled `--doublings` times
 //! from `--base` functions; the table gives bytes, seconds and the time
@@ -55,6 +55,7 @@ const SHAPES: &[Shape] = &[
     ("many functions", "new.py", many_python_functions),
     ("deep nesting", "new.js", deep_js),
     ("one huge line", "new.js", one_line_js),
+    ("nested scopes", "new.cpp", nested_namespaces),
 ];
 
 // ---- Issue 19: metrics (paper profile) on deep nesting, one block per
@@ -97,6 +98,21 @@ fn cpp_namespaces(n: usize) -> String {
     let mut s = String::new();
     for i in 0..n {
         s.push_str(&format!("namespace n{i}{{void f(){{}}\n"));
+    }
+    for _ in 0..n {
+        s.push_str("}\n");
+    }
+    s
+}
+
+/// `n` C++ namespaces nested in each other, each holding one function
+/// (issue 19: skeletonize was quadratic in this nesting).
+fn nested_namespaces(n: usize) -> String {
+    let mut s = String::new();
+    for i in 0..n {
+        s.push_str(&format!(
+            "namespace n{i} {{\nint f{i}() {{ return {i}; }}\n"
+        ));
     }
     for _ in 0..n {
         s.push_str("}\n");

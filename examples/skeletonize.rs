@@ -106,6 +106,7 @@ fn main() -> ExitCode {
             ParseErrorPolicy::Refuse
         },
         verify: true,
+        ..Options::default()
     };
     let start = std::time::Instant::now();
     let outcomes = match skeletonize_dir_hinted(

@@ -72,6 +72,7 @@ pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError
         keep_docs: opts.keep_docs,
         on_parse_errors: ParseErrorPolicy::SkipAffected,
         verify: true,
+        ..Options::default()
     };
     let mut out = Pr0 {
         instance_id: loc.instance_id.clone(),

@@ -66,8 +66,9 @@ pub use index::{
 pub use kinds::kind_of;
 pub use lang::{looks_like_cpp, Lang};
 pub use parse::{
-    count_errors, parse, parse_path, parse_path_best, parse_path_hinted, parse_with_grammar,
-    ParsedFile,
+    code_end, count_errors, estimate_tokens, parse, parse_budget, parse_path, parse_path_best,
+    parse_path_hinted, parse_path_hinted_budget, parse_with_grammar, parse_with_grammar_budget,
+    BudgetLimit, ParseBudget, ParsedFile,
 };
 pub use tree_sitter;
 
@@ -99,6 +100,20 @@ pub enum LangError {
     ParseAborted {
         /// The language.
         lang: Lang,
+    },
+    /// The parse exceeded its [`ParseBudget`]: the file is too costly for
+    /// tree-sitter (quadratic error recovery, or a tree far larger than the
+    /// file). Callers report it for the file and go on with the others.
+    #[error("{lang} parse of {bytes} bytes exceeds the parse budget of {allowed} {limit}")]
+    Budget {
+        /// The grammar.
+        lang: Lang,
+        /// The input's size.
+        bytes: usize,
+        /// The limit exceeded.
+        limit: BudgetLimit,
+        /// What the budget allowed for this input (in the limit's unit).
+        allowed: u64,
     },
     /// The file's extension is not a supported language.
     #[error("{}: unsupported file type", path.display())]

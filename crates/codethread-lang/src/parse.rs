@@ -3,8 +3,9 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
-use tree_sitter::{Node, Parser, Tree};
+use tree_sitter::{Node, ParseOptions, ParseState, Parser, Tree};
 
 use crate::{Lang, LangError};
 
@@ -24,12 +25,22 @@ pub struct ParsedFile {
     pub tree: Tree,
     /// Number of ERROR and MISSING nodes in the tree (0 for a clean parse).
     pub parse_errors: usize,
+    /// Where the code ends: `source.len()`, except after a halting
+    /// statement (PHP `__halt_compiler();`), where the data that follows
+    /// is left out of the tree and out of every measure (`docs/lang.md`,
+    /// "Where the code ends").
+    pub code_end: usize,
 }
 
 impl ParsedFile {
     /// The root node.
     pub fn root(&self) -> Node<'_> {
         self.tree.root_node()
+    }
+
+    /// The code part of the source: `source[..code_end]`.
+    pub fn code(&self) -> &[u8] {
+        self.source.get(..self.code_end).unwrap_or(&self.source)
     }
 
     /// The bytes a node covers.
@@ -47,17 +58,172 @@ thread_local! {
     static PARSERS: RefCell<HashMap<Lang, Parser>> = RefCell::new(HashMap::new());
 }
 
-/// Parse `source` as `lang`.
+/// Limits on one parse, proportional to the input with a floor (see
+/// `docs/lang.md`, "Parse budget").
+///
+/// tree-sitter's error recovery is quadratic on some inputs (C/C++ lines with
+/// an unterminated string literal) and its tree costs about 150–200 bytes per
+/// node, so one hostile file could stall a batch or exhaust memory. A parse
+/// that exceeds its budget returns [`LangError::Budget`] instead of a tree;
+/// callers report it for that file and go on with the others.
+///
+/// The work and token limits are deterministic (they count tree-sitter's
+/// operations and the input's tokens); the time limit is wall-clock, checked
+/// every 100 parser operations, and generous (about 50× tree-sitter's speed on
+/// an idle machine). [`ParseBudget::default`] leaves every file of the test
+/// corpora more than 25× headroom on work and about 1.5× on token density;
+/// [`ParseBudget::UNLIMITED`] switches every check off.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct ParseBudget {
+    /// Parser operations allowed per input byte. tree-sitter reports progress
+    /// every 100 operations (shifts, reductions, recovery steps); ordinary
+    /// code needs well under 1 per byte (`docs/lang.md`). 0: no work limit.
+    pub ops_per_byte: u64,
+    /// Parser operations allowed for any input, however small (the floor).
+    pub min_ops: u64,
+    /// Estimated tokens allowed per 100 input bytes (see
+    /// [`estimate_tokens`]); a denser file is refused before it is parsed,
+    /// as its tree would take more than about 100× its size in memory.
+    /// 0: no token limit.
+    pub tokens_per_100_bytes: u64,
+    /// Estimated tokens allowed for any input (the floor): files below it are
+    /// parsed whatever their density.
+    pub min_tokens: u64,
+    /// Wall-clock time allowed per MiB of input. tree-sitter's error
+    /// recovery can be quadratic in time at a linear number of operations
+    /// (an unterminated `#include "x` on every line of a C++ function), so
+    /// the work limit alone does not bound it. Zero: no time limit.
+    pub time_per_mib: Duration,
+    /// Wall-clock time allowed for any input, however small (the floor).
+    pub min_time: Duration,
+}
+
+impl ParseBudget {
+    /// No limit at all (tree-sitter runs to the end whatever the input).
+    pub const UNLIMITED: ParseBudget = ParseBudget {
+        ops_per_byte: 0,
+        min_ops: 0,
+        tokens_per_100_bytes: 0,
+        min_tokens: 0,
+        time_per_mib: Duration::ZERO,
+        min_time: Duration::ZERO,
+    };
+
+    /// The work limit for an input of `bytes` bytes (`None`: unlimited).
+    pub fn ops_limit(&self, bytes: usize) -> Option<u64> {
+        (self.ops_per_byte != 0).then(|| {
+            self.ops_per_byte
+                .saturating_mul(bytes as u64)
+                .max(self.min_ops)
+        })
+    }
+
+    /// The time limit for an input of `bytes` bytes (`None`: unlimited).
+    pub fn time_limit(&self, bytes: usize) -> Option<Duration> {
+        if self.time_per_mib.is_zero() && self.min_time.is_zero() {
+            return None;
+        }
+        let share = self.time_per_mib.as_secs_f64() * bytes as f64 / (1024.0 * 1024.0);
+        Some(
+            Duration::try_from_secs_f64(share)
+                .unwrap_or(Duration::MAX)
+                .max(self.min_time),
+        )
+    }
+
+    /// The token limit for an input of `bytes` bytes (`None`: unlimited).
+    pub fn tokens_limit(&self, bytes: usize) -> Option<u64> {
+        (self.tokens_per_100_bytes != 0).then(|| {
+            (bytes as u64 / 100)
+                .saturating_mul(self.tokens_per_100_bytes)
+                .max(self.min_tokens)
+        })
+    }
+}
+
+impl Default for ParseBudget {
+    /// 64 operations per byte (floor 10 million), 75 tokens per 100 bytes
+    /// (floor 1 million tokens), 10 s per MiB (floor 10 s).
+    fn default() -> Self {
+        ParseBudget {
+            ops_per_byte: 64,
+            min_ops: 10_000_000,
+            tokens_per_100_bytes: 75,
+            min_tokens: 1_000_000,
+            time_per_mib: Duration::from_secs(10),
+            min_time: Duration::from_secs(10),
+        }
+    }
+}
+
+/// Which limit of a [`ParseBudget`] a parse exceeded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BudgetLimit {
+    /// Parser operations ([`ParseBudget::ops_per_byte`], `min_ops`).
+    Work,
+    /// Estimated tokens ([`ParseBudget::tokens_per_100_bytes`], `min_tokens`).
+    Tokens,
+    /// Wall-clock time ([`ParseBudget::time_per_mib`], `min_time`).
+    Time,
+}
+
+impl std::fmt::Display for BudgetLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            BudgetLimit::Work => "parser operations",
+            BudgetLimit::Tokens => "tokens",
+            BudgetLimit::Time => "milliseconds",
+        })
+    }
+}
+
+/// An upper estimate of the number of tokens in `source`, in one pass: each
+/// maximal run of word bytes (ASCII letters, digits, `_`, `$`, bytes >= 0x80)
+/// counts one, every other byte that is not whitespace counts one. Strings and
+/// comments count their words, so real code is overestimated, never the
+/// reverse for punctuation-dense input (`1,1,1,…` is one token a byte).
+pub fn estimate_tokens(source: &[u8]) -> u64 {
+    let mut tokens = 0u64;
+    let mut in_word = false;
+    for &b in source {
+        let word = b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80;
+        if word {
+            if !in_word {
+                tokens += 1;
+            }
+        } else if !b.is_ascii_whitespace() {
+            tokens += 1;
+        }
+        in_word = word;
+    }
+    tokens
+}
+
+/// Parse `source` as `lang`, under the default [`ParseBudget`].
 ///
 /// Uses one cached parser per language per thread, so it is cheap to call from
 /// rayon workers. Syntax errors are not errors: see [`ParsedFile::parse_errors`].
 ///
 /// # Errors
 /// [`LangError::GrammarNotBuilt`] if this build left the grammar out,
-/// [`LangError::Grammar`] if the grammar cannot be loaded (ABI mismatch) and
+/// [`LangError::Grammar`] if the grammar cannot be loaded (ABI mismatch),
+/// [`LangError::Budget`] if the parse exceeds the budget and
 /// [`LangError::ParseAborted`] if tree-sitter returns no tree.
 pub fn parse(lang: Lang, source: impl Into<Vec<u8>>) -> Result<ParsedFile, LangError> {
-    parse_with_grammar(lang, lang, source)
+    parse_with_grammar_budget(lang, lang, source, &ParseBudget::default())
+}
+
+/// [`parse`] under `budget`.
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_budget(
+    lang: Lang,
+    source: impl Into<Vec<u8>>,
+    budget: &ParseBudget,
+) -> Result<ParsedFile, LangError> {
+    parse_with_grammar_budget(lang, lang, source, budget)
 }
 
 /// Parse `source` with the grammar of `grammar` and label the result as
@@ -72,30 +238,55 @@ pub fn parse_with_grammar(
     grammar: Lang,
     source: impl Into<Vec<u8>>,
 ) -> Result<ParsedFile, LangError> {
+    parse_with_grammar_budget(lang, grammar, source, &ParseBudget::default())
+}
+
+/// [`parse_with_grammar`] under `budget`.
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_with_grammar_budget(
+    lang: Lang,
+    grammar: Lang,
+    source: impl Into<Vec<u8>>,
+    budget: &ParseBudget,
+) -> Result<ParsedFile, LangError> {
     let source = source.into();
-    let tree = PARSERS.with(|cell| -> Result<Tree, LangError> {
-        let mut map = cell.borrow_mut();
-        let lang = grammar;
-        let parser = match map.entry(lang) {
-            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-            std::collections::hash_map::Entry::Vacant(v) => {
-                let mut p = Parser::new();
-                let language = lang.ts_language().ok_or(LangError::GrammarNotBuilt {
-                    lang,
-                    feature: lang.feature(),
-                })?;
-                p.set_language(&language).map_err(|e| LangError::Grammar {
-                    lang,
-                    message: e.to_string(),
-                })?;
-                v.insert(p)
-            }
-        };
-        parser.reset();
-        parser
-            .parse(&source, None)
-            .ok_or(LangError::ParseAborted { lang })
-    })?;
+    let bytes = source.len();
+    if let Some(limit) = budget.tokens_limit(bytes) {
+        if estimate_tokens(&source) > limit {
+            return Err(LangError::Budget {
+                lang: grammar,
+                bytes,
+                limit: BudgetLimit::Tokens,
+                allowed: limit,
+            });
+        }
+    }
+    let ops_limit = budget.ops_limit(bytes);
+    let time_limit = budget.time_limit(bytes);
+    let deadline = time_limit.and_then(|t| Instant::now().checked_add(t));
+    let limits = Limits {
+        ops: ops_limit,
+        deadline,
+    };
+    let over = |limit: BudgetLimit| LangError::Budget {
+        lang: grammar,
+        bytes,
+        limit,
+        allowed: match limit {
+            BudgetLimit::Work => ops_limit.unwrap_or(0),
+            _ => time_limit.map_or(0, |t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
+        },
+    };
+    let mut tree = run_parser(grammar, &source, None, &limits).map_err(|e| e.into_error(&over))?;
+    let mut code_end = source.len();
+    if let Some(end) = halt_end(grammar, &source, &tree) {
+        // The data after the halting statement is no code: parse again
+        // with only the code in the tree.
+        tree = run_parser(grammar, &source, Some(end), &limits).map_err(|e| e.into_error(&over))?;
+        code_end = end;
+    }
     let parse_errors = count_errors(tree.root_node());
     Ok(ParsedFile {
         lang,
@@ -103,7 +294,201 @@ pub fn parse_with_grammar(
         source,
         tree,
         parse_errors,
+        code_end,
     })
+}
+
+/// The work and time limits of one parse.
+struct Limits {
+    ops: Option<u64>,
+    deadline: Option<Instant>,
+}
+
+/// Why [`run_parser`] gave no tree.
+enum RunError {
+    Lang(LangError),
+    Over(BudgetLimit),
+    Aborted(Lang),
+}
+
+impl RunError {
+    fn into_error(self, over: &impl Fn(BudgetLimit) -> LangError) -> LangError {
+        match self {
+            RunError::Lang(e) => e,
+            RunError::Over(limit) => over(limit),
+            RunError::Aborted(lang) => LangError::ParseAborted { lang },
+        }
+    }
+}
+
+/// One tree-sitter parse of `source` (of its first `code_end` bytes when
+/// given) with the thread's cached parser of `grammar`, under `limits`.
+fn run_parser(
+    grammar: Lang,
+    source: &[u8],
+    code_end: Option<usize>,
+    limits: &Limits,
+) -> Result<Tree, RunError> {
+    let mut exceeded: Option<BudgetLimit> = None;
+    let tree = PARSERS.with(|cell| -> Result<Option<Tree>, RunError> {
+        let mut map = cell.borrow_mut();
+        let lang = grammar;
+        let parser = match map.entry(lang) {
+            std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                let mut p = Parser::new();
+                let language = lang.ts_language().ok_or(RunError::Lang(LangError::GrammarNotBuilt {
+                    lang,
+                    feature: lang.feature(),
+                }))?;
+                p.set_language(&language).map_err(|e| {
+                    RunError::Lang(LangError::Grammar {
+                        lang,
+                        message: e.to_string(),
+                    })
+                })?;
+                v.insert(p)
+            }
+        };
+        parser.reset();
+        let restricted = match code_end {
+            Some(end) => {
+                let point = point_at(source, end);
+                parser
+                    .set_included_ranges(&[tree_sitter::Range {
+                        start_byte: 0,
+                        end_byte: end,
+                        start_point: tree_sitter::Point { row: 0, column: 0 },
+                        end_point: point,
+                    }])
+                    .is_ok()
+            }
+            None => false,
+        };
+        let tree = if limits.ops.is_none() && limits.deadline.is_none() {
+            parser.parse(source, None)
+        } else {
+            // tree-sitter calls back every 100 operations; returning true
+            // stops it.
+            let max_calls = limits.ops.map(|l| l / 100);
+            let mut calls = 0u64;
+            let mut progress = |_: &ParseState| -> bool {
+                calls += 1;
+                if max_calls.is_some_and(|m| calls > m) {
+                    exceeded = Some(BudgetLimit::Work);
+                    return true;
+                }
+                if limits.deadline.is_some_and(|d| Instant::now() > d) {
+                    exceeded = Some(BudgetLimit::Time);
+                    return true;
+                }
+                false
+            };
+            parser.parse_with_options(
+                &mut |i: usize, _| source.get(i..).unwrap_or(&[]),
+                None,
+                Some(ParseOptions::new().progress_callback(&mut progress)),
+            )
+        };
+        // A stopped parse keeps its state for resuming: drop it; the next
+        // parse of this thread reads the whole input again.
+        parser.reset();
+        if restricted {
+            // An empty list restores the default (the whole input).
+            let _ = parser.set_included_ranges(&[]);
+        }
+        Ok(tree)
+    })?;
+    match (tree, exceeded) {
+        (Some(tree), _) => Ok(tree),
+        (None, Some(limit)) => Err(RunError::Over(limit)),
+        (None, None) => Err(RunError::Aborted(grammar)),
+    }
+}
+
+/// The row and column (in bytes) of offset `at`.
+fn point_at(source: &[u8], at: usize) -> tree_sitter::Point {
+    let head = source.get(..at).unwrap_or(source);
+    let row = head.iter().filter(|&&b| b == b'\n').count();
+    let column = head
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(head.len(), |p| head.len() - p - 1);
+    tree_sitter::Point { row, column }
+}
+
+/// Where the code of `source` ends for `lang` (see
+/// [`ParsedFile::code_end`]), for readers that do not keep a tree (the
+/// lizard-compatible token reader): `source.len()` unless the language has
+/// a halt rule and the source holds the halting call, in which case the
+/// source is parsed (under the default [`ParseBudget`]; a failed parse
+/// keeps the whole source).
+pub fn code_end(lang: Lang, source: &[u8]) -> usize {
+    let Some(rule) = crate::spec::spec(lang).defs.halt else {
+        return source.len();
+    };
+    if !contains_ignore_case(source, rule.name.as_bytes()) {
+        return source.len();
+    }
+    parse(lang, source.to_vec()).map_or(source.len(), |f| f.code_end)
+}
+
+/// Whether `hay` holds `needle`, ASCII case-insensitively.
+fn contains_ignore_case(hay: &[u8], needle: &[u8]) -> bool {
+    !needle.is_empty()
+        && hay
+            .windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle))
+}
+
+/// Where the code of `source` ends under the grammar's halt rule
+/// ([`crate::spec`]: PHP `__halt_compiler();`): the end of the first
+/// top-level halting statement, when bytes follow it. Only the root's
+/// children are looked at (the call halts only at the outermost scope).
+fn halt_end(grammar: Lang, source: &[u8], tree: &Tree) -> Option<usize> {
+    let rule = crate::spec::spec(grammar).defs.halt?;
+    let name = rule.name.as_bytes();
+    // Cheap pre-check: no occurrence of the name, no halt.
+    if !contains_ignore_case(source, name) {
+        return None;
+    }
+    let root = tree.root_node();
+    let mut c = root.walk();
+    for stmt in root.children(&mut c) {
+        if stmt.kind() != rule.statement {
+            continue;
+        }
+        let Some(call) = stmt.named_child(0) else {
+            continue;
+        };
+        if call.kind() != rule.call {
+            continue;
+        }
+        let Some(f) = call.child_by_field_name(rule.function_field) else {
+            continue;
+        };
+        let text = source.get(f.start_byte()..f.end_byte()).unwrap_or(&[]);
+        if text.eq_ignore_ascii_case(name) {
+            let mut end = stmt.end_byte();
+            // `__halt_compiler();` ends at its `;`; without one, at the closer.
+            let terminated = end > 0 && source.get(end - 1) == Some(&b';');
+            if let Some(closer) = rule.closer.filter(|_| !terminated) {
+                let rest = source.get(end..).unwrap_or(&[]);
+                let pad = rest
+                    .iter()
+                    .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+                    .count();
+                if rest
+                    .get(pad..)
+                    .is_some_and(|r| r.starts_with(closer.as_bytes()))
+                {
+                    end += pad + closer.len();
+                }
+            }
+            return (end < source.len()).then_some(end);
+        }
+    }
+    None
 }
 
 /// Parse a file's bytes choosing the language from its path.
@@ -175,17 +560,35 @@ pub fn parse_path_hinted(
     source: impl Into<Vec<u8>>,
     hint: Option<Lang>,
 ) -> Result<ParsedFile, LangError> {
+    parse_path_hinted_budget(path, source, hint, &ParseBudget::default())
+}
+
+/// [`parse_path_hinted`] under `budget` (each grammar tried gets the whole
+/// budget; a fallback grammar that exceeds it is not chosen).
+///
+/// # Errors
+/// As [`parse_path`].
+pub fn parse_path_hinted_budget(
+    path: &std::path::Path,
+    source: impl Into<Vec<u8>>,
+    hint: Option<Lang>,
+    budget: &ParseBudget,
+) -> Result<ParsedFile, LangError> {
     let source = source.into();
     let lang = Lang::for_source(path, &source, hint).ok_or_else(|| LangError::Unsupported {
         path: path.to_path_buf(),
     })?;
-    let first = parse(lang, source)?;
+    let first = parse_budget(lang, source, budget)?;
     if first.parse_errors == 0 {
         return Ok(first);
     }
     let mut best = first;
     for &lang in best.lang.fallback_grammars() {
-        let alt = parse(lang, best.source.clone())?;
+        let alt = match parse_budget(lang, best.source.clone(), budget) {
+            Ok(alt) => alt,
+            Err(LangError::Budget { .. }) => continue,
+            Err(e) => return Err(e),
+        };
         if alt.parse_errors < best.parse_errors {
             best = alt;
         }

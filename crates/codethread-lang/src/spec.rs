@@ -202,6 +202,30 @@ pub(crate) struct DefRules {
     /// Fields whose last line ends the header, first present wins, instead
     /// of the body opener (Ruby: parameters, then name).
     pub header_end_fields: &'static [&'static str],
+    /// A top-level call that ends the program text (PHP
+    /// `__halt_compiler();`): the bytes after its statement are data, not
+    /// code, and are left out of the tree (`docs/lang.md`, "Where the code
+    /// ends").
+    pub halt: Option<HaltRule>,
+}
+
+/// A call statement after which a file holds data (PHP
+/// `__halt_compiler();` before a phar archive): a `statement` child of the
+/// root whose first named child is a `call` node with `name` (compared
+/// ASCII case-insensitively, as PHP names are) in its `function_field`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HaltRule {
+    /// Statement kind directly under the root.
+    pub statement: &'static str,
+    /// Call expression kind.
+    pub call: &'static str,
+    /// Field of the call holding the called name.
+    pub function_field: &'static str,
+    /// The called name.
+    pub name: &'static str,
+    /// A closing tag that may end the statement instead of `;` (PHP `?>`,
+    /// after optional spaces): part of the code when it follows.
+    pub closer: Option<&'static str>,
 }
 
 impl DefRules {
@@ -217,6 +241,7 @@ impl DefRules {
         call_wrappers: None,
         self_receivers: &[],
         header_end_fields: &[],
+        halt: None,
     };
 }
 
@@ -898,6 +923,13 @@ static PHP: LangSpec = plain(
     ],
     DefRules {
         comment_kinds: &["comment"],
+        halt: Some(HaltRule {
+            statement: "expression_statement",
+            call: "function_call_expression",
+            function_field: "function",
+            name: "__halt_compiler",
+            closer: Some("?>"),
+        }),
         ..FIVE
     },
 );

@@ -346,7 +346,7 @@ fn analyze_tree(path: &str, file: &ParsedFile, profile: Profile) -> FileMetrics 
         return crate::lizard::file_metrics(
             path,
             file.lang,
-            &file.source,
+            file.code(),
             profile,
             table,
             Some(&index),
@@ -625,6 +625,10 @@ fn lizard_with_index(
     profile: Profile,
     table: &'static crate::lizard::LizardLang,
 ) -> FileMetrics {
+    // Data after a halting statement (PHP `__halt_compiler();`) is not
+    // code: neither lizard's reader nor the naming parse sees it.
+    let mut source = source;
+    source.truncate(codethread_lang::code_end(lang, &source));
     match parse_for_names(lang, &source) {
         Some(file) => {
             let index = target_index(&file, None);
@@ -732,6 +736,8 @@ pub(crate) fn parse_for_names(lang: Lang, source: &[u8]) -> Option<ParsedFile> {
         source: source.to_vec(),
         tree,
         parse_errors,
+        // The caller cut the source at the end of its code.
+        code_end: source.len(),
     })
 }
 

@@ -79,8 +79,9 @@ pub use jaccard::{
     localize_in_dir, localize_in_dir_hinted, similarity, EditSets, PatchSimilarity,
 };
 pub use localize::{
-    is_source_path, is_source_path_hinted, localize, localize_hinted, EditedFunction, FileEdit,
-    FunctionStatus, Localization, LocalizeError, NegativeCase, LISTED_DEPTH,
+    is_source_path, is_source_path_hinted, localize, localize_budget, localize_hinted,
+    EditedFunction, FileEdit, FunctionStatus, Localization, LocalizeError, NegativeCase,
+    LISTED_DEPTH,
 };
 pub use model::*;
 pub use normalize::{compose, to_git_format, ComposeError};

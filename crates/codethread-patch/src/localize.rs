@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use codethread_lang::{
-    index_functions, parse_path_hinted, Function, FunctionKind, Lang, PairingExtra, PairingKey,
-    ParsedFile, Span,
+    index_functions, parse_path_hinted_budget, Function, FunctionKind, Lang, LangError,
+    PairingExtra, PairingKey, ParseBudget, ParsedFile, Span,
 };
 use serde::Serialize;
 
@@ -35,6 +35,19 @@ pub enum LocalizeError {
         path: String,
         /// The parser's message.
         message: String,
+    },
+    /// A pre- or post-image of `path` exceeds the parse budget
+    /// (`codethread_lang::ParseBudget`): too costly for tree-sitter.
+    #[error("{path}: parse of {bytes} bytes exceeds the parse budget of {allowed} {limit}")]
+    Budget {
+        /// The file.
+        path: String,
+        /// The image's size.
+        bytes: usize,
+        /// The limit exceeded.
+        limit: codethread_lang::BudgetLimit,
+        /// What the budget allowed (in the limit's unit).
+        allowed: u64,
     },
 }
 
@@ -249,13 +262,30 @@ struct Image {
 }
 
 impl Image {
-    fn new(path: &str, source: &[u8], hint: Option<Lang>) -> Result<Image, LocalizeError> {
-        let file = parse_path_hinted(Path::new(path), source.to_vec(), hint).map_err(|e| {
-            LocalizeError::Parse {
-                path: path.to_string(),
-                message: e.to_string(),
-            }
-        })?;
+    fn new(
+        path: &str,
+        source: &[u8],
+        hint: Option<Lang>,
+        budget: &ParseBudget,
+    ) -> Result<Image, LocalizeError> {
+        let file = parse_path_hinted_budget(Path::new(path), source.to_vec(), hint, budget)
+            .map_err(|e| match e {
+                LangError::Budget {
+                    bytes,
+                    limit,
+                    allowed,
+                    ..
+                } => LocalizeError::Budget {
+                    path: path.to_string(),
+                    bytes,
+                    limit,
+                    allowed,
+                },
+                e => LocalizeError::Parse {
+                    path: path.to_string(),
+                    message: e.to_string(),
+                },
+            })?;
         let all = index_functions(&file);
         // Functions under TARGET_RULES: named, with a body.
         let mut map: Vec<Option<usize>> = vec![None; all.len()];
@@ -681,6 +711,17 @@ pub fn localize_hinted(
     patch: &Patch,
     hint: Option<Lang>,
 ) -> Result<Localization, LocalizeError> {
+    localize_budget(before, patch, hint, &ParseBudget::default())
+}
+
+/// [`localize_hinted`] parsing every image under `budget`: an image beyond
+/// it fails the localization with [`LocalizeError::Budget`] naming the file.
+pub fn localize_budget(
+    before: &MemTree,
+    patch: &Patch,
+    hint: Option<Lang>,
+    budget: &ParseBudget,
+) -> Result<Localization, LocalizeError> {
     let mut after = before.clone();
     let report = after.apply(patch, &ApplyOptions::default())?;
     let mut out = Localization {
@@ -691,7 +732,7 @@ pub fn localize_hinted(
         unsure: Vec::new(),
     };
     for (fp, fr) in patch.files.iter().zip(&report.files) {
-        localize_file(before, &after, fp, fr, hint, &mut out)?;
+        localize_file(before, &after, fp, fr, hint, budget, &mut out)?;
     }
     if out.targets.is_empty() {
         let sources: Vec<&FileEdit> = out.files.iter().filter(|f| f.is_source).collect();
@@ -714,6 +755,7 @@ fn localize_file(
     fp: &crate::model::FilePatch,
     fr: &FileReport,
     hint: Option<Lang>,
+    budget: &ParseBudget,
     out: &mut Localization,
 ) -> Result<(), LocalizeError> {
     let path = fr
@@ -763,14 +805,14 @@ fn localize_file(
     let img_b = match &fr.old_path {
         Some(p) => before
             .get(old_bytes.unwrap_or(p.as_bytes()))
-            .map(|src| Image::new(&name_of(old_bytes, p), src, hint))
+            .map(|src| Image::new(&name_of(old_bytes, p), src, hint, budget))
             .transpose()?,
         None => None,
     };
     let img_a = match &fr.new_path {
         Some(p) => after
             .get(new_bytes.unwrap_or(p.as_bytes()))
-            .map(|src| Image::new(&name_of(new_bytes, p), src, hint))
+            .map(|src| Image::new(&name_of(new_bytes, p), src, hint, budget))
             .transpose()?,
         None => None,
     };

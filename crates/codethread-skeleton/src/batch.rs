@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use codethread_lang::io::{read_regular, IoError, DEFAULT_MAX_FILE_BYTES};
-use codethread_lang::{parse_path_hinted, Lang};
+use codethread_lang::{parse_path_hinted_budget, Lang};
 use rayon::prelude::*;
 
 use crate::{skeletonize, Options, Selector, Skeleton, SkeletonError};
@@ -53,7 +53,8 @@ pub fn skeletonize_path_hinted(
         path: path.to_path_buf(),
         source: Box::new(e),
     };
-    let file = parse_path_hinted(path, source, hint).map_err(|e| wrap(e.into()))?;
+    let file = parse_path_hinted_budget(path, source, hint, &options.parse_budget)
+        .map_err(|e| wrap(e.into()))?;
     skeletonize(&file, selectors, options).map_err(wrap)
 }
 

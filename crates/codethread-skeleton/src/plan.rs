@@ -162,6 +162,21 @@ pub(crate) struct StubRules {
     pub declarator_chain: Option<DeclaratorChain>,
     /// Constructors that must call `super()` (the stub removes the call).
     pub derived_constructor: Option<DerivedConstructor>,
+    /// Heredocs whose body follows the line that opens them, outside the
+    /// node of the opener (Ruby `<<~T`): a stub that removes an opener
+    /// removes its body too (`docs/skeleton.md`, "Heredocs").
+    pub heredocs: Option<HeredocKinds>,
+}
+
+/// Node kinds of a heredoc opener and of its body, which the grammar puts
+/// after the opener's statement (Ruby `heredoc_beginning`, `heredoc_body`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HeredocKinds {
+    /// The opener (`<<~T`).
+    pub beginning: &'static str,
+    /// The body: from the newline ending the opener's line through the
+    /// terminator.
+    pub body: &'static str,
 }
 
 /// The neutral values of the optional stubbing features (no overload stubs,
@@ -184,6 +199,7 @@ const PLAIN_RULES: StubRules = StubRules {
     header_warnings: &[],
     declarator_chain: None,
     derived_constructor: None,
+    heredocs: None,
 };
 
 static PYTHON_RULES: StubRules = StubRules {
@@ -366,6 +382,10 @@ static RUBY_RULES: StubRules = StubRules {
         expr_stub: Some(RUBY_EXPR_STUB),
     },
     comment_kinds: &["comment"],
+    heredocs: Some(HeredocKinds {
+        beginning: "heredoc_beginning",
+        body: "heredoc_body",
+    }),
     ..PLAIN_RULES
 };
 
@@ -433,20 +453,90 @@ pub(crate) struct PlanInput<'a, 't> {
     pub off: usize,
     /// The function node.
     pub node: Node<'t>,
+    /// The node's grandparent (a method's class), found by the caller
+    /// without `Node::parent` (a walk down from the root on every call).
+    pub grandparent: Option<Node<'t>>,
     /// The index's body span, in the node's coordinates (`off` subtracted).
     pub body: Option<(usize, usize)>,
     pub is_generator: bool,
     pub keep_docs: bool,
 }
 
-/// Lazily computed file-wide indentation unit.
+/// File-wide facts the planner needs: the lazily computed indentation
+/// unit, and the heredocs of languages whose heredoc bodies lie outside
+/// their opener's node.
 pub(crate) struct UnitCache {
     unit: Option<String>,
+    heredocs: Option<Heredocs>,
+}
+
+/// Every heredoc opener and body of a file, and its newlines, collected
+/// in one walk (only for files that have heredoc openers).
+pub(crate) struct Heredocs {
+    /// Start bytes of the openers, ascending.
+    beginnings: Vec<usize>,
+    /// Byte spans of the bodies, by start.
+    bodies: Vec<(usize, usize)>,
+    /// Offsets of the `\n` bytes, ascending.
+    newlines: Vec<usize>,
 }
 
 impl UnitCache {
     pub(crate) fn new() -> Self {
-        UnitCache { unit: None }
+        UnitCache {
+            unit: None,
+            heredocs: None,
+        }
+    }
+
+    /// A cache for one file: with its heredocs where the language's rules
+    /// ask for them (one iterative walk of the tree).
+    pub(crate) fn for_file(lang: Lang, root: Node<'_>, src: &[u8]) -> Self {
+        let mut cache = UnitCache::new();
+        let Some(kinds) = rules(lang).heredocs else {
+            return cache;
+        };
+        if !src.windows(2).any(|w| w == b"<<") {
+            return cache;
+        }
+        let mut h = Heredocs {
+            beginnings: Vec::new(),
+            bodies: Vec::new(),
+            newlines: Vec::new(),
+        };
+        let mut c = root.walk();
+        'walk: loop {
+            let n = c.node();
+            if n.kind() == kinds.beginning {
+                h.beginnings.push(n.start_byte());
+            } else if n.kind() == kinds.body {
+                h.bodies.push((n.start_byte(), n.end_byte()));
+            }
+            if c.goto_first_child() {
+                continue;
+            }
+            loop {
+                if c.goto_next_sibling() {
+                    continue 'walk;
+                }
+                if !c.goto_parent() {
+                    break 'walk;
+                }
+            }
+        }
+        if h.beginnings.is_empty() {
+            return cache;
+        }
+        h.beginnings.sort_unstable();
+        h.bodies.sort_unstable();
+        h.newlines = src
+            .iter()
+            .enumerate()
+            .filter(|(_, &b)| b == b'\n')
+            .map(|(i, _)| i)
+            .collect();
+        cache.heredocs = Some(h);
+        cache
     }
 
     fn get(&mut self, src: &[u8], lang: Lang) -> &str {
@@ -540,7 +630,91 @@ pub(crate) fn plan(inp: &PlanInput<'_, '_>, units: &mut UnitCache) -> Result<Pla
         (_, Some(_)) => return Err(PlanError::Malformed("body without braces")),
     };
     planned.warnings = warnings;
-    Ok(planned)
+    match &units.heredocs {
+        Some(h) => take_heredoc_bodies(planned, inp.src, h),
+        None => Ok(planned),
+    }
+}
+
+/// Widen an edit that removes heredoc openers whose bodies follow its last
+/// line (Ruby `def x = <<~T.strip`, `def f; <<~A; end`), so that those
+/// bodies go with the body they belong to instead of staying behind as
+/// code. The text between the edit's end and the first removed body (the
+/// rest of the line, bodies of earlier openers on it) is kept, as part of
+/// the replacement. The bodies of one line are consecutive, in the order
+/// of their openers, starting at the line's newline.
+fn take_heredoc_bodies(planned: Planned, src: &[u8], h: &Heredocs) -> Result<Planned, PlanError> {
+    let (s, e) = (planned.start, planned.end);
+    let lo = h.beginnings.partition_point(|&b| b < s);
+    let hi = h.beginnings.partition_point(|&b| b < e);
+    let Some(&last) = h.beginnings.get(lo..hi).and_then(|r| r.last()) else {
+        return Ok(planned);
+    };
+    // A body that starts inside the edit must end inside it.
+    let b_lo = h.bodies.partition_point(|&(bs, _)| bs < s);
+    let b_hi = h.bodies.partition_point(|&(bs, _)| bs < e);
+    if h.bodies
+        .get(b_lo..b_hi)
+        .is_some_and(|r| r.iter().any(|&(_, be)| be > e))
+    {
+        return Err(PlanError::Unsupported(
+            "a heredoc body crosses the end of the stubbed body",
+        ));
+    }
+    // The newline ending the last removed opener's line, and where the line starts.
+    let k = h.newlines.partition_point(|&n| n < last);
+    let line_end = h.newlines.get(k).copied().unwrap_or(src.len());
+    let line_start = k
+        .checked_sub(1)
+        .and_then(|j| h.newlines.get(j))
+        .map_or(0, |&n| n + 1);
+    if e > line_end {
+        // The line ends inside the edit: its bodies start inside it too.
+        return Ok(planned);
+    }
+    // The openers on that line; the removed ones are `i0..i1` of them.
+    let l0 = h.beginnings.partition_point(|&b| b < line_start);
+    let i0 = lo.max(l0) - l0;
+    let i1 = hi - l0;
+    // The line's bodies, from its newline on (skipping bodies nested in a
+    // body, whose openers sit in an interpolation inside it).
+    let mut chain: Vec<(usize, usize)> = Vec::with_capacity(i1.min(h.bodies.len()));
+    let mut at = line_end;
+    let mut j = h.bodies.partition_point(|&(bs, _)| bs < at);
+    while chain.len() < i1 {
+        match h.bodies.get(j) {
+            Some(&(bs, be)) if bs == at => {
+                chain.push((bs, be));
+                at = be;
+                j += 1;
+                while h.bodies.get(j).is_some_and(|&(bs, _)| bs < at) {
+                    j += 1;
+                }
+            }
+            _ => {
+                return Err(PlanError::Unsupported(
+                    "a heredoc opened in the stubbed body has no body after its line",
+                ))
+            }
+        }
+    }
+    let (Some(&(first, _)), Some(&(_, end))) = (chain.get(i0), chain.get(i1 - 1)) else {
+        return Ok(planned);
+    };
+    let kept = src
+        .get(e..first)
+        .and_then(|t| std::str::from_utf8(t).ok())
+        .ok_or(PlanError::Unsupported(
+            "non-UTF-8 text between a stubbed body and its heredoc body",
+        ))?;
+    let mut replacement = planned.replacement;
+    replacement.push_str(kept);
+    Ok(Planned {
+        start: s,
+        end,
+        replacement,
+        warnings: planned.warnings,
+    })
 }
 
 /// Whether `node`'s declarator chain has the shape of `chain`.
@@ -1029,7 +1203,7 @@ fn is_derived_constructor(inp: &PlanInput<'_, '_>, d: &DerivedConstructor) -> bo
     if name_text != d.name.as_bytes() {
         return false;
     }
-    let Some(class) = node.parent().and_then(|p| p.parent()) else {
+    let Some(class) = inp.grandparent else {
         return false;
     };
     let mut c = class.walk();

@@ -3,7 +3,9 @@
 use std::fmt;
 
 use codethread_lang::tree_sitter::Node;
-use codethread_lang::{index_functions, parse, Function, Lang, ParsedFile};
+use codethread_lang::{
+    index_flat, parse, parse_budget, FlatTree, Function, Lang, ParseBudget, ParsedFile,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::plan::{plan, rules, PlanError, PlanInput, Planned, UnitCache};
@@ -35,6 +37,11 @@ pub struct Options {
     /// Re-parse the skeleton and fail with [`SkeletonError::Verification`]
     /// when it has more ERROR/MISSING nodes than the original. Default `true`.
     pub verify: bool,
+    /// Limits on each tree-sitter parse (the file, the verifying re-parse):
+    /// a file beyond them fails with `LangError::Budget` instead of stalling
+    /// the batch or exhausting memory. Default [`ParseBudget::default`].
+    #[serde(default)]
+    pub parse_budget: ParseBudget,
 }
 
 impl Default for Options {
@@ -43,6 +50,7 @@ impl Default for Options {
             keep_docs: false,
             on_parse_errors: ParseErrorPolicy::Refuse,
             verify: true,
+            parse_budget: ParseBudget::default(),
         }
     }
 }
@@ -221,7 +229,8 @@ pub fn skeletonize(
             column,
         });
     }
-    let funcs = index_functions(file);
+    let flat = FlatTree::new(file);
+    let funcs = index_flat(file, &flat);
     let src = &file.source[..];
 
     // Which selectors match which functions.
@@ -240,11 +249,13 @@ pub fn skeletonize(
         }
     }
 
+    let located = locate(file, &flat, &funcs, &selected);
+    drop(flat);
     let mut skipped = Vec::new();
     // A target covers its nested functions.
     let mut covering = vec![false; funcs.len()];
     let mut planned: Vec<(usize, Planned)> = Vec::new();
-    let mut units = UnitCache::new();
+    let mut units = UnitCache::for_file(file.lang, file.root(), src);
     for (i, f) in funcs.iter().enumerate() {
         let covered = f
             .parent
@@ -273,7 +284,13 @@ pub fn skeletonize(
             skipped.push(skip(SkipReason::Overload));
             continue;
         }
-        match plan_function(file, f, options, &mut units) {
+        match plan_function(
+            file,
+            f,
+            located.get(i).copied().flatten(),
+            options,
+            &mut units,
+        ) {
             Ok(p) => {
                 covering[i] = true;
                 if src.get(p.start..p.end) == Some(p.replacement.as_bytes()) {
@@ -321,7 +338,7 @@ pub fn skeletonize(
     let check_imports = rules(file.lang).rejects_unused_imports;
     let needs_reparse = options.verify || check_imports;
     if needs_reparse && !edits.is_empty() {
-        let re = parse(file.lang, text.clone())?;
+        let re = parse_budget(file.lang, text.clone(), &options.parse_budget)?;
         if check_imports {
             crate::goimports::flag_unused_imports(file, &re, &mut edits);
         }
@@ -355,7 +372,7 @@ pub fn skeletonize_source(
     selectors: &[Selector],
     options: &Options,
 ) -> Result<Skeleton, SkeletonError> {
-    let file = parse(lang, source)?;
+    let file = parse_budget(lang, source, &options.parse_budget)?;
     skeletonize(&file, selectors, options)
 }
 
@@ -374,21 +391,120 @@ fn touches_error(node: Node<'_>) -> bool {
     false
 }
 
+/// A function's node in tree-sitter's tree, found by [`locate`].
+#[derive(Clone, Copy)]
+struct Located<'t> {
+    node: Node<'t>,
+    /// The node has an ERROR/MISSING node inside or lies inside an ERROR node.
+    touches_error: bool,
+    grandparent: Option<Node<'t>>,
+}
+
+/// The nodes of the `wanted` functions (not in macros), in one pre-order
+/// cursor walk over tree-sitter's tree: each function's node is picked on
+/// the flat tree (the innermost node of its kind covering its own span, as
+/// [`Function::find_node`]), whose ids are the same walk's pre-order
+/// indices. Looking each node up from the root instead
+/// (`descendant_for_byte_range`, `Node::parent`) costs the nesting depth per
+/// function: quadratic for nested scopes that each hold a function.
+fn locate<'t>(
+    file: &'t ParsedFile,
+    flat: &FlatTree,
+    funcs: &[Function],
+    wanted: &[bool],
+) -> Vec<Option<Located<'t>>> {
+    let mut out: Vec<Option<Located<'t>>> = vec![None; funcs.len()];
+    let mut want: Vec<(usize, usize)> = funcs
+        .iter()
+        .enumerate()
+        .filter(|(i, f)| wanted.get(*i).copied().unwrap_or(false) && !f.in_macro)
+        .filter_map(|(i, f)| flat.function_node(f).map(|n| (n.id(), i)))
+        .collect();
+    if want.is_empty() {
+        return out;
+    }
+    want.sort_unstable();
+    let mut next = 0usize;
+    // Ancestors of the cursor's node, and how many of them are ERROR nodes.
+    let mut stack: Vec<Node<'t>> = Vec::new();
+    let mut errors_open = 0usize;
+    let mut cursor = file.root().walk();
+    let mut id = 0usize;
+    'walk: loop {
+        let node = cursor.node();
+        while let Some(&(wid, i)) = want.get(next) {
+            if wid > id {
+                break;
+            }
+            if wid == id {
+                out[i] = Some(Located {
+                    node,
+                    touches_error: node.has_error() || errors_open > 0,
+                    grandparent: stack
+                        .len()
+                        .checked_sub(2)
+                        .and_then(|k| stack.get(k))
+                        .copied(),
+                });
+            }
+            next += 1;
+        }
+        if next >= want.len() {
+            break;
+        }
+        id += 1;
+        if cursor.goto_first_child() {
+            if node.is_error() {
+                errors_open += 1;
+            }
+            stack.push(node);
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                continue 'walk;
+            }
+            let Some(up) = stack.pop() else {
+                break 'walk;
+            };
+            if up.is_error() {
+                errors_open -= 1;
+            }
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    out
+}
+
 /// Find the function's node (re-parsing macro bodies for functions found
 /// inside item macros) and plan its edit.
 fn plan_function(
     file: &ParsedFile,
     f: &Function,
+    located: Option<Located<'_>>,
     options: &Options,
     units: &mut UnitCache,
 ) -> Result<Planned, PlanError> {
     if !f.in_macro {
         // The innermost node of the function's kind covering its own span
         // (`Function::node` may end before the node's trailing comments).
-        let node = f
-            .find_node(file)
-            .ok_or(PlanError::Malformed("function node not found"))?;
-        if file.parse_errors > 0 && touches_error(node) {
+        let found = match located {
+            Some(l) => l,
+            None => {
+                let node = f
+                    .find_node(file)
+                    .ok_or(PlanError::Malformed("function node not found"))?;
+                Located {
+                    node,
+                    touches_error: touches_error(node),
+                    grandparent: node.parent().and_then(|p| p.parent()),
+                }
+            }
+        };
+        let node = found.node;
+        if file.parse_errors > 0 && found.touches_error {
             return Err(PlanError::Affected(
                 "the function touches an ERROR/MISSING node".into(),
             ));
@@ -397,6 +513,7 @@ fn plan_function(
             lang: file.lang,
             src: &file.source,
             off: 0,
+            grandparent: found.grandparent,
             node,
             body: f.body.map(|b| (b.start_byte, b.end_byte)),
             is_generator: f.is_generator,
@@ -440,6 +557,7 @@ fn plan_in_macro(
                     lang: sub.lang,
                     src: whole,
                     off,
+                    grandparent: n.parent().and_then(|p| p.parent()),
                     node: n,
                     body: f.body.and_then(|b| {
                         Some((b.start_byte.checked_sub(off)?, b.end_byte.checked_sub(off)?))

@@ -243,5 +243,6 @@ fn corpora_all_functions_keep_docs() {
         keep_docs: true,
         on_parse_errors: ParseErrorPolicy::SkipAffected,
         verify: false,
+        ..Options::default()
     });
 }

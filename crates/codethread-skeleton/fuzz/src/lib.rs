@@ -34,6 +34,7 @@ pub fn check(data: &[u8]) {
             ParseErrorPolicy::Refuse
         },
         verify: true,
+        ..Options::default()
     };
     let Ok(file) = parse(lang, src.to_vec()) else {
         return;

@@ -1,0 +1,185 @@
+//! The parse budget (issue 19: tree-sitter's quadratic error recovery on
+//! C/C++ lines with unterminated strings, token-dense sources) and the PHP
+//! `__halt_compiler();` rule (the data after it is no code).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::time::{Duration, Instant};
+
+use codethread_lang::{
+    code_end, index_functions, parse, parse_budget, BudgetLimit, Lang, LangError, ParseBudget,
+};
+
+/// A C++ function whose every line is an unterminated `#include "x`: the
+/// number of parser operations stays linear, the time is quadratic.
+fn unterminated_includes(n: usize) -> Vec<u8> {
+    let mut s = String::from("void f() {\n");
+    for i in 0..n {
+        s.push_str(&format!("#include \"x{i}\n"));
+    }
+    s.push_str("}\n");
+    s.into_bytes()
+}
+
+/// A C file of unterminated string assignments.
+fn unterminated_strings(n: usize) -> Vec<u8> {
+    let mut s = String::from("void f() {\n");
+    for i in 0..n {
+        s.push_str(&format!("  x{i} = \"abc{i};\n"));
+    }
+    s.push_str("}\n");
+    s.into_bytes()
+}
+
+fn budget_limit(e: &LangError) -> BudgetLimit {
+    match e {
+        LangError::Budget { limit, .. } => *limit,
+        other => panic!("not a budget error: {other}"),
+    }
+}
+
+#[test]
+fn quadratic_error_recovery_stops_at_the_time_limit() {
+    let budget = ParseBudget {
+        time_per_mib: Duration::ZERO,
+        min_time: Duration::from_millis(300),
+        ..ParseBudget::default()
+    };
+    // Unbounded, the largest of these takes tens of seconds in a debug build.
+    for (lang, n) in [(Lang::Cpp, 16_000), (Lang::C, 16_000), (Lang::Cpp, 24_000)] {
+        let src = unterminated_includes(n);
+        let t = Instant::now();
+        let err = parse_budget(lang, src, &budget).expect_err("over the time limit");
+        assert_eq!(budget_limit(&err), BudgetLimit::Time, "{lang} n={n}");
+        assert!(
+            t.elapsed() < Duration::from_secs(5),
+            "{lang} n={n}: stopped only after {:?}",
+            t.elapsed()
+        );
+        assert!(err.to_string().contains("parse budget"), "{err}");
+    }
+    // The parser is usable afterwards (a stopped parse is not resumed).
+    let ok = parse(Lang::Cpp, b"int g() { return 1; }\n".to_vec()).unwrap();
+    assert_eq!(ok.parse_errors, 0);
+    assert_eq!(index_functions(&ok).len(), 1);
+}
+
+#[test]
+fn the_work_limit_is_deterministic() {
+    let src = unterminated_strings(4000);
+    for (per_byte, over) in [(1, true), (4, false), (64, false)] {
+        let budget = ParseBudget {
+            ops_per_byte: per_byte,
+            min_ops: 100,
+            time_per_mib: Duration::ZERO,
+            min_time: Duration::ZERO,
+            ..ParseBudget::default()
+        };
+        let got = parse_budget(Lang::Cpp, src.clone(), &budget);
+        match (over, got) {
+            (true, Err(e)) => assert_eq!(budget_limit(&e), BudgetLimit::Work),
+            (false, Ok(f)) => assert!(f.parse_errors > 0),
+            (over, got) => panic!("{per_byte} ops/byte: over={over}, got {:?}", got.err()),
+        }
+    }
+}
+
+#[test]
+fn token_dense_sources_are_refused_before_parsing() {
+    let budget = ParseBudget {
+        min_tokens: 1000,
+        ..ParseBudget::default()
+    };
+    let dense: Vec<Vec<u8>> = vec![
+        format!("int a[] = {{{}}};\n", "1,".repeat(50_000)).into_bytes(),
+        format!("int x = {}1;\n", "-".repeat(100_000)).into_bytes(),
+        format!("void f() {{ {} }}\n", "a;".repeat(50_000)).into_bytes(),
+    ];
+    for src in dense {
+        let t = Instant::now();
+        let err = parse_budget(Lang::C, src, &budget).expect_err("too dense");
+        assert_eq!(budget_limit(&err), BudgetLimit::Tokens);
+        assert!(t.elapsed() < Duration::from_secs(2));
+    }
+    // Ordinary code of the same size is parsed.
+    let plain = "int f(int a) { return a + 1; }\n".repeat(4000);
+    assert!(parse_budget(Lang::C, plain.into_bytes(), &budget).is_ok());
+    // The default floor parses any file below a million tokens.
+    let small = format!("int a[] = {{{}}};\n", "1,".repeat(1000));
+    assert!(parse(Lang::C, small.into_bytes()).is_ok());
+}
+
+#[test]
+fn unlimited_budget_checks_nothing() {
+    let src = unterminated_strings(500);
+    let f = parse_budget(Lang::Cpp, src, &ParseBudget::UNLIMITED).unwrap();
+    assert!(f.parse_errors > 0);
+}
+
+fn php_names(src: &[u8]) -> Vec<String> {
+    let f = parse(Lang::Php, src.to_vec()).unwrap();
+    index_functions(&f)
+        .into_iter()
+        .map(|f| f.qualname)
+        .collect()
+}
+
+#[test]
+fn php_code_ends_at_halt_compiler() {
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (
+            b"<?php\nfunction a() { return 1; }\n__halt_compiler();\nfunction phantom() { if ($x) { return 2; } }\n".to_vec(),
+            "__halt_compiler();",
+        ),
+        (
+            b"<?php\nfunction a() { return 1; }\n__HALT_COMPILER(); function phantom() {}\n".to_vec(),
+            "__HALT_COMPILER();",
+        ),
+        (
+            b"<?php\nnamespace N;\nfunction a() {}\n__halt_compiler() ?>\nfunction phantom() {}\n".to_vec(),
+            "__halt_compiler() ?>",
+        ),
+        (
+            // A phar-like binary tail, not UTF-8, with braces.
+            [
+                &b"<?php\r\nfunction a() {}\r\n__halt_compiler();"[..],
+                &[0xff, 0xfe, b'{', 0x00, b'}'],
+                &b"function phantom() {}\n"[..],
+            ]
+            .concat(),
+            "__halt_compiler();",
+        ),
+    ];
+    for (src, halt) in cases {
+        assert_eq!(php_names(&src), vec!["a".to_string()], "{src:?}");
+        let f = parse(Lang::Php, src.clone()).unwrap();
+        let at = src
+            .windows(halt.len())
+            .position(|w| w == halt.as_bytes())
+            .unwrap();
+        assert_eq!(f.code_end, at + halt.len(), "{src:?}");
+        assert_eq!(f.code(), &src[..at + halt.len()]);
+        assert_eq!(f.source, src, "the source is kept whole");
+        assert_eq!(code_end(Lang::Php, &src), f.code_end);
+        assert!(f.root().end_byte() <= f.code_end);
+    }
+}
+
+#[test]
+fn php_halt_only_at_the_top_level_call() {
+    // In a string, a comment, a method name or as the last statement, the
+    // whole file is code.
+    let cases: [&[u8]; 4] = [
+        b"<?php\n$s = '__halt_compiler();';\nfunction b() {}\n",
+        b"<?php\n// __halt_compiler();\nfunction b() {}\n",
+        b"<?php\n$o->__halt_compiler();\nfunction b() {}\n",
+        b"<?php\nfunction b() {}\n__halt_compiler();",
+    ];
+    for src in cases {
+        let f = parse(Lang::Php, src.to_vec()).unwrap();
+        assert_eq!(f.code_end, src.len(), "{:?}", String::from_utf8_lossy(src));
+        assert_eq!(php_names(src), vec!["b".to_string()]);
+    }
+    // Other languages have no halt rule.
+    let js = b"function a() {}\n__halt_compiler();\nfunction b() {}\n";
+    assert_eq!(code_end(Lang::JavaScript, js), js.len());
+}
