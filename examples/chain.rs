@@ -831,7 +831,10 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                     // could not be sealed is reported here.
                     for o in &fo_outcomes {
                         if let Some(e) = &o.error {
-                            if !outcomes.iter().any(|s| s.instance_id == o.instance_id && s.error.is_some()) {
+                            if !outcomes
+                                .iter()
+                                .any(|s| s.instance_id == o.instance_id && s.error.is_some())
+                            {
                                 eprintln!("no follow-on row: {e}");
                             }
                         }

@@ -106,7 +106,8 @@ fn bundled_fixtures() -> Option<PathBuf> {
 fn default_out() -> PathBuf {
     let from_exe = std::env::current_exe().ok().and_then(|exe| {
         let examples = exe.parent()?;
-        (examples.file_name()? == "examples").then(|| examples.parent()?.parent().map(|t| t.to_path_buf()))?
+        (examples.file_name()? == "examples")
+            .then(|| examples.parent()?.parent().map(|t| t.to_path_buf()))?
     });
     from_exe
         .unwrap_or_else(|| PathBuf::from("."))
@@ -140,7 +141,8 @@ fn main() -> ExitCode {
                 missing.push("--snapshots DIR, --repo GIT or --repos DIR (the base files)");
             }
             if a.agents.is_none() {
-                missing.push("--agents DIR (agent outputs <model>/{pr1,pr2_HA,pr2_AA}/<id>/<path>)");
+                missing
+                    .push("--agents DIR (agent outputs <model>/{pr1,pr2_HA,pr2_AA}/<id>/<path>)");
             }
             if a.reports.is_none() {
                 missing.push("--reports DIR (harness reports <model>/{pr1,pr2_HA,pr2_AA}/...)");

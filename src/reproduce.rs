@@ -1286,7 +1286,8 @@ pub fn reproduce(
         None => format!("{md}\n{table4}"),
     };
     if cfg.bundled_fixtures {
-        let note = "> **Bundled fixtures.** These inputs are `fixtures/bench`: scripted agents on small \
+        let note =
+            "> **Bundled fixtures.** These inputs are `fixtures/bench`: scripted agents on small \
                     instances made to exercise every stage of the pipeline. The numbers below say \
                     nothing about any real agent.\n\n";
         let at = md.find('\n').map_or(0, |i| i + 1);

@@ -201,15 +201,26 @@ fn reproduce_never_grades_the_fixture_agents_on_real_inputs() {
         ],
     );
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("--agents") && err.contains("--reports"), "{err}");
+    assert!(
+        err.contains("--agents") && err.contains("--reports"),
+        "{err}"
+    );
     assert!(!out.join("report/report.md").exists());
     // Only --instances: the source is named too.
     let (code, err) = run(
         "reproduce",
-        &["--instances", s(&bench.join("instances.jsonl")), "--out", s(&out)],
+        &[
+            "--instances",
+            s(&bench.join("instances.jsonl")),
+            "--out",
+            s(&out),
+        ],
     );
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("--snapshots") && err.contains("--agents"), "{err}");
+    assert!(
+        err.contains("--snapshots") && err.contains("--agents"),
+        "{err}"
+    );
     // The fixtures, by default: the report says where its inputs came from.
     let (code, err) = run("reproduce", &["--out", s(&out), "--bootstrap", "50"]);
     assert!(code == 0 || code == 1, "{err}");
@@ -223,7 +234,10 @@ fn reproduce_never_grades_the_fixture_agents_on_real_inputs() {
     for l in md.lines() {
         if let Some(i) = l.find("![](") {
             let name = &l[i + 4..l[i..].find(')').unwrap() + i];
-            assert!(out.join("report").join(name).is_file(), "{name} linked, not written");
+            assert!(
+                out.join("report").join(name).is_file(),
+                "{name} linked, not written"
+            );
         }
     }
 }

@@ -92,11 +92,17 @@ fn publishable_crates_carry_their_metadata_and_files() {
         }
         let name = p["name"].as_str().unwrap();
         for k in ["description", "license", "readme"] {
-            assert!(p[k].as_str().is_some_and(|s| !s.is_empty()), "{name}: no {k}");
+            assert!(
+                p[k].as_str().is_some_and(|s| !s.is_empty()),
+                "{name}: no {k}"
+            );
         }
         if name != "codethread" {
             for k in ["keywords", "categories"] {
-                assert!(p[k].as_array().is_some_and(|a| !a.is_empty()), "{name}: no {k}");
+                assert!(
+                    p[k].as_array().is_some_and(|a| !a.is_empty()),
+                    "{name}: no {k}"
+                );
             }
         }
         let dir = Path::new(p["manifest_path"].as_str().unwrap())
@@ -109,7 +115,11 @@ fn publishable_crates_carry_their_metadata_and_files() {
         // packaged manifest keeps them and the packaged tests compile.
         for d in p["dependencies"].as_array().unwrap() {
             if d["path"].is_string() {
-                assert_ne!(d["req"], "*", "{name}: path dependency {} without a version", d["name"]);
+                assert_ne!(
+                    d["req"], "*",
+                    "{name}: path dependency {} without a version",
+                    d["name"]
+                );
             }
         }
         n += 1;

@@ -33,7 +33,6 @@
 //! assert!((fit.params[1] - 6.0f64.ln()).abs() < 1e-12);
 //! ```
 
-
 /// The language crate, re-exported so that this crate is usable alone
 /// (one dependency: `codethread_analysis::Lang`, `codethread_analysis::lang::...`).
 pub use codethread_lang as lang;

@@ -399,6 +399,9 @@ fn separation_notes_speak_only_of_rows_that_exist() {
         Ok(f) => f.separation.map(|s| s.detail).unwrap_or_default(),
         Err(e) => e.to_string(),
     };
-    assert!(detail.contains("every row with x < 0 has y = 0"), "{detail}");
+    assert!(
+        detail.contains("every row with x < 0 has y = 0"),
+        "{detail}"
+    );
     assert!(!detail.contains("x > 0"), "{detail}");
 }

@@ -394,7 +394,10 @@ fn scripted_agent_end_to_end() {
     // The sealed setup: literals only, no text hunk (so no pre-image line).
     let sealed = String::from_utf8(fo1.sealed_setup.clone()).expect("ascii");
     assert!(sealed.contains("GIT binary patch"), "{sealed}");
-    assert!(!sealed.contains("@@") && !sealed.contains("\n-"), "{sealed}");
+    assert!(
+        !sealed.contains("@@") && !sealed.contains("\n-"),
+        "{sealed}"
+    );
     let fo1 = &fo1.row;
     assert_eq!(fo1["setup_patch"].as_str(), Some(g1.model_patch.as_str()));
     assert_eq!(

@@ -388,7 +388,13 @@ fn exports_have_the_mini_swe_agent_layout() {
     );
     assert!(sealed.windows(16).any(|w| w == b"GIT binary patch"));
     assert!(!sealed.windows(2).any(|w| w == b"@@"));
-    for k in ["patch", "pr0_patch", "pr1_human_patch", "gold_patch", "setup_patch"] {
+    for k in [
+        "patch",
+        "pr0_patch",
+        "pr1_human_patch",
+        "gold_patch",
+        "setup_patch",
+    ] {
         assert!(row.get(k).is_none(), "agent-side row carries {k}");
     }
     // Every upstream column is in the export.

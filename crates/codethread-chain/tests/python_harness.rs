@@ -726,7 +726,11 @@ fn mini_swe_agent_runs_pr1_gate_follow_on_and_stack() {
         let bytes = std::fs::read(cap.join(f)).unwrap();
         assert!(bytes.len() > 100 || f == "log", "{f}");
         for l in &secret {
-            assert!(!contains(&bytes, l), "{f} holds {:?}", String::from_utf8_lossy(l));
+            assert!(
+                !contains(&bytes, l),
+                "{f} holds {:?}",
+                String::from_utf8_lossy(l)
+            );
         }
     }
     let pr1 = load_predictions(&w.join("out1/preds.json")).unwrap();
@@ -913,9 +917,8 @@ fn mini_swe_agent_startup_applies_setup_patches_beyond_the_argument_limit() {
 /// The startup command of `integrations/mini-swe-agent/<name>`, as the
 /// yaml holds it (the block under `env_startup_command: |`, dedented).
 fn startup_command(name: &str) -> String {
-    let yaml =
-        std::fs::read_to_string(repo_root().join("integrations/mini-swe-agent").join(name))
-            .unwrap();
+    let yaml = std::fs::read_to_string(repo_root().join("integrations/mini-swe-agent").join(name))
+        .unwrap();
     let mut out = String::new();
     let mut inside = false;
     for l in yaml.lines() {
@@ -946,11 +949,7 @@ fn original_lines(base: &MemTree, pr0: &[u8]) -> Vec<Vec<u8>> {
         .filter(|l| !l.starts_with(b"--- a/") && *l != b"--- /dev/null")
         .filter_map(|l| {
             let t = l.strip_prefix(b"-")?.trim_ascii();
-            let unique = t.len() >= 12
-                && !stubbed
-                    .files
-                    .values()
-                    .any(|f| contains(&f.content, t));
+            let unique = t.len() >= 12 && !stubbed.files.values().any(|f| contains(&f.content, t));
             unique.then(|| t.to_vec())
         })
         .collect()
@@ -1057,7 +1056,11 @@ fn the_agent_cannot_read_the_original_and_head_is_pr0() {
                 .current_dir(&testbed)
                 .output()
                 .unwrap();
-            assert!(o.status.success(), "{id}: {}", String::from_utf8_lossy(&o.stderr));
+            assert!(
+                o.status.success(),
+                "{id}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
             // HEAD = PR0, every tracked file, nothing else; nothing uncommitted.
             let mut want = apply(&base, &pr0);
             want.insert(
@@ -1105,7 +1108,10 @@ fn python4() -> Option<PathBuf> {
         .map(PathBuf::from);
     let ok = p.as_ref().is_some_and(|p| {
         Command::new(p)
-            .args(["-c", "import swebench, sys; sys.exit(not swebench.__version__.startswith('4.'))"])
+            .args([
+                "-c",
+                "import swebench, sys; sys.exit(not swebench.__version__.startswith('4.'))",
+            ])
             .status()
             .is_ok_and(|s| s.success())
     });
@@ -1208,6 +1214,10 @@ fn every_written_dataset_file_passes_make_test_spec_in_5x_and_4x() {
         }
         assert_eq!(rows as usize, want_rows, "{v}");
         assert_eq!(specs, rows, "{v}");
-        eprintln!("swebench {}: make_test_spec accepts {specs}/{rows} rows of {} files", v["swebench"], files.len());
+        eprintln!(
+            "swebench {}: make_test_spec accepts {specs}/{rows} rows of {} files",
+            v["swebench"],
+            files.len()
+        );
     }
 }

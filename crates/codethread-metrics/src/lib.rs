@@ -42,7 +42,6 @@
 //! assert_eq!(f.parse_errors, 0);
 //! ```
 
-
 /// The language crate, re-exported so that this crate is usable alone
 /// (one dependency: `codethread_metrics::Lang`, `codethread_metrics::lang::...`).
 pub use codethread_lang as lang;

@@ -41,7 +41,6 @@
 //! assert_eq!(loc.target_ids(), vec!["m.py::f".to_string()]);
 //! ```
 
-
 /// The language crate, re-exported so that this crate is usable alone
 /// (one dependency: `codethread_patch::Lang`, `codethread_patch::lang::...`).
 pub use codethread_lang as lang;

@@ -46,7 +46,6 @@
 //! See `docs/skeleton.md` for the rules per language and the invariants the
 //! tests check.
 
-
 /// The language crate, re-exported so that this crate is usable alone
 /// (one dependency: `codethread_skeleton::Lang`, `codethread_skeleton::lang::...`).
 pub use codethread_lang as lang;

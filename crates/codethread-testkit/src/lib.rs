@@ -15,7 +15,6 @@
 //! ```
 #![allow(clippy::panic)]
 
-
 /// The README's example, compiled and run as a doctest.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
