@@ -73,6 +73,11 @@ pub enum BuildStatus {
         /// Statement warnings (imported answers).
         #[serde(default)]
         statement_warnings: Vec<String>,
+        /// Warnings of the stubs written (`path::function: code: text`),
+        /// from [`crate::Pr0::warnings`]; also in the build summary and on
+        /// stderr, never silent.
+        #[serde(default)]
+        skeleton_warnings: Vec<String>,
         /// `offline` or `imported`.
         statement: String,
     },
@@ -260,7 +265,8 @@ fn build_one(
             check_harness_row(&row, *g)?;
         }
     }
-    let loc = localize(inst, source)?;
+    let mut loc = localize(inst, source)?;
+    crate::targets::drop_non_targets(&mut loc);
     let mut targets_json = serde_json::to_value(&loc).unwrap_or(Value::Null);
     if let Value::Object(m) = &mut targets_json {
         m.insert("target_ids".into(), Value::from(loc.target_ids()));
@@ -336,6 +342,7 @@ fn build_one(
         targets: loc.target_ids(),
         not_stubbed: pr0.not_stubbed,
         statement_warnings: warnings,
+        skeleton_warnings: pr0.warnings,
         statement: kind.to_string(),
     })
 }
@@ -454,8 +461,23 @@ pub fn build(
             }
         };
         match &outcome.status {
-            BuildStatus::Built { statement, .. } => {
+            BuildStatus::Built {
+                statement,
+                not_stubbed,
+                skeleton_warnings,
+                ..
+            } => {
                 summary.built += 1;
+                for (t, why) in not_stubbed {
+                    summary
+                        .warnings
+                        .push(format!("instance {id}: not stubbed: {t}: {why}"));
+                }
+                for w in skeleton_warnings {
+                    summary
+                        .warnings
+                        .push(format!("instance {id}: skeleton: {w}"));
+                }
                 if !outcome.cached && statement == "imported" {
                     summary.answers_imported += 1;
                 }
@@ -1071,7 +1093,8 @@ pub fn pr0_batch(
             Ok(Pr0Status::Exists { path })
         } else {
             guard(&inst.instance_id, || {
-                let loc = localize(inst, source)?;
+                let mut loc = localize(inst, source)?;
+                crate::targets::drop_non_targets(&mut loc);
                 if let Some(n) = loc.negative_case {
                     return Ok(Pr0Status::Filtered {
                         reason: n.as_str().to_string(),

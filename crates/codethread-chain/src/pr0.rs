@@ -7,7 +7,7 @@ use std::path::Path;
 
 use codethread_lang::{parse_path_hinted, Lang, ParsedFile};
 use codethread_patch::{diff_files, DiffOptions, FileChange};
-use codethread_skeleton::{skeletonize, Options, ParseErrorPolicy, Selector};
+use codethread_skeleton::{skeletonize, Options, ParseErrorPolicy, Selector, Warning};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ChainError;
@@ -27,7 +27,11 @@ pub struct Pr0 {
     pub stubbed: Vec<String>,
     /// Target ids left unchanged, with the reason.
     pub not_stubbed: Vec<(String, String)>,
-    /// Stub warnings (`path::function: warning`).
+    /// Warnings of the stubs written (`path::function: code: warning`): the
+    /// stub compiles in a default build but may not in every use (a
+    /// `constexpr` function used in a constant expression, a Go import left
+    /// unused). Stubs known not to compile are never written: those targets
+    /// are in [`Pr0::not_stubbed`] with `WouldNotCompile(..)`.
     pub warnings: Vec<String>,
 }
 
@@ -52,7 +56,9 @@ pub(crate) fn parse_like_localization(
 /// Stub the targets of `loc` and write PR0.
 ///
 /// Targets nested in another target go with it. A target the skeleton cannot
-/// stub (syntax error around it, no body) is listed in
+/// stub (syntax error around it, no body) or whose stub would not compile
+/// ([`Warning::breaks_build`]: a C++ deduced return type, Rust
+/// `-> impl Trait`, a TypeScript derived constructor) is listed in
 /// [`Pr0::not_stubbed`]; when no target can be stubbed the instance fails.
 pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError> {
     let err = |m: String| ChainError::Instance {
@@ -93,12 +99,40 @@ pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError
             .iter()
             .map(|q| Selector::Qualname((*q).to_string()))
             .collect();
-        let sk = skeletonize(&file, &selectors, &options)
+        let mut sk = skeletonize(&file, &selectors, &options)
             .map_err(|e| err(format!("{path}: skeleton: {e}")))?;
+        // A stub known not to compile is not written: the target is listed in
+        // `not_stubbed` with the warning, and the others are planned again.
+        let refused: Vec<(String, Warning)> = sk
+            .edits
+            .iter()
+            .filter_map(|e| {
+                e.warnings
+                    .iter()
+                    .find(|w| w.breaks_build())
+                    .map(|w| (e.function.clone(), *w))
+            })
+            .collect();
+        if !refused.is_empty() {
+            let kept: Vec<Selector> = ids
+                .iter()
+                .filter(|q| !refused.iter().any(|(f, _)| f == *q))
+                .map(|q| Selector::Qualname((*q).to_string()))
+                .collect();
+            sk = skeletonize(&file, &kept, &options)
+                .map_err(|e| err(format!("{path}: skeleton: {e}")))?;
+            for (f, w) in &refused {
+                out.not_stubbed.push((
+                    format!("{path}::{f}"),
+                    format!("WouldNotCompile({:?}: {w})", w.code()),
+                ));
+            }
+        }
         let edited: Vec<&str> = sk.edits.iter().map(|e| e.function.as_str()).collect();
         for e in &sk.edits {
             for w in &e.warnings {
-                out.warnings.push(format!("{path}::{}: {w}", e.function));
+                out.warnings
+                    .push(format!("{path}::{}: {}: {w}", e.function, w.code()));
             }
         }
         for s in &sk.skipped {

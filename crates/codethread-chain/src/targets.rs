@@ -28,6 +28,13 @@ pub enum NegativeCase {
     AddsNewFunctionsAndModuleLevelCodeOnly,
     /// Only lines outside any function changed.
     ModuleOrClassLevelChangesOnly,
+    /// Every edited function is in a generated file (bison / flex output, a
+    /// file whose banner says it is generated): the real edit is in the
+    /// generator's source, which no grammar here reads.
+    GeneratedFilesOnly,
+    /// Every edited function is test code (C / C++ functions under an
+    /// `#ifdef *TEST*` block).
+    TestCodeOnly,
 }
 
 impl NegativeCase {
@@ -40,6 +47,8 @@ impl NegativeCase {
                 "adds_new_functions_and_module_level_code_only"
             }
             NegativeCase::ModuleOrClassLevelChangesOnly => "module_or_class_level_changes_only",
+            NegativeCase::GeneratedFilesOnly => "generated_files_only",
+            NegativeCase::TestCodeOnly => "test_code_only",
         }
     }
 }
@@ -195,24 +204,69 @@ pub fn localize(
             function: f.clone(),
         });
     }
+    let negative_case = l.negative_case.map(|n| match n {
+        codethread_patch::NegativeCase::NonSourceOnly => NegativeCase::NonSourceOnly,
+        codethread_patch::NegativeCase::AddsNewFunctionsOnly => NegativeCase::AddsNewFunctionsOnly,
+        codethread_patch::NegativeCase::AddsNewFunctionsAndModuleLevelCodeOnly => {
+            NegativeCase::AddsNewFunctionsAndModuleLevelCodeOnly
+        }
+        codethread_patch::NegativeCase::ModuleOrClassLevelChangesOnly => {
+            NegativeCase::ModuleOrClassLevelChangesOnly
+        }
+    });
     Ok(Localization {
         instance_id: inst.instance_id.clone(),
-        negative_case: l.negative_case.map(|n| match n {
-            codethread_patch::NegativeCase::NonSourceOnly => NegativeCase::NonSourceOnly,
-            codethread_patch::NegativeCase::AddsNewFunctionsOnly => {
-                NegativeCase::AddsNewFunctionsOnly
-            }
-            codethread_patch::NegativeCase::AddsNewFunctionsAndModuleLevelCodeOnly => {
-                NegativeCase::AddsNewFunctionsAndModuleLevelCodeOnly
-            }
-            codethread_patch::NegativeCase::ModuleOrClassLevelChangesOnly => {
-                NegativeCase::ModuleOrClassLevelChangesOnly
-            }
-        }),
+        negative_case,
         added_functions: l.added_functions.iter().map(|f| f.target_id()).collect(),
         notes: l.unsure.clone(),
         targets,
         before,
         language_hint: hint,
     })
+}
+
+/// Remove the functions the gold patch edits that are never stubbed: those
+/// in generated files (bison / flex output, a generated banner:
+/// [`codethread_lang::generated_banner`]) and C / C++ functions in
+/// test-only preprocessor blocks ([`codethread_lang::in_test_block`]). Each
+/// removal is noted in [`Localization::notes`]; when nothing is left the
+/// localization gets [`NegativeCase::GeneratedFilesOnly`] (or
+/// [`NegativeCase::TestCodeOnly`]). [`localize`] itself keeps them (it
+/// answers which functions the gold patch edits, `TARGET_RULES.md`);
+/// `pipeline::build` applies this before PR0.
+pub fn drop_non_targets(loc: &mut Localization) {
+    let hint = loc.language_hint;
+    let before = &loc.before;
+    let notes = &mut loc.notes;
+    let mut why = None;
+    let mut kept = Vec::with_capacity(loc.targets.len());
+    for t in std::mem::take(&mut loc.targets) {
+        let bytes = before.get(&t.path).map(Vec::as_slice).unwrap_or(&[]);
+        if let Some((marker, generator)) = codethread_lang::generated_banner(bytes) {
+            notes.push(format!(
+                "{}: not a target: {} is generated ({generator}: \"{marker}\"); the edit belongs in its source",
+                t.target_id, t.path
+            ));
+            why = Some(NegativeCase::GeneratedFilesOnly);
+            continue;
+        }
+        let c_family = matches!(
+            Lang::for_source(&t.path, bytes, hint),
+            Some(Lang::C | Lang::Cpp)
+        );
+        if c_family && codethread_lang::in_test_block(bytes, t.function.span.start_byte) {
+            notes.push(format!(
+                "{}: not a target: test code (under {})",
+                t.target_id,
+                codethread_lang::open_conditions(bytes, t.function.span.start_byte).join(" && ")
+            ));
+            why = why.or(Some(NegativeCase::TestCodeOnly));
+            continue;
+        }
+        kept.push(t);
+    }
+    if kept.is_empty() && loc.negative_case.is_none() {
+        loc.negative_case = why;
+    }
+    loc.targets = kept;
 }

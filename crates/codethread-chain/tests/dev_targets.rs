@@ -151,7 +151,12 @@ fn pr0_roundtrips(dev: &std::path::Path, count: usize, negatives: usize, max_no_
             Err(e) => panic!("{e}"),
         };
         for (id, why) in &pr0.not_stubbed {
-            assert!(flagged(id), "{}: {id} not stubbed: {why}", inst.instance_id);
+            // Or its stub would not compile (a deduced C++ return type).
+            assert!(
+                flagged(id) || why.starts_with("WouldNotCompile("),
+                "{}: {id} not stubbed: {why}",
+                inst.instance_id
+            );
             println!("{}: {id} not stubbed: {why}", inst.instance_id);
         }
         check_roundtrip(&inst.instance_id, &loc.before, &pr0.patch)
@@ -164,7 +169,11 @@ fn pr0_roundtrips(dev: &std::path::Path, count: usize, negatives: usize, max_no_
                 inst.lang_hint(),
             )
             .expect("parse");
-            let sk = codethread_lang::parse(orig.lang, text.clone()).expect("parse");
+            // Parsed as the original was (C/C++: with the macro mask when
+            // that has fewer errors).
+            let sk = codethread_lang::tolerant(
+                codethread_lang::parse(orig.lang, text.clone()).expect("parse"),
+            );
             assert!(
                 sk.parse_errors <= orig.parse_errors,
                 "{}: {path} ({lang:?}) skeleton has {} errors",

@@ -48,10 +48,12 @@ pub struct ReadmeDoctests;
 
 mod files;
 mod flat;
+mod generated;
 mod index;
 pub mod io;
 mod kinds;
 mod lang;
+mod macros;
 mod parse;
 mod spec;
 
@@ -59,12 +61,17 @@ use std::path::PathBuf;
 
 pub use files::{bytes_label, path_label, source_files, WalkError};
 pub use flat::{ByteSpan, Children, FlatCursor, FlatNode, FlatTree};
+pub use generated::{generated_banner, BANNER_BYTES, GENERATED_MARKERS};
 pub use index::{
     index_flat, index_flat_with, index_functions, Function, FunctionKind, IndexOptions,
     PairingExtra, PairingKey, Span, MAX_QUALNAME_SCOPES,
 };
 pub use kinds::kind_of;
 pub use lang::{looks_like_cpp, Lang};
+pub use macros::{
+    in_test_block, macro_mask_spans, macro_rules, mask_macros, open_conditions, tolerant,
+    MacroRules,
+};
 pub use parse::{
     code_end, count_errors, estimate_tokens, parse, parse_budget, parse_path, parse_path_best,
     parse_path_hinted, parse_path_hinted_budget, parse_with_grammar, parse_with_grammar_budget,

@@ -552,6 +552,9 @@ pub fn parse_path_best(
 /// [`parse_path_best`] with a repository-level language `hint` (an
 /// instance's `language` field, a `--lang-hint` option): the language comes
 /// from [`Lang::for_source`] (with hint C++, every C-family file is C++).
+/// A C or C++ file with errors is also parsed with its attribute-like
+/// macros masked ([`crate::tolerant`]); the tree with fewer errors is kept,
+/// over the original bytes.
 ///
 /// # Errors
 /// As [`parse_path`].
@@ -593,5 +596,5 @@ pub fn parse_path_hinted_budget(
             best = alt;
         }
     }
-    Ok(best)
+    Ok(crate::macros::tolerant(best))
 }

@@ -79,6 +79,33 @@ pub enum Warning {
     DeducedReturnType,
 }
 
+impl Warning {
+    /// The warning's `snake_case` name, as in JSON.
+    pub fn code(self) -> &'static str {
+        match self {
+            Warning::ImplTraitReturn => "impl_trait_return",
+            Warning::DerivedConstructor => "derived_constructor",
+            Warning::GoUnusedImport => "go_unused_import",
+            Warning::ConstexprStub => "constexpr_stub",
+            Warning::DeducedReturnType => "deduced_return_type",
+        }
+    }
+
+    /// Whether a file with this stub fails to compile whatever uses the
+    /// function: a deduced C++ return type becomes `void` (every use of the
+    /// result is an error), Rust `-> impl Trait` has no concrete type, a
+    /// TypeScript derived constructor lacks `super()`. The other warnings
+    /// compile in a default build (a `constexpr` stub fails only where it is
+    /// evaluated at compile time), or are a file-level matter the caller
+    /// reports (a Go import left unused, which `goimports` removes).
+    pub fn breaks_build(self) -> bool {
+        matches!(
+            self,
+            Warning::ImplTraitReturn | Warning::DerivedConstructor | Warning::DeducedReturnType
+        )
+    }
+}
+
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -338,7 +365,8 @@ pub fn skeletonize(
     let check_imports = rules(file.lang).rejects_unused_imports;
     let needs_reparse = options.verify || check_imports;
     if needs_reparse && !edits.is_empty() {
-        let re = parse_budget(file.lang, text.clone(), &options.parse_budget)?;
+        // Re-parsed the way the file was: with the macro mask when it helps.
+        let re = codethread_lang::tolerant(parse_budget(file.lang, text.clone(), &options.parse_budget)?);
         if check_imports {
             crate::goimports::flag_unused_imports(file, &re, &mut edits);
         }

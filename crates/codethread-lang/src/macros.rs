@@ -1,0 +1,681 @@
+//! Macro-tolerant parsing of C and C++: a same-length masking pass.
+//!
+//! tree-sitter does not run the preprocessor, so an object-like macro that
+//! expands to an attribute, a storage keyword, nothing, or a namespace brace
+//! (`FMT_CONSTEXPR auto f()`, `FMT_API void g()`, a lone `FMT_BEGIN_NAMESPACE`
+//! line) sends its error recovery astray, often over a whole class. This pass
+//! replaces such identifiers with spaces of the same length before parsing,
+//! so every byte offset of the tree is an offset of the original text; the
+//! caller keeps the original bytes as [`ParsedFile::source`], and stubs are
+//! spliced into the original, never into the masked copy.
+//!
+//! Which identifiers are masked (the rule is in `docs/lang.md`, "Macro
+//! masking"):
+//! 1. names the file itself `#define`s as object-like macros whose every
+//!    definition expands to nothing, to keywords and attributes of
+//!    [`MacroRules`], or to namespace braces (`namespace fmt { inline
+//!    namespace v10 {` / `}}`);
+//! 2. an identifier of the macro shape (upper case, digits and at least one
+//!    `_`, not followed by `(`, not defined by the file as anything else) in
+//!    declaration-specifier position: after a declaration boundary (`;`, `{`,
+//!    `}`, a template header's `>`, a label's `:`, a preprocessor line, a
+//!    specifier keyword or another masked name) and before a type and a
+//!    declarator (`FMT_CONSTEXPR auto parse(`), or alone on its line between
+//!    declarations (`FMT_BEGIN_NAMESPACE`), or between a parameter list and a
+//!    body (`void f() FMT_NOEXCEPT {`).
+//!
+//! An identifier followed directly by a declarator (`MY_TYPE f(`) is a type
+//! and is kept. In C++ a masked name with `CONSTEXPR` / `CONSTEVAL` in it is
+//! written as that keyword padded with spaces, so a stub of such a function
+//! is flagged `constexpr_stub` like one of a real `constexpr` function. The masked parse is used only when the plain one has errors
+//! and the masked one has fewer ([`tolerant`]).
+
+use crate::{parse, Lang, ParsedFile};
+
+/// What the masking pass knows of a language (data, read by one scanner).
+#[derive(Debug)]
+pub struct MacroRules {
+    /// Keywords that may stand before a masked name in a declaration
+    /// (`static FMT_NOINLINE void f()`).
+    pub specifier_keywords: &'static [&'static str],
+    /// Words an expansion may consist of for the macro to be neutral.
+    pub neutral_words: &'static [&'static str],
+    /// Words that take a balanced `( … )` in a neutral expansion
+    /// (`__attribute__((always_inline))`, `__declspec(dllexport)`).
+    pub neutral_calls: &'static [&'static str],
+    /// Keywords that may follow a parameter list before the body.
+    pub trailing_keywords: &'static [&'static str],
+    /// A masked name containing the first part is written as the keyword
+    /// of the second, padded with spaces (`FMT_CONSTEXPR` → `constexpr    `),
+    /// so that rules reading the header still see it (the skeleton's
+    /// `constexpr_stub` warning). Empty for C, whose grammar has no such
+    /// keyword.
+    pub keyword_substitutions: &'static [(&'static str, &'static str)],
+}
+
+static C_FAMILY: MacroRules = MacroRules {
+    specifier_keywords: &[
+        "static",
+        "inline",
+        "constexpr",
+        "consteval",
+        "constinit",
+        "extern",
+        "virtual",
+        "explicit",
+        "friend",
+        "const",
+        "volatile",
+        "register",
+        "thread_local",
+        "_Thread_local",
+        "__inline",
+        "__inline__",
+        "__forceinline",
+        "typedef",
+        "public",
+        "private",
+        "protected",
+    ],
+    neutral_words: &[
+        "static",
+        "inline",
+        "constexpr",
+        "consteval",
+        "constinit",
+        "extern",
+        "virtual",
+        "explicit",
+        "noexcept",
+        "__inline",
+        "__inline__",
+        "__forceinline",
+        "_Noreturn",
+        "noreturn",
+        "restrict",
+        "__restrict",
+        "__restrict__",
+        "__cdecl",
+        "__stdcall",
+        "__fastcall",
+        "__vectorcall",
+        "override",
+        "final",
+    ],
+    neutral_calls: &[
+        "__attribute__",
+        "__attribute",
+        "__declspec",
+        "alignas",
+        "_Alignas",
+        "noexcept",
+        "throw",
+        "__pragma",
+        "_Pragma",
+    ],
+    trailing_keywords: &["override", "final", "noexcept", "const", "throw"],
+    keyword_substitutions: &[],
+};
+
+static CPP: MacroRules = MacroRules {
+    keyword_substitutions: &[("CONSTEXPR", "constexpr"), ("CONSTEVAL", "consteval")],
+    ..C_FAMILY
+};
+
+/// The masking rules of a language, if it has a preprocessor.
+pub fn macro_rules(lang: Lang) -> Option<&'static MacroRules> {
+    match lang {
+        Lang::C => Some(&C_FAMILY),
+        Lang::Cpp => Some(&CPP),
+        _ => None,
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tok {
+    Ident,
+    Punct(u8),
+    /// A preprocessor line (a declaration boundary).
+    Directive,
+    /// Literal or number.
+    Other,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Token {
+    kind: Tok,
+    start: usize,
+    end: usize,
+    line: usize,
+}
+
+/// Tokens outside comments; preprocessor lines are one [`Tok::Directive`]
+/// each, and their `#define`s are returned as (name, expansion) spans.
+/// A `#define`: name start, name end, expansion start, expansion end.
+type Define = (usize, usize, usize, usize);
+
+fn tokenize(src: &[u8]) -> (Vec<Token>, Vec<Define>) {
+    let mut toks = Vec::new();
+    let mut defines = Vec::new();
+    let n = src.len();
+    let mut i = 0;
+    let mut line = 0usize;
+    let mut line_start = true;
+    while i < n {
+        let c = src[i];
+        if c == b'\n' {
+            line += 1;
+            line_start = true;
+            i += 1;
+            continue;
+        }
+        if c == b' ' || c == b'\t' || c == b'\r' || c == b'\x0c' || c == b'\x0b' {
+            i += 1;
+            continue;
+        }
+        if c == b'\\' && src.get(i + 1) == Some(&b'\n') {
+            i += 2;
+            line += 1;
+            continue;
+        }
+        if c == b'/' && src.get(i + 1) == Some(&b'/') {
+            while i < n && src[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        }
+        if c == b'/' && src.get(i + 1) == Some(&b'*') {
+            i += 2;
+            while i < n && !(src[i] == b'*' && src.get(i + 1) == Some(&b'/')) {
+                line += usize::from(src[i] == b'\n');
+                i += 1;
+            }
+            i = (i + 2).min(n);
+            continue;
+        }
+        if c == b'#' && line_start {
+            let start = i;
+            // The logical line, with continuations; comments end nothing.
+            let mut j = i;
+            while j < n && src[j] != b'\n' {
+                if src[j] == b'\\' && src.get(j + 1) == Some(&b'\n') {
+                    j += 1;
+                    line += 1;
+                } else if src[j] == b'/' && src.get(j + 1) == Some(&b'*') {
+                    j += 2;
+                    while j < n && !(src[j] == b'*' && src.get(j + 1) == Some(&b'/')) {
+                        line += usize::from(src[j] == b'\n');
+                        j += 1;
+                    }
+                    j = j.saturating_add(1).min(n.saturating_sub(1));
+                }
+                j += 1;
+            }
+            let end = j.min(n);
+            if let Some(d) = define_of(src, start, end) {
+                defines.push(d);
+            }
+            toks.push(Token {
+                kind: Tok::Directive,
+                start,
+                end,
+                line,
+            });
+            i = end;
+            continue;
+        }
+        line_start = false;
+        let start = i;
+        if c == b'_' || c.is_ascii_alphabetic() {
+            while i < n && (src[i] == b'_' || src[i].is_ascii_alphanumeric()) {
+                i += 1;
+            }
+            // Raw string: R"delim( … )delim" (with an encoding prefix).
+            let word = &src[start..i];
+            if src.get(i) == Some(&b'"') && matches!(word, b"R" | b"u8R" | b"uR" | b"UR" | b"LR") {
+                i = skip_raw_string(src, i, &mut line);
+                toks.push(Token {
+                    kind: Tok::Other,
+                    start,
+                    end: i,
+                    line,
+                });
+                continue;
+            }
+            toks.push(Token {
+                kind: Tok::Ident,
+                start,
+                end: i,
+                line,
+            });
+            continue;
+        }
+        if c.is_ascii_digit() || (c == b'.' && src.get(i + 1).is_some_and(u8::is_ascii_digit)) {
+            while i < n
+                && (src[i].is_ascii_alphanumeric()
+                    || src[i] == b'.'
+                    || src[i] == b'_'
+                    || (src[i] == b'\'' && src.get(i + 1).is_some_and(u8::is_ascii_alphanumeric))
+                    || ((src[i] == b'+' || src[i] == b'-')
+                        && matches!(src[i - 1], b'e' | b'E' | b'p' | b'P')))
+            {
+                i += 1;
+            }
+            toks.push(Token {
+                kind: Tok::Other,
+                start,
+                end: i,
+                line,
+            });
+            continue;
+        }
+        if c == b'"' || c == b'\'' {
+            i += 1;
+            while i < n && src[i] != c && src[i] != b'\n' {
+                if src[i] == b'\\' {
+                    i += 1;
+                }
+                i += 1;
+            }
+            i = (i + 1).min(n);
+            toks.push(Token {
+                kind: Tok::Other,
+                start,
+                end: i,
+                line,
+            });
+            continue;
+        }
+        i += 1;
+        toks.push(Token {
+            kind: Tok::Punct(c),
+            start,
+            end: i,
+            line,
+        });
+    }
+    (toks, defines)
+}
+
+fn skip_raw_string(src: &[u8], quote: usize, line: &mut usize) -> usize {
+    let n = src.len();
+    let mut j = quote + 1;
+    while j < n && src[j] != b'(' && src[j] != b'\n' && j - quote <= 17 {
+        j += 1;
+    }
+    if src.get(j) != Some(&b'(') {
+        return (quote + 1).min(n);
+    }
+    let delim = &src[quote + 1..j];
+    let mut k = j + 1;
+    while k < n {
+        if src[k] == b')'
+            && src[k + 1..].starts_with(delim)
+            && src.get(k + 1 + delim.len()) == Some(&b'"')
+        {
+            return k + delim.len() + 2;
+        }
+        *line += usize::from(src[k] == b'\n');
+        k += 1;
+    }
+    n
+}
+
+/// `#define NAME expansion` (object-like only): name start/end, expansion
+/// start/end.
+fn define_of(src: &[u8], start: usize, end: usize) -> Option<Define> {
+    let s = &src[start..end];
+    let mut i = 1;
+    let ws = |b: u8| b == b' ' || b == b'\t';
+    while i < s.len() && ws(s[i]) {
+        i += 1;
+    }
+    if !s[i..].starts_with(b"define") {
+        return None;
+    }
+    i += 6;
+    if i >= s.len() || !ws(s[i]) {
+        return None;
+    }
+    while i < s.len() && ws(s[i]) {
+        i += 1;
+    }
+    let ns = i;
+    while i < s.len() && (s[i] == b'_' || s[i].is_ascii_alphanumeric()) {
+        i += 1;
+    }
+    if i == ns || s.get(i) == Some(&b'(') {
+        return None;
+    }
+    Some((start + ns, start + i, start + i, end))
+}
+
+/// Whether an expansion consists only of neutral words, calls, attributes
+/// `[[…]]`, names in `known` (sorted), or namespace braces.
+fn neutral_expansion(text: &[u8], rules: &MacroRules, known: &[&[u8]]) -> bool {
+    let (toks, _) = tokenize(text);
+    let word = |t: &Token| &text[t.start..t.end];
+    let mut i = 0;
+    while i < toks.len() {
+        let t = toks[i];
+        match t.kind {
+            Tok::Ident => {
+                let w = word(&t);
+                if rules.neutral_calls.iter().any(|c| c.as_bytes() == w)
+                    && matches!(
+                        toks.get(i + 1),
+                        Some(Token {
+                            kind: Tok::Punct(b'('),
+                            ..
+                        })
+                    )
+                {
+                    i = skip_balanced(&toks, i + 1, b'(', b')');
+                    continue;
+                }
+                if w == b"namespace" {
+                    // namespace [NAME] {
+                    let mut j = i + 1;
+                    if matches!(
+                        toks.get(j),
+                        Some(Token {
+                            kind: Tok::Ident,
+                            ..
+                        })
+                    ) {
+                        j += 1;
+                    }
+                    if !matches!(
+                        toks.get(j),
+                        Some(Token {
+                            kind: Tok::Punct(b'{'),
+                            ..
+                        })
+                    ) {
+                        return false;
+                    }
+                    i = j + 1;
+                    continue;
+                }
+                if !(w == b"inline"
+                    || rules.neutral_words.iter().any(|k| k.as_bytes() == w)
+                    || known.binary_search(&w).is_ok())
+                {
+                    return false;
+                }
+                i += 1;
+            }
+            Tok::Punct(b'[')
+                if matches!(
+                    toks.get(i + 1),
+                    Some(Token {
+                        kind: Tok::Punct(b'['),
+                        ..
+                    })
+                ) =>
+            {
+                i = skip_balanced(&toks, i, b'[', b']');
+            }
+            Tok::Punct(b'}') => i += 1,
+            _ => return false,
+        }
+    }
+    // Closing braces only, or no brace at all, or openings only.
+    let opens = toks.iter().any(|t| t.kind == Tok::Punct(b'{'));
+    let closes = toks.iter().any(|t| t.kind == Tok::Punct(b'}'));
+    !(opens && closes)
+}
+
+fn skip_balanced(toks: &[Token], open_at: usize, open: u8, close: u8) -> usize {
+    let mut depth = 0usize;
+    let mut j = open_at;
+    while j < toks.len() {
+        match toks[j].kind {
+            Tok::Punct(c) if c == open => depth += 1,
+            Tok::Punct(c) if c == close => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return j + 1;
+                }
+            }
+            _ => {}
+        }
+        j += 1;
+    }
+    toks.len()
+}
+
+fn macro_shaped(w: &[u8]) -> bool {
+    w.len() >= 3
+        && w[0].is_ascii_uppercase()
+        && w.contains(&b'_')
+        && w.iter()
+            .all(|&b| b == b'_' || b.is_ascii_uppercase() || b.is_ascii_digit())
+}
+
+/// The spans (start, end) of the identifiers to mask in `src`, in order.
+pub fn macro_mask_spans(lang: Lang, src: &[u8]) -> Vec<(usize, usize)> {
+    let Some(rules) = macro_rules(lang) else {
+        return Vec::new();
+    };
+    let (toks, defines) = tokenize(src);
+    // Names the file defines, neutral only if every definition is neutral
+    // (two passes let one neutral macro be defined by another).
+    let mut neutral: Vec<&[u8]> = Vec::new();
+    let mut other: Vec<&[u8]> = Vec::new();
+    for _ in 0..2 {
+        let mut n2: Vec<&[u8]> = Vec::new();
+        let mut o2: Vec<&[u8]> = Vec::new();
+        for &(ns, ne, es, ee) in &defines {
+            let name = &src[ns..ne];
+            if neutral_expansion(&src[es..ee], rules, &neutral) {
+                n2.push(name);
+            } else {
+                o2.push(name);
+            }
+        }
+        o2.sort_unstable();
+        o2.dedup();
+        n2.retain(|n| o2.binary_search(n).is_err());
+        n2.sort_unstable();
+        n2.dedup();
+        neutral = n2;
+        other = o2;
+    }
+    let word = |t: &Token| &src[t.start..t.end];
+    let is_ident = |t: Option<&Token>| t.is_some_and(|t| t.kind == Tok::Ident);
+    let mut masked = vec![false; toks.len()];
+    let mut out = Vec::new();
+    for k in 0..toks.len() {
+        let t = toks[k];
+        if t.kind != Tok::Ident {
+            continue;
+        }
+        let w = word(&t);
+        let next = toks.get(k + 1);
+        if neutral.binary_search(&w).is_ok() {
+            masked[k] = true;
+            out.push((t.start, t.end));
+            continue;
+        }
+        if !macro_shaped(w)
+            || other.binary_search(&w).is_ok()
+            || matches!(
+                next,
+                Some(Token {
+                    kind: Tok::Punct(b'('),
+                    ..
+                })
+            )
+        {
+            continue;
+        }
+        let prev = k.checked_sub(1).map(|p| (p, toks[p]));
+        let boundary = match prev {
+            None => true,
+            Some((p, pt)) => {
+                masked[p]
+                    || match pt.kind {
+                        Tok::Directive => true,
+                        Tok::Punct(b';' | b'{' | b'}') => true,
+                        Tok::Punct(b'>') => {
+                            !(p > 0
+                                && toks[p - 1].kind == Tok::Punct(b'-')
+                                && toks[p - 1].end == pt.start)
+                        }
+                        Tok::Punct(b':') => !(p > 0 && toks[p - 1].kind == Tok::Punct(b':')),
+                        Tok::Ident => rules
+                            .specifier_keywords
+                            .iter()
+                            .any(|s| s.as_bytes() == word(&pt)),
+                        _ => false,
+                    }
+            }
+        };
+        let lone =
+            prev.is_none_or(|(_, pt)| pt.line < t.line) && next.is_none_or(|nt| nt.line > t.line);
+        let hit = if boundary && lone {
+            // Between declarations: what follows starts a declaration.
+            match next {
+                None => true,
+                Some(nt) => matches!(
+                    nt.kind,
+                    Tok::Ident | Tok::Directive | Tok::Punct(b'[' | b'~')
+                ),
+            }
+        } else if boundary && is_ident(next) {
+            // A type, then a declarator: `FMT_API void f(`, `X auto g(`.
+            let after = toks.get(k + 2);
+            match after.map(|a| a.kind) {
+                Some(Tok::Ident) => true,
+                Some(Tok::Punct(b'*' | b'&' | b'<')) => true,
+                Some(Tok::Punct(b':')) => {
+                    toks.get(k + 3).is_some_and(|x| x.kind == Tok::Punct(b':'))
+                }
+                _ => false,
+            }
+        } else {
+            // Between a parameter list and a body.
+            let after_params = prev.is_some_and(|(_, pt)| {
+                pt.kind == Tok::Punct(b')')
+                    || (pt.kind == Tok::Ident
+                        && rules
+                            .trailing_keywords
+                            .iter()
+                            .any(|s| s.as_bytes() == word(&pt)))
+            });
+            after_params
+                && next.is_some_and(|nt| {
+                    nt.kind == Tok::Punct(b'{')
+                        || (nt.kind == Tok::Ident
+                            && rules
+                                .trailing_keywords
+                                .iter()
+                                .any(|s| s.as_bytes() == word(nt)))
+                })
+        };
+        if hit {
+            masked[k] = true;
+            out.push((t.start, t.end));
+        }
+    }
+    out
+}
+
+/// `src` with every span of [`macro_mask_spans`] replaced by spaces (same
+/// length; a name of [`MacroRules::keyword_substitutions`] by its keyword
+/// and spaces), or `None` when nothing is masked.
+pub fn mask_macros(lang: Lang, src: &[u8]) -> Option<Vec<u8>> {
+    let rules = macro_rules(lang)?;
+    let spans = macro_mask_spans(lang, src);
+    if spans.is_empty() {
+        return None;
+    }
+    let mut out = src.to_vec();
+    for (s, e) in spans {
+        let name = &src[s..e];
+        let kw = rules
+            .keyword_substitutions
+            .iter()
+            .find(|(part, _)| name.windows(part.len()).any(|w| w == part.as_bytes()))
+            .map(|(_, k)| k.as_bytes())
+            .filter(|k| k.len() <= name.len());
+        out[s..e].fill(b' ');
+        if let Some(k) = kw {
+            out[s..s + k.len()].copy_from_slice(k);
+        }
+    }
+    Some(out)
+}
+
+/// The tolerant parse: `file` itself when it has no error or its language
+/// has no macro rules; otherwise the parse of the masked text, labelled
+/// with the original bytes, when that has fewer ERROR/MISSING nodes.
+///
+/// A grammar that cannot load or a parse that aborts keeps `file`.
+pub fn tolerant(file: ParsedFile) -> ParsedFile {
+    if file.parse_errors == 0 || file.lang != file.grammar {
+        return file;
+    }
+    let Some(masked) = mask_macros(file.lang, &file.source) else {
+        return file;
+    };
+    match parse(file.lang, masked) {
+        Ok(mut alt) if alt.parse_errors < file.parse_errors => {
+            alt.source = file.source;
+            alt
+        }
+        _ => file,
+    }
+}
+
+/// The conditions of the preprocessor groups open at byte `at` of a C or
+/// C++ source, outermost first: `#ifdef X` gives `defined(X)`, `#ifndef X`
+/// `!defined(X)`, `#if E` / `#elif E` the text `E`; an `#else` branch is
+/// the negation `!(…)` of the branch it follows. One linear scan of the
+/// preprocessor lines before `at`.
+pub fn open_conditions(src: &[u8], at: usize) -> Vec<String> {
+    let (toks, _) = tokenize(&src[..at.min(src.len())]);
+    let mut stack: Vec<String> = Vec::new();
+    for t in toks.iter().filter(|t| t.kind == Tok::Directive) {
+        let line = String::from_utf8_lossy(&src[t.start + 1..t.end]).replace("\\\n", " ");
+        let line = line.trim_start();
+        let (word, rest) = line
+            .split_once(|c: char| c.is_whitespace())
+            .unwrap_or((line, ""));
+        let rest = rest.trim().to_string();
+        match word {
+            "ifdef" => stack.push(format!("defined({rest})")),
+            "ifndef" => stack.push(format!("!defined({rest})")),
+            "if" => stack.push(rest),
+            "elif" | "elifdef" | "elifndef" => {
+                if let Some(top) = stack.last_mut() {
+                    *top = format!("!({top}) && {rest}");
+                }
+            }
+            "else" => {
+                if let Some(top) = stack.last_mut() {
+                    *top = format!("!({top})");
+                }
+            }
+            "endif" => {
+                stack.pop();
+            }
+            _ => {}
+        }
+    }
+    stack
+}
+
+/// Whether a C or C++ function starting at byte `at` is test-only code: an
+/// open preprocessor group's condition names an identifier with `TEST` in
+/// it, in the branch the condition enables (`#ifdef REDIS_TEST`,
+/// `#if defined(FOO_TESTS)`); an `#ifndef` or `#else` branch never counts.
+pub fn in_test_block(src: &[u8], at: usize) -> bool {
+    open_conditions(src, at).iter().any(|c| {
+        let positive = !c.starts_with('!');
+        positive
+            && c.split(|ch: char| !(ch == '_' || ch.is_ascii_alphanumeric()))
+                .any(|w| w.contains("TEST"))
+    })
+}
