@@ -9,7 +9,7 @@
 //!   and instance id; one bad row never stops the batch).
 //! - [`source`]: files at `base_commit` from a git repository
 //!   (`git cat-file --batch`, work tree untouched) or a snapshot directory.
-//! - [`targets`]: the functions the gold patch edits (`TARGET_RULES.md`),
+//! - [`targets`]: the functions the gold patch edits (`docs/target-rules.md`),
 //!   or the typed reason there are none.
 //! - [`pr0`]: the target bodies stubbed (codethread-skeleton), as a git diff
 //!   that `git apply` applies at base and `git apply -R` reverses; the human

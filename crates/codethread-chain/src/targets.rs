@@ -1,5 +1,5 @@
 //! Target functions: the existing functions the gold patch edits, by the
-//! rule of `TARGET_RULES.md`, and the typed reason when there are none.
+//! rule of `docs/target-rules.md`, and the typed reason when there are none.
 //!
 //! The rule is codethread-patch's [`codethread_patch::localize`] (changed
 //! lines from applying the gold patch with git's rules, functions from
@@ -95,7 +95,7 @@ impl Localization {
     }
 }
 
-/// Functions under `TARGET_RULES.md` (named, with a body) of a pre-image,
+/// Functions under `docs/target-rules.md` (named, with a body) of a pre-image,
 /// parsed the way localization parses it.
 fn real_functions(path: &str, bytes: &[u8], hint: Option<Lang>) -> Vec<Function> {
     if Lang::from_path(path).is_none() {
@@ -232,7 +232,7 @@ pub fn localize(
 /// removal is noted in [`Localization::notes`]; when nothing is left the
 /// localization gets [`NegativeCase::GeneratedFilesOnly`] (or
 /// [`NegativeCase::TestCodeOnly`]). [`localize`] itself keeps them (it
-/// answers which functions the gold patch edits, `TARGET_RULES.md`);
+/// answers which functions the gold patch edits, `docs/target-rules.md`);
 /// `pipeline::build` applies this before PR0.
 pub fn drop_non_targets(loc: &mut Localization) {
     let hint = loc.language_hint;

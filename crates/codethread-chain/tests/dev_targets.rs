@@ -1,5 +1,5 @@
 //! Targets on the real DEV pack must equal the independently built
-//! expected_targets.jsonl (TARGET_RULES.md).
+//! expected_targets.jsonl (`docs/target-rules.md`).
 
 use std::collections::BTreeMap;
 

@@ -61,7 +61,7 @@ impl Span {
     }
 }
 
-/// Where a function sits, following `TARGET_RULES.md`.
+/// Where a function sits, following `docs/target-rules.md`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum FunctionKind {
@@ -103,7 +103,7 @@ pub struct Function {
     pub node_kind: &'static str,
     /// True for functions that get no name (callbacks, IIFEs, lambdas,
     /// closures, func literals). These are not "functions" under
-    /// `TARGET_RULES.md`, but metric tools report some of them.
+    /// `docs/target-rules.md`, but metric tools report some of them.
     pub anonymous: bool,
     /// Index of the innermost enclosing function in the same list.
     pub parent: Option<usize>,
@@ -374,13 +374,13 @@ pub fn index_flat(file: &ParsedFile, flat: &FlatTree) -> Vec<Function> {
 }
 
 /// Choices of [`index_flat_with`]; the default is the function set of
-/// `TARGET_RULES.md` that [`index_functions`] gives.
+/// `docs/target-rules.md` that [`index_functions`] gives.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct IndexOptions {
     /// Also list the bodiless declarations of kinds that are functions only
     /// with a body (Java / PHP abstract and interface methods, C++
     /// `= default` / `= delete`), with `body: None`. They are not functions
-    /// under `TARGET_RULES.md`; metric tools that report them (rust-code-analysis
+    /// under `docs/target-rules.md`; metric tools that report them (rust-code-analysis
     /// gives a bodiless Java method a record) ask for them.
     pub keep_bodiless: bool,
 }
@@ -1416,7 +1416,7 @@ fn assign_occurrences(out: &mut [Function]) {
 }
 
 /// The part of a function's before/after key besides the qualname that
-/// step 2 of the pairing keeps (`TARGET_RULES.md`): Rust impl trait, JS
+/// step 2 of the pairing keeps (`docs/target-rules.md`): Rust impl trait, JS
 /// accessor, Ruby singleton flag, C++ class type.
 pub type PairingExtra = (Option<String>, Option<String>, bool, Option<String>);
 
@@ -1444,7 +1444,7 @@ impl Function {
         )
     }
 
-    /// The before/after matching key of `TARGET_RULES.md`: the
+    /// The before/after matching key of `docs/target-rules.md`: the
     /// [`PairingKey`] and the n-th occurrence of that key.
     pub fn match_key(&self) -> (PairingKey, usize) {
         (self.pairing_key(), self.key_occurrence)

@@ -65,7 +65,7 @@ impl Lang {
 
     /// The language for a file extension (without the dot, case-sensitive),
     /// without a repository-level hint: `.c` and `.h` are C; `.cc .cpp .cxx
-    /// .c++ .hpp .hh .hxx .h++ .ipp .inl .tpp` are C++ (`TARGET_RULES.md`).
+    /// .c++ .hpp .hh .hxx .h++ .ipp .inl .tpp` are C++ (`docs/target-rules.md`).
     /// [`Lang::for_source`] refines `.h` by content and by a hint.
     pub fn from_extension(ext: &str) -> Option<Lang> {
         Some(match ext {

@@ -337,10 +337,12 @@ fn run_parser(
             std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
             std::collections::hash_map::Entry::Vacant(v) => {
                 let mut p = Parser::new();
-                let language = lang.ts_language().ok_or(RunError::Lang(LangError::GrammarNotBuilt {
-                    lang,
-                    feature: lang.feature(),
-                }))?;
+                let language =
+                    lang.ts_language()
+                        .ok_or(RunError::Lang(LangError::GrammarNotBuilt {
+                            lang,
+                            feature: lang.feature(),
+                        }))?;
                 p.set_language(&language).map_err(|e| {
                     RunError::Lang(LangError::Grammar {
                         lang,

@@ -166,12 +166,12 @@ pub(crate) struct LangSpec {
     /// as items (Rust `cfg_rt! { pub fn ... }`): (invocation kind, body kind,
     /// parent kinds where the invocation stands as an item).
     pub reparse_macros: Option<(&'static str, &'static str, &'static [&'static str])>,
-    /// Definition rules of Java, C, C++, Ruby and PHP (`TARGET_RULES.md`,
+    /// Definition rules of Java, C, C++, Ruby and PHP (`docs/target-rules.md`,
     /// "Java, C, C++, Ruby, PHP"); [`DefRules::NONE`] elsewhere.
     pub defs: DefRules,
 }
 
-/// Definition rules the five-language part of `TARGET_RULES.md` needs.
+/// Definition rules the five-language part of `docs/target-rules.md` needs.
 #[derive(Debug)]
 pub(crate) struct DefRules {
     /// `nested` only under a named (counted) function; anonymous functions

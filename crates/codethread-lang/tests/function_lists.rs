@@ -1,4 +1,4 @@
-//! The index's functions (TARGET_RULES: named, with a body) against the
+//! The index's functions (target rules: named, with a body) against the
 //! function lists of the reference tools on the five Java / C / C++ / Ruby /
 //! PHP corpora: lizard 1.24.3 on all five, rust-code-analysis 0.0.25 (RCA)
 //! on gson, jq and fmt (`shared/metrics/reference/<corpus>.<tool>.jsonl`,
@@ -46,7 +46,7 @@ struct FileInfo {
 }
 
 /// C and C++ keywords (a reference "function" named by one is an
-/// error-recovery artefact of the tool; TARGET_RULES drops them).
+/// error-recovery artefact of the tool; the target rules drop them).
 const KEYWORDS: &[&str] = &[
     "if", "else", "switch", "case", "for", "while", "do", "return", "sizeof", "catch",
 ];
@@ -358,7 +358,7 @@ fn function_lists_match_lizard_and_rca_up_to_documented_classes() {
                 {
                     "reference only: bodiless declaration (interface / abstract method)"
                 } else if last.is_some_and(|n| KEYWORDS.contains(&n)) {
-                    "reference only: keyword-named error-recovery artefact (TARGET_RULES drops these)"
+                    "reference only: keyword-named error-recovery artefact (the target rules drop these)"
                 } else if node.is_some_and(|n| STRING_KINDS.contains(&n.kind())) {
                     "reference only: text inside a string or heredoc read as code (lizard)"
                 } else if inside.iter().any(|o| !o.f.notes.is_empty())
@@ -386,7 +386,7 @@ fn function_lists_match_lizard_and_rca_up_to_documented_classes() {
                 {
                     "reference only: a Java annotation with arguments read as a function, or makes the annotated field one (lizard)"
                 } else if contains_word(&text, "= default") || contains_word(&text, "= delete") {
-                    "reference only: `= default` / `= delete` definition (no body; TARGET_RULES excludes it)"
+                    "reference only: `= default` / `= delete` definition (no body; the target rules exclude it)"
                 } else if r.name.is_none()
                     && ["struct ", "class ", "namespace ", "union "]
                         .iter()
@@ -402,7 +402,7 @@ fn function_lists_match_lizard_and_rca_up_to_documented_classes() {
                     !v.iter()
                         .any(|&l| r.start.saturating_sub(1) <= l && l <= r.end.max(r.start))
                 }) {
-                    "reference only: tree-sitter's definition node there is no function by TARGET_RULES (no function declarator after a macro word, keyword name, or no body)"
+                    "reference only: tree-sitter's definition node there is no function by the target rules (no function declarator after a macro word, keyword name, or no body)"
                 } else if !inside.is_empty() {
                     "reference only: inside an index function (macro loop or nested construct the tool reads as a function)"
                 } else {

@@ -295,7 +295,7 @@ fn deep_nesting_caps_qualified_names() {
     assert_eq!(names.len(), depth);
 }
 
-/// The named functions (TARGET_RULES: not anonymous) as (qualname, kind).
+/// The named functions (target rules: not anonymous) as (qualname, kind).
 fn named(funcs: &[Function]) -> Vec<(String, &'static str)> {
     funcs
         .iter()

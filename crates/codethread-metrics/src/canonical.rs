@@ -4,7 +4,7 @@
 //! the grammar's [`rules::CanonRules`] table. The rules are in
 //! `docs/metrics.md` ("Canonical profile"); nothing here names a language.
 //!
-//! The function set is the one of `TARGET_RULES.md`: the named functions of
+//! The function set is the one of `docs/target-rules.md`: the named functions of
 //! the codethread-lang index. A function's values cover its own node
 //! (signature and body) and the anonymous functions inside it, not the named
 //! functions nested in it (each is its own record).

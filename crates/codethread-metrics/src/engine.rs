@@ -163,7 +163,7 @@ pub struct FunctionMetrics {
     /// The name, as the profile's tool names it (Python `f`, Go `(*T).M`,
     /// `anonymous__0`, rust-code-analysis `<anonymous>`).
     pub name: String,
-    /// The qualified name under the conventions of `TARGET_RULES.md`
+    /// The qualified name under the conventions of `docs/target-rules.md`
     /// (`Class.method`, `outer.inner`, Go `Type.method`, ...), from the
     /// codethread-lang function index: the key that joins a record to a
     /// target id `path::qualname`.
@@ -175,7 +175,7 @@ pub struct FunctionMetrics {
     /// ([`codethread_lang::Function::target_id`] of the codethread-lang
     /// index of the file, as `chain targets` parses it). `None` (`null`)
     /// only for a record that is no target function under
-    /// `TARGET_RULES.md`: an anonymous function or a declaration without a
+    /// `docs/target-rules.md`: an anonymous function or a declaration without a
     /// body (paper profile), or a lizard function the index does not have;
     /// such a record says why in [`FunctionMetrics::notes`].
     #[serde(default)]
@@ -1127,7 +1127,7 @@ pub(crate) fn target_index(file: &ParsedFile, flat: Option<&FlatTree>) -> Vec<Fu
     index_flat(&best, &FlatTree::new(&best))
 }
 
-/// Whether `f` is a target function under `TARGET_RULES.md` (the functions
+/// Whether `f` is a target function under `docs/target-rules.md` (the functions
 /// `chain targets` can name): named, with a body.
 pub(crate) fn is_target(f: &Function) -> bool {
     !f.anonymous && f.body.is_some()
@@ -1135,10 +1135,10 @@ pub(crate) fn is_target(f: &Function) -> bool {
 
 /// Why a record has no target id (a note on the record).
 pub(crate) const NO_ID_ANONYMOUS: &str =
-    "no target_id: an anonymous function is not a target (TARGET_RULES.md)";
+    "no target_id: an anonymous function is not a target (`docs/target-rules.md`)";
 /// Why a record has no target id: a declaration without a body.
 pub(crate) const NO_ID_BODILESS: &str =
-    "no target_id: a declaration without a body is not a target (TARGET_RULES.md)";
+    "no target_id: a declaration without a body is not a target (`docs/target-rules.md`)";
 /// Why a record has no target id: the index has no such function.
 pub(crate) const NO_ID_UNINDEXED: &str =
     "no target_id: the codethread-lang index has no function here (the tool's function list differs)";

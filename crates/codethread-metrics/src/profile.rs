@@ -20,7 +20,7 @@ pub enum Profile {
     /// "Canonical profile"): McCabe cyclomatic complexity, Campbell's
     /// cognitive complexity (SonarSource 1.5, 2021), one Halstead
     /// classification and one logical-line rule, over the functions of
-    /// `TARGET_RULES.md`; every metric is defined for every function.
+    /// `docs/target-rules.md`; every metric is defined for every function.
     Canonical,
 }
 

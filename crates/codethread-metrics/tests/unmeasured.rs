@@ -43,13 +43,21 @@ fn the_unmeasured_table_is_what_the_engine_does() {
                 let entry = table.iter().find(|(l, m, _)| *l == lang && *m == metric);
                 match (entry, value) {
                     (None, Some(_)) => {}
-                    (None, None) => panic!("{profile:?} {lang:?} {metric}: null but not in UNMEASURED"),
+                    (None, None) => {
+                        panic!("{profile:?} {lang:?} {metric}: null but not in UNMEASURED")
+                    }
                     (Some((.., why)), None) => {
-                        assert!(why.starts_with("null"), "{profile:?} {lang:?} {metric}: {why}")
+                        assert!(
+                            why.starts_with("null"),
+                            "{profile:?} {lang:?} {metric}: {why}"
+                        )
                     }
                     (Some((.., why)), Some(v)) => {
                         // A tool constant: 0 where one `if` makes it 1.
-                        assert!(!why.starts_with("null"), "{profile:?} {lang:?} {metric}: {why}");
+                        assert!(
+                            !why.starts_with("null"),
+                            "{profile:?} {lang:?} {metric}: {why}"
+                        );
                         assert_eq!(v, 0.0, "{profile:?} {lang:?} {metric}");
                         assert!(f.notes.iter().any(|n| n == why), "{:?}", f.notes);
                     }

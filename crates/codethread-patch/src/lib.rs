@@ -15,7 +15,7 @@
 //! - [`diff_files`] / [`diff_trees`]: git-compatible diffs (`git apply`
 //!   accepts them) from before/after contents.
 //! - [`localize`]: the files and functions a patch edits, by the rule of
-//!   `TARGET_RULES.md`, on `codethread-lang`'s function index.
+//!   `docs/target-rules.md`, on `codethread-lang`'s function index.
 //! - [`jaccard`], [`similarity`]: J^file and J^func of two patches.
 //! - [`to_git_format`]: add `diff --git` headers to traditional diffs;
 //!   [`compose`]: stack patches (PR1 + PR2) into one git diff.

@@ -1,5 +1,5 @@
 //! Which files and functions a patch edits, by the rule of
-//! `chains/TARGET_RULES.md`.
+//! `docs/target-rules.md`.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -152,7 +152,7 @@ pub struct FileEdit {
     pub old_path: Option<String>,
     /// What the patch does to the file.
     pub op: FileOp,
-    /// One of the source extensions of TARGET_RULES.
+    /// One of the source extensions of the target rules.
     pub is_source: bool,
     /// Language of the file ([`Lang::name`]: `python`, `go`, `rust`,
     /// `javascript`, `typescript`, `tsx`, `java`, `c`, `cpp`, `ruby`, `php`),
@@ -203,12 +203,12 @@ impl Localization {
     }
 }
 
-/// The source extensions of TARGET_RULES.md, without a repository hint.
+/// The source extensions of `docs/target-rules.md`, without a repository hint.
 pub fn is_source_path(path: &str) -> bool {
     is_source_path_hinted(path, None)
 }
 
-/// The source extensions of TARGET_RULES.md for a repository of language
+/// The source extensions of `docs/target-rules.md` for a repository of language
 /// `hint`: `.py .go .rs .js .mjs .cjs .jsx .ts .tsx .java .rb .php .c .h .cc
 /// .cpp .cxx .hpp .hh .hxx` everywhere, and in a C++ repository also `.h++
 /// .c++ .ipp .inl .tpp`.
@@ -238,7 +238,7 @@ pub fn is_source_path_hinted(path: &str, hint: Option<Lang>) -> bool {
     ) || (hint == Some(Lang::Cpp) && matches!(ext, "h++" | "c++" | "ipp" | "inl" | "tpp"))
 }
 
-/// A parsed image with its TARGET_RULES functions.
+/// A parsed image with its target-rule functions.
 struct Image {
     file: ParsedFile,
     funcs: Vec<Function>,
@@ -287,7 +287,7 @@ impl Image {
                 },
             })?;
         let all = index_functions(&file);
-        // Functions under TARGET_RULES: named, with a body.
+        // Functions under the target rules: named, with a body.
         let mut map: Vec<Option<usize>> = vec![None; all.len()];
         let mut funcs = Vec::new();
         for (i, f) in all.iter().enumerate() {

@@ -91,7 +91,7 @@ pub(crate) struct TryBody {
 /// of a `targets` kind. tree-sitter's error recovery reads
 /// `struct MACRO name { ... };` as a function_definition whose declarator
 /// is a plain identifier and whose "body" is the class body; stubbing it
-/// would destroy the class, so it is refused (`TARGET_RULES.md`: the
+/// would destroy the class, so it is refused (`docs/target-rules.md`: the
 /// declarator chain must reach a function declarator).
 #[derive(Debug)]
 pub(crate) struct DeclaratorChain {

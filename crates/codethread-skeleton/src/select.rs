@@ -11,7 +11,7 @@ use codethread_lang::Function;
 ///
 /// Name and span selectors consider *named* functions only: anonymous
 /// closures, lambdas, arrows, func literals and callbacks are not functions
-/// under `TARGET_RULES.md` (their lines belong to the enclosing named
+/// under `docs/target-rules.md` (their lines belong to the enclosing named
 /// function, or to module code) and go with an enclosing target.
 /// [`Selector::Predicate`] sees every function, anonymous ones included.
 /// Functions without a body (Rust trait signatures, TS overloads and abstract

@@ -366,7 +366,11 @@ pub fn skeletonize(
     let needs_reparse = options.verify || check_imports;
     if needs_reparse && !edits.is_empty() {
         // Re-parsed the way the file was: with the macro mask when it helps.
-        let re = codethread_lang::tolerant(parse_budget(file.lang, text.clone(), &options.parse_budget)?);
+        let re = codethread_lang::tolerant(parse_budget(
+            file.lang,
+            text.clone(),
+            &options.parse_budget,
+        )?);
         if check_imports {
             crate::goimports::flag_unused_imports(file, &re, &mut edits);
         }

@@ -501,7 +501,7 @@ fn dev_multilingual_before_images() {
         if !before.is_dir() {
             continue;
         }
-        // fmt is a C++ repository: its `.h` files are C++ (TARGET_RULES.md).
+        // fmt is a C++ repository: its `.h` files are C++ (`docs/target-rules.md`).
         let hint = id.starts_with("fmtlib__").then_some(Lang::Cpp);
         let c = run_tree(&id, &before, hint, Some(&out.join(&id)));
         total += c.files;

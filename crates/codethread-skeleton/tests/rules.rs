@@ -360,7 +360,7 @@ fn java_constructors_keep_this_and_super() {
         all(Lang::Java, src),
         "class A extends B {\n    A(int x) { // c\n        super(x);\n        throw new UnsupportedOperationException(\"not implemented\");\n    }\n    A() { this(1); throw new UnsupportedOperationException(\"not implemented\"); }\n    A(long v) {\n        throw new UnsupportedOperationException(\"not implemented\");\n    }\n    abstract int n();\n}\n"
     );
-    // The bodiless `abstract int n();` is not a function (TARGET_RULES.md):
+    // The bodiless `abstract int n();` is not a function (`docs/target-rules.md`):
     // the index leaves it out, so nothing is skipped.
     let sk = run(Lang::Java, src, &[Selector::All], &Options::default());
     assert!(sk.skipped.is_empty(), "{:?}", sk.skipped);
