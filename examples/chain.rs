@@ -233,6 +233,7 @@ enum Cmd {
     },
     /// Export the chain's built instances as Harbor tasks (a local dataset: `harbor run -p OUT`).
     Harbor {
+        /// The chain directory (from `build`).
         #[arg(long)]
         chain: PathBuf,
         /// Output dataset directory (one task directory per instance and condition).

@@ -15,7 +15,7 @@ fn version_tuple(v: &str) -> Vec<u64> {
 fn metadata() -> serde_json::Value {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = Command::new(env!("CARGO"))
-        .args(["metadata", "--format-version", "1", "--locked", "--offline"])
+        .args(["metadata", "--format-version", "1", "--locked"])
         .current_dir(root)
         .output()
         .expect("cargo metadata runs");
