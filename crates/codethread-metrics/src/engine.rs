@@ -524,7 +524,15 @@ pub fn parse_for(
     source: impl Into<Vec<u8>>,
 ) -> Result<ParsedFile, LangError> {
     let grammar = function_set(profile, lang).grammar.unwrap_or(lang);
-    codethread_lang::parse_with_grammar(lang, grammar, source)
+    let file = codethread_lang::parse_with_grammar(lang, grammar, source)?;
+    // The canonical profile reads the tree `chain targets` reads (C/C++
+    // macros masked where that removes errors: `codethread_lang::tolerant`),
+    // so its ids join the targets; the paper profile keeps the reference
+    // tools' plain parse.
+    Ok(match profile {
+        Profile::Canonical => codethread_lang::tolerant(file),
+        Profile::Paper => file,
+    })
 }
 
 /// Parse `source` as `lang` (see [`parse_for`]) and compute its metrics.
@@ -730,7 +738,9 @@ pub(crate) fn parse_for_names(lang: Lang, source: &[u8]) -> Option<ParsedFile> {
         tree
     })?;
     let parse_errors = codethread_lang::count_errors(tree.root_node());
-    Some(ParsedFile {
+    // Named as `chain targets` names them: with the macro mask where it
+    // removes errors (lizard's values do not depend on this tree).
+    Some(codethread_lang::tolerant(ParsedFile {
         lang,
         grammar: lang,
         source: source.to_vec(),
@@ -738,7 +748,7 @@ pub(crate) fn parse_for_names(lang: Lang, source: &[u8]) -> Option<ParsedFile> {
         parse_errors,
         // The caller cut the source at the end of its code.
         code_end: source.len(),
-    })
+    }))
 }
 
 /// A file to measure and the path to write into its records.

@@ -87,14 +87,21 @@ pub fn task_context(
     }
 }
 
-/// Whether `id` can be a request / answer id: the one id rule of every
-/// loader ([`crate::ids::id_problem`]: non-empty, one path component that
-/// fits a file name, no control character — a `\n`, `\r` or ESC cannot
-/// travel in an HTTP header and would forge lines or terminal escapes where
-/// the id is printed). The message names the problem.
+/// Whether `id` can be a request / answer id: non-empty and free of
+/// control characters (C0, DEL, C1: a `\n`, `\r` or ESC cannot travel in
+/// an HTTP header and would forge lines or terminal escapes where the id is
+/// printed). Request ids name no file (the cache is keyed by the body's
+/// hash), so `/` is allowed here, unlike the instance ids of
+/// [`crate::ids`]. The message names the first offending character.
 pub fn check_id(id: &str) -> Result<(), String> {
-    match crate::ids::id_problem(id) {
-        Some(why) => Err(why),
+    if id.is_empty() {
+        return Err("custom_id is empty".into());
+    }
+    match id.chars().find(|c| c.is_control()) {
+        Some(c) => Err(format!(
+            "custom_id contains the control character U+{:04X}",
+            u32::from(c)
+        )),
         None => Ok(()),
     }
 }
@@ -151,15 +158,14 @@ fn parse_requests_text(
         match r.value {
             Err(e) => out.errors.push(e),
             Ok(v) => match serde_json::from_value::<LlmRequest>(v) {
-                // The id check of every loader (`ids`): it names cache and
-                // output files and is printed.
-                Ok(req) if crate::ids::id_problem(&req.custom_id).is_some() => {
+                // Request ids travel in headers and are printed.
+                Ok(req) if check_id(&req.custom_id).is_err() => {
                     out.errors.push(ChainError::BadField {
                         path: path.to_path_buf(),
                         line: r.line,
                         instance_id: crate::ids::label(&req.custom_id),
                         field: "custom_id".into(),
-                        message: crate::ids::id_problem(&req.custom_id).unwrap_or_default(),
+                        message: check_id(&req.custom_id).err().unwrap_or_default(),
                     })
                 }
                 Ok(req) => rows.push((r.line, req.custom_id.clone(), req)),
