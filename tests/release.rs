@@ -193,3 +193,32 @@ fn features_leave_out_grammars_and_the_http_client() {
     assert_eq!(grammars(&full).len(), 10, "{:?}", grammars(&full));
     assert!(full.iter().any(|d| d == "ureq"));
 }
+
+/// No Python environment or build output is tracked (a committed 721 MiB
+/// `.venv-harbor` once went into the package and the history).
+#[test]
+fn no_virtual_environment_or_build_output_is_tracked() {
+    let out = Command::new("git")
+        .args(["ls-files", "-z"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run git ls-files");
+    if !out.status.success() {
+        eprintln!("SKIPPED: not a git checkout");
+        return;
+    }
+    let bad: Vec<String> = out
+        .stdout
+        .split(|&b| b == 0)
+        .map(|p| String::from_utf8_lossy(p).into_owned())
+        .filter(|p| {
+            let first = p.split('/').next().unwrap_or("");
+            first.starts_with(".venv") || first == "target" || p.contains("/site-packages/")
+        })
+        .take(5)
+        .collect();
+    assert!(
+        bad.is_empty(),
+        "tracked environment or build files: {bad:?}"
+    );
+}

@@ -430,8 +430,28 @@ pub fn import_harbor_job(
     let mut res = HarborImport::default();
     for e in std::fs::read_dir(job).map_err(|e| ChainError::io(job, e))? {
         let e = e.map_err(|e| ChainError::io(job, e))?;
-        let name = e.file_name().to_string_lossy().into_owned();
         let ft = e.file_type().map_err(|err| ChainError::io(e.path(), err))?;
+        // Harbor names trials in ASCII; a name that is not UTF-8 is named as
+        // an error, never read under a lossy name that points elsewhere.
+        let name = match e.file_name().into_string() {
+            Ok(n) => n,
+            Err(os) => {
+                res.outcomes.push(TrialOutcome {
+                    trial: codethread_lang::bytes_label(os.as_encoded_bytes()),
+                    instance_id: None,
+                    condition: None,
+                    step: None,
+                    outcome: "error".into(),
+                    rewards: BTreeMap::new(),
+                    imported_diff: false,
+                    message: Some(format!(
+                        "{}: trial directory name is not UTF-8, not read",
+                        e.path().display()
+                    )),
+                });
+                continue;
+            }
+        };
         if ft.is_symlink() {
             res.outcomes.push(TrialOutcome {
                 trial: name.clone(),
