@@ -74,7 +74,7 @@ pub enum BuildStatus {
         #[serde(default)]
         statement_warnings: Vec<String>,
         /// Warnings of the stubs written (`path::function: code: text`),
-        /// from [`crate::Pr0::warnings`]; also in the build summary and on
+        /// from [`crate::pr0::Pr0::warnings`]; also in the build summary and on
         /// stderr, never silent.
         #[serde(default)]
         skeleton_warnings: Vec<String>,
