@@ -36,7 +36,9 @@ struct Cli {
     /// Largest file read (patches and pre-images), in bytes.
     #[arg(long, default_value_t = DEFAULT_MAX_FILE_BYTES)]
     max_file_bytes: u64,
-    /// Repository language (`cpp`, `c`, `java`, `ruby`, `php`, ...).
+    /// Repository language (`cpp`, `c`, `java`, `ruby`, `php`, ...). Default
+    /// for `.h`: from the tree of `--before` (`codethread::lang::tree_hint`),
+    /// else by its content.
     #[arg(long, value_name = "LANG", value_parser = parse_lang)]
     lang_hint: Option<codethread::lang::Lang>,
     /// First patch file.
@@ -55,6 +57,9 @@ fn main() -> ExitCode {
         eprintln!("error: {}: not a directory", cli.before.display());
         return ExitCode::from(Outcome::Fatal);
     }
+    let hint = cli
+        .lang_hint
+        .or_else(|| codethread::lang::tree_hint(&[&cli.before], cli.max_file_bytes));
     let mut done = Vec::new();
     let mut failed = 0usize;
     for (index, p) in std::iter::once(&cli.patch_a)
@@ -69,7 +74,7 @@ fn main() -> ExitCode {
                     &text,
                     index,
                     cli.max_file_bytes,
-                    cli.lang_hint,
+                    hint,
                 )
                 .map_err(|e| format!("{}: {e}", p.display()))
             });

@@ -1,6 +1,6 @@
 //! Per-function metrics of files and directories.
 //!
-//! `cargo run --release --example metrics -- [--profile paper|canonical] [--format jsonl|csv] [--out FILE] [--max-file-bytes N] [--lang-hint c|cpp] PATH...`
+//! `cargo run --release --example metrics -- [--profile paper|canonical] [--format jsonl|csv] [--out FILE] [--max-file-bytes N] [--lang-hint c|cpp] [--strict] PATH...`
 //!
 //! One record per function, on stdout or, with `--out`, in FILE (written
 //! atomically: a temporary file renamed over FILE at the end, so an
@@ -17,9 +17,16 @@
 //! Record paths are `codethread_lang::path_label`s: non-UTF-8 names are
 //! quoted with `\xNN` escapes, so distinct files never share a path.
 //!
-//! Exit codes (`codethread::exit`): 0 every file measured cleanly; 1 some
-//! files refused, failed or measured with syntax errors (every other record
-//! written); 2 usage error, no file measured, or the output not written.
+//! Without `--lang-hint`, `.h` files follow the tree
+//! ([`codethread::lang::tree_hint`]: C in a tree of C sources, C++ in one of
+//! mostly C++ sources or C++ headers, else each header by its content); the
+//! decision is printed on stderr.
+//!
+//! Exit codes (`codethread::exit`): 0 every file measured (files with syntax
+//! errors are measured on the recovered tree: their warnings and the count go
+//! to stderr); 1 some files refused or failed (every other record written),
+//! or, with `--strict`, some file measured with syntax errors; 2 usage error,
+//! no file measured, or the output not written.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -56,9 +63,14 @@ struct Args {
     #[arg(long, default_value_t = DEFAULT_MAX_FILE_BYTES)]
     max_file_bytes: u64,
     /// Repository language for C-family files (`cpp`: every `.c`/`.h` is
-    /// C++; `c`: `.c` and `.h` are C; default: `.h` by its content).
+    /// C++; `c`: `.c` and `.h` are C; default: from the tree's sources, else
+    /// `.h` by its content).
     #[arg(long, value_parser = parse_hint)]
     lang_hint: Option<Lang>,
+    /// Exit 1 when a file was measured with syntax errors (by default such
+    /// files are measured on the recovered tree, warned about, and exit 0).
+    #[arg(long)]
+    strict: bool,
     /// Files or directories (recursive).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
@@ -119,13 +131,15 @@ fn main() -> ExitCode {
             return write_failed(e);
         }
     }
+    let hint = args.lang_hint.or_else(|| {
+        let tree = codethread::lang::tree_hint(&args.paths, args.max_file_bytes);
+        if let Some(l) = tree {
+            eprintln!("note: C-family files read as {l} (decided by the tree's files; --lang-hint overrides)");
+        }
+        tree
+    });
     let (mut measured, mut failed, mut warned) = (0usize, 0usize, 0usize);
-    for r in analyze_paths_hinted(
-        &args.paths,
-        args.profile,
-        args.max_file_bytes,
-        args.lang_hint,
-    ) {
+    for r in analyze_paths_hinted(&args.paths, args.profile, args.max_file_bytes, hint) {
         match r {
             Ok(file) => {
                 measured += 1;
@@ -163,7 +177,7 @@ fn main() -> ExitCode {
         return ExitCode::from(Outcome::Fatal);
     }
     let mut outcome = from_counts(measured, failed);
-    if warned > 0 {
+    if warned > 0 && args.strict {
         outcome = outcome.worst(Outcome::Partial);
     }
     eprintln!("{measured} files measured ({warned} with syntax errors), {failed} not measured");

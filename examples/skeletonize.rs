@@ -65,7 +65,8 @@ struct Args {
     #[arg(long, default_value_t = DEFAULT_MAX_FILE_BYTES)]
     max_file_bytes: u64,
     /// Repository language (`cpp`, `c`, `java`, `ruby`, `php`, ...): with
-    /// `cpp`, `.h` and `.c` files are C++.
+    /// `cpp`, `.h` and `.c` files are C++. Default for `.h`: from the tree's
+    /// sources (`codethread::lang::tree_hint`), else by its content.
     #[arg(long, value_name = "LANG", value_parser = parse_lang)]
     lang_hint: Option<codethread::lang::Lang>,
     /// A source file or a directory (walked recursively).
@@ -108,20 +109,18 @@ fn main() -> ExitCode {
         verify: true,
         ..Options::default()
     };
+    let hint = args
+        .lang_hint
+        .or_else(|| codethread::lang::tree_hint(&[&args.root], args.max_file_bytes));
     let start = std::time::Instant::now();
-    let outcomes = match skeletonize_dir_hinted(
-        &args.root,
-        &selectors,
-        &options,
-        args.max_file_bytes,
-        args.lang_hint,
-    ) {
-        Ok(o) => o,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(Outcome::Fatal);
-        }
-    };
+    let outcomes =
+        match skeletonize_dir_hinted(&args.root, &selectors, &options, args.max_file_bytes, hint) {
+            Ok(o) => o,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(Outcome::Fatal);
+            }
+        };
     if let Err(e) = create_dir_all_nofollow(&args.out, std::path::Path::new("")) {
         eprintln!("error: {e}");
         return ExitCode::from(Outcome::Fatal);

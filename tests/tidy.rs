@@ -287,8 +287,7 @@ fn lang_variants() -> Vec<String> {
         .split(',')
         .map(|v| {
             v.split_whitespace()
-                .filter(|w| !w.starts_with('#'))
-                .last()
+                .rfind(|w| !w.starts_with('#'))
                 .unwrap_or("")
                 .to_string()
         })

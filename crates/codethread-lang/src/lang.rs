@@ -96,7 +96,7 @@ impl Lang {
     /// - with hint [`Lang::C`], `.c` and `.h` are C;
     /// - without a C-family hint, `.c` is C and `.h` is C++ when its text has a
     ///   C++-only construct outside comments and strings (see
-    ///   [`looks_like_cpp`]), else C.
+    ///   [`looks_like_cpp`](crate::looks_like_cpp)), else C.
     ///
     /// ```
     /// use codethread_lang::Lang;
@@ -114,7 +114,7 @@ impl Lang {
         Some(match hint {
             Some(Lang::Cpp) => Lang::Cpp,
             Some(Lang::C) if lang == Lang::C => Lang::C,
-            _ if ext == "h" && looks_like_cpp(source) => Lang::Cpp,
+            _ if ext == "h" && crate::cfamily::looks_like_cpp(source) => Lang::Cpp,
             _ => lang,
         })
     }
@@ -245,90 +245,6 @@ impl Lang {
             Lang::Php => "php",
         }
     }
-}
-
-/// True when C-family text has a construct only C++ has, outside comments,
-/// strings and character literals: the keywords `class`, `namespace`,
-/// `template`, `typename`, `public:`/`private:`/`protected:`, `operator`,
-/// `constexpr`, `nullptr`, `decltype`, `static_assert` used as a word, or the
-/// scope operator `::`. One linear scan; the first hit decides.
-///
-/// ```
-/// use codethread_lang::looks_like_cpp;
-/// assert!(looks_like_cpp(b"template <class T> T f(T x);"));
-/// assert!(!looks_like_cpp(b"/* class */ int f(const char *s); // namespace"));
-/// assert!(!looks_like_cpp(b"#define S \"a::b\"\nint klass;"));
-/// ```
-pub fn looks_like_cpp(src: &[u8]) -> bool {
-    const WORDS: &[&[u8]] = &[
-        b"class",
-        b"namespace",
-        b"template",
-        b"typename",
-        b"operator",
-        b"constexpr",
-        b"nullptr",
-        b"decltype",
-        b"static_assert",
-        b"public",
-        b"private",
-        b"protected",
-    ];
-    let word_byte = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let mut i = 0;
-    while i < src.len() {
-        let b = src[i];
-        match b {
-            b'/' if src.get(i + 1) == Some(&b'/') => {
-                while i < src.len() && src[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'/' if src.get(i + 1) == Some(&b'*') => {
-                i += 2;
-                while i + 1 < src.len() && !(src[i] == b'*' && src[i + 1] == b'/') {
-                    i += 1;
-                }
-                i += 2;
-            }
-            b'"' | b'\'' => {
-                i += 1;
-                while i < src.len() && src[i] != b && src[i] != b'\n' {
-                    if src[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-                i += 1;
-            }
-            b':' if src.get(i + 1) == Some(&b':') => return true,
-            _ if word_byte(b) && (i == 0 || !word_byte(src[i - 1])) => {
-                let start = i;
-                while i < src.len() && word_byte(src[i]) {
-                    i += 1;
-                }
-                let word = &src[start..i];
-                if WORDS.contains(&word) {
-                    // `public`/`private`/`protected` count only as access labels.
-                    let label = matches!(word, b"public" | b"private" | b"protected");
-                    if !label {
-                        return true;
-                    }
-                    let mut j = i;
-                    while j < src.len() && (src[j] == b' ' || src[j] == b'\t') {
-                        j += 1;
-                    }
-                    if src.get(j) == Some(&b':') && src.get(j + 1) != Some(&b':') {
-                        return true;
-                    }
-                }
-                continue;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    false
 }
 
 impl std::fmt::Display for Lang {

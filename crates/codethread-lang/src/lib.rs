@@ -46,6 +46,7 @@
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
+mod cfamily;
 mod files;
 mod flat;
 mod generated;
@@ -59,6 +60,7 @@ mod spec;
 
 use std::path::PathBuf;
 
+pub use cfamily::{c_family_hint, headers_hint, looks_like_cpp, tree_hint};
 pub use files::{bytes_label, path_label, source_files, WalkError};
 pub use flat::{ByteSpan, Children, FlatCursor, FlatNode, FlatTree};
 pub use generated::{generated_banner, BANNER_BYTES, GENERATED_MARKERS};
@@ -67,7 +69,7 @@ pub use index::{
     PairingExtra, PairingKey, Span, MAX_QUALNAME_SCOPES,
 };
 pub use kinds::kind_of;
-pub use lang::{looks_like_cpp, Lang};
+pub use lang::Lang;
 pub use macros::{
     in_test_block, macro_mask_spans, macro_rules, mask_macros, open_conditions, tolerant,
     MacroRules,
