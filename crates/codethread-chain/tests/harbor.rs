@@ -715,3 +715,152 @@ fn a_harbor_job_round_trips_into_gate_and_stack() {
 fn other_id(p: &Pack, id: &str) -> String {
     built(&p.chain).into_iter().find(|i| i != id).unwrap()
 }
+
+/// What a non-oracle agent can read of a task: every file except the
+/// `solution/` and `tests/` trees (harbor 0.25.0 uploads `solution/` only
+/// for its oracle agent and `tests/` only to the verifier, after the agent
+/// phase; the multi-step tasks' verifiers run in a separate environment).
+fn agent_visible(task: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![task.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let e = e.unwrap();
+            let p = e.path();
+            let name = e.file_name();
+            if e.file_type().unwrap().is_dir() {
+                if name != "solution" && name != "tests" {
+                    stack.push(p);
+                }
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The lines of the statement's "As declared by the signature" blocks.
+fn declared_signatures(statement: &str) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    let mut inside = false;
+    for l in statement.lines() {
+        if l.starts_with("As declared by the signature") {
+            inside = true;
+        } else if l.starts_with('#') {
+            inside = false;
+        } else if inside && !l.trim().is_empty() {
+            out.insert(l.trim().to_string());
+        }
+    }
+    out
+}
+
+/// The agent of a Harbor task never reads the code it is asked to restore
+/// (issue 18's validity rule on the Harbor route): no code line the human
+/// PR1 restores appears in a file the agent can read while implementing
+/// (the Implementation Task, and the chain task but its second step), and
+/// every patch the
+/// agent's image is built from is a forward-only git binary literal (one
+/// `literal` block per file, no text hunk, so no old line travels with it).
+#[test]
+fn no_task_shows_the_agent_the_code_it_restores() {
+    let Some(env) = env() else { return };
+    let (mut restored, mut files, mut patches) = (0usize, 0usize, 0usize);
+    for p in &env.packs {
+        for id in built(&p.chain) {
+            let implementation = p.dataset.join(format!("{id}.implementation"));
+            let pr1 = std::fs::read(implementation.join("solution/solution.patch")).unwrap();
+            // Body lines the PR1 restores: added, not also removed or context
+            // (a line the stub keeps), long enough to be specific.
+            let text = String::from_utf8_lossy(&pr1);
+            let kept: std::collections::BTreeSet<&str> = text
+                .lines()
+                .filter(|l| l.starts_with('-') || l.starts_with(' '))
+                .map(|l| l[1..].trim())
+                .collect();
+            // Code, not documentation: the statement is written from the
+            // signature and docstring, so docstring and comment lines may
+            // appear in it by design.
+            let mut in_doc = false;
+            let mut lines: Vec<&str> = Vec::new();
+            for l in text
+                .lines()
+                .filter(|l| l.starts_with('+') && !l.starts_with("+++"))
+            {
+                let l = l[1..].trim();
+                let quotes = l.matches("\"\"\"").count() + l.matches("'''").count();
+                let doc = in_doc || quotes > 0;
+                if quotes % 2 == 1 {
+                    in_doc = !in_doc;
+                }
+                let comment = ["#", "//", "/*", "*", "--"]
+                    .iter()
+                    .any(|c| l.starts_with(c));
+                // Specific: more than one token (a lone identifier can be a
+                // parameter name the signature shows).
+                let specific = l.chars().any(|c| !(c.is_alphanumeric() || c == '_'));
+                if !doc && !comment && specific && l.len() >= 20 && !kept.contains(l) {
+                    lines.push(l);
+                }
+            }
+            // The statement declares every target's signature (nested
+            // targets' headers are restored lines): those are given by design.
+            let statement = std::fs::read_to_string(implementation.join("instruction.md")).unwrap();
+            let declared = declared_signatures(&statement);
+            lines.retain(|l| !declared.contains(*l));
+            restored += lines.len();
+            // The HA follow-on starts from the human PR1 by design, and the
+            // chain's second step (the benchmark's own issue, which may quote
+            // the code) is shown only once the first is done: what the agent
+            // reads while it implements is the implementation task and the
+            // chain's environment and first step.
+            for cond in ["implementation", "chain"] {
+                let task = p.dataset.join(format!("{id}.{cond}"));
+                assert!(task.is_dir(), "{}", task.display());
+                let step2 = task.join("steps/follow_on");
+                for f in agent_visible(&task)
+                    .into_iter()
+                    .filter(|f| !f.starts_with(&step2))
+                {
+                    files += 1;
+                    let bytes = std::fs::read(&f).unwrap();
+                    let body = String::from_utf8_lossy(&bytes);
+                    for l in &lines {
+                        assert!(
+                            !body.contains(l),
+                            "{}: the agent can read a restored line: {l}",
+                            f.display()
+                        );
+                    }
+                    if f.extension().is_some_and(|e| e == "patch") {
+                        patches += 1;
+                        assert!(
+                            !body.lines().any(|l| l.starts_with("@@")),
+                            "{}: a text hunk",
+                            f.display()
+                        );
+                        for section in body.split("GIT binary patch\n").skip(1) {
+                            let blocks = section
+                                .split("\ndiff --git ")
+                                .next()
+                                .unwrap()
+                                .lines()
+                                .filter(|l| l.starts_with("literal ") || l.starts_with("delta "))
+                                .count();
+                            assert_eq!(blocks, 1, "{}: not forward-only", f.display());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        restored > 100 && patches > 0,
+        "{restored} lines, {patches} patches"
+    );
+    eprintln!(
+        "harbor: {restored} restored lines absent from {files} agent-visible files ({patches} setup patches forward-only)"
+    );
+}
