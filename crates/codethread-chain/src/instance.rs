@@ -581,7 +581,8 @@ fn load_parquet(path: &Path) -> Result<Loaded<Instance>, ChainError> {
         path: path.to_path_buf(),
         message: m,
     };
-    let file = codethread_lang::io::open_regular(path, crate::fsutil::max_file_bytes())?;
+    let mut file = codethread_lang::io::open_regular(path, crate::fsutil::max_file_bytes())?;
+    crate::parquet_guard::check_file(&mut file).map_err(|m| fmt(format!("refused: {m}")))?;
     let reader = SerializedFileReader::new(file)
         .map_err(|e| fmt(format!("not a readable parquet file: {e}")))?;
     let rows = reader

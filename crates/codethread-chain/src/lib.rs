@@ -85,6 +85,8 @@ pub mod harbor;
 pub mod ids;
 pub mod instance;
 pub mod llm;
+#[cfg(feature = "parquet")]
+mod parquet_guard;
 pub mod pipeline;
 pub mod pr0;
 pub mod predictions;
