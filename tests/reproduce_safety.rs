@@ -143,7 +143,7 @@ fn links_in_the_agent_tree_are_refused_per_chain_never_read() {
         assert!(
             s.errors
                 .iter()
-                .any(|e| e.contains(&rel) && e.contains("symbolic link")),
+                .any(|e| e.to_string().contains(&rel) && e.to_string().contains("symbolic link")),
             "no error naming {rel}: {:?}",
             s.errors
         );
@@ -151,7 +151,8 @@ fn links_in_the_agent_tree_are_refused_per_chain_never_read() {
     assert!(
         s.errors
             .iter()
-            .any(|e| e.contains("zz-linked-model") && e.contains("symbolic link")),
+            .any(|e| e.to_string().contains("zz-linked-model")
+                && e.to_string().contains("symbolic link")),
         "{:?}",
         s.errors
     );
@@ -197,7 +198,7 @@ fn links_and_fifos_in_the_reports_tree_are_refused() {
         "scripted-c/pr1/fifo-inst/report.json",
     ] {
         assert!(
-            s.errors.iter().any(|e| e.contains(needle)),
+            s.errors.iter().any(|e| e.to_string().contains(needle)),
             "no error naming {needle}: {:?}",
             s.errors
         );
@@ -314,7 +315,7 @@ fn special_input_files_are_refused_and_the_limit_applies() {
     assert!(
         s.errors
             .iter()
-            .any(|e| e.contains("pipe.rs") && e.contains("FIFO")),
+            .any(|e| e.to_string().contains("pipe.rs") && e.to_string().contains("FIFO")),
         "{:?}",
         s.errors
     );
@@ -514,9 +515,8 @@ fn deeply_nested_rows_and_reports_fail_alone() {
     let s = run(cfg).expect("the run survives deep rows");
     for needle in ["deep__verified-1", "deep__pro-1", "run_instance.log"] {
         assert!(
-            s.errors
-                .iter()
-                .any(|e| e.contains(needle) && e.contains("nested deeper than 128")),
+            s.errors.iter().any(|e| e.to_string().contains(needle)
+                && e.to_string().contains("nested deeper than 128")),
             "no error naming {needle}: {:?}",
             s.errors
         );
