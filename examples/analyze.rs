@@ -447,7 +447,7 @@ fn run(cli: Cli) -> Result<String, String> {
             let t =
                 ca::report::tables_from_file(&results, reps, seed).map_err(|e| e.to_string())?;
             if markdown {
-                Ok(ca::report::markdown(&t, None, None))
+                Ok(ca::report::markdown(&t, None, None, &[]))
             } else {
                 json(&t)
             }

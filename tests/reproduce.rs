@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use codethread::reproduce::{reproduce, ReproduceConfig};
+use codethread::reproduce::{reproduce, ChainStep, Diagnostic, ReproduceConfig};
 
 fn bench() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench")
@@ -41,7 +41,7 @@ fn reproduce_runs_on_the_fixtures() {
     assert_eq!(back.len(), s.outcomes);
     assert!(s.outcomes > 0);
     assert!(
-        !s.warnings.iter().any(|w| w.contains("stack:")),
+        !s.warnings.iter().any(|w| w.to_string().contains("stack:")),
         "{:?}",
         s.warnings
     );
@@ -167,10 +167,16 @@ fn an_unreadable_agent_output_is_a_warning_not_a_failed_run() {
     cfg.bootstrap_reps = 50;
     let s = reproduce(&cfg, &mut |_| {}).expect("the run survives a bad agent file");
     assert!(
-        s.errors
-            .iter()
-            .any(|w| w.starts_with("scripted-a fixtures__bounded-1: pr1:")
-                && w.contains("dangling.py")),
+        s.errors.iter().any(|w| matches!(
+            w,
+            Diagnostic::AgentOutput {
+                step: ChainStep::Pr1,
+                ..
+            }
+        ) && w
+            .to_string()
+            .starts_with("scripted-a fixtures__bounded-1: pr1:")
+            && w.to_string().contains("dangling.py")),
         "{:?}",
         s.errors
     );

@@ -143,7 +143,7 @@ fn links_in_the_agent_tree_are_refused_per_chain_never_read() {
         assert!(
             s.errors
                 .iter()
-                .any(|e| e.contains(&rel) && e.contains("symbolic link")),
+                .any(|e| e.to_string().contains(&rel) && e.to_string().contains("symbolic link")),
             "no error naming {rel}: {:?}",
             s.errors
         );
@@ -151,7 +151,8 @@ fn links_in_the_agent_tree_are_refused_per_chain_never_read() {
     assert!(
         s.errors
             .iter()
-            .any(|e| e.contains("zz-linked-model") && e.contains("symbolic link")),
+            .any(|e| e.to_string().contains("zz-linked-model")
+                && e.to_string().contains("symbolic link")),
         "{:?}",
         s.errors
     );
@@ -197,7 +198,7 @@ fn links_and_fifos_in_the_reports_tree_are_refused() {
         "scripted-c/pr1/fifo-inst/report.json",
     ] {
         assert!(
-            s.errors.iter().any(|e| e.contains(needle)),
+            s.errors.iter().any(|e| e.to_string().contains(needle)),
             "no error naming {needle}: {:?}",
             s.errors
         );
@@ -314,7 +315,7 @@ fn special_input_files_are_refused_and_the_limit_applies() {
     assert!(
         s.errors
             .iter()
-            .any(|e| e.contains("pipe.rs") && e.contains("FIFO")),
+            .any(|e| e.to_string().contains("pipe.rs") && e.to_string().contains("FIFO")),
         "{:?}",
         s.errors
     );
@@ -514,14 +515,67 @@ fn deeply_nested_rows_and_reports_fail_alone() {
     let s = run(cfg).expect("the run survives deep rows");
     for needle in ["deep__verified-1", "deep__pro-1", "run_instance.log"] {
         assert!(
-            s.errors
-                .iter()
-                .any(|e| e.contains(needle) && e.contains("nested deeper than 128")),
+            s.errors.iter().any(|e| e.to_string().contains(needle)
+                && e.to_string().contains("nested deeper than 128")),
             "no error naming {needle}: {:?}",
             s.errors
         );
     }
     assert_eq!(s.rejected_rows, 2);
     assert!(s.outcomes > 0);
+    let _ = std::fs::remove_dir_all(&t);
+}
+
+/// The size limit applies to the snapshots too: a pre-image above `max_file_bytes` fails its
+/// instance only, naming the file and the limit (the other inputs are below it).
+#[test]
+fn a_snapshot_file_above_the_limit_fails_that_instance_only() {
+    let t = tmp("snap-limit");
+    let snaps = t.join("snapshots");
+    copy_dir(&bench().join("snapshots"), &snaps);
+    let big = snaps.join("fixtures__pystats-1-v3/before/pystats/stats.py");
+    let mut text = std::fs::read(&big).unwrap();
+    text.extend(std::iter::repeat_n(b'#', 200_000));
+    text.push(b'\n');
+    std::fs::write(&big, text).unwrap();
+    let mut cfg = config(&t.join("out"));
+    cfg.source = SourceSpec::Snapshots(snaps);
+    cfg.max_file_bytes = 100_000;
+    let s = run(cfg).expect("the run survives an oversized snapshot file");
+    assert_eq!(s.failed.len(), 1, "{:?}", s.failed);
+    let (id, e) = &s.failed[0];
+    assert_eq!(id, "fixtures__pystats-1-v3");
+    assert!(
+        e.contains("stats.py") && e.contains("limit of 100000 bytes"),
+        "{e}"
+    );
+    assert!(s.built > 0);
+    assert_eq!(s.outcome(), Outcome::Partial);
+    let _ = std::fs::remove_dir_all(&t);
+}
+
+/// A model directory whose name is not UTF-8 is an error naming it, never run under a lossy
+/// name (which would name prediction files and table rows after a model that does not exist).
+#[test]
+fn a_model_name_that_is_not_utf8_is_an_error() {
+    use std::os::unix::ffi::OsStrExt;
+    let t = tmp("model-name");
+    let agents = t.join("agents");
+    copy_dir(&bench().join("agents"), &agents);
+    let bad = agents.join(std::ffi::OsStr::from_bytes(b"model-\xff"));
+    copy_dir(&agents.join("scripted-a"), &bad);
+    let mut cfg = config(&t.join("out"));
+    cfg.agents = agents;
+    let s = run(cfg).expect("the run survives a non-UTF-8 model name");
+    assert_eq!(s.models, vec!["scripted-a", "scripted-b", "scripted-c"]);
+    assert!(
+        s.errors.iter().any(|e| matches!(
+            e,
+            codethread::reproduce::Diagnostic::ModelName { path } if *path == bad
+        )),
+        "{:?}",
+        s.errors
+    );
+    assert_eq!(s.outcome(), Outcome::Partial);
     let _ = std::fs::remove_dir_all(&t);
 }

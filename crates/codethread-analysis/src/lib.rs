@@ -16,6 +16,8 @@
 //! - [`logit`], [`design`], [`rank`]: logistic regression that reproduces statsmodels to
 //!   round-off, names rank deficiency and separation, and offers Firth's penalized fit with
 //!   penalized LR tests and profile intervals;
+//! - [`prune`]: the Table 4 model with the regressors a cohort cannot inform left out
+//!   (missing, constant, collinear), each with its reason;
 //! - [`report`]: Markdown, CSV and SVG (Figure-3 box plots);
 //! - [`synth`]: the 1,000,000 × 20 benchmark set, regenerated bit-exactly.
 //!
@@ -51,6 +53,7 @@ pub mod iec;
 pub mod judge;
 pub mod leaderboard;
 pub mod logit;
+pub mod prune;
 pub mod rank;
 pub mod report;
 pub mod results;

@@ -182,11 +182,44 @@ fn md_cell(c: &PairedCell) -> String {
     )
 }
 
-/// The whole report as Markdown.
-pub fn markdown(t: &Tables, features: Option<&FeatureTable>, rates: Option<&[RunRate]>) -> String {
-    let mut s = String::from("# CodeThread analysis report\n\n");
+/// Where a caller's section goes in `report.md` ([`ReportSection`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SectionPlace {
+    /// Right after the title line, before the reading guide (a note about the inputs).
+    AfterTitle,
+    /// After Tables 2 and 3, before the discordant cohort (a model fitted on the cohort,
+    /// such as the pipeline's Table 4).
+    AfterTables,
+}
+
+/// A section of `report.md` written by the caller: Markdown placed at [`SectionPlace`],
+/// after a blank line. Sections of one place keep the order given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportSection {
+    /// Where it goes.
+    pub place: SectionPlace,
+    /// Its Markdown, ending with a newline (a heading of its own if it needs one).
+    pub markdown: String,
+}
+
+fn push_sections(s: &mut String, sections: &[ReportSection], place: SectionPlace) {
+    for sec in sections.iter().filter(|sec| sec.place == place) {
+        s.push('\n');
+        s.push_str(&sec.markdown);
+    }
+}
+
+/// The whole report as Markdown, with the caller's `sections` at their places.
+pub fn markdown(
+    t: &Tables,
+    features: Option<&FeatureTable>,
+    rates: Option<&[RunRate]>,
+    sections: &[ReportSection],
+) -> String {
+    let mut s = String::from("# CodeThread analysis report\n");
+    push_sections(&mut s, sections, SectionPlace::AfterTitle);
     s.push_str(
-        "Rates in percent; Δ = AA − HA in points with a seeded percentile-bootstrap 95 % CI; \
+        "\nRates in percent; Δ = AA − HA in points with a seeded percentile-bootstrap 95 % CI; \
          HA-only/AA-only = discordant wins; p = exact two-sided McNemar.\n\n",
     );
     s.push_str("## Table 2 — PR2 resolve rate, HA vs AA\n\n");
@@ -234,6 +267,7 @@ pub fn markdown(t: &Tables, features: Option<&FeatureTable>, rates: Option<&[Run
             t.untyped_pairs
         );
     }
+    push_sections(&mut s, sections, SectionPlace::AfterTables);
     s.push_str("\n## Discordant cohort\n\n| benchmark | model | n | HA-only | AA-only | HA-only % | AA-only % | discordant % | p |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for d in &t.discordant {
         let _ = writeln!(
@@ -474,18 +508,25 @@ fn write(dir: &Path, name: &str, text: &str, out: &mut Vec<PathBuf>) -> Result<(
     Ok(())
 }
 
-/// Writes `report.md`, `table2.csv`, `table3.csv`, `table3_means.csv`, `discordant.csv`,
-/// `tables.json`, and — when given — `features.csv` with `figure3_<feature>.svg` per feature and
-/// `leaderboard_rates.csv`. Returns the files written.
+/// Writes `report.md` (with the caller's `sections`, see [`markdown`]), `table2.csv`,
+/// `table3.csv`, `table3_means.csv`, `discordant.csv`, `tables.json`, and — when given —
+/// `features.csv` with `figure3_<feature>.svg` per feature and `leaderboard_rates.csv`.
+/// Returns the files written.
 pub fn write_report(
     dir: &Path,
     t: &Tables,
     features: Option<&FeatureTable>,
     rates: Option<&[RunRate]>,
+    sections: &[ReportSection],
 ) -> Result<Vec<PathBuf>> {
     codethread_lang::io::create_dir_all_nofollow(dir, Path::new(""))?;
     let mut out = Vec::new();
-    write(dir, "report.md", &markdown(t, features, rates), &mut out)?;
+    write(
+        dir,
+        "report.md",
+        &markdown(t, features, rates, sections),
+        &mut out,
+    )?;
     write(dir, "table2.csv", &table2_csv(t), &mut out)?;
     write(dir, "table3.csv", &table3_csv(t), &mut out)?;
     write(dir, "table3_means.csv", &table3_means_csv(t), &mut out)?;
@@ -586,7 +627,7 @@ pub fn report_from_files(req: &ReportRequest) -> Result<Vec<PathBuf>> {
         Some(p) => Some(crate::leaderboard::Leaderboard::from_path(p)?.run_rates(0.1)),
         None => None,
     };
-    write_report(&req.out, &tables, Some(&features), rates.as_deref())
+    write_report(&req.out, &tables, Some(&features), rates.as_deref(), &[])
 }
 
 /// Loads a results file and builds the tables.
@@ -599,4 +640,91 @@ pub fn tables_from_file(path: &Path, bootstrap_reps: usize, seed: u64) -> Result
             seed,
         },
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::results::{Condition, Outcome, Results};
+
+    #[test]
+    fn sections_go_at_their_places_and_none_leaves_the_report_as_it_was() {
+        let mut r = Results::new();
+        for (i, (ha, aa)) in [(true, false), (false, true), (true, true)]
+            .iter()
+            .enumerate()
+        {
+            for (c, resolved) in [(Condition::HA, *ha), (Condition::AA, *aa)] {
+                r.push(Outcome {
+                    benchmark: "b".into(),
+                    model: "m".into(),
+                    condition: c,
+                    instance: format!("i{i}"),
+                    resolved,
+                    task_type: None,
+                });
+            }
+        }
+        let t = crate::tables::build_tables(
+            &r,
+            &crate::tables::TableOptions {
+                bootstrap_reps: 10,
+                seed: 1,
+            },
+        );
+        let plain = markdown(&t, None, None, &[]);
+        assert!(plain.starts_with("# CodeThread analysis report\n\nRates in percent;"));
+        let sections = [
+            ReportSection {
+                place: SectionPlace::AfterTables,
+                markdown: "## Table 4\n\nfit\n".into(),
+            },
+            ReportSection {
+                place: SectionPlace::AfterTitle,
+                markdown: "> note\n".into(),
+            },
+            ReportSection {
+                place: SectionPlace::AfterTables,
+                markdown: "## Table 5\n".into(),
+            },
+        ];
+        let md = markdown(&t, None, None, &sections);
+        assert!(md.starts_with("# CodeThread analysis report\n\n> note\n\nRates in percent;"));
+        let at = plain.find("\n## Discordant cohort").unwrap();
+        assert_eq!(
+            md,
+            format!(
+                "# CodeThread analysis report\n\n> note\n{}\n## Table 4\n\nfit\n\n## Table 5\n{}",
+                &plain["# CodeThread analysis report\n".len()..at],
+                &plain[at..]
+            )
+        );
+        // A model named like a heading does not move the sections.
+        let mut r2 = Results::new();
+        for c in [Condition::HA, Condition::AA] {
+            r2.push(Outcome {
+                benchmark: "b".into(),
+                model: "x\n## Discordant cohort".into(),
+                condition: c,
+                instance: "i".into(),
+                resolved: c == Condition::HA,
+                task_type: None,
+            });
+        }
+        let t2 = crate::tables::build_tables(
+            &r2,
+            &crate::tables::TableOptions {
+                bootstrap_reps: 10,
+                seed: 1,
+            },
+        );
+        let md = markdown(&t2, None, None, &sections[..1]);
+        let table4 = md.find("## Table 4").unwrap();
+        let discordant = md.rfind("\n## Discordant cohort\n\n| benchmark").unwrap();
+        assert!(md[..table4].contains("## Table 3"));
+        assert!(table4 < discordant);
+        assert_eq!(md[..table4].matches("## Table 4").count(), 0);
+    }
 }

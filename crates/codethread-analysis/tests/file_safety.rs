@@ -92,7 +92,7 @@ fn report_outputs_replace_planted_links_never_write_through_them() {
     let t = build_tables(&results(), &TableOptions::default());
     std::fs::remove_file(out.join("table2.csv")).unwrap();
     std::os::unix::fs::symlink(outside.join("table2.csv"), out.join("table2.csv")).unwrap();
-    write_report(&out, &t, None, None).unwrap();
+    write_report(&out, &t, None, None, &[]).unwrap();
     assert_eq!(
         std::fs::read(outside.join("table2.csv")).unwrap(),
         b"precious"

@@ -204,7 +204,7 @@ fn report_writes_every_table_and_figure() {
     };
     let ft = build_features(&r, &src, &Default::default());
     let dir = std::env::temp_dir().join(format!("ct-analysis-report-{}", std::process::id()));
-    let files = write_report(&dir, &t, Some(&ft), None).unwrap();
+    let files = write_report(&dir, &t, Some(&ft), None, &[]).unwrap();
     let names: Vec<String> = files
         .iter()
         .map(|p| p.file_name().unwrap().to_string_lossy().to_string())

@@ -112,12 +112,24 @@ impl SourceReader for GitRepoDir {
 #[derive(Debug, Clone)]
 pub struct SnapshotSource {
     dir: PathBuf,
+    /// The largest file read; `None`: the crate's ([`crate::fsutil::max_file_bytes`]).
+    limit: Option<u64>,
 }
 
 impl SnapshotSource {
     /// A snapshot directory.
     pub fn new(dir: impl Into<PathBuf>) -> Self {
-        SnapshotSource { dir: dir.into() }
+        SnapshotSource {
+            dir: dir.into(),
+            limit: None,
+        }
+    }
+
+    /// The same source reading files of at most `limit` bytes (a larger one is an error
+    /// naming it) instead of the crate's process-wide limit.
+    pub fn with_max_file_bytes(mut self, limit: u64) -> Self {
+        self.limit = Some(limit);
+        self
     }
 
     /// Directory of one instance.
@@ -161,7 +173,10 @@ impl SourceReader for SnapshotSource {
         }
         let full = before.join(path);
         // Regular files under the size limit only; a link is not followed.
-        crate::fsutil::read_opt_nofollow(&full)
+        match self.limit {
+            Some(limit) => crate::fsutil::read_opt_nofollow_limited(&full, limit),
+            None => crate::fsutil::read_opt_nofollow(&full),
+        }
     }
 
     fn describe(&self) -> String {

@@ -741,3 +741,246 @@ mod tests {
         std::fs::remove_dir_all(&d).unwrap();
     }
 }
+
+// ---- No-follow walks of untrusted trees -------------------------------------------------
+
+/// One regular file read by [`read_tree_nofollow`].
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct TreeFile {
+    /// The path below the walked directory, its components joined by `/`, as the file
+    /// system's bytes (two non-UTF-8 names never become one).
+    pub rel: Vec<u8>,
+    /// The contents.
+    pub bytes: Vec<u8>,
+}
+
+/// Every regular file below `dir`, sorted by [`TreeFile::rel`]. The tree is untrusted: the
+/// walk never follows a symbolic link (a link anywhere below `dir`, to a file, a directory or
+/// nowhere, is an [`IoError::Symlink`] naming it, its target never read), and only regular
+/// files of at most `limit` bytes are read ([`read_regular_nofollow`]: a FIFO or device is
+/// refused without blocking). `dir` itself is the caller's (see [`dir_below_nofollow`]).
+/// The walk is iterative.
+///
+/// # Errors
+/// Every problem of the tree (a link, a special or oversized file, an unreadable directory
+/// or entry), sorted by path: the whole tree is then refused.
+pub fn read_tree_nofollow(dir: &Path, limit: u64) -> Result<Vec<TreeFile>, Vec<IoError>> {
+    let mut out = Vec::new();
+    let mut problems = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let entries = match std::fs::read_dir(&d) {
+            Ok(rd) => rd,
+            Err(e) => {
+                problems.push(IoError::io(&d, e));
+                continue;
+            }
+        };
+        for entry in entries {
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => {
+                    problems.push(IoError::io(&d, e));
+                    continue;
+                }
+            };
+            let p = entry.path();
+            // `DirEntry::file_type` does not follow links.
+            match entry.file_type() {
+                Err(e) => problems.push(IoError::io(&p, e)),
+                Ok(t) if t.is_symlink() => problems.push(IoError::Symlink { path: p }),
+                Ok(t) if t.is_dir() => stack.push(p),
+                Ok(_) => match read_regular_nofollow(&p, limit) {
+                    Ok(bytes) => {
+                        let rel = p
+                            .strip_prefix(dir)
+                            .unwrap_or(&p)
+                            .components()
+                            .map(|c| c.as_os_str().as_encoded_bytes())
+                            .collect::<Vec<_>>()
+                            .join(&b'/');
+                        out.push(TreeFile { rel, bytes });
+                    }
+                    Err(e) => problems.push(e),
+                },
+            }
+        }
+    }
+    if !problems.is_empty() {
+        problems.sort_by(|a, b| {
+            a.path()
+                .cmp(b.path())
+                .then_with(|| a.to_string().cmp(&b.to_string()))
+        });
+        return Err(problems);
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// The names of the subdirectories of `dir`, sorted, and the problems met: an entry that is
+/// a symbolic link is an [`IoError::Symlink`] naming it (never followed, never listed), an
+/// unreadable `dir` or entry an [`IoError::Io`]. Other entries (files, FIFOs, ...) are
+/// skipped. Names are the file system's (`OsString`): the caller decides what a name that is
+/// not UTF-8 means.
+pub fn subdirs_nofollow(dir: &Path) -> (Vec<std::ffi::OsString>, Vec<IoError>) {
+    let mut names = Vec::new();
+    let mut problems = Vec::new();
+    match std::fs::read_dir(dir) {
+        Err(e) => problems.push(IoError::io(dir, e)),
+        Ok(rd) => {
+            for entry in rd {
+                let entry = match entry {
+                    Ok(e) => e,
+                    Err(e) => {
+                        problems.push(IoError::io(dir, e));
+                        continue;
+                    }
+                };
+                match entry.file_type() {
+                    Ok(t) if t.is_dir() => names.push(entry.file_name()),
+                    Ok(t) if t.is_symlink() => {
+                        problems.push(IoError::Symlink { path: entry.path() })
+                    }
+                    Ok(_) => {}
+                    Err(e) => problems.push(IoError::io(&entry.path(), e)),
+                }
+            }
+        }
+    }
+    names.sort();
+    problems.sort_by(|a, b| a.path().cmp(b.path()));
+    (names, problems)
+}
+
+/// `root/rel` as a real directory below `root`, reached without following a link: `Ok(None)`
+/// when some component does not exist. `root` itself is the caller's; `rel` must be relative
+/// and free of `..`.
+///
+/// # Errors
+/// [`IoError::Symlink`] naming the first component below `root` that is a symbolic link,
+/// [`IoError::Io`] (kind `NotADirectory`) for one that is not a directory, [`IoError::Io`]
+/// for any other failure and for a `rel` that leaves `root`.
+pub fn dir_below_nofollow(root: &Path, rel: &Path) -> Result<Option<PathBuf>, IoError> {
+    let mut cur = root.to_path_buf();
+    for comp in rel.components() {
+        match comp {
+            Component::Normal(name) => cur.push(name),
+            Component::CurDir => continue,
+            _ => {
+                return Err(IoError::io(
+                    &root.join(rel),
+                    std::io::Error::new(
+                        std::io::ErrorKind::InvalidInput,
+                        "the path must stay below its root",
+                    ),
+                ))
+            }
+        }
+        match std::fs::symlink_metadata(&cur) {
+            Ok(m) if m.file_type().is_symlink() => return Err(IoError::Symlink { path: cur }),
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => {
+                return Err(IoError::io(
+                    &cur,
+                    std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory"),
+                ))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(IoError::io(&cur, e)),
+        }
+    }
+    Ok(Some(cur))
+}
+
+#[cfg(test)]
+mod tree_tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    fn tmpdir(tag: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!(
+            "ct-io-tree-{tag}-{}-{}",
+            std::process::id(),
+            random_suffix()
+        ));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    #[test]
+    fn tree_walks_read_regular_files_and_name_every_link() {
+        let d = tmpdir("walk");
+        let root = d.join("root");
+        std::fs::create_dir_all(root.join("a/b")).unwrap();
+        std::fs::create_dir_all(root.join("m2")).unwrap();
+        std::fs::write(root.join("a/b/x.py"), b"x\r\n\xff").unwrap();
+        std::fs::write(root.join("top.rs"), b"t").unwrap();
+        let files = read_tree_nofollow(&root, 100).unwrap();
+        let rels: Vec<&[u8]> = files.iter().map(|f| f.rel.as_slice()).collect();
+        assert_eq!(rels, [&b"a/b/x.py"[..], b"top.rs"]);
+        assert_eq!(files[0].bytes, b"x\r\n\xff");
+        // The size limit applies to every file.
+        let e = read_tree_nofollow(&root, 2).unwrap_err();
+        assert_eq!(e.len(), 1);
+        assert!(matches!(&e[0], IoError::TooLarge { path, .. } if path.ends_with("a/b/x.py")));
+        let (names, problems) = subdirs_nofollow(&root);
+        assert_eq!(names, ["a", "m2"]);
+        assert!(problems.is_empty());
+        assert_eq!(
+            dir_below_nofollow(&root, Path::new("a/b")).unwrap(),
+            Some(root.join("a/b"))
+        );
+        assert_eq!(
+            dir_below_nofollow(&root, Path::new("a/none")).unwrap(),
+            None
+        );
+        let e = dir_below_nofollow(&root, Path::new("top.rs/x")).unwrap_err();
+        assert!(e.to_string().ends_with("top.rs: not a directory"), "{e}");
+        assert!(dir_below_nofollow(&root, Path::new("../root")).is_err());
+        #[cfg(unix)]
+        {
+            let secret = d.join("secret");
+            std::fs::create_dir_all(&secret).unwrap();
+            std::fs::write(secret.join("s.txt"), b"SECRET").unwrap();
+            // links to a file, to a directory, and nowhere: each named, none read
+            std::os::unix::fs::symlink(secret.join("s.txt"), root.join("a/f.txt")).unwrap();
+            std::os::unix::fs::symlink(&secret, root.join("a/b/dir")).unwrap();
+            std::os::unix::fs::symlink(d.join("nowhere"), root.join("dangling")).unwrap();
+            let e = read_tree_nofollow(&root, 100).unwrap_err();
+            let paths: Vec<&Path> = e.iter().map(IoError::path).collect();
+            assert_eq!(
+                paths,
+                [
+                    root.join("a/b/dir"),
+                    root.join("a/f.txt"),
+                    root.join("dangling")
+                ]
+            );
+            assert!(e.iter().all(|e| matches!(e, IoError::Symlink { .. })));
+            // a link among the subdirectories is an error, not a name
+            std::os::unix::fs::symlink(&secret, root.join("linked")).unwrap();
+            let (names, problems) = subdirs_nofollow(&root);
+            assert_eq!(names, ["a", "m2"]);
+            let paths: Vec<&Path> = problems.iter().map(IoError::path).collect();
+            assert_eq!(paths, [root.join("dangling"), root.join("linked")]);
+            assert!(problems
+                .iter()
+                .all(|e| matches!(e, IoError::Symlink { .. })));
+            let e = dir_below_nofollow(&root, Path::new("linked/x")).unwrap_err();
+            assert!(matches!(e, IoError::Symlink { .. }), "{e}");
+            // a FIFO is refused without blocking
+            let fifo = root.join("m2/pipe");
+            let made = std::process::Command::new("mkfifo")
+                .arg(&fifo)
+                .status()
+                .is_ok_and(|s| s.success());
+            if made {
+                let e = read_tree_nofollow(&root.join("m2"), 100).unwrap_err();
+                assert!(e[0].to_string().contains("FIFO"), "{}", e[0]);
+            }
+        }
+        std::fs::remove_dir_all(&d).unwrap();
+    }
+}

@@ -1,0 +1,375 @@
+//! Stage 2: per model, the agents' PR1 and PR2 trees and patches, the PR1 gate on the harness
+//! reports, the stacks the harness grades, and the PR2 outcomes of the gated chains.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::OsString;
+use std::path::Path;
+
+use codethread_analysis::{Condition, Outcome, Results};
+use codethread_chain::pipeline::{gate_predictions, stack, Layer};
+use codethread_chain::predictions::{predictions_to_jsonl, Prediction};
+use codethread_chain::report::{load_reports_dir_limited, InstanceReport};
+use codethread_chain::source::SourceReader;
+use codethread_lang::io::{dir_below_nofollow, read_tree_nofollow, subdirs_nofollow};
+use codethread_patch::{diff_trees, DiffOptions, MemTree};
+
+use super::chains::{Built, InstanceTrees};
+use super::inputs::Inputs;
+use super::keys::{ChainKey, PerCondition, PR2_CONDITIONS};
+use super::{write, ChainStep, Diagnostic, ReproduceConfig, ReproduceError, ReproduceSummary};
+
+/// The trees and PR2 patches of one (model, instance) chain.
+pub(crate) struct ChainTrees<'a> {
+    /// The human PR1 (shared by every model's chain of the instance).
+    pub base: &'a MemTree,
+    /// The agent's tree after its PR1 on PR0, when it has one.
+    pub agent_pr1: Option<MemTree>,
+    /// The agent's tree after PR2, per condition (HA on the human PR1, AA on its own).
+    pub pr2: PerCondition<Option<MemTree>>,
+    /// The PR2 patches as bytes, per condition (a prediction holds them as text).
+    pub pr2_patch: PerCondition<Option<Vec<u8>>>,
+}
+
+impl ChainTrees<'_> {
+    /// The tree PR2 of condition `c` starts from: the human PR1 for HA, the agent's PR1 for
+    /// AA (`None` without one, and for HH).
+    pub fn pr2_pre(&self, c: Condition) -> Option<&MemTree> {
+        match c {
+            Condition::HA => Some(self.base),
+            Condition::AA => self.agent_pr1.as_ref(),
+            Condition::HH => None,
+        }
+    }
+}
+
+/// What the agent stage produced.
+pub(crate) struct Agents<'a> {
+    /// The PR2 outcomes of the gated chains.
+    pub results: Results,
+    /// The trees of every (model, instance) chain.
+    pub trees: BTreeMap<ChainKey, ChainTrees<'a>>,
+}
+
+/// Runs every model found under the agents directory (`sum.models`).
+///
+/// # Errors
+/// An output that cannot be written.
+pub(crate) fn run<'a>(
+    cfg: &ReproduceConfig,
+    built: &'a Built,
+    inputs: &Inputs,
+    source: &mut dyn SourceReader,
+    sum: &mut ReproduceSummary,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Agents<'a>, ReproduceError> {
+    sum.models = models(&cfg.agents, sum);
+    let mut results = Results::new();
+    let mut trees = BTreeMap::new();
+    for model in sum.models.clone() {
+        progress(&format!(
+            "model {model}: PR1 patches, gate, PR2 stacks, outcomes"
+        ));
+        let mut pr1_preds: BTreeMap<String, Prediction> = BTreeMap::new();
+        let mut pr2_preds: PerCondition<BTreeMap<String, Prediction>> = PerCondition::default();
+        for (id, inst) in &built.trees {
+            let t = chain_trees(cfg, &model, id, inst, &mut pr1_preds, &mut pr2_preds, sum);
+            trees.insert(ChainKey::new(&model, id), t);
+        }
+        write(
+            &cfg.out,
+            &format!("predictions/{model}.pr1.jsonl"),
+            &predictions_to_jsonl(&pr1_preds.values().cloned().collect::<Vec<_>>()),
+        )?;
+        let kept = gate(cfg, built, &model, &pr1_preds, source, sum)?;
+        stacks(
+            cfg, built, &model, &kept, &pr1_preds, &pr2_preds, source, sum,
+        )?;
+        outcomes(cfg, inputs, &model, &kept, &mut results, sum);
+    }
+    Ok(Agents { results, trees })
+}
+
+/// The model directories below `agents`, sorted; links, unreadable entries and names that are
+/// not UTF-8 are errors.
+fn models(agents: &Path, sum: &mut ReproduceSummary) -> Vec<String> {
+    let (names, problems) = subdirs_nofollow(agents);
+    let mut models = Vec::new();
+    for name in names {
+        match name.into_string() {
+            Ok(m) => models.push(m),
+            Err(raw) => sum.errors.push(Diagnostic::ModelName {
+                path: agents.join::<OsString>(raw),
+            }),
+        }
+    }
+    sum.errors
+        .extend(problems.iter().map(|e| Diagnostic::AgentsEntry {
+            message: e.to_string(),
+        }));
+    models
+}
+
+/// The agent's trees of `model` on instance `id` and the PR1 and PR2 patches made from them
+/// (into the prediction maps). An unreadable agent output loses that tree only.
+fn chain_trees<'a>(
+    cfg: &ReproduceConfig,
+    model: &str,
+    id: &str,
+    inst: &'a InstanceTrees,
+    pr1_preds: &mut BTreeMap<String, Prediction>,
+    pr2_preds: &mut PerCondition<BTreeMap<String, Prediction>>,
+    sum: &mut ReproduceSummary,
+) -> ChainTrees<'a> {
+    let mut read = |tree: &MemTree, step: ChainStep| {
+        let rel = Path::new(model).join(step.dir_name()).join(id);
+        overlay(tree, &cfg.agents, &rel, cfg.max_file_bytes).unwrap_or_else(|es| {
+            for message in es {
+                sum.errors.push(Diagnostic::AgentOutput {
+                    model: model.to_string(),
+                    instance: id.to_string(),
+                    step,
+                    message,
+                });
+            }
+            None
+        })
+    };
+    let agent_pr1 = read(&inst.stubbed, ChainStep::Pr1);
+    let ha = read(&inst.base, ChainStep::Pr2(Condition::HA));
+    let aa = match &agent_pr1 {
+        Some(a) => read(a, ChainStep::Pr2(Condition::AA)),
+        None => None,
+    };
+    let mut t = ChainTrees {
+        base: &inst.base,
+        agent_pr1,
+        pr2: PerCondition { ha, aa },
+        pr2_patch: PerCondition::default(),
+    };
+    // Predictions are JSON text: the harness cannot be given other bytes.
+    let pred = |patch: &[u8]| Prediction {
+        instance_id: id.to_string(),
+        model_name_or_path: model.to_string(),
+        model_patch: String::from_utf8_lossy(patch).into_owned(),
+    };
+    let diff_error = |step: ChainStep, message: String| Diagnostic::Diff {
+        model: model.to_string(),
+        instance: id.to_string(),
+        step,
+        message,
+    };
+    if let Some(a) = &t.agent_pr1 {
+        match diff_bytes(&inst.stubbed, a) {
+            Ok(p) => {
+                pr1_preds.insert(id.to_string(), pred(&p));
+            }
+            Err(e) => sum.errors.push(diff_error(ChainStep::Pr1, e)),
+        }
+    }
+    for c in PR2_CONDITIONS {
+        let (Some(pre), Some(Some(post))) = (t.pr2_pre(c), t.pr2.get(c)) else {
+            continue;
+        };
+        match diff_bytes(pre, post) {
+            Ok(p) => {
+                if let Some(m) = pr2_preds.get_mut(c) {
+                    m.insert(id.to_string(), pred(&p));
+                }
+                if let Some(slot) = t.pr2_patch.get_mut(c) {
+                    *slot = Some(p);
+                }
+            }
+            Err(e) => sum.errors.push(diff_error(ChainStep::Pr2(c), e)),
+        }
+    }
+    t
+}
+
+/// Gates the PR1 predictions of `model` on their harness reports (`gate/<model>.jsonl`);
+/// returns the kept instance ids.
+fn gate(
+    cfg: &ReproduceConfig,
+    built: &Built,
+    model: &str,
+    pr1_preds: &BTreeMap<String, Prediction>,
+    source: &mut dyn SourceReader,
+    sum: &mut ReproduceSummary,
+) -> Result<BTreeSet<String>, ReproduceError> {
+    let reports = reports(cfg, model, ChainStep::Pr1, sum).unwrap_or_default();
+    let decisions = gate_predictions(&built.chain, pr1_preds, &reports, Some(source));
+    let kept: BTreeSet<String> = decisions
+        .iter()
+        .filter(|d| d.kept)
+        .map(|d| d.instance_id.clone())
+        .collect();
+    sum.gate
+        .insert(model.to_string(), (kept.len(), decisions.len()));
+    let gate_lines: Vec<String> = decisions
+        .iter()
+        .filter_map(|d| serde_json::to_string(d).ok())
+        .collect();
+    write(
+        &cfg.out,
+        &format!("gate/{model}.jsonl"),
+        &(gate_lines.join("\n") + "\n"),
+    )?;
+    Ok(kept)
+}
+
+/// The stacks the harness grades, PR0 + PR1 + PR2 as one diff against base, per condition
+/// (`predictions/<model>.<HA|AA>.stacked.jsonl`), of the gated instances.
+#[allow(clippy::too_many_arguments)]
+fn stacks(
+    cfg: &ReproduceConfig,
+    built: &Built,
+    model: &str,
+    kept: &BTreeSet<String>,
+    pr1_preds: &BTreeMap<String, Prediction>,
+    pr2_preds: &PerCondition<BTreeMap<String, Prediction>>,
+    source: &mut dyn SourceReader,
+    sum: &mut ReproduceSummary,
+) -> Result<(), ReproduceError> {
+    let gated = |m: &BTreeMap<String, Prediction>| -> BTreeMap<String, Prediction> {
+        m.iter()
+            .filter(|(k, _)| kept.contains(*k))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    };
+    for (c, pr2) in pr2_preds.iter() {
+        let layers = match c {
+            Condition::AA => vec![
+                Layer::Predictions(gated(pr1_preds)),
+                Layer::Predictions(gated(pr2)),
+            ],
+            _ => vec![Layer::HumanPr1, Layer::Predictions(gated(pr2))],
+        };
+        let (preds, outcomes) = stack(
+            &built.chain,
+            &layers,
+            &format!("{model}__{}", c.as_str()),
+            source,
+            &mut |_, _, _| {},
+        );
+        for o in outcomes {
+            if let Some(message) = o.error {
+                if kept.contains(&o.instance_id) {
+                    sum.errors.push(Diagnostic::Stack {
+                        model: model.to_string(),
+                        condition: c,
+                        instance: o.instance_id,
+                        message,
+                    });
+                }
+            }
+        }
+        write(
+            &cfg.out,
+            &format!("predictions/{model}.{}.stacked.jsonl", c.as_str()),
+            &predictions_to_jsonl(&preds),
+        )?;
+    }
+    Ok(())
+}
+
+/// The PR2 outcomes of `model` on the gated instances, per condition, from the harness reports.
+fn outcomes(
+    cfg: &ReproduceConfig,
+    inputs: &Inputs,
+    model: &str,
+    kept: &BTreeSet<String>,
+    results: &mut Results,
+    sum: &mut ReproduceSummary,
+) {
+    for c in PR2_CONDITIONS {
+        let Some(reports) = reports(cfg, model, ChainStep::Pr2(c), sum) else {
+            continue;
+        };
+        for id in kept {
+            match reports.get(id).map(|r| r.resolved) {
+                Some(resolved) => results.push(Outcome {
+                    benchmark: cfg.benchmark.clone(),
+                    model: model.to_string(),
+                    condition: c,
+                    instance: id.clone(),
+                    resolved,
+                    task_type: inputs.task_types.get(id).copied(),
+                }),
+                None => sum.warnings.push(Diagnostic::NoPr2Report {
+                    model: model.to_string(),
+                    condition: c,
+                    instance: id.clone(),
+                }),
+            }
+        }
+    }
+}
+
+/// The harness reports of `model`'s `step`: `None` (with a warning) when their directory does
+/// not exist. No link is followed, on the way down or in the tree (the chain crate's loader
+/// names every link as an error); files are read only when regular and within the limit.
+/// Every unreadable report is an error.
+fn reports(
+    cfg: &ReproduceConfig,
+    model: &str,
+    step: ChainStep,
+    sum: &mut ReproduceSummary,
+) -> Option<BTreeMap<String, InstanceReport>> {
+    let rel = Path::new(model).join(step.dir_name());
+    let error = |message: String| Diagnostic::Reports {
+        model: model.to_string(),
+        step,
+        message,
+    };
+    let dir = match dir_below_nofollow(&cfg.reports, &rel) {
+        Ok(Some(d)) => d,
+        Ok(None) => {
+            sum.warnings.push(Diagnostic::ReportsMissing {
+                model: model.to_string(),
+                step,
+                path: cfg.reports.join(rel),
+            });
+            return None;
+        }
+        Err(e) => {
+            sum.errors.push(error(e.to_string()));
+            return Some(BTreeMap::new());
+        }
+    };
+    match load_reports_dir_limited(&dir, cfg.max_file_bytes) {
+        Ok((reports, errs)) => {
+            sum.errors.extend(errs.iter().map(|e| error(e.to_string())));
+            Some(reports)
+        }
+        Err(e) => {
+            sum.errors.push(error(e.to_string()));
+            Some(BTreeMap::new())
+        }
+    }
+}
+
+/// `tree` with the files of `root/rel` written over it (`None` when that directory is
+/// absent). Errors name every link, special file or unreadable file of the agent's tree.
+fn overlay(
+    tree: &MemTree,
+    root: &Path,
+    rel: &Path,
+    limit: u64,
+) -> Result<Option<MemTree>, Vec<String>> {
+    let Some(dir) = dir_below_nofollow(root, rel).map_err(|e| vec![e.to_string()])? else {
+        return Ok(None);
+    };
+    let files = read_tree_nofollow(&dir, limit)
+        .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    let mut t = tree.clone();
+    for f in files {
+        t.insert(f.rel, f.bytes);
+    }
+    Ok(Some(t))
+}
+
+/// The patch from `a` to `b` as bytes (empty when they are equal): paths and contents as
+/// the trees hold them.
+fn diff_bytes(a: &MemTree, b: &MemTree) -> Result<Vec<u8>, String> {
+    let p = diff_trees(a, b, &DiffOptions::default()).map_err(|e| e.to_string())?;
+    Ok(p.to_bytes())
+}

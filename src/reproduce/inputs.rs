@@ -1,0 +1,200 @@
+//! Stage 0: the inputs given as paths (checked before anything runs), the instances, the task
+//! types, and the source of pre-images.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use codethread_analysis::TaskType;
+use codethread_chain::instance::{load_instances, parse_instances, Instance, Loaded};
+use codethread_chain::pipeline::SourceSpec;
+use codethread_chain::source::{SnapshotSource, SourceReader};
+use codethread_lang::io::read_regular;
+use codethread_lang::Lang;
+
+use super::{Diagnostic, ReproduceConfig, ReproduceError, ReproduceSummary};
+
+/// What the run works on.
+pub(crate) struct Inputs {
+    /// The instances whose pre-images can be read, in file order.
+    pub instances: Vec<Instance>,
+    /// Task type per instance id (empty without a task-type file).
+    pub task_types: BTreeMap<String, TaskType>,
+    /// Per instance id: its language, which settles ambiguous extensions (`.h`: C or C++).
+    pub hints: BTreeMap<String, Option<Lang>>,
+}
+
+/// Checks the inputs, reads the instances (rows that cannot be read go to `sum.errors`) and
+/// the task types, and fails every instance whose pre-images cannot be read at all, with the
+/// real reason (`sum.failed`). `None` when no instance is left.
+///
+/// # Errors
+/// An unusable input path, an unreadable instances or task-type file, no instances.
+pub(crate) fn read(
+    cfg: &ReproduceConfig,
+    sum: &mut ReproduceSummary,
+) -> Result<Option<Inputs>, ReproduceError> {
+    let limit = cfg.max_file_bytes;
+    check_inputs(cfg)?;
+    let loaded = read_instances(&cfg.instances, limit)?;
+    sum.rejected_rows = loaded.errors.len();
+    sum.errors
+        .extend(loaded.errors.iter().map(|e| Diagnostic::InstanceRow {
+            message: e.to_string(),
+        }));
+    let instances: Vec<Instance> = loaded.items;
+    sum.instances = instances.len();
+    if instances.is_empty() {
+        return Err(ReproduceError::NoInstances {
+            path: cfg.instances.clone(),
+        });
+    }
+    let task_types = load_task_types(cfg.task_types.as_deref(), limit)?;
+
+    // Instances whose pre-images cannot be read at all fail here, with the real reason.
+    let unreadable = unreadable_sources(cfg, &instances);
+    for i in &instances {
+        if let Some(why) = unreadable.get(&i.instance_id) {
+            sum.failed.push((i.instance_id.clone(), why.clone()));
+        }
+    }
+    let instances: Vec<Instance> = instances
+        .into_iter()
+        .filter(|i| !unreadable.contains_key(&i.instance_id))
+        .collect();
+    if instances.is_empty() {
+        return Ok(None);
+    }
+    let hints = instances
+        .iter()
+        .map(|i| {
+            let l = i.language.as_deref().and_then(Lang::from_name);
+            (i.instance_id.clone(), l)
+        })
+        .collect();
+    Ok(Some(Inputs {
+        instances,
+        task_types,
+        hints,
+    }))
+}
+
+fn load_task_types(
+    path: Option<&Path>,
+    limit: u64,
+) -> Result<BTreeMap<String, TaskType>, ReproduceError> {
+    let Some(path) = path else {
+        return Ok(BTreeMap::new());
+    };
+    let bytes = read_regular(path, limit)?;
+    let bad = |message: String| ReproduceError::TaskTypes {
+        path: path.to_path_buf(),
+        message,
+    };
+    let raw: BTreeMap<String, String> =
+        serde_json::from_slice(&bytes).map_err(|e| bad(e.to_string()))?;
+    let mut out = BTreeMap::new();
+    for (id, t) in raw {
+        let tt =
+            TaskType::parse(&t).ok_or_else(|| bad(format!("{id}: unknown task type {t:?}")))?;
+        out.insert(id, tt);
+    }
+    Ok(out)
+}
+
+/// The checks of the inputs given as paths: each must exist, the agent and report trees and a
+/// snapshot or repositories directory must be directories, a `--repo` a git repository.
+fn check_inputs(cfg: &ReproduceConfig) -> Result<(), ReproduceError> {
+    let bad = |path: &Path, message: String| ReproduceError::Input {
+        path: path.to_path_buf(),
+        message,
+    };
+    let dir = |path: &Path, what: &str| -> Result<(), ReproduceError> {
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_dir() => Ok(()),
+            Ok(_) => Err(bad(path, format!("the {what} is not a directory"))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                Err(bad(path, format!("the {what} does not exist")))
+            }
+            Err(e) => Err(bad(path, format!("the {what}: {e}"))),
+        }
+    };
+    dir(&cfg.agents, "agent-output directory (--agents)")?;
+    dir(&cfg.reports, "harness-report directory (--reports)")?;
+    match &cfg.source {
+        SourceSpec::Snapshots(d) => dir(d, "snapshot directory (--snapshots)")?,
+        SourceSpec::Repos(d) => dir(d, "repositories directory (--repos)")?,
+        SourceSpec::Repo(r) => {
+            dir(r, "repository (--repo)")?;
+            let git =
+                r.join(".git").exists() || (r.join("HEAD").is_file() && r.join("objects").is_dir());
+            if !git {
+                return Err(bad(
+                    r,
+                    "not a git repository (no .git, and not a bare repository) (--repo)".into(),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Instances whose pre-images cannot be read at all, with the reason: a missing snapshot
+/// directory, or no repository for the instance under `--repos`.
+fn unreadable_sources(cfg: &ReproduceConfig, instances: &[Instance]) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    match &cfg.source {
+        SourceSpec::Snapshots(d) => {
+            for i in instances {
+                let p = d.join(&i.instance_id);
+                if !std::fs::metadata(&p).is_ok_and(|m| m.is_dir()) {
+                    out.insert(
+                        i.instance_id.clone(),
+                        format!(
+                            "snapshot directory {} is missing (expected {}/before/<path>)",
+                            p.display(),
+                            p.display()
+                        ),
+                    );
+                }
+            }
+        }
+        SourceSpec::Repos(_) => {
+            let mut probe = cfg.source.open();
+            for i in instances {
+                if let Err(e) = probe.select_repo_for(&i.instance_id, &i.repo) {
+                    out.insert(i.instance_id.clone(), e.to_string());
+                }
+            }
+        }
+        SourceSpec::Repo(_) => {}
+    }
+    out
+}
+
+/// The source of `cfg`'s pre-images: snapshots read by the chain crate's [`SnapshotSource`]
+/// under [`ReproduceConfig::max_file_bytes`] (a link as the file, a FIFO, device or directory,
+/// or a file above the limit is an error naming it; a missing file is one the gold patch
+/// creates), git through the chain crate.
+pub(crate) fn open_source(cfg: &ReproduceConfig) -> Box<dyn SourceReader> {
+    match &cfg.source {
+        SourceSpec::Snapshots(d) => {
+            Box::new(SnapshotSource::new(d).with_max_file_bytes(cfg.max_file_bytes))
+        }
+        other => other.open(),
+    }
+}
+
+/// The instances file: a regular file within the limit (parquet files are checked, then read
+/// by the chain crate).
+fn read_instances(path: &Path, limit: u64) -> Result<Loaded<Instance>, ReproduceError> {
+    let bytes = read_regular(path, limit)?;
+    if path.extension().is_some_and(|e| e == "parquet") {
+        drop(bytes);
+        return Ok(load_instances(path)?);
+    }
+    let text = String::from_utf8(bytes).map_err(|e| ReproduceError::Input {
+        path: path.to_path_buf(),
+        message: format!("not UTF-8 text: {}", e.utf8_error()),
+    })?;
+    Ok(parse_instances(path, &text)?)
+}
