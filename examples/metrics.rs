@@ -29,7 +29,7 @@ use clap::{Parser, ValueEnum};
 use codethread::exit::{from_counts, Outcome};
 use codethread::lang::io::{AtomicFile, DEFAULT_MAX_FILE_BYTES};
 use codethread::lang::Lang;
-use codethread_metrics::{analyze_paths_hinted, FunctionMetrics, Profile};
+use codethread_metrics::{analyze_paths, AnalyzeOptions, FunctionMetrics, Profile};
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Format {
@@ -120,11 +120,11 @@ fn main() -> ExitCode {
         }
     }
     let (mut measured, mut failed, mut warned) = (0usize, 0usize, 0usize);
-    for r in analyze_paths_hinted(
+    for r in analyze_paths(
         &args.paths,
-        args.profile,
-        args.max_file_bytes,
-        args.lang_hint,
+        &AnalyzeOptions::new(args.profile)
+            .with_max_file_bytes(args.max_file_bytes)
+            .with_hint(args.lang_hint),
     ) {
         match r {
             Ok(file) => {

@@ -9,26 +9,14 @@
 //! recursion and "no value" cases are table entries too. Nothing here is
 //! specific to a language or a tool.
 
-#[path = "rules/cognitive.rs"]
-pub mod rules;
-
 use std::collections::HashSet;
 
 use codethread_lang::FlatNode as Node;
 use codethread_lang::ParsedFile;
 
-use crate::FnCtx;
+use crate::context::FnCtx;
+use crate::rules::cognitive as rules;
 use rules::{BoolMode, CogRules, FnNest, Inc, NodeRule, Recursion, Scan, Sel, When};
-
-/// Cognitive complexity of one function under `ctx.profile`; `None` when the
-/// profile's tool gives no value for this kind of function (complexipy for
-/// nested defs, gocognit for Go function literals).
-pub fn cognitive(ctx: &FnCtx<'_>) -> Option<u32> {
-    if let Some(v) = crate::canonical::values_ctx(ctx) {
-        return Some(v.cognitive);
-    }
-    cognitive_memo_ctx(ctx, &mut Memo::default())
-}
 
 /// A function's walk, kept so that the walk of an enclosing function can add
 /// its total instead of walking the subtree again: valid when the enclosing
@@ -68,10 +56,15 @@ struct Context {
     seen: u64,
 }
 
-/// [`cognitive`] with a file-wide [`Memo`]; functions should be measured
-/// innermost first for the memo to help (the value never depends on it).
-pub(crate) fn cognitive_memo_ctx(ctx: &FnCtx<'_>, memo: &mut Memo) -> Option<u32> {
-    let table = rules::rules(ctx.profile, ctx.file.lang);
+/// Cognitive complexity of `ctx`'s function under `table` (`None`: the tool
+/// gives this kind of function no value), with a file-wide [`Memo`];
+/// functions should be measured innermost first for the memo to help (the
+/// value never depends on it).
+pub(crate) fn cognitive_memo_ctx(
+    ctx: &FnCtx<'_>,
+    table: &'static CogRules,
+    memo: &mut Memo,
+) -> Option<u32> {
     if table.null_kinds.contains(&crate::kinds::kind_of(ctx.node)) {
         return None;
     }
@@ -1012,6 +1005,7 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
     use super::*;
+    use crate::backend::cognitive;
     use crate::Profile;
     use codethread_lang::{index_functions, parse, Lang};
 
@@ -1041,7 +1035,7 @@ mod tests {
             let file = parse(lang, src.as_bytes().to_vec()).unwrap();
             let funcs = index_functions(&file);
             let flat = codethread_lang::FlatTree::new(&file);
-            let table = rules::rules(Profile::Paper, lang);
+            let table = crate::rules::paper::paper(lang).tree().unwrap().cognitive;
             let watched = watched_kinds(table);
             let mut known = std::collections::HashMap::new();
             assert!(funcs.len() >= 3, "{lang:?}");
@@ -1343,7 +1337,14 @@ mod tests {
         let flat = codethread_lang::FlatTree::new(&file);
         let func = flat.root().named_child(0).unwrap();
         assert_eq!(crate::kinds::kind_of(func), "function_definition");
-        let v = cognitive_with(&file, func, rules::rules(Profile::Paper, Lang::Python));
+        let v = cognitive_with(
+            &file,
+            func,
+            crate::rules::paper::paper(Lang::Python)
+                .tree()
+                .unwrap()
+                .cognitive,
+        );
         assert_eq!(v, depth as u32);
         let mut src = String::from("function f(a) {\n");
         for _ in 0..depth {
@@ -1356,7 +1357,14 @@ mod tests {
         let file = parse(Lang::JavaScript, src.into_bytes()).unwrap();
         let flat = codethread_lang::FlatTree::new(&file);
         let func = flat.root().named_child(0).unwrap();
-        let v = cognitive_with(&file, func, rules::rules(Profile::Paper, Lang::JavaScript));
+        let v = cognitive_with(
+            &file,
+            func,
+            crate::rules::paper::paper(Lang::JavaScript)
+                .tree()
+                .unwrap()
+                .cognitive,
+        );
         assert!(v > 0);
     }
 }

@@ -2,14 +2,20 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use codethread_lang::Lang;
-use codethread_metrics::{analyze_paths, analyze_source, Profile};
+use codethread_metrics::{analyze_paths, analyze_source, AnalyzeOptions, Profile};
 
 #[test]
 fn totals_do_not_double_count_nested_values() {
     // rust-code-analysis values include nested functions: only the outer
     // function is summed (its lloc 3 already holds the arrow's 2).
     let js = "function f() {\n  const g = () => { h(); };\n}\n";
-    let f = analyze_source("a.js", Lang::JavaScript, js, Profile::Paper).unwrap();
+    let f = analyze_source(
+        "a.js",
+        Lang::JavaScript,
+        js,
+        &AnalyzeOptions::new(Profile::Paper),
+    )
+    .unwrap();
     assert_eq!(f.functions.len(), 2);
     assert_eq!(f.functions[1].parent, Some(0));
     assert_eq!(
@@ -21,7 +27,7 @@ fn totals_do_not_double_count_nested_values() {
 
     // lizard reports a func literal's lines on their own: all records sum.
     let go = "package p\n\nfunc F() {\n\tgo func() {\n\t\tx()\n\t}()\n\ty()\n}\n";
-    let f = analyze_source("a.go", Lang::Go, go, Profile::Paper).unwrap();
+    let f = analyze_source("a.go", Lang::Go, go, &AnalyzeOptions::new(Profile::Paper)).unwrap();
     assert_eq!(f.functions.len(), 2);
     assert_eq!(f.totals.lloc, Some(4 + 3));
     // gocognit / go-halstead give literals no value of their own.
@@ -32,7 +38,13 @@ fn totals_do_not_double_count_nested_values() {
 #[test]
 fn same_line_records_get_occurrences() {
     let js = "foo(() => 1, () => 2);\n";
-    let f = analyze_source("a.js", Lang::JavaScript, js, Profile::Paper).unwrap();
+    let f = analyze_source(
+        "a.js",
+        Lang::JavaScript,
+        js,
+        &AnalyzeOptions::new(Profile::Paper),
+    )
+    .unwrap();
     let occ: Vec<(usize, usize)> = f.functions.iter().map(|r| (r.line, r.occurrence)).collect();
     assert_eq!(occ, vec![(1, 0), (1, 1)]);
 }
@@ -45,11 +57,11 @@ fn parallel_output_is_deterministic() {
         std::path::PathBuf::from("src"),
         std::path::PathBuf::from("tests"),
     ];
-    let a: Vec<_> = analyze_paths(&roots, Profile::Paper)
+    let a: Vec<_> = analyze_paths(&roots, &AnalyzeOptions::new(Profile::Paper))
         .into_iter()
         .map(|r| r.unwrap())
         .collect();
-    let b: Vec<_> = analyze_paths(&roots, Profile::Paper)
+    let b: Vec<_> = analyze_paths(&roots, &AnalyzeOptions::new(Profile::Paper))
         .into_iter()
         .map(|r| r.unwrap())
         .collect();
@@ -83,7 +95,8 @@ fn file_pass_lloc_equals_per_function_lloc() {
         ),
     ];
     for (lang, src) in cases {
-        let engine = analyze_source("t", *lang, *src, Profile::Paper).unwrap();
+        let engine =
+            analyze_source("t", *lang, *src, &AnalyzeOptions::new(Profile::Paper)).unwrap();
         let file = parse(*lang, *src).unwrap();
         let index = index_functions(&file);
         let flat = codethread_lang::FlatTree::new(&file);

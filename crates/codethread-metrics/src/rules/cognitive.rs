@@ -11,10 +11,6 @@
 //! - and, globally, how boolean operators are counted ([`BoolMode`]), whether
 //!   direct recursion counts ([`Recursion`]) and which functions get no value.
 
-use codethread_lang::Lang;
-
-use crate::Profile;
-
 /// How a node's subtree is looked at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scan {
@@ -872,21 +868,3 @@ pub static C_RCA: CogRules = CogRules {
     null_inside: &[],
     context_nesting: true,
 };
-
-/// The cognitive rules of `profile` for `lang`.
-pub fn rules(profile: Profile, lang: Lang) -> &'static CogRules {
-    match (profile, lang) {
-        (Profile::Paper, Lang::Python) => &PYTHON_COMPLEXIPY,
-        (Profile::Paper, Lang::Go) => &GO_GOCOGNIT,
-        (Profile::Paper, Lang::Rust) => &RUST_RCA,
-        (Profile::Paper, Lang::JavaScript | Lang::TypeScript | Lang::Tsx) => &JS_RCA,
-        (Profile::Paper, Lang::Java) => &JAVA_RCA,
-        (Profile::Paper, Lang::C) => &C_RCA,
-        // C++, Ruby, PHP: never walked; `Profile::Paper` reads them with the lizard
-        // token reader (`FunctionSet::source`), which gives only CCN.
-        (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => &JS_RCA,
-        // Never read: the canonical profile has its own walker and tables
-        // (crate::canonical); the paper table keeps the match total.
-        (Profile::Canonical, _) => rules(Profile::Paper, lang),
-    }
-}

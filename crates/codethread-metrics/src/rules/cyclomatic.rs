@@ -4,10 +4,6 @@
 //! reads one [`CcRules`] value. Each table below reproduces one tool's counting
 //! rules as documented in `RULES.md` of the shared reference set.
 
-use codethread_lang::Lang;
-
-use crate::Profile;
-
 /// How the walker visits the function.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CcMode {
@@ -439,21 +435,3 @@ pub static C_RCA: CcRules = CcRules {
     brace_scope: None,
     unreported: None,
 };
-
-/// The cyclomatic rules of `profile` for `lang`.
-pub fn rules(profile: Profile, lang: Lang) -> &'static CcRules {
-    match (profile, lang) {
-        (Profile::Paper, Lang::Python) => &PYTHON_RADON,
-        (Profile::Paper, Lang::Go) => &GO_LIZARD,
-        (Profile::Paper, Lang::Rust) => &RUST_RCA,
-        (Profile::Paper, Lang::JavaScript | Lang::TypeScript | Lang::Tsx) => &JS_RCA,
-        (Profile::Paper, Lang::Java) => &JAVA_RCA,
-        (Profile::Paper, Lang::C) => &C_RCA,
-        // C++, Ruby, PHP: never walked; `Profile::Paper` reads them with the lizard
-        // token reader (`FunctionSet::source`), which gives only CCN.
-        (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => &JS_RCA,
-        // Never read: the canonical profile has its own walker and tables
-        // (crate::canonical); the paper table keeps the match total.
-        (Profile::Canonical, _) => rules(Profile::Paper, lang),
-    }
-}
