@@ -18,9 +18,10 @@ use crate::halstead::Halstead;
 use crate::model::{assign_occurrences, FileMetrics, FileTotals, FunctionMetrics, HalsteadValues};
 use crate::profile::Profile;
 use crate::rules::canonical as rules;
+use crate::rules::when::Site;
 use crate::targets::{match_target_ids, target_index};
 use crate::tree::{count_errors, first_error};
-use rules::{CanonRules, Cog, Nest, Rule, When};
+use rules::{CanonRules, Cog, Nest, Rule};
 
 /// The four canonical metrics of one function.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -388,38 +389,16 @@ fn find_rule(
     field: Option<&str>,
 ) -> Option<&'static Rule> {
     t.rules.iter().find(|r| {
-        r.kind == kind && r.token != n.is_named() && holds(file, r.when, n, parent, field)
+        r.kind == kind
+            && r.token != n.is_named()
+            && r.when.holds(&Site {
+                file,
+                node: n,
+                parent,
+                field,
+                inside: None,
+            })
     })
-}
-
-fn holds(
-    file: &ParsedFile,
-    when: When,
-    n: Node<'_>,
-    parent: Option<Node<'_>>,
-    field: Option<&str>,
-) -> bool {
-    let parent_kind = parent.map(|p| p.kind());
-    match when {
-        When::Always => true,
-        When::ParentIn(kinds) => parent_kind.is_some_and(|k| kinds.contains(&k)),
-        When::ParentNotIn(kinds) => !parent_kind.is_some_and(|k| kinds.contains(&k)),
-        When::InField(f, parents) => {
-            field == Some(f) && parent_kind.is_some_and(|k| parents.contains(&k))
-        }
-        When::HasChild(kinds) => n.children().any(|c| kinds.contains(&c.kind())),
-        When::LacksChild(kinds) => !n.children().any(|c| kinds.contains(&c.kind())),
-        When::HasField(f) => n.child_by_field_name(f).is_some(),
-        When::ChildText(kind, text) => n
-            .children()
-            .any(|c| c.kind() == kind && file.text(c) == text.as_bytes()),
-        When::Init(via, f, not_in) => {
-            !parent_kind.is_some_and(|k| not_in.contains(&k))
-                && (n.child_by_field_name(f).is_some()
-                    || n.children()
-                        .any(|c| via.contains(&c.kind()) && c.child_by_field_name(f).is_some()))
-        }
-    }
 }
 
 /// Canonical values of `ctx`'s function. Cognitive complexity needs the

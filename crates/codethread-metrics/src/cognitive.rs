@@ -16,7 +16,8 @@ use codethread_lang::ParsedFile;
 
 use crate::context::FnCtx;
 use crate::rules::cognitive as rules;
-use rules::{BoolMode, CogRules, FnNest, Inc, NodeRule, Recursion, Scan, Sel, When};
+use crate::rules::when::Site;
+use rules::{BoolMode, CogRules, FnNest, Inc, NodeRule, Recursion, Scan, Sel};
 
 /// A function's walk, kept so that the walk of an enclosing function can add
 /// its total instead of walking the subtree again: valid when the enclosing
@@ -180,7 +181,7 @@ fn cognitive_memo(file: &ParsedFile, func: Node<'_>, table: &CogRules, memo: &mu
     } else {
         None
     };
-    let context = context_state(func, table, &watched, &mut memo.contexts);
+    let context = context_state(file, func, table, &watched, &mut memo.contexts);
     let seen = context.seen;
     let start = if table.context_nesting {
         context.nesting
@@ -236,7 +237,15 @@ fn cognitive_memo(file: &ParsedFile, func: Node<'_>, table: &CogRules, memo: &mu
             sequences.push(None);
             space = sequences.len() - 1;
         }
-        let rule = find_rule(table, node, kind, frame.parent, frame.field, frame.scan);
+        let rule = find_rule(
+            file,
+            table,
+            node,
+            kind,
+            frame.parent,
+            frame.field,
+            frame.scan,
+        );
         let mut nesting = frame.nesting;
         if let Some(r) = rule {
             if let Some(f) = r.fn_nest {
@@ -290,6 +299,7 @@ fn cognitive_memo(file: &ParsedFile, func: Node<'_>, table: &CogRules, memo: &mu
 }
 
 fn find_rule<'r>(
+    file: &ParsedFile,
     table: &'r CogRules,
     node: Node<'_>,
     kind: &str,
@@ -300,38 +310,14 @@ fn find_rule<'r>(
     table.nodes.iter().find(|r| {
         r.kind == kind
             && (r.scans.is_empty() || r.scans.contains(&scan))
-            && holds(r.when, node, parent, field)
+            && r.when.holds(&Site {
+                file,
+                node,
+                parent,
+                field,
+                inside: None,
+            })
     })
-}
-
-fn holds(when: When, node: Node<'_>, parent: Option<Node<'_>>, field: Option<&str>) -> bool {
-    match when {
-        When::Always => true,
-        When::ParentIn(kinds) => parent.is_some_and(|p| kinds.contains(&crate::kinds::kind_of(p))),
-        When::InField(f, parents) => in_field(parent, field, f, parents),
-        When::ChildAt(i, kind) => node
-            .child(i)
-            .is_some_and(|c| crate::kinds::kind_of(c) == kind),
-        When::Shape {
-            field: f,
-            parents,
-            first,
-            second,
-        } => {
-            if !in_field(parent, field, f, parents) {
-                return false;
-            }
-            let mut named = node.named_children().filter(|c| !c.is_extra());
-            let (Some(a), Some(b), None) = (named.next(), named.next(), named.next()) else {
-                return false;
-            };
-            first.contains(&crate::kinds::kind_of(a)) && second.contains(&crate::kinds::kind_of(b))
-        }
-    }
-}
-
-fn in_field(parent: Option<Node<'_>>, field: Option<&str>, want: &str, parents: &[&str]) -> bool {
-    parent.is_some_and(|p| parents.contains(&crate::kinds::kind_of(p))) && field == Some(want)
 }
 
 fn apply_fn_nest(nesting: &mut Nesting, f: FnNest, inside: bool) {
@@ -447,6 +433,7 @@ fn child_route(
 /// watched ancestor kinds), continuing from the nearest ancestor already in
 /// `known` and recording every node on the way.
 fn context_state(
+    file: &ParsedFile,
     target: Node<'_>,
     table: &CogRules,
     watched: &[&str],
@@ -486,6 +473,7 @@ fn context_state(
             None
         };
         let rule = find_rule(
+            file,
             table,
             node,
             crate::kinds::kind_of(node),
@@ -524,6 +512,7 @@ fn context_state(
 /// reference for [`context_state`], which the engine uses.
 #[cfg(test)]
 fn context_nesting(
+    file: &ParsedFile,
     path: &[(Node<'_>, Option<&'static str>)],
     table: &CogRules,
     watched: &[&str],
@@ -535,6 +524,7 @@ fn context_nesting(
         let ((node, field), (next, _)) = (pair[0], pair[1]);
         let parent = i.checked_sub(1).and_then(|j| path.get(j)).map(|(n, _)| *n);
         let rule = find_rule(
+            file,
             table,
             node,
             crate::kinds::kind_of(node),
@@ -1042,14 +1032,14 @@ mod tests {
             for f in funcs.iter().rev() {
                 let node = flat.function_node(f).expect("function node");
                 let path = path_to(node);
-                let want_nesting = context_nesting(&path, table, &watched);
+                let want_nesting = context_nesting(&file, &path, table, &watched);
                 let want_seen = path
                     .iter()
                     .take(path.len().saturating_sub(1))
                     .fold(0u64, |acc, (n, _)| {
                         seen_with(acc, crate::kinds::kind_of(n), &watched)
                     });
-                let got = context_state(node, table, &watched, &mut known);
+                let got = context_state(&file, node, table, &watched, &mut known);
                 assert_eq!(got.nesting, want_nesting, "{lang:?} {}", f.qualname);
                 assert_eq!(got.seen, want_seen, "{lang:?} {}", f.qualname);
             }

@@ -13,6 +13,7 @@ use codethread_lang::ParsedFile;
 
 use crate::context::FnCtx;
 use crate::rules::cyclomatic as rules;
+use crate::rules::when::Site;
 use rules::{CcMode, CcRules, MatchCases, When};
 
 /// Whether the tool gives `func` no value ([`CcRules::unreported`]).
@@ -122,7 +123,7 @@ fn cyclomatic_memo(file: &ParsedFile, func: Node<'_>, table: &CcRules, memo: &mu
         if table
             .decisions
             .iter()
-            .any(|d| d.kind == kind && holds(d.when, &item, &watched))
+            .any(|d| d.kind == kind && holds(file, d.when, &item, &watched))
         {
             total = total.saturating_add(1);
         }
@@ -257,42 +258,22 @@ fn push_children<'t>(
     stack[start..].reverse();
 }
 
-fn holds(when: When, item: &Item<'_>, watched: &[&str]) -> bool {
-    match when {
-        When::Always => true,
-        When::ParentIn(kinds) => item
-            .parent
-            .is_some_and(|p| kinds.contains(&crate::kinds::kind_of(p))),
-        When::ParentNotIn(kinds) => !item
-            .parent
-            .is_some_and(|p| kinds.contains(&crate::kinds::kind_of(p))),
-        When::ParentInWithout {
-            parents,
-            child,
-            marker,
-        } => item.parent.is_some_and(|p| {
-            if !parents.contains(&crate::kinds::kind_of(p)) {
-                return false;
-            }
-            let marked = p.children().any(|c| {
-                crate::kinds::kind_of(c) == child
-                    && c.children().any(|g| crate::kinds::kind_of(g) == marker)
-            });
-            !marked
-        }),
-        When::NotInside(kinds) => !watched
+fn holds(file: &ParsedFile, when: When, item: &Item<'_>, watched: &[&str]) -> bool {
+    // `NotInside` reads the ancestor bits the walk carries.
+    let inside = |kinds: &[&str]| {
+        watched
             .iter()
             .enumerate()
             .take(64)
-            .any(|(bit, w)| kinds.contains(w) && item.inside & (1u64 << bit) != 0),
-        When::LacksChild(kind) => {
-            let found = item
-                .node
-                .children()
-                .any(|c| crate::kinds::kind_of(c) == kind);
-            !found
-        }
-    }
+            .any(|(bit, w)| kinds.contains(w) && item.inside & (1u64 << bit) != 0)
+    };
+    when.holds(&Site {
+        file,
+        node: item.node,
+        parent: item.parent,
+        field: item.node.field_name(),
+        inside: Some(&inside),
+    })
 }
 
 /// radon: `max(0, cases − [any irrefutable case])` for one match statement.

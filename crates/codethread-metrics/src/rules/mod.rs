@@ -6,6 +6,8 @@
 //! - [`cyclomatic`], [`cognitive`], [`halstead`], [`lloc`], [`functions`]:
 //!   the paper tools' per-metric tables (and which functions they report).
 //! - [`canonical`]: the canonical profile's one table per grammar.
+//! - [`when`]: the condition on a node's surroundings every table uses,
+//!   with its one evaluator.
 
 pub mod canonical;
 pub mod cognitive;
@@ -14,3 +16,4 @@ pub mod functions;
 pub mod halstead;
 pub mod lloc;
 pub mod paper;
+pub mod when;
