@@ -121,3 +121,68 @@ fn file_pass_lloc_equals_per_function_lloc() {
         assert!(ours.iter().any(|(_, v)| v.unwrap_or(0) > 2), "{lang}");
     }
 }
+
+#[test]
+fn canonical_walkers_equal_the_engine_records() {
+    // The public per-metric walkers under the canonical profile (one
+    // function's own walk for cyclomatic, Halstead and LLOC; the file for
+    // cognitive) give the engine's values for every record.
+    use codethread_lang::{index_functions, parse};
+    use codethread_metrics::{cognitive, cyclomatic, halstead, lloc, FnCtx, HalsteadValues};
+    let cases: &[(Lang, &str)] = &[
+        (
+            Lang::Python,
+            "def f(x):\n    def g(y):\n        if y:\n            return g(y - 1)\n        return 0\n    for i in x:\n        if i and x or i:\n            g(i)\n    return lambda: x if x else 1\n\nclass C:\n    def m(self):\n        while self:\n            self.m()\n",
+        ),
+        (
+            Lang::JavaScript,
+            "function f(a) {\n  function g() { return a ? 1 : 2; }\n  if (a && b) { return [1].map(x => x ? g() : 0); }\n  return g();\n}\nclass K { m() { try { f(1); } catch (e) { if (e) { throw e; } } } }\n",
+        ),
+        (
+            Lang::Go,
+            "package p\nfunc (t *T) M(a int) int { if a > 0 { return t.M(a - 1) }; f := func() int { for { return 1 } }; return f() }\nfunc g() { switch { case true: g() } }\n",
+        ),
+    ];
+    for (lang, src) in cases {
+        let engine =
+            analyze_source("t", *lang, *src, &AnalyzeOptions::new(Profile::Canonical)).unwrap();
+        let file = parse(*lang, *src).unwrap();
+        let index = index_functions(&file);
+        let flat = codethread_lang::FlatTree::new(&file);
+        let mut checked = 0;
+        for r in &engine.functions {
+            let func = index
+                .iter()
+                .find(|f| f.qualname == r.qualname && f.node.start_line == r.line)
+                .expect("indexed");
+            let node = flat.function_node(func).expect("node");
+            let ctx = FnCtx {
+                file: &file,
+                func,
+                node,
+                index: &index,
+                profile: Profile::Canonical,
+            };
+            assert_eq!(cyclomatic(&ctx), r.cyclomatic, "{lang} {}", r.qualname);
+            assert_eq!(cognitive(&ctx), r.cognitive, "{lang} {}", r.qualname);
+            assert_eq!(lloc(&ctx), r.lloc, "{lang} {}", r.qualname);
+            assert_eq!(
+                halstead(&ctx).map(HalsteadValues::from),
+                r.halstead,
+                "{lang} {}",
+                r.qualname
+            );
+            checked += 1;
+        }
+        assert!(checked >= 2, "{lang}: {checked}");
+        // Nested named functions are their own records, left out of the
+        // enclosing function's cyclomatic value but counted in its cognitive
+        // (Go has none).
+        if *lang != Lang::Go {
+            assert!(
+                engine.functions.iter().any(|r| r.nested_in.is_some()),
+                "{lang}"
+            );
+        }
+    }
+}
