@@ -36,7 +36,7 @@ use clap::{Parser, ValueEnum};
 use codethread::exit::{from_counts, Outcome};
 use codethread::lang::io::{AtomicFile, DEFAULT_MAX_FILE_BYTES};
 use codethread::lang::Lang;
-use codethread_metrics::{analyze_paths_hinted, FunctionMetrics, Profile};
+use codethread_metrics::{analyze_paths, AnalyzeOptions, FunctionMetrics, Profile};
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Format {
@@ -139,7 +139,12 @@ fn main() -> ExitCode {
         tree
     });
     let (mut measured, mut failed, mut warned) = (0usize, 0usize, 0usize);
-    for r in analyze_paths_hinted(&args.paths, args.profile, args.max_file_bytes, hint) {
+    for r in analyze_paths(
+        &args.paths,
+        &AnalyzeOptions::new(args.profile)
+            .with_max_file_bytes(args.max_file_bytes)
+            .with_hint(hint),
+    ) {
         match r {
             Ok(file) => {
                 measured += 1;

@@ -225,7 +225,7 @@ fn run_tool(tool: &str, path: &str, src: &str) -> Result<(), String> {
             path,
             lang,
             src.as_bytes().to_vec(),
-            codethread::metrics::Profile::Paper,
+            &codethread::metrics::AnalyzeOptions::new(codethread::metrics::Profile::Paper),
         )
         .map(|_| ())
         .map_err(|e| e.to_string()),

@@ -97,6 +97,14 @@ pub struct ParseBudget {
     pub time_per_mib: Duration,
     /// Wall-clock time allowed for any input, however small (the floor).
     pub min_time: Duration,
+    /// Bytes the lexer may read per input byte (it reads a byte again on
+    /// each re-lex after an error: an unterminated literal on a long line
+    /// makes error recovery re-read to the line's end again and again, a
+    /// cost the work limit does not see). Deterministic, unlike the time
+    /// limit. 0: no read limit (the default).
+    pub reads_per_byte: u64,
+    /// Bytes the lexer may read for any input, however small (the floor).
+    pub min_reads: u64,
 }
 
 impl ParseBudget {
@@ -108,6 +116,8 @@ impl ParseBudget {
         min_tokens: 0,
         time_per_mib: Duration::ZERO,
         min_time: Duration::ZERO,
+        reads_per_byte: 0,
+        min_reads: 0,
     };
 
     /// The work limit for an input of `bytes` bytes (`None`: unlimited).
@@ -132,6 +142,16 @@ impl ParseBudget {
         )
     }
 
+    /// The lexer-read limit for an input of `bytes` bytes (`None`:
+    /// unlimited).
+    pub fn reads_limit(&self, bytes: usize) -> Option<u64> {
+        (self.reads_per_byte != 0).then(|| {
+            self.reads_per_byte
+                .saturating_mul(bytes as u64)
+                .max(self.min_reads)
+        })
+    }
+
     /// The token limit for an input of `bytes` bytes (`None`: unlimited).
     pub fn tokens_limit(&self, bytes: usize) -> Option<u64> {
         (self.tokens_per_100_bytes != 0).then(|| {
@@ -144,7 +164,7 @@ impl ParseBudget {
 
 impl Default for ParseBudget {
     /// 64 operations per byte (floor 10 million), 75 tokens per 100 bytes
-    /// (floor 1 million tokens), 10 s per MiB (floor 10 s).
+    /// (floor 1 million tokens), 10 s per MiB (floor 10 s), no read limit.
     fn default() -> Self {
         ParseBudget {
             ops_per_byte: 64,
@@ -153,6 +173,8 @@ impl Default for ParseBudget {
             min_tokens: 1_000_000,
             time_per_mib: Duration::from_secs(10),
             min_time: Duration::from_secs(10),
+            reads_per_byte: 0,
+            min_reads: 0,
         }
     }
 }
@@ -166,6 +188,9 @@ pub enum BudgetLimit {
     Tokens,
     /// Wall-clock time ([`ParseBudget::time_per_mib`], `min_time`).
     Time,
+    /// Bytes read by the lexer ([`ParseBudget::reads_per_byte`],
+    /// `min_reads`).
+    Reads,
 }
 
 impl std::fmt::Display for BudgetLimit {
@@ -174,6 +199,7 @@ impl std::fmt::Display for BudgetLimit {
             BudgetLimit::Work => "parser operations",
             BudgetLimit::Tokens => "tokens",
             BudgetLimit::Time => "milliseconds",
+            BudgetLimit::Reads => "bytes read by the lexer",
         })
     }
 }
@@ -266,9 +292,11 @@ pub fn parse_with_grammar_budget(
     let ops_limit = budget.ops_limit(bytes);
     let time_limit = budget.time_limit(bytes);
     let deadline = time_limit.and_then(|t| Instant::now().checked_add(t));
+    let reads_limit = budget.reads_limit(bytes);
     let limits = Limits {
         ops: ops_limit,
         deadline,
+        reads: reads_limit,
     };
     let over = |limit: BudgetLimit| LangError::Budget {
         lang: grammar,
@@ -276,6 +304,7 @@ pub fn parse_with_grammar_budget(
         limit,
         allowed: match limit {
             BudgetLimit::Work => ops_limit.unwrap_or(0),
+            BudgetLimit::Reads => reads_limit.unwrap_or(0),
             _ => time_limit.map_or(0, |t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
         },
     };
@@ -302,7 +331,12 @@ pub fn parse_with_grammar_budget(
 struct Limits {
     ops: Option<u64>,
     deadline: Option<Instant>,
+    /// Bytes the lexer may read.
+    reads: Option<u64>,
 }
+
+/// Bytes handed to the lexer per read under a read limit.
+const READ_CHUNK: usize = 4096;
 
 /// Why [`run_parser`] gave no tree.
 enum RunError {
@@ -367,7 +401,8 @@ fn run_parser(
             }
             None => false,
         };
-        let tree = if limits.ops.is_none() && limits.deadline.is_none() {
+        let read_over = std::cell::Cell::new(false);
+        let tree = if limits.ops.is_none() && limits.deadline.is_none() && limits.reads.is_none() {
             parser.parse(source, None)
         } else {
             // tree-sitter calls back every 100 operations; returning true
@@ -376,6 +411,9 @@ fn run_parser(
             let mut calls = 0u64;
             let mut progress = |_: &ParseState| -> bool {
                 calls += 1;
+                if read_over.get() {
+                    return true;
+                }
                 if max_calls.is_some_and(|m| calls > m) {
                     exceeded = Some(BudgetLimit::Work);
                     return true;
@@ -386,12 +424,34 @@ fn run_parser(
                 }
                 false
             };
+            // The lexer reads through this callback; under a read limit in
+            // chunks, so that the bytes it has read bound its work.
+            let served = std::cell::Cell::new(0u64);
+            let mut read = |i: usize, _| -> &[u8] {
+                let Some(limit) = limits.reads else {
+                    return source.get(i..).unwrap_or(&[]);
+                };
+                if i >= source.len() || read_over.get() {
+                    return &[];
+                }
+                let end = i.saturating_add(READ_CHUNK).min(source.len());
+                let total = served.get().saturating_add((end - i) as u64);
+                if total > limit {
+                    read_over.set(true);
+                    return &[];
+                }
+                served.set(total);
+                source.get(i..end).unwrap_or(&[])
+            };
             parser.parse_with_options(
-                &mut |i: usize, _| source.get(i..).unwrap_or(&[]),
+                &mut read,
                 None,
                 Some(ParseOptions::new().progress_callback(&mut progress)),
             )
         };
+        if read_over.get() {
+            exceeded = Some(BudgetLimit::Reads);
+        }
         // A stopped parse keeps its state for resuming: drop it; the next
         // parse of this thread reads the whole input again.
         parser.reset();
@@ -402,6 +462,9 @@ fn run_parser(
         Ok(tree)
     })?;
     match (tree, exceeded) {
+        // A parse that ran out of bytes to read saw a truncated input: no
+        // tree of the file.
+        (_, Some(BudgetLimit::Reads)) => Err(RunError::Over(BudgetLimit::Reads)),
         (Some(tree), _) => Ok(tree),
         (None, Some(limit)) => Err(RunError::Over(limit)),
         (None, None) => Err(RunError::Aborted(grammar)),

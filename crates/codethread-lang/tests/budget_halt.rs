@@ -183,3 +183,48 @@ fn php_halt_only_at_the_top_level_call() {
     let js = b"function a() {}\n__halt_compiler();\nfunction b() {}\n";
     assert_eq!(code_end(Lang::JavaScript, js), js.len());
 }
+
+#[test]
+fn the_read_limit_stops_re_lexing_deterministically() {
+    // Error recovery re-lexes to the line's end at each unterminated
+    // literal of one long line: the lexer reads far more bytes than the
+    // input holds (sparse enough for the token limit).
+    let src = format!(
+        "void f() {{ {} }}\n",
+        "\"/*' aaaaaaaaaaaaaaaaaaaaaaaa ".repeat(8000)
+    )
+    .into_bytes();
+    let reads = ParseBudget {
+        reads_per_byte: 32,
+        min_reads: 0,
+        ..ParseBudget::default()
+    };
+    for _ in 0..2 {
+        let Err(err) = parse_budget(Lang::Cpp, src.clone(), &reads) else {
+            panic!("parsed within the read limit");
+        };
+        assert_eq!(budget_limit(&err), BudgetLimit::Reads);
+        assert!(err.to_string().contains("bytes read by the lexer"), "{err}");
+    }
+    // The error names the limit: 32 bytes read per input byte.
+    let Err(LangError::Budget { allowed, bytes, .. }) = parse_budget(Lang::Cpp, src, &reads) else {
+        panic!("not a budget error");
+    };
+    assert_eq!(allowed, 32 * bytes as u64);
+    // Ordinary code reads each byte about once: far within the limit, and
+    // the tree is the one of an unlimited parse.
+    let ok = b"int g(int a) { if (a) { return 1; } return 0; }\n".repeat(200);
+    let limited = parse_budget(Lang::Cpp, ok.clone(), &reads).unwrap();
+    let plain = parse(Lang::Cpp, ok).unwrap();
+    assert_eq!(
+        limited.tree.root_node().to_sexp(),
+        plain.tree.root_node().to_sexp()
+    );
+    // The parser is usable afterwards.
+    assert_eq!(
+        parse(Lang::Cpp, b"int h() { return 2; }\n".to_vec())
+            .unwrap()
+            .parse_errors,
+        0
+    );
+}

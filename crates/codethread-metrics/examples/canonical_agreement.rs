@@ -21,7 +21,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use codethread_metrics::{analyze_paths, FunctionMetrics, Profile};
+use codethread_metrics::{analyze_paths, AnalyzeOptions, FunctionMetrics, Profile};
 
 /// One reference value: (path, first line, last line, value, tool).
 struct Ref {
@@ -168,7 +168,7 @@ fn main() {
     for corpus in corpora {
         let dir = corpora_dir.join(&corpus);
         let mut records: Vec<FunctionMetrics> = Vec::new();
-        for f in analyze_paths(&[dir], Profile::Canonical)
+        for f in analyze_paths(&[dir], &AnalyzeOptions::new(Profile::Canonical))
             .into_iter()
             .flatten()
         {

@@ -10,7 +10,10 @@ use std::io::Write;
 
 fn main() -> std::process::ExitCode {
     let paths: Vec<std::path::PathBuf> = std::env::args_os().skip(1).map(Into::into).collect();
-    let results = codethread_metrics::analyze_paths(&paths, codethread_metrics::Profile::Paper);
+    let results = codethread_metrics::analyze_paths(
+        &paths,
+        &codethread_metrics::AnalyzeOptions::new(codethread_metrics::Profile::Paper),
+    );
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut failed = false;

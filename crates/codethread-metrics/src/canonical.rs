@@ -9,16 +9,19 @@
 //! (signature and body) and the anonymous functions inside it, not the named
 //! functions nested in it (each is its own record).
 
-#[path = "rules/canonical/mod.rs"]
-pub mod rules;
-
 use std::collections::{HashMap, HashSet};
 
 use codethread_lang::{index_flat, FlatNode as Node, FlatTree, Function, ParsedFile};
 
-use crate::engine::{FileMetrics, FileTotals, FunctionMetrics, HalsteadValues};
-use crate::{Halstead, Profile};
-use rules::{CanonRules, Cog, Nest, Rule, When};
+use crate::context::FnCtx;
+use crate::halstead::Halstead;
+use crate::model::{assign_occurrences, FileMetrics, FileTotals, FunctionMetrics, HalsteadValues};
+use crate::profile::Profile;
+use crate::rules::canonical as rules;
+use crate::rules::when::Site;
+use crate::targets::{match_target_ids, target_index};
+use crate::tree::{count_errors, first_error};
+use rules::{CanonRules, Cog, Nest, Rule};
 
 /// The four canonical metrics of one function.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -62,8 +65,12 @@ pub(crate) struct Own {
 /// The own walk of the function at `node` ([`Own`]); `nested` maps the node
 /// ids of the file's reported functions to their slot (skipped when
 /// nested: each is its own record).
-pub(crate) fn measure(file: &ParsedFile, node: Node<'_>, nested: &HashMap<usize, usize>) -> Own {
-    let t = rules::rules(file.lang);
+pub(crate) fn measure(
+    file: &ParsedFile,
+    t: &'static CanonRules,
+    node: Node<'_>,
+    nested: &HashMap<usize, usize>,
+) -> Own {
     let receiver: Option<&[u8]> = t.receiver.and_then(|r| {
         let list = node.child_by_field_name(r.field)?;
         let param = list.named_children().find(|c| c.kind() == r.param_kind)?;
@@ -382,56 +389,56 @@ fn find_rule(
     field: Option<&str>,
 ) -> Option<&'static Rule> {
     t.rules.iter().find(|r| {
-        r.kind == kind && r.token != n.is_named() && holds(file, r.when, n, parent, field)
+        r.kind == kind
+            && r.token != n.is_named()
+            && r.when.holds(&Site {
+                file,
+                node: n,
+                parent,
+                field,
+                inside: None,
+            })
     })
 }
 
-fn holds(
-    file: &ParsedFile,
-    when: When,
-    n: Node<'_>,
-    parent: Option<Node<'_>>,
-    field: Option<&str>,
-) -> bool {
-    let parent_kind = parent.map(|p| p.kind());
-    match when {
-        When::Always => true,
-        When::ParentIn(kinds) => parent_kind.is_some_and(|k| kinds.contains(&k)),
-        When::ParentNotIn(kinds) => !parent_kind.is_some_and(|k| kinds.contains(&k)),
-        When::InField(f, parents) => {
-            field == Some(f) && parent_kind.is_some_and(|k| parents.contains(&k))
-        }
-        When::HasChild(kinds) => n.children().any(|c| kinds.contains(&c.kind())),
-        When::LacksChild(kinds) => !n.children().any(|c| kinds.contains(&c.kind())),
-        When::HasField(f) => n.child_by_field_name(f).is_some(),
-        When::ChildText(kind, text) => n
-            .children()
-            .any(|c| c.kind() == kind && file.text(c) == text.as_bytes()),
-        When::Init(via, f, not_in) => {
-            !parent_kind.is_some_and(|k| not_in.contains(&k))
-                && (n.child_by_field_name(f).is_some()
-                    || n.children()
-                        .any(|c| via.contains(&c.kind()) && c.child_by_field_name(f).is_some()))
-        }
-    }
-}
-
-/// Canonical values of `ctx`'s function when its profile is
-/// [`Profile::Canonical`] (the public per-metric walkers call this first).
-/// Cognitive complexity needs the file (recursion cycles, nested functions),
-/// so the whole file is measured.
-pub(crate) fn values_ctx(ctx: &crate::FnCtx<'_>) -> Option<CanonValues> {
-    if ctx.profile != Profile::Canonical {
-        return None;
-    }
+/// Canonical values of `ctx`'s function. Cognitive complexity needs the
+/// file (recursion cycles, nested functions), so the whole file is
+/// measured; [`own_values`] is enough for the other three metrics.
+pub(crate) fn values_ctx(ctx: &FnCtx<'_>, t: &'static CanonRules) -> CanonValues {
     let tree = ctx.node.tree();
-    let all = measure_all(ctx.file, tree, ctx.index);
+    let all = measure_all(ctx.file, t, tree, ctx.index);
     let own = ctx.node.id();
     if let Some(m) = all.iter().find(|m| m.node.id() == own) {
-        return Some(m.values);
+        return m.values;
     }
     // Not a reported function (an anonymous one): its own walk.
-    Some(measure(ctx.file, ctx.node, &HashMap::new()).values)
+    measure(ctx.file, t, ctx.node, &HashMap::new()).values
+}
+
+/// Canonical values of `ctx`'s function from its own walk only: exact for
+/// cyclomatic complexity, Halstead and LLOC (which leave the named
+/// functions nested in it out), not for cognitive complexity (which
+/// [`values_ctx`] folds over the file).
+pub(crate) fn own_values(ctx: &FnCtx<'_>, t: &'static CanonRules) -> CanonValues {
+    let tree = ctx.node.tree();
+    let own = ctx.node.id();
+    let mut nested: HashMap<usize, usize> = HashMap::new();
+    let mut is_reported = false;
+    for (k, node) in ctx
+        .index
+        .iter()
+        .filter(|f| reported(f))
+        .filter_map(|f| tree.function_node(f))
+        .enumerate()
+    {
+        is_reported |= node.id() == own;
+        nested.insert(node.id(), k);
+    }
+    if !is_reported {
+        // An anonymous function: walked whole, as `values_ctx` does.
+        nested.clear();
+    }
+    measure(ctx.file, t, ctx.node, &nested).values
 }
 
 /// One reported function with its final canonical values.
@@ -501,10 +508,10 @@ fn declarative(file: &ParsedFile, t: &'static CanonRules, node: Node<'_>) -> boo
 ///   [`recursive_slots`]), once however many calls close the cycle.
 pub(crate) fn measure_all<'t>(
     file: &ParsedFile,
+    t: &'static CanonRules,
     flat: &'t FlatTree,
     index: &[Function],
 ) -> Vec<Measured<'t>> {
-    let t = rules::rules(file.lang);
     let mut slots: Vec<(usize, Node<'t>)> = Vec::new();
     for (i, func) in index.iter().enumerate() {
         if !reported(func) {
@@ -521,7 +528,7 @@ pub(crate) fn measure_all<'t>(
         .collect();
     let owns: Vec<Own> = slots
         .iter()
-        .map(|&(_, node)| measure(file, node, &nested))
+        .map(|&(_, node)| measure(file, t, node, &nested))
         .collect();
     let recursive = recursive_slots(index, &slots, &owns);
     // Bottom-up (a nested function comes after its enclosing one in
@@ -697,10 +704,11 @@ fn bare_name(name: &str) -> &[u8] {
 }
 
 /// The canonical metrics of an already parsed file.
-pub(crate) fn analyze(path: &str, file: &ParsedFile) -> FileMetrics {
+/// The canonical records of `file` under its grammar's table `t`.
+pub(crate) fn analyze(path: &str, file: &ParsedFile, t: &'static CanonRules) -> FileMetrics {
     let flat = FlatTree::new(file);
     let index = index_flat(file, &flat);
-    let all = measure_all(file, &flat, &index);
+    let all = measure_all(file, t, &flat, &index);
     // The join key: this index is the one `chain targets` builds unless the
     // file needs another grammar (a JavaScript file with parse errors).
     let natural = file.grammar == file.lang
@@ -709,11 +717,11 @@ pub(crate) fn analyze(path: &str, file: &ParsedFile) -> FileMetrics {
     let ids: &[Function] = if natural {
         &index
     } else {
-        other = crate::engine::target_index(file, None);
+        other = target_index(file, None);
         &other
     };
     let funcs: Vec<&Function> = all.iter().filter_map(|m| index.get(m.index)).collect();
-    let target_ids = crate::engine::match_target_ids(path, &funcs, ids);
+    let target_ids = match_target_ids(path, &funcs, ids);
     let mut record_of: Vec<Option<usize>> = vec![None; index.len()];
     let mut records: Vec<FunctionMetrics> = Vec::with_capacity(all.len());
     for (m, id) in all.iter().zip(target_ids) {
@@ -749,7 +757,7 @@ pub(crate) fn analyze(path: &str, file: &ParsedFile) -> FileMetrics {
             cognitive: Some(v.cognitive),
             halstead: Some(HalsteadValues::from(v.halstead)),
             lloc: Some(v.lloc),
-            parse_errors: crate::engine::count_errors(m.node),
+            parse_errors: count_errors(m.node),
             parent,
             occurrence: 0,
             notes,
@@ -768,7 +776,7 @@ pub(crate) fn analyze(path: &str, file: &ParsedFile) -> FileMetrics {
             }
         }
     }
-    crate::engine::assign_occurrences(&mut records);
+    assign_occurrences(&mut records);
     // Cyclomatic, Halstead and LLOC exclude nested functions: every record
     // adds to their totals. Cognitive includes them: only the records not
     // `nested_in` another add to its total. Every canonical metric is
@@ -798,7 +806,7 @@ pub(crate) fn analyze(path: &str, file: &ParsedFile) -> FileMetrics {
         profile: Profile::Canonical,
         parse_errors: file.parse_errors,
         first_error: if file.parse_errors > 0 {
-            crate::engine::first_error(flat.root())
+            first_error(flat.root())
         } else {
             None
         },

@@ -9,26 +9,15 @@
 //! recursion and "no value" cases are table entries too. Nothing here is
 //! specific to a language or a tool.
 
-#[path = "rules/cognitive.rs"]
-pub mod rules;
-
 use std::collections::HashSet;
 
 use codethread_lang::FlatNode as Node;
 use codethread_lang::ParsedFile;
 
-use crate::FnCtx;
-use rules::{BoolMode, CogRules, FnNest, Inc, NodeRule, Recursion, Scan, Sel, When};
-
-/// Cognitive complexity of one function under `ctx.profile`; `None` when the
-/// profile's tool gives no value for this kind of function (complexipy for
-/// nested defs, gocognit for Go function literals).
-pub fn cognitive(ctx: &FnCtx<'_>) -> Option<u32> {
-    if let Some(v) = crate::canonical::values_ctx(ctx) {
-        return Some(v.cognitive);
-    }
-    cognitive_memo_ctx(ctx, &mut Memo::default())
-}
+use crate::context::FnCtx;
+use crate::rules::cognitive as rules;
+use crate::rules::when::Site;
+use rules::{BoolMode, CogRules, FnNest, Inc, NodeRule, Recursion, Scan, Sel};
 
 /// A function's walk, kept so that the walk of an enclosing function can add
 /// its total instead of walking the subtree again: valid when the enclosing
@@ -68,10 +57,15 @@ struct Context {
     seen: u64,
 }
 
-/// [`cognitive`] with a file-wide [`Memo`]; functions should be measured
-/// innermost first for the memo to help (the value never depends on it).
-pub(crate) fn cognitive_memo_ctx(ctx: &FnCtx<'_>, memo: &mut Memo) -> Option<u32> {
-    let table = rules::rules(ctx.profile, ctx.file.lang);
+/// Cognitive complexity of `ctx`'s function under `table` (`None`: the tool
+/// gives this kind of function no value), with a file-wide [`Memo`];
+/// functions should be measured innermost first for the memo to help (the
+/// value never depends on it).
+pub(crate) fn cognitive_memo_ctx(
+    ctx: &FnCtx<'_>,
+    table: &'static CogRules,
+    memo: &mut Memo,
+) -> Option<u32> {
     if table.null_kinds.contains(&crate::kinds::kind_of(ctx.node)) {
         return None;
     }
@@ -187,7 +181,7 @@ fn cognitive_memo(file: &ParsedFile, func: Node<'_>, table: &CogRules, memo: &mu
     } else {
         None
     };
-    let context = context_state(func, table, &watched, &mut memo.contexts);
+    let context = context_state(file, func, table, &watched, &mut memo.contexts);
     let seen = context.seen;
     let start = if table.context_nesting {
         context.nesting
@@ -243,7 +237,15 @@ fn cognitive_memo(file: &ParsedFile, func: Node<'_>, table: &CogRules, memo: &mu
             sequences.push(None);
             space = sequences.len() - 1;
         }
-        let rule = find_rule(table, node, kind, frame.parent, frame.field, frame.scan);
+        let rule = find_rule(
+            file,
+            table,
+            node,
+            kind,
+            frame.parent,
+            frame.field,
+            frame.scan,
+        );
         let mut nesting = frame.nesting;
         if let Some(r) = rule {
             if let Some(f) = r.fn_nest {
@@ -297,6 +299,7 @@ fn cognitive_memo(file: &ParsedFile, func: Node<'_>, table: &CogRules, memo: &mu
 }
 
 fn find_rule<'r>(
+    file: &ParsedFile,
     table: &'r CogRules,
     node: Node<'_>,
     kind: &str,
@@ -307,38 +310,14 @@ fn find_rule<'r>(
     table.nodes.iter().find(|r| {
         r.kind == kind
             && (r.scans.is_empty() || r.scans.contains(&scan))
-            && holds(r.when, node, parent, field)
+            && r.when.holds(&Site {
+                file,
+                node,
+                parent,
+                field,
+                inside: None,
+            })
     })
-}
-
-fn holds(when: When, node: Node<'_>, parent: Option<Node<'_>>, field: Option<&str>) -> bool {
-    match when {
-        When::Always => true,
-        When::ParentIn(kinds) => parent.is_some_and(|p| kinds.contains(&crate::kinds::kind_of(p))),
-        When::InField(f, parents) => in_field(parent, field, f, parents),
-        When::ChildAt(i, kind) => node
-            .child(i)
-            .is_some_and(|c| crate::kinds::kind_of(c) == kind),
-        When::Shape {
-            field: f,
-            parents,
-            first,
-            second,
-        } => {
-            if !in_field(parent, field, f, parents) {
-                return false;
-            }
-            let mut named = node.named_children().filter(|c| !c.is_extra());
-            let (Some(a), Some(b), None) = (named.next(), named.next(), named.next()) else {
-                return false;
-            };
-            first.contains(&crate::kinds::kind_of(a)) && second.contains(&crate::kinds::kind_of(b))
-        }
-    }
-}
-
-fn in_field(parent: Option<Node<'_>>, field: Option<&str>, want: &str, parents: &[&str]) -> bool {
-    parent.is_some_and(|p| parents.contains(&crate::kinds::kind_of(p))) && field == Some(want)
 }
 
 fn apply_fn_nest(nesting: &mut Nesting, f: FnNest, inside: bool) {
@@ -454,6 +433,7 @@ fn child_route(
 /// watched ancestor kinds), continuing from the nearest ancestor already in
 /// `known` and recording every node on the way.
 fn context_state(
+    file: &ParsedFile,
     target: Node<'_>,
     table: &CogRules,
     watched: &[&str],
@@ -493,6 +473,7 @@ fn context_state(
             None
         };
         let rule = find_rule(
+            file,
             table,
             node,
             crate::kinds::kind_of(node),
@@ -531,6 +512,7 @@ fn context_state(
 /// reference for [`context_state`], which the engine uses.
 #[cfg(test)]
 fn context_nesting(
+    file: &ParsedFile,
     path: &[(Node<'_>, Option<&'static str>)],
     table: &CogRules,
     watched: &[&str],
@@ -542,6 +524,7 @@ fn context_nesting(
         let ((node, field), (next, _)) = (pair[0], pair[1]);
         let parent = i.checked_sub(1).and_then(|j| path.get(j)).map(|(n, _)| *n);
         let rule = find_rule(
+            file,
             table,
             node,
             crate::kinds::kind_of(node),
@@ -1012,6 +995,7 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
     use super::*;
+    use crate::backend::cognitive;
     use crate::Profile;
     use codethread_lang::{index_functions, parse, Lang};
 
@@ -1041,21 +1025,21 @@ mod tests {
             let file = parse(lang, src.as_bytes().to_vec()).unwrap();
             let funcs = index_functions(&file);
             let flat = codethread_lang::FlatTree::new(&file);
-            let table = rules::rules(Profile::Paper, lang);
+            let table = crate::rules::paper::paper(lang).tree().unwrap().cognitive;
             let watched = watched_kinds(table);
             let mut known = std::collections::HashMap::new();
             assert!(funcs.len() >= 3, "{lang:?}");
             for f in funcs.iter().rev() {
                 let node = flat.function_node(f).expect("function node");
                 let path = path_to(node);
-                let want_nesting = context_nesting(&path, table, &watched);
+                let want_nesting = context_nesting(&file, &path, table, &watched);
                 let want_seen = path
                     .iter()
                     .take(path.len().saturating_sub(1))
                     .fold(0u64, |acc, (n, _)| {
                         seen_with(acc, crate::kinds::kind_of(n), &watched)
                     });
-                let got = context_state(node, table, &watched, &mut known);
+                let got = context_state(&file, node, table, &watched, &mut known);
                 assert_eq!(got.nesting, want_nesting, "{lang:?} {}", f.qualname);
                 assert_eq!(got.seen, want_seen, "{lang:?} {}", f.qualname);
             }
@@ -1343,7 +1327,14 @@ mod tests {
         let flat = codethread_lang::FlatTree::new(&file);
         let func = flat.root().named_child(0).unwrap();
         assert_eq!(crate::kinds::kind_of(func), "function_definition");
-        let v = cognitive_with(&file, func, rules::rules(Profile::Paper, Lang::Python));
+        let v = cognitive_with(
+            &file,
+            func,
+            crate::rules::paper::paper(Lang::Python)
+                .tree()
+                .unwrap()
+                .cognitive,
+        );
         assert_eq!(v, depth as u32);
         let mut src = String::from("function f(a) {\n");
         for _ in 0..depth {
@@ -1356,7 +1347,14 @@ mod tests {
         let file = parse(Lang::JavaScript, src.into_bytes()).unwrap();
         let flat = codethread_lang::FlatTree::new(&file);
         let func = flat.root().named_child(0).unwrap();
-        let v = cognitive_with(&file, func, rules::rules(Profile::Paper, Lang::JavaScript));
+        let v = cognitive_with(
+            &file,
+            func,
+            crate::rules::paper::paper(Lang::JavaScript)
+                .tree()
+                .unwrap()
+                .cognitive,
+        );
         assert!(v > 0);
     }
 }

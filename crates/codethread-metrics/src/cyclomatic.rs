@@ -8,29 +8,13 @@
 //! - Excluded kinds (nested functions a tool reports on their own) are not
 //!   entered; nested-space kinds (rust-code-analysis sums) add the base value.
 
-#[path = "rules/cyclomatic.rs"]
-pub mod rules;
-
 use codethread_lang::FlatNode as Node;
 use codethread_lang::ParsedFile;
 
-use crate::FnCtx;
+use crate::context::FnCtx;
+use crate::rules::cyclomatic as rules;
+use crate::rules::when::Site;
 use rules::{CcMode, CcRules, MatchCases, When};
-
-/// Cyclomatic complexity of one function under `ctx.profile`.
-///
-/// `None` for the functions the profile's tool does not report (radon: the
-/// methods of nested and local classes, docs/metrics.md).
-pub fn cyclomatic(ctx: &FnCtx<'_>) -> Option<u32> {
-    if let Some(v) = crate::canonical::values_ctx(ctx) {
-        return Some(v.cyclomatic);
-    }
-    let table = rules::rules(ctx.profile, ctx.file.lang);
-    if unreported(table, ctx.node) {
-        return None;
-    }
-    Some(cyclomatic_with(ctx.file, ctx.node, table))
-}
 
 /// Whether the tool gives `func` no value ([`CcRules::unreported`]).
 fn unreported(table: &CcRules, func: Node<'_>) -> bool {
@@ -51,7 +35,8 @@ fn unreported(table: &CcRules, func: Node<'_>) -> bool {
 }
 
 /// Cyclomatic complexity of the function at `func` under an explicit rule table.
-pub fn cyclomatic_with(file: &ParsedFile, func: Node<'_>, table: &CcRules) -> u32 {
+#[cfg(test)]
+pub(crate) fn cyclomatic_with(file: &ParsedFile, func: Node<'_>, table: &CcRules) -> u32 {
     cyclomatic_memo(file, func, table, &mut Memo::default())
 }
 
@@ -67,10 +52,15 @@ pub(crate) struct Memo {
     interior: std::collections::HashMap<usize, u32>,
 }
 
-/// [`cyclomatic`] with a file-wide [`Memo`]; functions must be measured
-/// innermost first for the memo to help (the value never depends on it).
-pub(crate) fn cyclomatic_memo_ctx(ctx: &FnCtx<'_>, memo: &mut Memo) -> Option<u32> {
-    let table = rules::rules(ctx.profile, ctx.file.lang);
+/// Cyclomatic complexity of `ctx`'s function under `table` (`None`: the
+/// tool gives it no value, [`CcRules::unreported`]), with a file-wide
+/// [`Memo`]; functions must be measured innermost first for the memo to
+/// help (the value never depends on it).
+pub(crate) fn cyclomatic_memo_ctx(
+    ctx: &FnCtx<'_>,
+    table: &CcRules,
+    memo: &mut Memo,
+) -> Option<u32> {
     if unreported(table, ctx.node) {
         return None;
     }
@@ -133,7 +123,7 @@ fn cyclomatic_memo(file: &ParsedFile, func: Node<'_>, table: &CcRules, memo: &mu
         if table
             .decisions
             .iter()
-            .any(|d| d.kind == kind && holds(d.when, &item, &watched))
+            .any(|d| d.kind == kind && holds(file, d.when, &item, &watched))
         {
             total = total.saturating_add(1);
         }
@@ -268,42 +258,22 @@ fn push_children<'t>(
     stack[start..].reverse();
 }
 
-fn holds(when: When, item: &Item<'_>, watched: &[&str]) -> bool {
-    match when {
-        When::Always => true,
-        When::ParentIn(kinds) => item
-            .parent
-            .is_some_and(|p| kinds.contains(&crate::kinds::kind_of(p))),
-        When::ParentNotIn(kinds) => !item
-            .parent
-            .is_some_and(|p| kinds.contains(&crate::kinds::kind_of(p))),
-        When::ParentInWithout {
-            parents,
-            child,
-            marker,
-        } => item.parent.is_some_and(|p| {
-            if !parents.contains(&crate::kinds::kind_of(p)) {
-                return false;
-            }
-            let marked = p.children().any(|c| {
-                crate::kinds::kind_of(c) == child
-                    && c.children().any(|g| crate::kinds::kind_of(g) == marker)
-            });
-            !marked
-        }),
-        When::NotInside(kinds) => !watched
+fn holds(file: &ParsedFile, when: When, item: &Item<'_>, watched: &[&str]) -> bool {
+    // `NotInside` reads the ancestor bits the walk carries.
+    let inside = |kinds: &[&str]| {
+        watched
             .iter()
             .enumerate()
             .take(64)
-            .any(|(bit, w)| kinds.contains(w) && item.inside & (1u64 << bit) != 0),
-        When::LacksChild(kind) => {
-            let found = item
-                .node
-                .children()
-                .any(|c| crate::kinds::kind_of(c) == kind);
-            !found
-        }
-    }
+            .any(|(bit, w)| kinds.contains(w) && item.inside & (1u64 << bit) != 0)
+    };
+    when.holds(&Site {
+        file,
+        node: item.node,
+        parent: item.parent,
+        field: item.node.field_name(),
+        inside: Some(&inside),
+    })
 }
 
 /// radon: `max(0, cases − [any irrefutable case])` for one match statement.
@@ -354,6 +324,7 @@ mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
     use super::*;
+    use crate::backend::cyclomatic;
     use crate::Profile;
     use codethread_lang::{index_functions, parse, Lang};
 
@@ -577,7 +548,14 @@ mod tests {
         let flat = codethread_lang::FlatTree::new(&file);
         let root = flat.root();
         let func = root.named_child(0).unwrap();
-        let v = cyclomatic_with(&file, func, rules::rules(Profile::Paper, Lang::JavaScript));
+        let v = cyclomatic_with(
+            &file,
+            func,
+            crate::rules::paper::paper(Lang::JavaScript)
+                .tree()
+                .unwrap()
+                .cyclomatic,
+        );
         assert!(v > 1);
     }
 }

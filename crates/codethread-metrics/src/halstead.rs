@@ -18,89 +18,23 @@ use std::sync::{Arc, Mutex, OnceLock};
 use codethread_lang::FlatNode as Node;
 use codethread_lang::Lang;
 
-#[path = "rules/halstead/mod.rs"]
-pub(crate) mod rules;
-
+use crate::rules::halstead as rules;
 use rules::{AstOpRules, KeywordConst, Mode, NodeClass, NodeRules, Piece, Reread, TokenRules};
 
-use crate::{FnCtx, Profile};
+use crate::context::FnCtx;
+pub use crate::model::Halstead;
 
-/// Halstead base counts of one function.
-///
-/// ```
-/// use codethread_metrics::Halstead;
-/// let h = Halstead { n1: 2, n2: 3, big_n1: 4, big_n2: 6 };
-/// assert_eq!(h.vocabulary(), 5);
-/// assert_eq!(h.length(), 10);
-/// assert!((h.volume() - 10.0 * 5f64.log2()).abs() < 1e-12);
-/// assert!((h.difficulty() - 2.0).abs() < 1e-12);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-pub struct Halstead {
-    /// Distinct operators.
-    pub n1: u64,
-    /// Distinct operands.
-    pub n2: u64,
-    /// Total operators.
-    #[serde(rename = "N1")]
-    pub big_n1: u64,
-    /// Total operands.
-    #[serde(rename = "N2")]
-    pub big_n2: u64,
-}
-
-impl Halstead {
-    /// n1 + n2.
-    pub fn vocabulary(&self) -> u64 {
-        self.n1 + self.n2
-    }
-    /// N1 + N2.
-    pub fn length(&self) -> u64 {
-        self.big_n1 + self.big_n2
-    }
-    /// length · log2(vocabulary) (0 when the vocabulary is 0).
-    pub fn volume(&self) -> f64 {
-        let n = self.vocabulary();
-        if n == 0 {
-            0.0
-        } else {
-            self.length() as f64 * (n as f64).log2()
-        }
-    }
-    /// (n1 / 2) · (N2 / n2) (0 when n2 is 0).
-    pub fn difficulty(&self) -> f64 {
-        if self.n2 == 0 {
-            0.0
-        } else {
-            (self.n1 as f64 / 2.0) * (self.big_n2 as f64 / self.n2 as f64)
-        }
-    }
-    /// difficulty · volume.
-    pub fn effort(&self) -> f64 {
-        self.difficulty() * self.volume()
-    }
-}
-
-/// Halstead counts of one function; `None` when the profile's tool does not
-/// report them for this kind of function (go-halstead: function literals).
-pub fn halstead(ctx: &FnCtx<'_>) -> Option<Halstead> {
-    if let Some(v) = crate::canonical::values_ctx(ctx) {
-        return Some(v.halstead);
-    }
-    halstead_node(ctx.profile, ctx.file.lang, &ctx.file.source, ctx.node)
-}
-
-/// Halstead counts of the function whose own syntax node is `node`, in a file
-/// of language `lang` with bytes `source` (the bytes the tree was parsed from).
+/// Halstead counts of the function whose own syntax node is `node` under
+/// the tool's rules `r`, in a file with bytes `source` (the bytes the tree
+/// was parsed from); `None` when the tool does not report them for this
+/// kind of function (go-halstead: function literals).
 ///
 /// (The unit tests of this module show one case per rule and language.)
-pub fn halstead_node(
-    profile: Profile,
-    lang: Lang,
+pub(crate) fn halstead_node(
+    r: &'static rules::HalsteadRules,
     source: &[u8],
     node: Node<'_>,
 ) -> Option<Halstead> {
-    let r = rules::rules(profile, lang);
     if r.null_for.contains(&crate::kinds::kind_of(node)) {
         return None;
     }
@@ -401,15 +335,19 @@ pub(crate) struct Memo<'s> {
     interiors: HashMap<usize, Interior<'s>>,
 }
 
-/// [`halstead`] with a file-wide [`Memo`]; functions should be measured
-/// innermost first for the memo to help (the value never depends on it).
-pub(crate) fn halstead_memo_ctx<'s>(ctx: &FnCtx<'s>, memo: &mut Memo<'s>) -> Option<Halstead> {
-    let r = rules::rules(ctx.profile, ctx.file.lang);
+/// [`halstead_node`] of `ctx`'s function with a file-wide [`Memo`];
+/// functions should be measured innermost first for the memo to help (the
+/// value never depends on it).
+pub(crate) fn halstead_memo_ctx<'s>(
+    ctx: &FnCtx<'s>,
+    r: &'static rules::HalsteadRules,
+    memo: &mut Memo<'s>,
+) -> Option<Halstead> {
     match r.mode {
         Mode::Nodes(n) if !r.null_for.contains(&crate::kinds::kind_of(ctx.node)) => {
             Some(count_nodes_memo(n, &ctx.file.source, ctx.node, memo))
         }
-        _ => halstead(ctx),
+        _ => halstead_node(r, &ctx.file.source, ctx.node),
     }
 }
 
@@ -1256,7 +1194,14 @@ mod tests {
             .filter(|n| FUNCTION_KINDS.contains(&crate::kinds::kind_of(n)))
             .collect();
         let node = *found.get(nth).expect("function present");
-        halstead_node(Profile::Paper, lang, &file.source, node)
+        halstead_node(
+            crate::rules::paper::paper(lang)
+                .tree()
+                .expect("a tree language")
+                .halstead,
+            &file.source,
+            node,
+        )
     }
 
     fn counts(lang: Lang, src: &str) -> (u64, u64, u64, u64) {

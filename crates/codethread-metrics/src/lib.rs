@@ -20,7 +20,9 @@
 //! - [`analyze_source`] / [`analyze_file`] / [`analyze_paths`] give one
 //!   [`FunctionMetrics`] record per function and [`FileTotals`] per file;
 //!   [`analyze_paths`] walks directories and measures files in parallel
-//!   (rayon) with a deterministic output order.
+//!   (rayon) with a deterministic output order. [`AnalyzeOptions`] holds
+//!   the settings of every job (profile, language hint, file size limit,
+//!   parse budgets).
 //! - Bad input is normal input: non-UTF-8 bytes, CRLF, tabs and syntax errors
 //!   are measured on the recovered tree (`parse_errors > 0`); unreadable or
 //!   unsupported files give a [`MetricsError`] naming the file. Walks are
@@ -31,10 +33,11 @@
 //! parsed file and function index.
 //!
 //! ```
-//! use codethread_metrics::{analyze_source, Lang, Profile};
+//! use codethread_metrics::{analyze_source, AnalyzeOptions, Lang, Profile};
 //!
 //! let src = "def f(x):\n    if x:\n        return 1  # one\n    return {x: 2}\n";
-//! let file = analyze_source("a.py", Lang::Python, src, Profile::Paper).unwrap();
+//! let opts = AnalyzeOptions::new(Profile::Paper);
+//! let file = analyze_source("a.py", Lang::Python, src, &opts).unwrap();
 //! let f = &file.functions[0];
 //! assert_eq!((f.name.as_str(), f.kind.as_str(), f.line, f.end_line), ("f", "function", 1, 4));
 //! // radon LLOC: `def` 1, `if` 1, `return 1` 1, `return {x: 2}` 2 (a `:` inside).
@@ -53,29 +56,35 @@ pub use codethread_lang::Lang;
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
+mod backend;
 mod canonical;
 mod cognitive;
 mod context;
 mod cyclomatic;
 mod engine;
+mod error;
 mod halstead;
 mod kinds;
 mod lizard;
 mod lloc;
+mod model;
+mod naming;
+mod paper;
 mod profile;
+mod rules;
+mod targets;
+mod tree;
+mod unmeasured;
 
+pub use backend::{cognitive, cyclomatic, halstead, lloc};
 pub use canonical::CanonValues;
-pub use cognitive::cognitive;
 pub use context::FnCtx;
-pub use cyclomatic::cyclomatic;
-pub use engine::unmeasured;
 pub use engine::{
-    analyze_file, analyze_file_hinted, analyze_file_limited, analyze_inputs, analyze_inputs_hinted,
-    analyze_inputs_limited, analyze_parsed, analyze_paths, analyze_paths_hinted,
-    analyze_paths_limited, analyze_source, check_text, collect_inputs, parse_for, FileMetrics,
-    FileTotals, FunctionMetrics, HalsteadValues, Input, MetricsError, JAVA_COGNITIVE_CONSTANT,
-    UNMEASURED,
+    analyze_file, analyze_inputs, analyze_parsed, analyze_paths, analyze_source, collect_inputs,
+    parse_for, AnalyzeOptions, Input,
 };
-pub use halstead::{halstead, Halstead};
-pub use lloc::lloc;
+pub use error::{check_text, MetricsError};
+pub use model::{FileMetrics, FileTotals, FunctionMetrics, Halstead, HalsteadValues};
+pub use naming::NAMING_BUDGET;
 pub use profile::Profile;
+pub use unmeasured::{unmeasured, JAVA_COGNITIVE_CONSTANT, UNMEASURED};

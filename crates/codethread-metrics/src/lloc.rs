@@ -1,5 +1,6 @@
-//! Logical lines of code, by one of three generic counters chosen per
-//! (profile, language) from the tables in `rules/lloc.rs`.
+//! Logical lines of code (paper profile), by one of three generic counters
+//! chosen by the language's rule (`rules/lloc.rs`, named by its
+//! `rules::paper` row).
 //!
 //! All walks are iterative (a `TreeCursor`), so any nesting depth is safe.
 
@@ -8,13 +9,8 @@ use std::sync::OnceLock;
 use codethread_lang::Lang;
 use codethread_lang::{FlatCursor as TreeCursor, FlatNode as Node};
 
-use crate::{FnCtx, Profile};
-
-#[path = "rules/lloc.rs"]
-mod rules;
-
-pub(crate) use rules::lloc_rule;
-use rules::{CodeLines, LlocRule, Statements};
+use crate::context::FnCtx;
+use crate::rules::lloc::{CodeLines, LlocRule, Statements};
 
 // Per-kind flags, looked up by `kind_id` (string compares per node are slow).
 const ATOMIC: u16 = 1;
@@ -88,44 +84,32 @@ impl KindFlags {
     }
 }
 
-/// The flag table of (profile, language) over the kind ids of `grammar`
-/// (the grammar the tree was parsed with), built on first use.
-fn kind_flags(profile: Profile, lang: Lang, grammar: Lang) -> &'static KindFlags {
+/// The flag table of `lang`'s paper rule `rule` over the kind ids of
+/// `grammar` (the grammar the tree was parsed with), built on first use.
+/// `rule` must be the one of `lang`'s `rules::paper` row (the cache is kept
+/// per language).
+fn kind_flags(lang: Lang, grammar: Lang, rule: &LlocRule) -> &'static KindFlags {
     const N: usize = Lang::ALL.len();
-    static TABLES: [[[OnceLock<KindFlags>; N]; N]; Profile::ALL.len()] =
-        [const { [const { [const { OnceLock::new() }; N] }; N] }; Profile::ALL.len()];
-    let p = Profile::ALL.iter().position(|x| *x == profile).unwrap_or(0);
+    static TABLES: [[OnceLock<KindFlags>; N]; N] = [const { [const { OnceLock::new() }; N] }; N];
     let l = Lang::ALL.iter().position(|x| *x == lang).unwrap_or(0);
     let g = Lang::ALL.iter().position(|x| *x == grammar).unwrap_or(0);
-    TABLES[p][l][g].get_or_init(|| KindFlags::build(grammar, &lloc_rule(profile, lang)))
+    TABLES[l][g].get_or_init(|| KindFlags::build(grammar, rule))
 }
 
-/// LLOC of one function; `None` when the profile's tool does not report it.
-///
-/// - Python (paper): radon `raw.analyze(...).lloc` over the function's own
-///   lines: one per logical line, `;` splits, a piece with a `:` that is not
-///   its last token counts 2, comments and blank lines 0.
-/// - Go (paper): lizard NLOC, lines holding code, signature included, lines of
-///   nested func literals excluded (they are reported on their own).
-/// - JavaScript / TypeScript / Rust (paper): rust-code-analysis `loc.lloc`,
-///   statements by node kind, nested functions included.
-pub fn lloc(ctx: &FnCtx<'_>) -> Option<u32> {
-    if let Some(v) = crate::canonical::values_ctx(ctx) {
-        return Some(v.lloc);
-    }
-    let (profile, lang) = (ctx.profile, ctx.file.lang);
-    Some(count(
+/// LLOC of one function under `rule` (its language's paper rule).
+pub(crate) fn lloc_with(ctx: &FnCtx<'_>, rule: &LlocRule) -> u32 {
+    count(
         ctx.node,
         &ctx.file.source,
-        &lloc_rule(profile, lang),
-        kind_flags(profile, lang, ctx.node.tree().lang()),
-    ))
+        rule,
+        kind_flags(ctx.file.lang, ctx.node.tree().lang(), rule),
+    )
 }
 
 /// True when the profile's LLOC of a function is its own count plus its
 /// nested functions' values (so [`lloc_nested_sums`] applies).
-pub(crate) fn is_additive(profile: Profile, lang: Lang) -> bool {
-    matches!(lloc_rule(profile, lang), LlocRule::Statements(_))
+pub(crate) fn is_additive(rule: &LlocRule) -> bool {
+    matches!(rule, LlocRule::Statements(_))
 }
 
 /// LLOC of any node (a function, or a whole file's root) under `rule`.
@@ -384,18 +368,18 @@ fn statements(node: Node<'_>, r: &Statements, flags: &KindFlags) -> u32 {
 /// functions' nodes in pre-order; `parents[i]` is the index of the
 /// enclosing function. `None` when the rule is not additive (use [`lloc`]).
 pub(crate) fn lloc_nested_sums(
-    profile: Profile,
     lang: Lang,
+    rule: &LlocRule,
     nodes: &[Node<'_>],
     parents: &[Option<usize>],
 ) -> Option<Vec<u32>> {
-    let LlocRule::Statements(r) = lloc_rule(profile, lang) else {
+    let LlocRule::Statements(r) = rule else {
         return None;
     };
     let Some(grammar) = nodes.first().map(|n| n.tree().lang()) else {
         return Some(Vec::new());
     };
-    let flags = kind_flags(profile, lang, grammar);
+    let flags = kind_flags(lang, grammar, rule);
     let mut own = vec![0u32; nodes.len()];
     let mut i = 0usize;
     while i < nodes.len() {

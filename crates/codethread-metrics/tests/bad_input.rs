@@ -8,10 +8,13 @@
 use std::path::PathBuf;
 
 use codethread_lang::Lang;
-use codethread_metrics::{analyze_paths, analyze_source, FileMetrics, MetricsError, Profile};
+use codethread_metrics::{
+    analyze_paths, analyze_source, AnalyzeOptions, FileMetrics, MetricsError, Profile,
+};
 
 fn run(lang: Lang, src: impl Into<Vec<u8>>) -> FileMetrics {
-    analyze_source("bad", lang, src, Profile::Paper).expect("syntax problems are not errors")
+    analyze_source("bad", lang, src, &AnalyzeOptions::new(Profile::Paper))
+        .expect("syntax problems are not errors")
 }
 
 fn all_metrics_present(f: &FileMetrics) {
@@ -248,7 +251,7 @@ fn unreadable_and_unsupported_files_are_named_and_skipped() {
 
     let results = analyze_paths(
         &[dir.clone(), unsupported.clone(), missing.clone()],
-        Profile::Paper,
+        &AnalyzeOptions::new(Profile::Paper),
     );
     let mut ok = Vec::new();
     let mut errors = Vec::new();
@@ -291,14 +294,14 @@ fn unreadable_and_unsupported_files_are_named_and_skipped() {
 fn labels_have_no_leading_dot_slash() {
     // cargo runs tests from the crate directory.
     let file = PathBuf::from("./tests/bad_input.rs");
-    let f = analyze_paths(&[file], Profile::Paper)
+    let f = analyze_paths(&[file], &AnalyzeOptions::new(Profile::Paper))
         .into_iter()
         .next()
         .unwrap()
         .unwrap();
     assert_eq!(f.path, "tests/bad_input.rs");
     let dir = PathBuf::from("./tests");
-    let labels: Vec<String> = analyze_paths(&[dir], Profile::Paper)
+    let labels: Vec<String> = analyze_paths(&[dir], &AnalyzeOptions::new(Profile::Paper))
         .into_iter()
         .map(|r| r.unwrap().path)
         .collect();

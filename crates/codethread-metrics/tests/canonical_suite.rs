@@ -22,7 +22,7 @@
 use std::path::{Path, PathBuf};
 
 use codethread_lang::Lang;
-use codethread_metrics::{analyze_source, Profile};
+use codethread_metrics::{analyze_source, AnalyzeOptions, Profile};
 
 struct Expect {
     cyclomatic: u32,
@@ -105,7 +105,8 @@ fn every_case_is_identical_across_languages() {
             let ext = file.extension().unwrap().to_string_lossy().into_owned();
             let src = std::fs::read(&file).unwrap();
             let label = file.display().to_string();
-            let m = analyze_source(&label, lang, src, Profile::Canonical).unwrap();
+            let m = analyze_source(&label, lang, src, &AnalyzeOptions::new(Profile::Canonical))
+                .unwrap();
             assert_eq!(m.parse_errors, 0, "{label}: parse errors");
             let f = match &expect.function {
                 None => {
@@ -157,7 +158,7 @@ fn every_metric_is_a_number_even_for_empty_functions() {
         (Lang::Php, "<?php\nfunction f() {}\n"),
     ];
     for (lang, src) in empty {
-        let m = analyze_source("t", *lang, *src, Profile::Canonical).unwrap();
+        let m = analyze_source("t", *lang, *src, &AnalyzeOptions::new(Profile::Canonical)).unwrap();
         assert_eq!(m.functions.len(), 1, "{lang:?}: {:?}", m.functions);
         let f = &m.functions[0];
         assert_eq!(f.cyclomatic, Some(1), "{lang:?}");
@@ -195,7 +196,13 @@ fn deep_nesting_does_not_overflow() {
         src.push('}');
     }
     src.push_str("\n}\n");
-    let m = analyze_source("t", Lang::JavaScript, src, Profile::Canonical).unwrap();
+    let m = analyze_source(
+        "t",
+        Lang::JavaScript,
+        src,
+        &AnalyzeOptions::new(Profile::Canonical),
+    )
+    .unwrap();
     let f = &m.functions[0];
     // Each level: `if` (1 + nesting) and one `&&` sequence.
     let d = depth as u32;

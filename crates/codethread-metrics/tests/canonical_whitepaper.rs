@@ -5,10 +5,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use codethread_lang::Lang;
-use codethread_metrics::{analyze_source, Profile};
+use codethread_metrics::{analyze_source, AnalyzeOptions, Profile};
 
 fn cog(lang: Lang, src: &str, name: &str) -> (u32, u32) {
-    let file = analyze_source("t", lang, src, Profile::Canonical).unwrap();
+    let file = analyze_source("t", lang, src, &AnalyzeOptions::new(Profile::Canonical)).unwrap();
     let f = file
         .functions
         .iter()
@@ -100,7 +100,7 @@ fn indirect_recursion_adds_one_to_each_method_of_the_cycle() {
 }
 
 fn record(lang: Lang, src: &str, name: &str) -> codethread_metrics::FunctionMetrics {
-    let file = analyze_source("t", lang, src, Profile::Canonical).unwrap();
+    let file = analyze_source("t", lang, src, &AnalyzeOptions::new(Profile::Canonical)).unwrap();
     file.functions
         .into_iter()
         .find(|f| f.name == name)
@@ -116,7 +116,13 @@ fn appendix_a_python_decorator_is_1() {
     let inner = record(Lang::Python, src, "inner");
     assert_eq!(inner.cognitive, Some(1));
     assert_eq!(inner.nested_in.as_deref(), Some("t::a_decorator"));
-    let file = analyze_source("t", Lang::Python, src, Profile::Canonical).unwrap();
+    let file = analyze_source(
+        "t",
+        Lang::Python,
+        src,
+        &AnalyzeOptions::new(Profile::Canonical),
+    )
+    .unwrap();
     // The nested record is not counted twice in the file total.
     assert_eq!(file.totals.cognitive, Some(1));
     // Not a decorator (a statement besides the def and the return): the
@@ -137,7 +143,13 @@ fn appendix_a_javascript_declarative_and_non_declarative_functions() {
     let src = "function ns() {\n  var foo;\n  if (c) {\n    y();\n  }\n  function myFun() {\n    if (a) {\n      x();\n    }\n  }\n}\n";
     assert_eq!(cog(Lang::JavaScript, src, "ns").0, 3);
     assert_eq!(record(Lang::JavaScript, src, "myFun").cognitive, Some(1));
-    let file = analyze_source("t", Lang::JavaScript, src, Profile::Canonical).unwrap();
+    let file = analyze_source(
+        "t",
+        Lang::JavaScript,
+        src,
+        &AnalyzeOptions::new(Profile::Canonical),
+    )
+    .unwrap();
     assert_eq!(file.totals.cognitive, Some(3));
 }
 

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use codethread_lang::io::DEFAULT_MAX_FILE_BYTES;
 use codethread_lang::{index_functions, parse_path_hinted, Lang};
-use codethread_metrics::{analyze_paths_hinted, Profile};
+use codethread_metrics::{analyze_paths, AnalyzeOptions, Profile};
 use serde_json::Value;
 
 const CORPORA: [&str; 12] = [
@@ -77,11 +77,11 @@ fn every_record_joins_one_target_id() {
         let hint = hint_of(&shared, corpus);
         let root: PathBuf = shared.join(format!("corpora/{corpus}"));
         for profile in [Profile::Paper, Profile::Canonical] {
-            let results = analyze_paths_hinted(
+            let results = analyze_paths(
                 std::slice::from_ref(&root),
-                profile,
-                DEFAULT_MAX_FILE_BYTES,
-                hint,
+                &AnalyzeOptions::new(profile)
+                    .with_max_file_bytes(DEFAULT_MAX_FILE_BYTES)
+                    .with_hint(hint),
             );
             let (mut records, mut with_id, mut dups, mut misses, mut index_total) =
                 (0usize, 0usize, 0usize, 0usize, 0usize);

@@ -5,10 +5,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use codethread_lang::Lang;
-use codethread_metrics::{analyze_source, Profile};
+use codethread_metrics::{analyze_source, AnalyzeOptions, Profile};
 
 fn rows(lang: Lang, src: &str) -> Vec<(String, usize, usize, u32)> {
-    let f = analyze_source("x", lang, src, Profile::Paper).unwrap();
+    let f = analyze_source("x", lang, src, &AnalyzeOptions::new(Profile::Paper)).unwrap();
     for r in &f.functions {
         assert_eq!(
             (r.cognitive, r.halstead, r.lloc),
@@ -172,7 +172,7 @@ fn qualnames_from_the_index_when_a_tree_exists() {
     ] {
         let file = codethread_lang::parse(lang, src).unwrap();
         let parsed = codethread_metrics::analyze_parsed("x", &file, Profile::Paper);
-        let plain = analyze_source("x", lang, src, Profile::Paper).unwrap();
+        let plain = analyze_source("x", lang, src, &AnalyzeOptions::new(Profile::Paper)).unwrap();
         let key = |f: &codethread_metrics::FileMetrics| {
             f.functions
                 .iter()

@@ -9,10 +9,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use codethread_lang::Lang;
-use codethread_metrics::{analyze_source, FunctionMetrics, Profile};
+use codethread_metrics::{analyze_source, AnalyzeOptions, FunctionMetrics, Profile};
 
 fn funcs(lang: Lang, src: &str) -> Vec<FunctionMetrics> {
-    analyze_source("t", lang, src, Profile::Paper)
+    analyze_source("t", lang, src, &AnalyzeOptions::new(Profile::Paper))
         .unwrap()
         .functions
 }
@@ -311,7 +311,7 @@ fn rca_names_and_lines() {
     // TypeScript ones do not.
     let src = "const a = () => 1;\nconst b = function () {};\nconst o = { c: () => 1, d: function () {}, 'e': function () {} };\nx = function () {};\nclass K { m() {} f = () => 1; }\n";
     let names = |lang| -> Vec<(String, usize)> {
-        analyze_source("t", lang, src, Profile::Paper)
+        analyze_source("t", lang, src, &AnalyzeOptions::new(Profile::Paper))
             .unwrap()
             .functions
             .into_iter()
@@ -341,9 +341,14 @@ fn rca_names_and_lines() {
 #[test]
 fn ts_method_line_skips_decorators() {
     let src = "class C {\n  @dec\n  method() {}\n}\n";
-    let fs = analyze_source("t.ts", Lang::TypeScript, src, Profile::Paper)
-        .unwrap()
-        .functions;
+    let fs = analyze_source(
+        "t.ts",
+        Lang::TypeScript,
+        src,
+        &AnalyzeOptions::new(Profile::Paper),
+    )
+    .unwrap()
+    .functions;
     assert_eq!((fs[0].name.as_str(), fs[0].line), ("method", 3));
 }
 

@@ -23,7 +23,7 @@ use std::path::PathBuf;
 
 use codethread_lang::io::DEFAULT_MAX_FILE_BYTES;
 use codethread_lang::Lang;
-use codethread_metrics::{analyze_paths_hinted, FunctionMetrics, Profile};
+use codethread_metrics::{analyze_paths, AnalyzeOptions, FunctionMetrics, Profile};
 use serde_json::Value;
 
 const CORPORA: [&str; 12] = [
@@ -196,7 +196,12 @@ fn paper_profile_matches_reference() {
             .and_then(Lang::from_name)
             .filter(|l| l.is_c_family());
         let root: PathBuf = shared.join(format!("corpora/{corpus}"));
-        let results = analyze_paths_hinted(&[root], Profile::Paper, DEFAULT_MAX_FILE_BYTES, hint);
+        let results = analyze_paths(
+            &[root],
+            &AnalyzeOptions::new(Profile::Paper)
+                .with_max_file_bytes(DEFAULT_MAX_FILE_BYTES)
+                .with_hint(hint),
+        );
         let mut ours_all: Vec<FunctionMetrics> = Vec::new();
         let mut file_errors = Vec::new();
         let mut files_with_parse_errors = 0usize;

@@ -2,7 +2,7 @@
 //! function, in both profiles and from bytes or from a file.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use codethread_metrics::{analyze_file, analyze_source, Lang, Profile};
+use codethread_metrics::{analyze_file, analyze_source, AnalyzeOptions, Lang, Profile};
 
 #[test]
 fn no_phantom_function_after_halt_compiler() {
@@ -19,8 +19,14 @@ fn no_phantom_function_after_halt_compiler() {
         let path = dir.join(format!("h{k}.php"));
         std::fs::write(&path, &src).unwrap();
         for profile in [Profile::Paper, Profile::Canonical] {
-            let from_bytes = analyze_source("x.php", Lang::Php, src.clone(), profile).unwrap();
-            let from_file = analyze_file(&path, "x.php", profile).unwrap();
+            let from_bytes = analyze_source(
+                "x.php",
+                Lang::Php,
+                src.clone(),
+                &AnalyzeOptions::new(profile),
+            )
+            .unwrap();
+            let from_file = analyze_file(&path, "x.php", &AnalyzeOptions::new(profile)).unwrap();
             for m in [from_bytes, from_file] {
                 let names: Vec<&str> = m.functions.iter().map(|f| f.name.as_str()).collect();
                 assert_eq!(names, vec!["a"], "{profile:?} case {k}");

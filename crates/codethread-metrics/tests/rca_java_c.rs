@@ -5,11 +5,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use codethread_lang::Lang;
-use codethread_metrics::{analyze_source, parse_for, FunctionMetrics, Profile};
+use codethread_metrics::{analyze_source, parse_for, AnalyzeOptions, FunctionMetrics, Profile};
 
 fn run(lang: Lang, src: &str) -> Vec<FunctionMetrics> {
     let name = if lang == Lang::Java { "A.java" } else { "a.c" };
-    analyze_source(name, lang, src, Profile::Paper)
+    analyze_source(name, lang, src, &AnalyzeOptions::new(Profile::Paper))
         .unwrap()
         .functions
 }
@@ -244,7 +244,7 @@ fn c_tree_from_the_c_grammar_is_measured_as_the_tool_reads_it() {
     let own = codethread_lang::parse(Lang::C, src.as_bytes().to_vec()).unwrap();
     assert_eq!(own.grammar, Lang::C);
     let a = codethread_metrics::analyze_parsed("a.c", &own, Profile::Paper);
-    let b = analyze_source("a.c", Lang::C, src, Profile::Paper).unwrap();
+    let b = analyze_source("a.c", Lang::C, src, &AnalyzeOptions::new(Profile::Paper)).unwrap();
     assert_eq!(a.functions, b.functions);
 }
 

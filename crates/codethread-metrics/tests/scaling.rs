@@ -5,13 +5,19 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use codethread_lang::Lang;
-use codethread_metrics::{analyze_source, Profile};
+use codethread_metrics::{analyze_source, AnalyzeOptions, Profile};
 use codethread_testkit::adversarial::{
     assert_subquadratic, deep_js, many_python_functions, one_line_js,
 };
 
 fn output_bytes(lang: Lang, src: &str) -> usize {
-    let m = analyze_source("x", lang, src.as_bytes().to_vec(), Profile::Paper).unwrap();
+    let m = analyze_source(
+        "x",
+        lang,
+        src.as_bytes().to_vec(),
+        &AnalyzeOptions::new(Profile::Paper),
+    )
+    .unwrap();
     m.functions
         .iter()
         .map(|f| serde_json::to_string(f).unwrap().len())
@@ -22,7 +28,13 @@ fn output_bytes(lang: Lang, src: &str) -> usize {
 fn deep_nesting_is_linear() {
     assert_subquadratic("metrics on deep JS nesting", 1000, |n| {
         let src = deep_js(n);
-        analyze_source("x.js", Lang::JavaScript, src.into_bytes(), Profile::Paper).unwrap();
+        analyze_source(
+            "x.js",
+            Lang::JavaScript,
+            src.into_bytes(),
+            &AnalyzeOptions::new(Profile::Paper),
+        )
+        .unwrap();
     });
 }
 
@@ -46,7 +58,13 @@ fn deep_nesting_output_is_linear() {
 fn many_functions_are_linear() {
     assert_subquadratic("metrics on many Python functions", 1000, |n| {
         let src = many_python_functions(n);
-        analyze_source("x.py", Lang::Python, src.into_bytes(), Profile::Paper).unwrap();
+        analyze_source(
+            "x.py",
+            Lang::Python,
+            src.into_bytes(),
+            &AnalyzeOptions::new(Profile::Paper),
+        )
+        .unwrap();
     });
 }
 
@@ -54,7 +72,13 @@ fn many_functions_are_linear() {
 fn one_huge_line_is_linear() {
     assert_subquadratic("metrics on one huge JS line", 1000, |n| {
         let src = one_line_js(n);
-        analyze_source("x.js", Lang::JavaScript, src.into_bytes(), Profile::Paper).unwrap();
+        analyze_source(
+            "x.js",
+            Lang::JavaScript,
+            src.into_bytes(),
+            &AnalyzeOptions::new(Profile::Paper),
+        )
+        .unwrap();
     });
 }
 
@@ -150,10 +174,15 @@ fn php_unclosed(n: usize) -> String {
 }
 
 fn measure(path: &str, lang: Lang, src: String) -> usize {
-    analyze_source(path, lang, src.into_bytes(), Profile::Paper)
-        .unwrap()
-        .functions
-        .len()
+    analyze_source(
+        path,
+        lang,
+        src.into_bytes(),
+        &AnalyzeOptions::new(Profile::Paper),
+    )
+    .unwrap()
+    .functions
+    .len()
 }
 
 #[test]
@@ -230,4 +259,46 @@ fn lizard_nested_namespace_output_is_linear() {
         ratio < 6.0,
         "output {a} -> {b} bytes ({ratio:.1}x for 4x input)"
     );
+}
+
+/// One C++ line of `n` unterminated string and character literals and
+/// comment openers between words (too sparse for the token limit): error
+/// recovery re-lexes to the line's end at each of them.
+fn cpp_unterminated_line(n: usize) -> String {
+    format!(
+        "void f() {{ {} }}\n",
+        "\"/*' aaaaaaaaaaaaaaaaaaaaaaaa ".repeat(n)
+    )
+}
+
+/// lizard's reader is linear on such a line; the parse that only names the
+/// records stops at its read limit (`AnalyzeOptions::naming_budget`,
+/// `ParseBudget::reads_per_byte`): without it, 2,000 units took 2.2 s and
+/// 8,000 ran into the 10 s time limit (debug build); with it, 0.06 s and
+/// 0.17 s. The time limit caps the growth, so the ratio alone cannot tell;
+/// the absolute bound does.
+#[test]
+fn naming_parse_of_an_unterminated_line_is_linear() {
+    assert_subquadratic("naming parse on one unterminated C++ line", 2000, |n| {
+        assert_eq!(measure("x.cpp", Lang::Cpp, cpp_unterminated_line(n)), 1);
+    });
+    let t = std::time::Instant::now();
+    let m = analyze_source(
+        "x.cpp",
+        Lang::Cpp,
+        cpp_unterminated_line(8000).into_bytes(),
+        &AnalyzeOptions::new(Profile::Paper),
+    )
+    .unwrap();
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        t.elapsed()
+    );
+    let notes = &m.functions[0].notes;
+    assert!(
+        notes.iter().any(|n| n.contains("naming budget")),
+        "{notes:?}"
+    );
+    assert_eq!(m.functions[0].target_id, None);
 }

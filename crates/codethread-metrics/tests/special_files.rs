@@ -7,9 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use codethread_metrics::{
-    analyze_paths, analyze_paths_limited, FileMetrics, MetricsError, Profile,
-};
+use codethread_metrics::{analyze_paths, AnalyzeOptions, FileMetrics, MetricsError, Profile};
 
 type Results = Vec<Result<FileMetrics, MetricsError>>;
 
@@ -62,7 +60,9 @@ fn fifos_and_devices_are_refused_not_read() {
     std::os::unix::fs::symlink("/dev/zero", dir.join("zero.py")).unwrap();
     std::os::unix::fs::symlink("/dev/null", dir.join("null.rs")).unwrap();
     let d = dir.clone();
-    let (ok, err) = split(within_a_minute(move || analyze_paths(&[d], Profile::Paper)));
+    let (ok, err) = split(within_a_minute(move || {
+        analyze_paths(&[d], &AnalyzeOptions::new(Profile::Paper))
+    }));
     assert_good_kept(&ok);
     assert_eq!(err.len(), 4, "{err:?}");
     for e in &err {
@@ -76,7 +76,7 @@ fn fifos_and_devices_are_refused_not_read() {
     // A FIFO named explicitly as an argument, too.
     let fifo = dir.join("pipe.go");
     let (ok, err) = split(within_a_minute(move || {
-        analyze_paths(&[fifo], Profile::Paper)
+        analyze_paths(&[fifo], &AnalyzeOptions::new(Profile::Paper))
     }));
     assert!(ok.is_empty());
     assert_eq!(err.len(), 1);
@@ -87,10 +87,9 @@ fn fifos_and_devices_are_refused_not_read() {
 fn files_over_the_limit_are_refused() {
     let dir = tree("limit");
     std::fs::write(dir.join("big.py"), "x = 1\n".repeat(1000)).unwrap();
-    let (ok, err) = split(analyze_paths_limited(
+    let (ok, err) = split(analyze_paths(
         std::slice::from_ref(&dir),
-        Profile::Paper,
-        1000,
+        &AnalyzeOptions::new(Profile::Paper).with_max_file_bytes(1000),
     ));
     assert_good_kept(&ok);
     assert_eq!(err.len(), 1, "{err:?}");
@@ -101,10 +100,9 @@ fn files_over_the_limit_are_refused() {
         err[0]
     );
     // Raised limit: measured.
-    let (ok, err) = split(analyze_paths_limited(
+    let (ok, err) = split(analyze_paths(
         std::slice::from_ref(&dir),
-        Profile::Paper,
-        10_000,
+        &AnalyzeOptions::new(Profile::Paper).with_max_file_bytes(10_000),
     ));
     assert!(err.is_empty(), "{err:?}");
     assert_eq!(ok.len(), 3);
@@ -129,7 +127,10 @@ fn utf16_and_binary_sources_are_typed_errors() {
     std::fs::write(dir.join("nomark.js"), nomark).unwrap();
     std::fs::write(dir.join("blob.go"), b"\x7fELF\x02\x01\x01\x00\x00\x00func").unwrap();
     std::fs::write(dir.join("late.rs"), b"fn f() {}\n// \x00\n").unwrap();
-    let (ok, err) = split(analyze_paths(std::slice::from_ref(&dir), Profile::Paper));
+    let (ok, err) = split(analyze_paths(
+        std::slice::from_ref(&dir),
+        &AnalyzeOptions::new(Profile::Paper),
+    ));
     assert_good_kept(&ok);
     assert_eq!(
         ok.len(),
@@ -179,7 +180,7 @@ fn parser_giving_up_is_reported() {
             "deep.py",
             codethread_lang::Lang::Python,
             src.into_bytes(),
-            Profile::Paper,
+            &AnalyzeOptions::new(Profile::Paper),
         )
         .unwrap();
         if m.functions.len() < depth {
@@ -205,7 +206,10 @@ fn distinct_non_utf8_names_keep_distinct_labels() {
         )
         .unwrap();
     }
-    let (ok, err) = split(analyze_paths(std::slice::from_ref(&dir), Profile::Paper));
+    let (ok, err) = split(analyze_paths(
+        std::slice::from_ref(&dir),
+        &AnalyzeOptions::new(Profile::Paper),
+    ));
     assert!(err.is_empty(), "{err:?}");
     let labels: std::collections::BTreeSet<&str> = ok.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(labels.len(), 5, "{labels:?}");

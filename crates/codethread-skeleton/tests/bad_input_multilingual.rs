@@ -17,7 +17,7 @@
 use std::path::Path;
 
 use codethread_lang::{index_functions, parse, Lang};
-use codethread_metrics::{analyze_source, Profile};
+use codethread_metrics::{analyze_source, AnalyzeOptions, Profile};
 use codethread_skeleton::{
     restore, skeletonize, skeletonize_path, skeletonize_source, Options, ParseErrorPolicy,
     Selector, SkeletonError,
@@ -39,8 +39,13 @@ fn ext(lang: Lang) -> &'static str {
 fn every_stage(label: &str, lang: Lang, src: &[u8]) -> (usize, usize, usize) {
     let file = parse(lang, src.to_vec()).unwrap_or_else(|e| panic!("{label}: parse: {e}"));
     let funcs = index_functions(&file);
-    let metrics = analyze_source(label, lang, src.to_vec(), Profile::Paper)
-        .unwrap_or_else(|e| panic!("{label}: syntax problems are not metric errors: {e}"));
+    let metrics = analyze_source(
+        label,
+        lang,
+        src.to_vec(),
+        &AnalyzeOptions::new(Profile::Paper),
+    )
+    .unwrap_or_else(|e| panic!("{label}: syntax problems are not metric errors: {e}"));
     assert!(
         metrics.functions.len() <= funcs.len() + 1 || funcs.is_empty(),
         "{label}: {} metric rows for {} functions",

@@ -4,8 +4,10 @@ use std::collections::HashMap;
 
 use codethread_lang::{Function, Lang};
 
-use crate::engine::{assign_occurrences, function_set, totals};
-use crate::{FileMetrics, FunctionMetrics, Profile};
+use crate::model::Nesting;
+use crate::model::{assign_occurrences, totals, FileMetrics, FunctionMetrics};
+use crate::profile::Profile;
+use crate::targets::{is_target, NO_ID_UNINDEXED};
 
 use super::LizardLang;
 
@@ -33,7 +35,7 @@ pub(crate) fn file_metrics(
     let mut by_line: HashMap<(&str, usize), Vec<usize>> = HashMap::new();
     let index = index.unwrap_or(&[]);
     for (i, g) in index.iter().enumerate() {
-        if !crate::engine::is_target(g) {
+        if !is_target(g) {
             continue;
         }
         for line in g.header.start_line..=g.header.end_line.max(g.header.start_line) {
@@ -62,7 +64,7 @@ pub(crate) fn file_metrics(
             let hit = find(&f.name, f.start_line).and_then(|i| index.get(i));
             let mut notes = vec![NOT_REPORTED.to_string()];
             if hit.is_none() {
-                notes.push(crate::engine::NO_ID_UNINDEXED.to_string());
+                notes.push(NO_ID_UNINDEXED.to_string());
             }
             if f.shortened {
                 notes.push(super::SHORTENED.to_string());
@@ -92,7 +94,15 @@ pub(crate) fn file_metrics(
     // (stable: same-line functions keep lizard's order).
     records.sort_by_key(|r| r.line);
     assign_occurrences(&mut records);
-    let totals = totals(function_set(profile, lang), &records);
+    // lizard counts a nested def only in its own record; only CCN is
+    // reported.
+    let nesting = Nesting {
+        cyclomatic: false,
+        cognitive: false,
+        halstead: false,
+        lloc: false,
+    };
+    let totals = totals(nesting, false, &records);
     FileMetrics {
         path: path.to_string(),
         language: lang,

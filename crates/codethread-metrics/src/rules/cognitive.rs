@@ -11,9 +11,7 @@
 //! - and, globally, how boolean operators are counted ([`BoolMode`]), whether
 //!   direct recursion counts ([`Recursion`]) and which functions get no value.
 
-use codethread_lang::Lang;
-
-use crate::Profile;
+pub use super::when::When;
 
 /// How a node's subtree is looked at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,33 +55,6 @@ pub struct Route {
 /// Shorthand constructor for [`Route`].
 pub const fn route(sel: Sel, scan: Scan, nest: u32) -> Route {
     Route { sel, scan, nest }
-}
-
-/// A condition on a node's surroundings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum When {
-    /// Always.
-    Always,
-    /// The parent's kind is one of these.
-    ParentIn(&'static [&'static str]),
-    /// The node is in this field of a parent of one of these kinds.
-    InField(&'static str, &'static [&'static str]),
-    /// The node's n-th child has this kind (a label after `break`).
-    ChildAt(usize, &'static str),
-    /// The node is in field `field` of a parent of one of `parents` kinds, and
-    /// its named children (comments excluded) are exactly two: the first of
-    /// one of `first` kinds and the second of one of `second` kinds
-    /// (complexipy's "decorator" body `[def, return]`).
-    Shape {
-        /// Field of the parent holding the node.
-        field: &'static str,
-        /// Parent kinds.
-        parents: &'static [&'static str],
-        /// Kinds of the first child.
-        first: &'static [&'static str],
-        /// Kinds of the second child.
-        second: &'static [&'static str],
-    },
 }
 
 /// The increment a node contributes.
@@ -872,21 +843,3 @@ pub static C_RCA: CogRules = CogRules {
     null_inside: &[],
     context_nesting: true,
 };
-
-/// The cognitive rules of `profile` for `lang`.
-pub fn rules(profile: Profile, lang: Lang) -> &'static CogRules {
-    match (profile, lang) {
-        (Profile::Paper, Lang::Python) => &PYTHON_COMPLEXIPY,
-        (Profile::Paper, Lang::Go) => &GO_GOCOGNIT,
-        (Profile::Paper, Lang::Rust) => &RUST_RCA,
-        (Profile::Paper, Lang::JavaScript | Lang::TypeScript | Lang::Tsx) => &JS_RCA,
-        (Profile::Paper, Lang::Java) => &JAVA_RCA,
-        (Profile::Paper, Lang::C) => &C_RCA,
-        // C++, Ruby, PHP: never walked; `Profile::Paper` reads them with the lizard
-        // token reader (`FunctionSet::source`), which gives only CCN.
-        (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => &JS_RCA,
-        // Never read: the canonical profile has its own walker and tables
-        // (crate::canonical); the paper table keeps the match total.
-        (Profile::Canonical, _) => rules(Profile::Paper, lang),
-    }
-}

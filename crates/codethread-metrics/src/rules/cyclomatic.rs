@@ -4,9 +4,7 @@
 //! reads one [`CcRules`] value. Each table below reproduces one tool's counting
 //! rules as documented in `RULES.md` of the shared reference set.
 
-use codethread_lang::Lang;
-
-use crate::Profile;
+pub use super::when::When;
 
 /// How the walker visits the function.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,32 +14,6 @@ pub enum CcMode {
     /// Count leaf tokens by their exact text ([`CcRules::token_texts`]), the way a
     /// token-based tool (lizard) does; [`CcRules::atomic`] subtrees are one token.
     Tokens,
-}
-
-/// A condition on a node's surroundings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum When {
-    /// Always.
-    Always,
-    /// The parent's kind is one of these.
-    ParentIn(&'static [&'static str]),
-    /// The parent's kind is none of these.
-    ParentNotIn(&'static [&'static str]),
-    /// No ancestor has one of these kinds.
-    NotInside(&'static [&'static str]),
-    /// No direct child has this kind (`except*` has a `*` child).
-    LacksChild(&'static str),
-    /// The parent's kind is one of `parents` and none of the parent's
-    /// `child`-kind children has a `marker`-kind child (a `try` whose handlers
-    /// are not `except*`).
-    ParentInWithout {
-        /// Parent kinds.
-        parents: &'static [&'static str],
-        /// Kind of the parent's children to inspect.
-        child: &'static str,
-        /// Kind whose presence under such a child disqualifies the parent.
-        marker: &'static str,
-    },
 }
 
 /// One decision point: every node of `kind` (when `when` holds) adds 1.
@@ -179,7 +151,7 @@ pub static PYTHON_RADON: CcRules = CcRules {
         },
         Decision {
             kind: "except_clause",
-            when: When::LacksChild("*"),
+            when: When::LacksChild(&["*"]),
         },
         // `except*` handlers belong to `TryStar`, which radon 6.0.1 does not
         // count (its bodies are still visited).
@@ -439,21 +411,3 @@ pub static C_RCA: CcRules = CcRules {
     brace_scope: None,
     unreported: None,
 };
-
-/// The cyclomatic rules of `profile` for `lang`.
-pub fn rules(profile: Profile, lang: Lang) -> &'static CcRules {
-    match (profile, lang) {
-        (Profile::Paper, Lang::Python) => &PYTHON_RADON,
-        (Profile::Paper, Lang::Go) => &GO_LIZARD,
-        (Profile::Paper, Lang::Rust) => &RUST_RCA,
-        (Profile::Paper, Lang::JavaScript | Lang::TypeScript | Lang::Tsx) => &JS_RCA,
-        (Profile::Paper, Lang::Java) => &JAVA_RCA,
-        (Profile::Paper, Lang::C) => &C_RCA,
-        // C++, Ruby, PHP: never walked; `Profile::Paper` reads them with the lizard
-        // token reader (`FunctionSet::source`), which gives only CCN.
-        (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => &JS_RCA,
-        // Never read: the canonical profile has its own walker and tables
-        // (crate::canonical); the paper table keeps the match total.
-        (Profile::Canonical, _) => rules(Profile::Paper, lang),
-    }
-}

@@ -1,9 +1,9 @@
-//! Which functions each profile reports, and how it names and classifies
-//! them, per language (data read by `engine.rs`).
+//! Which functions each paper tool reports, and how it names and classifies
+//! them, per language (data read by `paper.rs`).
 
 use codethread_lang::Lang;
 
-use crate::Profile;
+pub(crate) use crate::model::Nesting;
 
 /// How a record's `name` is formed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,38 +78,9 @@ pub(crate) enum Kinds {
     ByNode(&'static [(&'static str, &'static str)]),
 }
 
-/// Which tree-sitter metric spans the profile includes for nested functions.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Nesting {
-    /// The metric's value of a function includes its nested functions, so
-    /// file totals sum only outermost records.
-    pub cyclomatic: bool,
-    /// As `cyclomatic`, for cognitive.
-    pub cognitive: bool,
-    /// As `cyclomatic`, for Halstead.
-    pub halstead: bool,
-    /// As `cyclomatic`, for LLOC.
-    pub lloc: bool,
-}
-
-/// Where a function set's functions and metric values come from.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Source {
-    /// The tree-sitter function index and the per-metric tree walkers.
-    Tree,
-    /// lizard's token reader (`crate::lizard`): the functions, names, spans
-    /// and CCN are lizard's; cognitive, Halstead and LLOC are not reported
-    /// (`None`, with a note on each record), as the paper used only lizard's
-    /// CCN for these languages.
-    Lizard(&'static crate::lizard::LizardLang),
-}
-
 /// The function set of a profile for a language.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct FunctionSet {
-    /// Where the functions and values come from (the fields below apply to
-    /// [`Source::Tree`] only).
-    pub source: Source,
     /// tree-sitter node kinds reported as functions.
     pub node_kinds: &'static [&'static str],
     /// Naming convention.
@@ -130,8 +101,7 @@ pub(crate) struct FunctionSet {
     pub grammar: Option<Lang>,
 }
 
-static PYTHON: FunctionSet = FunctionSet {
-    source: Source::Tree,
+pub(crate) static PYTHON: FunctionSet = FunctionSet {
     node_kinds: &["function_definition"],
     naming: Naming::Radon,
     kinds: Kinds::PythonAst,
@@ -148,8 +118,7 @@ static PYTHON: FunctionSet = FunctionSet {
     grammar: None,
 };
 
-static GO: FunctionSet = FunctionSet {
-    source: Source::Tree,
+pub(crate) static GO: FunctionSet = FunctionSet {
     node_kinds: &["function_declaration", "method_declaration", "func_literal"],
     naming: Naming::GoTools(&GoNaming {
         literal: "func_literal",
@@ -185,8 +154,7 @@ static RCA_ALL: Nesting = Nesting {
     lloc: true,
 };
 
-static RUST: FunctionSet = FunctionSet {
-    source: Source::Tree,
+pub(crate) static RUST: FunctionSet = FunctionSet {
     node_kinds: &["function_item", "closure_expression"],
     naming: Naming::Rca { from_parent: &[] },
     kinds: Kinds::ByNode(&[]),
@@ -206,8 +174,7 @@ const JS_KINDS: &[&str] = &[
     "method_definition",
 ];
 
-static JS: FunctionSet = FunctionSet {
-    source: Source::Tree,
+pub(crate) static JS: FunctionSet = FunctionSet {
     node_kinds: JS_KINDS,
     naming: Naming::Rca {
         from_parent: &[("pair", "key"), ("variable_declarator", "name")],
@@ -219,8 +186,7 @@ static JS: FunctionSet = FunctionSet {
     grammar: None,
 };
 
-static TS: FunctionSet = FunctionSet {
-    source: Source::Tree,
+pub(crate) static TS: FunctionSet = FunctionSet {
     node_kinds: JS_KINDS,
     naming: Naming::Rca { from_parent: &[] },
     kinds: Kinds::ByNode(&[]),
@@ -232,7 +198,7 @@ static TS: FunctionSet = FunctionSet {
 
 // rust-code-analysis 0.0.25, Java: method and constructor declarations are
 // function spaces (bodiless ones too); lambdas are not.
-static JAVA_RCA: FunctionSet = FunctionSet {
+pub(crate) static JAVA_RCA: FunctionSet = FunctionSet {
     node_kinds: &["method_declaration", "constructor_declaration"],
     naming: Naming::Rca { from_parent: &[] },
     kinds: Kinds::ByNode(&[]),
@@ -240,12 +206,11 @@ static JAVA_RCA: FunctionSet = FunctionSet {
     require_body: false,
     bodiless: true,
     grammar: None,
-    source: Source::Tree,
 };
 
 // rust-code-analysis 0.0.25, C: `.c` and `.h` go to its `Cpp` language
 // (a C++ grammar); function definitions are the function spaces.
-static C_RCA: FunctionSet = FunctionSet {
+pub(crate) static C_RCA: FunctionSet = FunctionSet {
     node_kinds: &["function_definition"],
     naming: Naming::RcaDeclarator(&DeclaratorNaming {
         field: "declarator",
@@ -266,70 +231,4 @@ static C_RCA: FunctionSet = FunctionSet {
     require_body: false,
     bodiless: false,
     grammar: Some(Lang::Cpp),
-    source: Source::Tree,
 };
-
-/// A set read by lizard's token reader (the tree fields are unused).
-const fn lizard_set(lang: &'static crate::lizard::LizardLang) -> FunctionSet {
-    FunctionSet {
-        source: Source::Lizard(lang),
-        node_kinds: &[],
-        naming: Naming::Rca { from_parent: &[] },
-        kinds: Kinds::ByNode(&[]),
-        // lizard counts a nested def only in its own record.
-        nesting: Nesting {
-            cyclomatic: false,
-            cognitive: false,
-            halstead: false,
-            lloc: false,
-        },
-        require_body: false,
-        bodiless: false,
-        grammar: None,
-    }
-}
-
-/// C++: lizard 1.24.3 CCN (the paper's C++ tool).
-static CPP_LIZARD: FunctionSet = lizard_set(&crate::lizard::tables::CPP);
-/// Ruby: lizard 1.24.3 CCN.
-static RUBY_LIZARD: FunctionSet = lizard_set(&crate::lizard::tables::RUBY);
-/// PHP: lizard 1.24.3 CCN.
-static PHP_LIZARD: FunctionSet = lizard_set(&crate::lizard::tables::PHP);
-
-// The canonical profile (crate::canonical): the named functions of the
-// index, each language read with its own grammar. Only `grammar` is read
-// (by `parse_for`); the records are built by crate::canonical.
-static CANONICAL: FunctionSet = FunctionSet {
-    node_kinds: &[],
-    naming: Naming::Rca { from_parent: &[] },
-    kinds: Kinds::ByNode(&[]),
-    nesting: Nesting {
-        cyclomatic: false,
-        cognitive: false,
-        halstead: false,
-        lloc: false,
-    },
-    require_body: false,
-    bodiless: false,
-    grammar: None,
-    source: Source::Tree,
-};
-
-/// The function set of `profile` for `lang`.
-pub(crate) fn function_set(profile: Profile, lang: Lang) -> &'static FunctionSet {
-    match (profile, lang) {
-        (Profile::Paper, Lang::Python) => &PYTHON,
-        (Profile::Paper, Lang::Go) => &GO,
-        (Profile::Paper, Lang::Rust) => &RUST,
-        (Profile::Paper, Lang::JavaScript) => &JS,
-        (Profile::Paper, Lang::TypeScript | Lang::Tsx) => &TS,
-        (Profile::Paper, Lang::Java) => &JAVA_RCA,
-        (Profile::Paper, Lang::C) => &C_RCA,
-        (Profile::Paper, Lang::Cpp) => &CPP_LIZARD,
-        (Profile::Paper, Lang::Ruby) => &RUBY_LIZARD,
-        (Profile::Paper, Lang::Php) => &PHP_LIZARD,
-        // The canonical profile parses every language with its own grammar
-        // and reports the named functions of the index (crate::canonical).
-        (Profile::Canonical, _) => &CANONICAL,
-    }
-}

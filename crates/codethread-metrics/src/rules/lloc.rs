@@ -6,12 +6,9 @@
 //! - [`LlocRule::Statements`]: rust-code-analysis's statement count by node
 //!   kind (JavaScript, TypeScript, Rust).
 //!
-//! A new profile adds tables here and one arm in [`lloc_rule`]; no walker
+//! A new language adds tables here and names them in its
+//! [`super::paper`] row; no walker
 //! changes.
-
-use codethread_lang::Lang;
-
-use crate::Profile;
 
 /// radon `raw.analyze` logical lines, reproduced from tree-sitter leaves.
 #[derive(Debug)]
@@ -96,7 +93,7 @@ pub(crate) enum LlocRule {
     Statements(&'static Statements),
 }
 
-static PYTHON_RADON: LogicalLines = LogicalLines {
+pub(crate) static PYTHON_RADON: LogicalLines = LogicalLines {
     atomic: &["string"],
     comments: &["comment"],
     continuations: &["line_continuation"],
@@ -106,7 +103,7 @@ static PYTHON_RADON: LogicalLines = LogicalLines {
     colon: ":",
 };
 
-static GO_LIZARD: CodeLines = CodeLines {
+pub(crate) static GO_LIZARD: CodeLines = CodeLines {
     atomic: &[
         "interpreted_string_literal",
         "raw_string_literal",
@@ -117,7 +114,7 @@ static GO_LIZARD: CodeLines = CodeLines {
     truncate_at: Some(("result", "struct_type")),
 };
 
-static JS_RCA: Statements = Statements {
+pub(crate) static JS_RCA: Statements = Statements {
     kinds: &[
         "expression_statement",
         "export_statement",
@@ -154,7 +151,7 @@ static JS_RCA: Statements = Statements {
     }],
 };
 
-static RUST_RCA: Statements = Statements {
+pub(crate) static RUST_RCA: Statements = Statements {
     kinds: &[
         "expression_statement",
         "empty_statement",
@@ -169,7 +166,7 @@ static RUST_RCA: Statements = Statements {
 /// rust-code-analysis 0.0.25 `loc.lloc` for Java: statements, and local
 /// variable declarations outside a `for` header. Try-with-resources,
 /// `synchronized`, labeled statements and blocks count 0.
-static JAVA_RCA: Statements = Statements {
+pub(crate) static JAVA_RCA: Statements = Statements {
     kinds: &[
         "assert_statement",
         "break_statement",
@@ -199,7 +196,7 @@ static JAVA_RCA: Statements = Statements {
 /// `if`/`while`/`for` header. `do … while`, range-for and blocks count 0.
 /// An `alignas(N)` qualifier counts 1 (the tool's grammar read it as a call
 /// statement).
-static C_RCA: Statements = Statements {
+pub(crate) static C_RCA: Statements = Statements {
     kinds: &[
         "while_statement",
         "switch_statement",
@@ -226,23 +223,3 @@ static C_RCA: Statements = Statements {
     }),
     fields: &[],
 };
-
-/// The LLOC rule of `profile` for `lang`.
-pub(crate) fn lloc_rule(profile: Profile, lang: Lang) -> LlocRule {
-    match (profile, lang) {
-        (Profile::Paper, Lang::Python) => LlocRule::LogicalLines(&PYTHON_RADON),
-        (Profile::Paper, Lang::Go) => LlocRule::CodeLines(&GO_LIZARD),
-        (Profile::Paper, Lang::Rust) => LlocRule::Statements(&RUST_RCA),
-        (Profile::Paper, Lang::JavaScript | Lang::TypeScript | Lang::Tsx) => {
-            LlocRule::Statements(&JS_RCA)
-        }
-        (Profile::Paper, Lang::Java) => LlocRule::Statements(&JAVA_RCA),
-        (Profile::Paper, Lang::C) => LlocRule::Statements(&C_RCA),
-        // C++, Ruby, PHP: never walked; `Profile::Paper` reads them with the lizard
-        // token reader (`FunctionSet::source`), which gives only CCN.
-        (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => LlocRule::Statements(&JS_RCA),
-        // Never read: the canonical profile has its own walker and tables
-        // (crate::canonical); the paper table keeps the match total.
-        (Profile::Canonical, _) => lloc_rule(Profile::Paper, lang),
-    }
-}

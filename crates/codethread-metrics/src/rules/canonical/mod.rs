@@ -3,42 +3,14 @@
 //! grammar as data. The walker in `crate::canonical` reads one
 //! [`CanonRules`] value and knows nothing about any language.
 
+pub use super::when::When;
+
 use codethread_lang::Lang;
 
 mod c_family;
 mod dynamic;
 mod go_rust;
 mod js;
-
-/// A condition on a node and its surroundings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum When {
-    /// Always.
-    Always,
-    /// The parent's kind is one of these.
-    ParentIn(&'static [&'static str]),
-    /// The parent's kind is none of these.
-    ParentNotIn(&'static [&'static str]),
-    /// The node is in this field of a parent of one of these kinds.
-    InField(&'static str, &'static [&'static str]),
-    /// Some direct child has one of these kinds (named or anonymous).
-    HasChild(&'static [&'static str]),
-    /// No direct child has one of these kinds.
-    LacksChild(&'static [&'static str]),
-    /// The node has a child in this field.
-    HasField(&'static str),
-    /// A direct child of kind `.0` has exactly the text `.1` (a wildcard
-    /// pattern `_`).
-    ChildText(&'static str, &'static str),
-    /// The node has a child in field `.1`, or a direct child of one of the
-    /// kinds `.0` has one (a declaration with an initializer), and the
-    /// parent's kind is none of `.2` (a loop header's declaration).
-    Init(
-        &'static [&'static str],
-        &'static str,
-        &'static [&'static str],
-    ),
-}
 
 /// Cognitive increment of a node (Campbell, Cognitive Complexity 1.5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

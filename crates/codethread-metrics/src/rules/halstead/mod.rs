@@ -2,10 +2,6 @@
 //! per (profile, language). The walkers in `crate::halstead` read only these
 //! tables; a new profile is a new set of tables.
 
-use codethread_lang::Lang;
-
-use crate::Profile;
-
 pub(crate) mod go;
 pub(crate) mod python;
 pub(crate) mod rca_c;
@@ -331,23 +327,4 @@ pub(crate) enum KeywordConst {
     None,
     /// `...`.
     Ellipsis,
-}
-
-/// The rules for a (profile, language).
-pub(crate) fn rules(profile: Profile, lang: Lang) -> &'static HalsteadRules {
-    match (profile, lang) {
-        (Profile::Paper, Lang::Python) => &python::PAPER,
-        (Profile::Paper, Lang::Go) => &go::PAPER,
-        (Profile::Paper, Lang::Rust) => &rca_rust::PAPER,
-        (Profile::Paper, Lang::JavaScript) => &rca_js::PAPER_JS,
-        (Profile::Paper, Lang::TypeScript | Lang::Tsx) => &rca_js::PAPER_TS,
-        (Profile::Paper, Lang::Java) => &rca_java::PAPER,
-        (Profile::Paper, Lang::C) => &rca_c::PAPER,
-        // C++, Ruby, PHP: never walked; `Profile::Paper` reads them with the lizard
-        // token reader (`FunctionSet::source`), which gives only CCN.
-        (Profile::Paper, Lang::Cpp | Lang::Ruby | Lang::Php) => &rca_js::PAPER_TS,
-        // Never read: the canonical profile has its own walker and tables
-        // (crate::canonical); the paper table keeps the match total.
-        (Profile::Canonical, _) => rules(Profile::Paper, lang),
-    }
 }

@@ -1,0 +1,355 @@
+//! The paper profile's tree backend: the functions a reference tool
+//! reports, named and classified its way, with the per-metric walkers'
+//! values (one [`TreeTables`] row per language).
+
+use codethread_lang::{FlatNode as Node, FlatTree, Function, ParsedFile};
+
+use crate::context::FnCtx;
+use crate::model::{assign_occurrences, totals, FileMetrics, FunctionMetrics, HalsteadValues};
+use crate::profile::Profile;
+use crate::rules::functions::{DeclaratorNaming, FunctionSet, GoNaming, Kinds, Naming};
+use crate::rules::paper::TreeTables;
+use crate::targets::{match_target_ids, target_index};
+use crate::tree::{count_errors, first_error};
+use crate::unmeasured::constant_notes;
+
+/// The paper profile's records of `file` under its language's tree tables
+/// `t` (`file` parsed with the grammar the tool reads it with).
+pub(crate) fn analyze_tree(path: &str, file: &ParsedFile, t: &'static TreeTables) -> FileMetrics {
+    let profile = Profile::Paper;
+    let set = t.functions;
+    let flat = FlatTree::new(file);
+    let index = codethread_lang::index_flat_with(
+        file,
+        &flat,
+        codethread_lang::IndexOptions {
+            keep_bodiless: set.bodiless,
+        },
+    );
+    let mut records: Vec<FunctionMetrics> = Vec::new();
+    // Position of each index entry among the records (None: not reported).
+    let mut record_of: Vec<Option<usize>> = vec![None; index.len()];
+    let mut anonymous_counter = 0usize;
+    // rust-code-analysis LLOC is additive over nested functions: computed
+    // for the whole file below, in one pass.
+    let additive_lloc = crate::lloc::is_additive(&t.lloc);
+    let mut nodes: Vec<Node<'_>> = Vec::new();
+    // Index entry of each record.
+    let mut funcs: Vec<usize> = Vec::new();
+    for (i, func) in index.iter().enumerate() {
+        if !set.node_kinds.contains(&func.node_kind) || (set.require_body && func.body.is_none()) {
+            continue;
+        }
+        let Some(node) = flat.function_node(func) else {
+            continue;
+        };
+        let parent_node = node.parent();
+        let cand = Candidate {
+            node,
+            parent: parent_node,
+            grandparent: parent_node.and_then(|p| p.parent()),
+        };
+        let cand = &cand;
+        let node = cand.node;
+        let ctx = FnCtx {
+            file,
+            func,
+            node,
+            index: &index,
+            profile,
+        };
+        let parent = enclosing_record(&index, &record_of, func);
+        let name = record_name(set, file, func, cand, &mut anonymous_counter);
+        let kind = record_kind(set, func, node, parent.is_some());
+        let line = func.node.start_line;
+        let end_line = func.node.end_line;
+        record_of[i] = Some(records.len());
+        nodes.push(node);
+        funcs.push(i);
+        records.push(FunctionMetrics {
+            path: path.to_string(),
+            language: file.lang,
+            name,
+            qualname: func.qualname.clone(),
+            kind: kind.to_string(),
+            line,
+            end_line,
+            // Filled in below, innermost functions first.
+            cyclomatic: None,
+            cognitive: None,
+            halstead: None,
+            lloc: if additive_lloc {
+                None
+            } else {
+                Some(crate::lloc::lloc_with(&ctx, &t.lloc))
+            },
+            parse_errors: count_errors(node),
+            parent,
+            occurrence: 0,
+            notes: Vec::new(),
+            target_id: None,
+            nested_in: None,
+        });
+    }
+    // The join key: ids of the index `chain targets` builds (this one when
+    // it is the same; Java lists bodiless declarations, C is read with the
+    // C++ grammar here).
+    let same = !set.bodiless
+        && file.grammar == file.lang
+        && (file.parse_errors == 0 || file.lang.fallback_grammars().is_empty());
+    let other;
+    let ids: &[Function] = if same {
+        &index
+    } else {
+        other = target_index(file, None);
+        &other
+    };
+    let funcs_of: Vec<&Function> = funcs.iter().filter_map(|&i| index.get(i)).collect();
+    let constant = constant_notes(profile, file.lang);
+    for (r, id) in records
+        .iter_mut()
+        .zip(match_target_ids(path, &funcs_of, ids))
+    {
+        match id {
+            Ok(id) => r.target_id = Some(id),
+            Err(note) => r.notes.push(note.to_string()),
+        }
+        r.notes.extend(constant.iter().cloned());
+    }
+    // Cyclomatic, cognitive and Halstead in reverse pre-order, so that a
+    // function's walk can reuse the sums of the functions nested in it
+    // (values unchanged; see `cyclomatic::Memo`).
+    let mut cc_memo = crate::cyclomatic::Memo::default();
+    let mut cog_memo = crate::cognitive::Memo::default();
+    let mut hal_memo = crate::halstead::Memo::default();
+    for ((r, &node), &i) in records.iter_mut().zip(&nodes).zip(&funcs).rev() {
+        let Some(func) = index.get(i) else {
+            continue;
+        };
+        let ctx = FnCtx {
+            file,
+            func,
+            node,
+            index: &index,
+            profile,
+        };
+        r.cyclomatic = crate::cyclomatic::cyclomatic_memo_ctx(&ctx, t.cyclomatic, &mut cc_memo);
+        r.cognitive = crate::cognitive::cognitive_memo_ctx(&ctx, t.cognitive, &mut cog_memo);
+        r.halstead = crate::halstead::halstead_memo_ctx(&ctx, t.halstead, &mut hal_memo)
+            .map(HalsteadValues::from);
+    }
+    if additive_lloc {
+        let parents: Vec<Option<usize>> = records.iter().map(|r| r.parent).collect();
+        match crate::lloc::lloc_nested_sums(file.lang, &t.lloc, &nodes, &parents) {
+            Some(values) => {
+                for (r, v) in records.iter_mut().zip(values) {
+                    r.lloc = Some(v);
+                }
+            }
+            None => {
+                for ((r, &node), &i) in records.iter_mut().zip(&nodes).zip(&funcs) {
+                    let Some(func) = index.get(i) else {
+                        continue;
+                    };
+                    let ctx = FnCtx {
+                        file,
+                        func,
+                        node,
+                        index: &index,
+                        profile,
+                    };
+                    r.lloc = Some(crate::lloc::lloc_with(&ctx, &t.lloc));
+                }
+            }
+        }
+    }
+    assign_occurrences(&mut records);
+    let totals = totals(set.nesting, true, &records);
+    FileMetrics {
+        path: path.to_string(),
+        language: file.lang,
+        profile,
+        parse_errors: file.parse_errors,
+        first_error: if file.parse_errors > 0 {
+            first_error(flat.root())
+        } else {
+            None
+        },
+        functions: records,
+        totals,
+    }
+}
+
+/// A tree node of a reported kind, with its parent and grandparent.
+#[derive(Clone, Copy)]
+struct Candidate<'t> {
+    node: Node<'t>,
+    parent: Option<Node<'t>>,
+    grandparent: Option<Node<'t>>,
+}
+
+/// The nearest enclosing function that is itself reported.
+fn enclosing_record(
+    index: &[Function],
+    record_of: &[Option<usize>],
+    func: &Function,
+) -> Option<usize> {
+    let mut p = func.parent;
+    while let Some(i) = p {
+        if let Some(r) = record_of.get(i).copied().flatten() {
+            return Some(r);
+        }
+        p = index.get(i).and_then(|f| f.parent);
+    }
+    None
+}
+
+fn record_name(
+    set: &FunctionSet,
+    file: &ParsedFile,
+    func: &Function,
+    cand: &Candidate<'_>,
+    anon: &mut usize,
+) -> String {
+    let node = cand.node;
+    match set.naming {
+        Naming::Radon => {
+            let own = node
+                .child_by_field_name("name")
+                .map(|n| file.text_lossy(n).into_owned())
+                .unwrap_or_else(|| func.name.clone());
+            match (&func.kind, &func.impl_type) {
+                (codethread_lang::FunctionKind::Method, Some(class)) => format!("{class}.{own}"),
+                _ => own,
+            }
+        }
+        Naming::Rca { from_parent } => rca_name(file, cand, from_parent),
+        Naming::RcaDeclarator(d) => declarator_name(file, node, d),
+        Naming::GoTools(g) => go_name(file, cand, g, anon),
+    }
+}
+
+fn rca_name(
+    file: &ParsedFile,
+    cand: &Candidate<'_>,
+    from_parent: &[(&'static str, &'static str)],
+) -> String {
+    if let Some(n) = cand.node.child_by_field_name("name") {
+        return file.text_lossy(n).into_owned();
+    }
+    if let Some(p) = cand.parent {
+        let kind = crate::kinds::kind_of(p);
+        let field = from_parent
+            .iter()
+            .find(|(k, _)| *k == kind)
+            .map(|(_, f)| *f);
+        if let Some(n) = field.and_then(|f| p.child_by_field_name(f)) {
+            return file.text_lossy(n).into_owned();
+        }
+    }
+    "<anonymous>".to_string()
+}
+
+fn declarator_name(file: &ParsedFile, node: Node<'_>, d: &DeclaratorNaming) -> String {
+    let text = |n: Node<'_>| file.text_lossy(n).into_owned();
+    if let Some(cast) = node
+        .children()
+        .find(|c| crate::kinds::kind_of(c) == d.operator_cast)
+    {
+        return text(cast);
+    }
+    let Some(declarator) = node.child_by_field_name(d.field) else {
+        return String::new();
+    };
+    // The first function declarator in pre-order (the declarator itself
+    // included); its subtree is a contiguous range of the flat tree.
+    let found = declarator
+        .descendants()
+        .find(|n| d.function_declarators.contains(&crate::kinds::kind_of(n)));
+    found
+        .and_then(|f| f.children().next())
+        .filter(|c| d.name_kinds.contains(&crate::kinds::kind_of(c)))
+        .map(text)
+        .unwrap_or_default()
+}
+
+fn go_name(file: &ParsedFile, cand: &Candidate<'_>, g: &GoNaming, anon: &mut usize) -> String {
+    let node = cand.node;
+    if crate::kinds::kind_of(node) == g.literal {
+        // lizard names `var x [T] = func...` after the variable.
+        let var = cand
+            .parent
+            .filter(|p| crate::kinds::kind_of(p) == g.var_parent)
+            .and(cand.grandparent)
+            .filter(|p| crate::kinds::kind_of(p) == g.var_spec)
+            .and_then(|p| p.child_by_field_name("name"));
+        return match var {
+            Some(n) => file.text_lossy(n).into_owned(),
+            None => {
+                let name = format!("anonymous__{anon}");
+                *anon += 1;
+                name
+            }
+        };
+    }
+    let name = node
+        .child_by_field_name("name")
+        .map(|n| file.text_lossy(n).into_owned())
+        .unwrap_or_default();
+    let recv_type = node
+        .child_by_field_name(g.receiver_field)
+        .and_then(|r| {
+            r.named_children()
+                .find(|n| crate::kinds::kind_of(n) == g.receiver_param)
+        })
+        .and_then(|p| p.child_by_field_name(g.type_field));
+    match recv_type {
+        Some(t) => format!("({}).{name}", go_recv(file, t, g)),
+        None => name,
+    }
+}
+
+/// gocognit's receiver string: `*` for pointers, the bare type name (type
+/// arguments dropped), `BADRECV` for anything else.
+fn go_recv(file: &ParsedFile, t: Node<'_>, g: &GoNaming) -> String {
+    let mut prefix = String::new();
+    let mut t = t;
+    loop {
+        let kind = crate::kinds::kind_of(t);
+        let next = if kind == g.pointer {
+            prefix.push('*');
+            t.named_children().next()
+        } else if kind == g.generic {
+            t.child_by_field_name(g.type_field)
+        } else if kind == g.type_name {
+            return format!("{prefix}{}", file.text_lossy(t));
+        } else {
+            None
+        };
+        match next {
+            Some(i) => t = i,
+            None => return format!("{prefix}BADRECV"),
+        }
+    }
+}
+
+fn record_kind(set: &FunctionSet, func: &Function, node: Node<'_>, nested: bool) -> &'static str {
+    match set.kinds {
+        Kinds::ByNode(table) => {
+            let kind = crate::kinds::kind_of(node);
+            table
+                .iter()
+                .find(|(k, _)| *k == kind)
+                .map_or("function", |(_, r)| *r)
+        }
+        Kinds::PythonAst => {
+            if nested {
+                "closure"
+            } else if func.kind == codethread_lang::FunctionKind::Method {
+                "method"
+            } else {
+                "function"
+            }
+        }
+    }
+}
