@@ -50,11 +50,12 @@ use codethread_analysis::{
     TableOptions, TaskType,
 };
 use codethread_chain::instance::{load_instances, parse_instances, Instance};
+use codethread_chain::lang::io::SourceLimits;
 use codethread_chain::pipeline::{
     build, gate_predictions, stack, BuildOptions, BuildStatus, Chain, Layer, SourceSpec,
 };
 use codethread_chain::predictions::{predictions_to_jsonl, Prediction};
-use codethread_chain::report::{load_reports_dir_limited, InstanceReport};
+use codethread_chain::report::{load_reports_dir, InstanceReport};
 use codethread_lang::io::{
     create_dir_all_nofollow, read_regular, read_regular_nofollow, write_atomic_in, IoError,
     DEFAULT_MAX_FILE_BYTES,
@@ -347,7 +348,7 @@ fn overlay(
 
 /// The harness reports under `root/rel…`: `None` when that directory is absent. No link is
 /// followed, on the way down (`dir_below`) or in the tree (the chain crate's
-/// `load_reports_dir_limited` names every link as an error); files are read only when
+/// `load_reports_dir` names every link as an error); files are read only when
 /// regular and within `limit` bytes.
 fn load_reports_nofollow(
     root: &Path,
@@ -359,7 +360,7 @@ fn load_reports_nofollow(
         Ok(None) => return (None, Vec::new()),
         Err(e) => return (Some(BTreeMap::new()), vec![e]),
     };
-    match load_reports_dir_limited(&dir, limit) {
+    match load_reports_dir(&dir, SourceLimits::with_max_file_bytes(limit)) {
         Ok((reports, errs)) => (Some(reports), errs.iter().map(|e| e.to_string()).collect()),
         Err(e) => (Some(BTreeMap::new()), vec![e.to_string()]),
     }
@@ -585,7 +586,9 @@ fn unreadable_sources(cfg: &ReproduceConfig, instances: &[Instance]) -> BTreeMap
             }
         }
         SourceSpec::Repos(_) => {
-            let mut probe = cfg.source.open();
+            let mut probe = cfg
+                .source
+                .open(SourceLimits::with_max_file_bytes(cfg.max_file_bytes));
             for i in instances {
                 if let Err(e) = probe.select_repo_for(&i.instance_id, &i.repo) {
                     out.insert(i.instance_id.clone(), e.to_string());
@@ -641,7 +644,7 @@ fn open_source(cfg: &ReproduceConfig) -> Box<dyn codethread_chain::source::Sourc
             dir: d.clone(),
             limit: cfg.max_file_bytes,
         }),
-        other => other.open(),
+        other => other.open(SourceLimits::with_max_file_bytes(cfg.max_file_bytes)),
     }
 }
 
@@ -654,7 +657,10 @@ fn read_instances(
     let bytes = read_regular(path, limit)?;
     if path.extension().is_some_and(|e| e == "parquet") {
         drop(bytes);
-        return Ok(load_instances(path)?);
+        return Ok(load_instances(
+            path,
+            SourceLimits::with_max_file_bytes(limit),
+        )?);
     }
     let text = String::from_utf8(bytes).map_err(|e| ReproduceError::Input {
         path: path.to_path_buf(),
@@ -725,6 +731,7 @@ pub fn reproduce(
         &BuildOptions {
             out: chain_dir.clone(),
             force: true,
+            limits: SourceLimits::with_max_file_bytes(limit),
             ..BuildOptions::default()
         },
         &mut |_, _, _| {},
@@ -740,7 +747,7 @@ pub fn reproduce(
             }
         }
     }
-    let chain = Chain::open(&chain_dir)?;
+    let chain = Chain::open(&chain_dir, SourceLimits::with_max_file_bytes(limit))?;
     let built_ids: Vec<&Instance> = chain
         .instances
         .iter()

@@ -7,6 +7,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use codethread_lang::io::SourceLimits;
+
 use crate::error::ChainError;
 use crate::pyliteral::parse_py_literal;
 use crate::records::{read_text, split_records};
@@ -103,15 +105,15 @@ impl<T> Default for Loaded<T> {
 /// Snappy or uncompressed columns; errors name the row in `line`).
 ///
 /// A file that cannot be read at all is an `Err` (also a FIFO, device or
-/// a file over [`crate::fsutil::max_file_bytes`]); a bad row is reported in
+/// a file over `limits.max_file_bytes`); a bad row is reported in
 /// [`Loaded::errors`] and the other rows are still returned. Rows sharing an
 /// `instance_id`: identical repeats are dropped with a warning, differing
 /// ones are all refused ([`ChainError::Duplicate`], naming both lines).
-pub fn load_instances(path: &Path) -> Result<Loaded<Instance>, ChainError> {
+pub fn load_instances(path: &Path, limits: SourceLimits) -> Result<Loaded<Instance>, ChainError> {
     if path.extension().is_some_and(|e| e == "parquet") {
-        return load_parquet(path);
+        return load_parquet(path, limits);
     }
-    let text = read_text(path)?;
+    let text = read_text(path, limits)?;
     parse_instances(path, &text)
 }
 
@@ -575,13 +577,13 @@ impl Instance {
 /// Read a `.parquet` dataset with the `parquet` crate's row API (no arrow).
 /// Errors name the row (1-based) in the `line` field.
 #[cfg(feature = "parquet")]
-fn load_parquet(path: &Path) -> Result<Loaded<Instance>, ChainError> {
+fn load_parquet(path: &Path, limits: SourceLimits) -> Result<Loaded<Instance>, ChainError> {
     use parquet::file::reader::{FileReader, SerializedFileReader};
     let fmt = |m: String| ChainError::Format {
         path: path.to_path_buf(),
         message: m,
     };
-    let file = codethread_lang::io::open_regular(path, crate::fsutil::max_file_bytes())?;
+    let file = codethread_lang::io::open_regular(path, limits.max_file_bytes)?;
     let reader = SerializedFileReader::new(file)
         .map_err(|e| fmt(format!("not a readable parquet file: {e}")))?;
     let rows = reader
@@ -612,7 +614,7 @@ fn load_parquet(path: &Path) -> Result<Loaded<Instance>, ChainError> {
 }
 
 #[cfg(not(feature = "parquet"))]
-fn load_parquet(path: &Path) -> Result<Loaded<Instance>, ChainError> {
+fn load_parquet(path: &Path, limits: SourceLimits) -> Result<Loaded<Instance>, ChainError> {
     Err(ChainError::Format {
         path: path.to_path_buf(),
         message: "parquet support is off (build codethread-chain with the `parquet` feature)"

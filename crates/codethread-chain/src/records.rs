@@ -21,9 +21,12 @@ pub struct Record {
 }
 
 /// The text of a file, read with [`crate::fsutil::read`] (regular files
-/// under the size limit only; see [`decode_text`]).
-pub(crate) fn read_text(path: &Path) -> Result<String, ChainError> {
-    Ok(decode_text(crate::fsutil::read(path)?))
+/// under `limits` only; see [`decode_text`]).
+pub(crate) fn read_text(
+    path: &Path,
+    limits: codethread_lang::io::SourceLimits,
+) -> Result<String, ChainError> {
+    Ok(decode_text(crate::fsutil::read(path, limits)?))
 }
 
 /// Bytes of a JSON / JSONL / log file as text, decoded lossily: JSON is

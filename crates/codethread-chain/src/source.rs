@@ -112,12 +112,23 @@ impl SourceReader for GitRepoDir {
 #[derive(Debug, Clone)]
 pub struct SnapshotSource {
     dir: PathBuf,
+    limits: codethread_lang::io::SourceLimits,
 }
 
 impl SnapshotSource {
-    /// A snapshot directory.
+    /// A snapshot directory, read under the default limits
+    /// ([`SnapshotSource::with_limits`] to change them).
     pub fn new(dir: impl Into<PathBuf>) -> Self {
-        SnapshotSource { dir: dir.into() }
+        SnapshotSource {
+            dir: dir.into(),
+            limits: codethread_lang::io::SourceLimits::default(),
+        }
+    }
+
+    /// The same source, reading no file beyond `limits`.
+    pub fn with_limits(mut self, limits: codethread_lang::io::SourceLimits) -> Self {
+        self.limits = limits;
+        self
     }
 
     /// Directory of one instance.
@@ -161,7 +172,7 @@ impl SourceReader for SnapshotSource {
         }
         let full = before.join(path);
         // Regular files under the size limit only; a link is not followed.
-        crate::fsutil::read_opt_nofollow(&full)
+        crate::fsutil::read_opt_nofollow(&full, self.limits)
     }
 
     fn describe(&self) -> String {

@@ -524,8 +524,9 @@ fn classify(v: &Value) -> LineResult {
 pub fn read_batch_output(
     path: &Path,
     expected: Option<&[String]>,
+    limits: codethread_lang::io::SourceLimits,
 ) -> Result<BatchOutput, ChainError> {
-    let text = read_text(path)?;
+    let text = read_text(path, limits)?;
     parse_batch_output_text(path, &text, expected)
 }
 

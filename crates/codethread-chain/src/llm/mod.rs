@@ -134,8 +134,9 @@ pub fn printable_id(id: &str) -> String {
 /// `custom_id` refused.
 pub fn load_requests(
     path: &std::path::Path,
+    limits: codethread_lang::io::SourceLimits,
 ) -> Result<crate::instance::Loaded<LlmRequest>, ChainError> {
-    let text = crate::records::read_text(path)?;
+    let text = crate::records::read_text(path, limits)?;
     parse_requests_text(path, &text)
 }
 
