@@ -364,7 +364,7 @@ fn requests_of(
         (Some(c), None) => {
             let mut failed = 0;
             let mut out = Vec::new();
-            for (_, r) in codethread::chain::llm::chain_requests(&Chain::open(c, lim)?) {
+            for (_, r) in codethread::chain::pipeline::chain_requests(&Chain::open(c, lim)?) {
                 match r {
                     Ok(r) => out.push(r),
                     Err(e) => {

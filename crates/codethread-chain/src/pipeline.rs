@@ -5,7 +5,7 @@
 //!
 //! Every driver returns one outcome per instance: a bad instance never stops
 //! the batch. Every file is written atomically below the chain directory,
-//! never through a planted link ([`crate::fsutil::write_in`]); `build` skips
+//! never through a planted link (`codethread_lang::io::write_atomic_in`); `build` skips
 //! instances whose `status.json` exists (finished in an earlier run) after
 //! checking that their files are still readable, and rebuilds them when
 //! they are not.
@@ -1177,4 +1177,26 @@ pub fn llm_requests(
         out.push((inst.instance_id.clone(), r));
     }
     out
+}
+
+/// The statement requests of every built instance of `chain`, as
+/// [`LlmRequest`](crate::statement::LlmRequest)s: one result per built instance, a damaged
+/// `llm_request.json` being that instance's error.
+pub fn chain_requests(
+    chain: &Chain,
+) -> Vec<(String, Result<crate::statement::LlmRequest, ChainError>)> {
+    llm_requests(chain, RequestFormat::Neutral, "", 0)
+        .into_iter()
+        .map(|(id, r)| {
+            let r = r.and_then(|v| {
+                serde_json::from_value::<crate::statement::LlmRequest>(v).map_err(|e| {
+                    ChainError::Instance {
+                        instance_id: id.clone(),
+                        message: format!("llm_request.json: {e}"),
+                    }
+                })
+            });
+            (id, r)
+        })
+        .collect()
 }

@@ -211,7 +211,7 @@ fn pr0_roundtrips(dev: &std::path::Path, count: usize, negatives: usize, max_no_
         .expect("git compose");
         // Both must turn base into the gold post-image.
         for combined in [&mem, &git] {
-            let repo = codethread_chain::gitcli::ScratchRepo::new(&loc.before).expect("repo");
+            let repo = codethread_chain::ScratchRepo::new(&loc.before).expect("repo");
             repo.apply(combined, false)
                 .expect("combined applies with git");
             let after_dir = dev.join("files").join(&inst.instance_id).join("after");

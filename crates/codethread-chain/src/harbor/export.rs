@@ -181,13 +181,10 @@ fn collect_command(diffs: &[(&str, &str)]) -> String {
 /// The agent's image: the setup (sealed patch bind-mounted for that one
 /// step, [`SETUP_SCRIPT`]) and the setup commit kept under [`SETUP_REF`].
 fn agent_dockerfile(from: &str) -> String {
-    format!(
-        "# syntax=docker/dockerfile:1.4\n\
-         # codethread: the agent's setup state of one instance (written by codethread-chain).\n\
-         FROM {from}\n\
-         WORKDIR /testbed\n\
-         RUN --mount=type=bind,source=.,target=/codethread-setup \\\n    \
-         sh /codethread-setup/setup.sh /codethread-setup/setup.patch && git update-ref {SETUP_REF} HEAD\n"
+    crate::export::setup_dockerfile(
+        from,
+        "the agent's setup state of one instance",
+        &format!(" && git update-ref {SETUP_REF} HEAD"),
     )
 }
 
@@ -613,6 +610,28 @@ pub fn export_harbor(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn agent_dockerfile_is_the_chain_setup_dockerfile_plus_the_setup_ref() {
+        // The bytes the Harbor export wrote before the two Dockerfiles had one source.
+        let want = "# syntax=docker/dockerfile:1.4\n\
+# codethread: the agent's setup state of one instance (written by codethread-chain).\n\
+FROM img:1\n\
+WORKDIR /testbed\n\
+RUN --mount=type=bind,source=.,target=/codethread-setup \\\n    \
+sh /codethread-setup/setup.sh /codethread-setup/setup.patch && git update-ref refs/codethread/setup HEAD\n";
+        assert_eq!(agent_dockerfile("img:1"), want);
+        let chain = crate::export::setup_dockerfile("img:1", "x", "");
+        let harbor = agent_dockerfile("img:1");
+        let tail = format!(" && git update-ref {SETUP_REF} HEAD\n");
+        assert_eq!(
+            chain.lines().skip(2).collect::<Vec<_>>(),
+            harbor
+                .strip_suffix(&tail)
+                .map(|h| h.lines().skip(2).collect::<Vec<_>>())
+                .unwrap_or_default()
+        );
+    }
 
     #[test]
     fn conditions_parse_and_name() {
