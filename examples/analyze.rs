@@ -245,8 +245,9 @@ fn jsonl<T: serde::Serialize>(rows: &[T]) -> Result<String, String> {
 fn answers(
     p: &std::path::Path,
     ids: &[String],
+    limit: u64,
 ) -> Result<(std::collections::BTreeMap<String, String>, usize), String> {
-    let o = codethread::chain::llm::format::read_batch_output(p, Some(ids))
+    let o = codethread::chain::llm::format::read_batch_output(p, Some(ids), limits(limit))
         .map_err(|e| e.to_string())?;
     for f in &o.failures {
         eprintln!(
@@ -319,7 +320,7 @@ fn judge(cmd: JudgeCmd, limit: u64) -> Result<(String, usize, usize), String> {
         } => {
             let (its, bad_items) = items::<j::DriftItem>(&p, limit)?;
             let ids = request_ids(&its, j::drift_request);
-            let (ans, bad_lines) = answers(&a, &ids)?;
+            let (ans, bad_lines) = answers(&a, &ids, limit)?;
             let imp = j::import_drift(&its, &ans);
             let bad = bad_items + bad_lines + report_import(&imp);
             write(&out, &jsonl(&imp.labels)?)?;
@@ -383,16 +384,16 @@ fn judge(cmd: JudgeCmd, limit: u64) -> Result<(String, usize, usize), String> {
         } => {
             let (its, bad_items) = items::<j::CompoundItem>(&p, limit)?;
             let ids = request_ids(&its, j::compound_request);
-            let (ans, bad_lines) = answers(&a, &ids)?;
+            let (ans, bad_lines) = answers(&a, &ids, limit)?;
             let imp = j::import_compound(&its, &ans);
             let bad = bad_items + bad_lines + report_import(&imp);
             write(&out, &jsonl(&imp.labels)?)?;
             let cohort = match results {
                 Some(r) => {
                     let res = if r.extension().is_some_and(|e| e == "jsonl") {
-                        codethread_analysis::Results::from_jsonl_path(&r)
+                        codethread_analysis::Results::from_jsonl_path(&r, limits(limit))
                     } else {
-                        codethread_analysis::Results::from_csv_path(&r)
+                        codethread_analysis::Results::from_csv_path(&r, limits(limit))
                     }
                     .map_err(|e| e.to_string())?;
                     j::ha_wins_cohort(&res)
@@ -411,7 +412,7 @@ fn judge(cmd: JudgeCmd, limit: u64) -> Result<(String, usize, usize), String> {
 
 fn run(cli: Cli) -> Result<String, String> {
     use codethread_analysis as ca;
-    ca::set_max_file_bytes(cli.max_file_bytes);
+    let lim = limits(cli.max_file_bytes);
     match cli.cmd {
         Cmd::Logit {
             csv,
@@ -434,6 +435,7 @@ fn run(cli: Cli) -> Result<String, String> {
                 standardize,
                 drop_missing,
                 &opts,
+                lim,
             )
             .map_err(|e| e.to_string())?;
             Ok(fit.to_json())
@@ -444,8 +446,8 @@ fn run(cli: Cli) -> Result<String, String> {
             seed,
             markdown,
         } => {
-            let t =
-                ca::report::tables_from_file(&results, reps, seed).map_err(|e| e.to_string())?;
+            let t = ca::report::tables_from_file(&results, reps, seed, lim)
+                .map_err(|e| e.to_string())?;
             if markdown {
                 Ok(ca::report::markdown(&t, None, None, &[]))
             } else {
@@ -458,8 +460,8 @@ fn run(cli: Cli) -> Result<String, String> {
             tol,
         } => {
             let report = match (leaderboard, matrix) {
-                (Some(l), _) => ca::leaderboard::difficulty_report(&l, tol),
-                (None, Some(m)) => ca::leaderboard::matrix_difficulty_report(&m),
+                (Some(l), _) => ca::leaderboard::difficulty_report(&l, tol, lim),
+                (None, Some(m)) => ca::leaderboard::matrix_difficulty_report(&m, lim),
                 (None, None) => return Err("give --leaderboard or --matrix".into()),
             };
             json(&report.map_err(|e| e.to_string())?)
@@ -483,6 +485,7 @@ fn run(cli: Cli) -> Result<String, String> {
                 edits,
                 bootstrap_reps: reps,
                 seed,
+                limits: lim,
             };
             let files = ca::report::report_from_files(&req).map_err(|e| e.to_string())?;
             json(&files)
@@ -503,6 +506,11 @@ fn run(cli: Cli) -> Result<String, String> {
     }
 }
 
+/// The input limits of `--max-file-bytes N`.
+fn limits(max_file_bytes: u64) -> codethread_analysis::SourceLimits {
+    codethread_analysis::SourceLimits::with_max_file_bytes(max_file_bytes)
+}
+
 fn json<T: serde::Serialize>(v: &T) -> Result<String, String> {
     serde_json::to_string(v).map_err(|e| e.to_string())
 }
@@ -510,8 +518,6 @@ fn json<T: serde::Serialize>(v: &T) -> Result<String, String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Cmd::Judge { which } = cli.cmd {
-        codethread_analysis::set_max_file_bytes(cli.max_file_bytes);
-        codethread::chain::fsutil::set_max_file_bytes(cli.max_file_bytes);
         return match judge(which, cli.max_file_bytes) {
             Ok((s, ok, bad)) => {
                 if !s.is_empty() {

@@ -46,7 +46,7 @@ use codethread::chain::predictions::{load_predictions, predictions_by_id};
 use codethread::chain::report::{load_reports_selected, ReportFilter};
 use codethread::chain::statement::{import_answers, LlmRequest};
 use codethread::exit::{from_counts, Outcome};
-use codethread::lang::io::DEFAULT_MAX_FILE_BYTES;
+use codethread::lang::io::{SourceLimits, DEFAULT_MAX_FILE_BYTES};
 
 #[derive(Parser)]
 #[command(about = "CodeThread chains: targets, PR0, build, gate, stack")]
@@ -356,12 +356,15 @@ enum LlmCmd {
 }
 
 /// The requests of a source, and the number of unusable ones (each on stderr).
-fn requests_of(src: &ReqSrc) -> Result<(Vec<LlmRequest>, usize), Box<dyn std::error::Error>> {
+fn requests_of(
+    src: &ReqSrc,
+    lim: SourceLimits,
+) -> Result<(Vec<LlmRequest>, usize), Box<dyn std::error::Error>> {
     match (&src.chain, &src.requests) {
         (Some(c), None) => {
             let mut failed = 0;
             let mut out = Vec::new();
-            for (_, r) in codethread::chain::llm::chain_requests(&Chain::open(c)?) {
+            for (_, r) in codethread::chain::pipeline::chain_requests(&Chain::open(c, lim)?) {
                 match r {
                     Ok(r) => out.push(r),
                     Err(e) => {
@@ -373,7 +376,7 @@ fn requests_of(src: &ReqSrc) -> Result<(Vec<LlmRequest>, usize), Box<dyn std::er
             Ok((out, failed))
         }
         (None, Some(p)) => {
-            let l = codethread::chain::llm::load_requests(p)?;
+            let l = codethread::chain::llm::load_requests(p, lim)?;
             for w in &l.warnings {
                 eprintln!("warning: {w}");
             }
@@ -402,7 +405,7 @@ fn write_lines(
     Ok(())
 }
 
-fn llm(cmd: LlmCmd) -> Result<Outcome, Box<dyn std::error::Error>> {
+fn llm(cmd: LlmCmd, lim: SourceLimits) -> Result<Outcome, Box<dyn std::error::Error>> {
     match cmd {
         LlmCmd::Export {
             src,
@@ -411,7 +414,7 @@ fn llm(cmd: LlmCmd) -> Result<Outcome, Box<dyn std::error::Error>> {
             out,
         } => {
             gen.params().check(format)?;
-            let (reqs, mut failed) = requests_of(&src)?;
+            let (reqs, mut failed) = requests_of(&src, lim)?;
             let mut lines = Vec::new();
             for r in &reqs {
                 match batch_line(format, r, &gen.params()) {
@@ -438,9 +441,9 @@ fn llm(cmd: LlmCmd) -> Result<Outcome, Box<dyn std::error::Error>> {
         } => {
             gen.params().check(BatchFormat::OpenaiBatch)?;
             let timeout = runner::seconds_option("--timeout", timeout)?;
-            let (reqs, failed) = requests_of(&src)?;
+            let (reqs, failed) = requests_of(&src, lim)?;
             let jobs = codethread::chain::llm::jobs(&reqs, &gen.params());
-            let cache = Cache::open(&out.join("cache"))?;
+            let cache = Cache::open(&out.join("cache"))?.with_limits(lim);
             let opts = RunnerOptions {
                 endpoint,
                 concurrency,
@@ -508,7 +511,7 @@ fn llm(cmd: LlmCmd) -> Result<Outcome, Box<dyn std::error::Error>> {
         } => {
             let expected: Option<Vec<String>> = if src.chain.is_some() || src.requests.is_some() {
                 Some(
-                    requests_of(&src)?
+                    requests_of(&src, lim)?
                         .0
                         .into_iter()
                         .map(|r| r.custom_id)
@@ -517,7 +520,7 @@ fn llm(cmd: LlmCmd) -> Result<Outcome, Box<dyn std::error::Error>> {
             } else {
                 None
             };
-            let o = read_batch_output(&output, expected.as_deref())?;
+            let o = read_batch_output(&output, expected.as_deref(), lim)?;
             for w in &o.warnings {
                 eprintln!("warning: {w}");
             }
@@ -588,8 +591,9 @@ fn progress(b: &Option<indicatif::ProgressBar>) -> impl FnMut(usize, usize, &str
 fn instances(
     path: &Path,
     hint: Option<codethread::lang::Lang>,
+    lim: SourceLimits,
 ) -> Result<(Vec<codethread::chain::instance::Instance>, usize), ChainError> {
-    let mut l = load_instances(path)?;
+    let mut l = load_instances(path, lim)?;
     if let Some(hint) = hint {
         for inst in l.items.iter_mut().filter(|i| i.language.is_none()) {
             inst.language = Some(hint.name().to_string());
@@ -606,7 +610,7 @@ fn instances(
 
 /// A stack layer, its model name and the number of unloadable predictions
 /// (each reported on stderr).
-fn layer(arg: &str) -> Result<(Layer, Option<String>, usize), ChainError> {
+fn layer(arg: &str, lim: SourceLimits) -> Result<(Layer, Option<String>, usize), ChainError> {
     match arg {
         "human" => Ok((Layer::HumanPr1, Some("human".into()), 0)),
         "gold" => Ok((Layer::Gold, Some("gold".into()), 0)),
@@ -615,7 +619,7 @@ fn layer(arg: &str) -> Result<(Layer, Option<String>, usize), ChainError> {
                 Some(p) => (true, p),
                 None => (false, path),
             };
-            let l = load_predictions(Path::new(path))?;
+            let l = load_predictions(Path::new(path), lim)?;
             for w in &l.warnings {
                 eprintln!("warning: {w}");
             }
@@ -646,15 +650,15 @@ fn parse_lang(s: &str) -> Result<codethread::lang::Lang, String> {
 }
 
 fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
-    codethread::chain::fsutil::set_max_file_bytes(cli.max_file_bytes);
+    let lim = SourceLimits::with_max_file_bytes(cli.max_file_bytes);
     let hint = cli.lang_hint;
     let mut stdout = std::io::stdout().lock();
     match cli.cmd {
         Cmd::Targets { instances: i, src } => {
-            let (insts, mut failed) = instances(&i, hint)?;
+            let (insts, mut failed) = instances(&i, hint, lim)?;
             let spec = src.spec()?;
             let b = bar(insts.len());
-            let res = pipeline::targets_batch(&insts, spec.open().as_mut(), &mut progress(&b));
+            let res = pipeline::targets_batch(&insts, spec.open(lim).as_mut(), &mut progress(&b));
             let mut ok = 0;
             for r in res {
                 match r {
@@ -677,12 +681,12 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             keep_docs,
             force,
         } => {
-            let (insts, mut failed) = instances(&i, hint)?;
+            let (insts, mut failed) = instances(&i, hint, lim)?;
             let spec = src.spec()?;
             let b = bar(insts.len());
             let res = pipeline::pr0_batch(
                 &insts,
-                spec.open().as_mut(),
+                spec.open(lim).as_mut(),
                 &out,
                 &Pr0Options { keep_docs },
                 force,
@@ -716,11 +720,11 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             force,
             harness,
         } => {
-            let (insts, mut failed) = instances(&i, hint)?;
+            let (insts, mut failed) = instances(&i, hint, lim)?;
             let spec = src.spec()?;
             let mut ans = BTreeMap::new();
             if let Some(a) = answers {
-                let l = import_answers(&a)?;
+                let l = import_answers(&a, lim)?;
                 for w in &l.warnings {
                     eprintln!("warning: {w}");
                 }
@@ -740,9 +744,10 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                 answers: ans,
                 force,
                 harness,
+                limits: lim,
             };
             let b = bar(insts.len());
-            let s = pipeline::build(&insts, spec.open().as_mut(), &opts, &mut progress(&b))?;
+            let s = pipeline::build(&insts, spec.open(lim).as_mut(), &opts, &mut progress(&b))?;
             for (id, why) in &s.rebuilt {
                 eprintln!("rebuilt {id}: {why}");
             }
@@ -787,8 +792,8 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             model,
             run_id,
         } => {
-            let chain = Chain::open(&chain)?;
-            let preds = load_predictions(&predictions)?;
+            let chain = Chain::open(&chain, lim)?;
+            let preds = load_predictions(&predictions, lim)?;
             for w in &preds.warnings {
                 eprintln!("warning: {w}");
             }
@@ -825,7 +830,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             };
             // Directories, per-instance report.json / run_instance.log files and
             // run-level reports alike.
-            let set = load_reports_selected(&reports, &filter);
+            let set = load_reports_selected(&reports, &filter, lim);
             for e in &set.errors {
                 eprintln!("unreadable report: {e}");
             }
@@ -850,7 +855,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             let all = set.reports;
             let mut source = match (&src.snapshots, &src.repo, &src.repos) {
                 (None, None, None) => None,
-                _ => Some(src.spec()?.open()),
+                _ => Some(src.spec()?.open(lim)),
             };
             let d = pipeline::gate_predictions(
                 &chain,
@@ -904,7 +909,8 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                 }
             };
             let (mut ok, mut failed) = (0, 0);
-            for (_, r) in pipeline::llm_requests(&Chain::open(&chain)?, f, &model, max_tokens) {
+            for (_, r) in pipeline::llm_requests(&Chain::open(&chain, lim)?, f, &model, max_tokens)
+            {
                 match r {
                     Ok(r) => {
                         ok += 1;
@@ -918,13 +924,16 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             }
             Ok(from_counts(ok, failed))
         }
-        Cmd::Llm { cmd } => llm(cmd),
+        Cmd::Llm { cmd } => llm(cmd, lim),
         Cmd::Harbor {
             chain,
             out,
             conditions,
         } => {
-            let mut opts = codethread::chain::harbor::HarborExportOptions::default();
+            let mut opts = codethread::chain::harbor::HarborExportOptions {
+                limits: lim,
+                ..Default::default()
+            };
             if !conditions.is_empty() {
                 opts.conditions = conditions
                     .iter()
@@ -945,7 +954,8 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             Ok(from_counts(r.tasks.len(), r.errors.len()))
         }
         Cmd::HarborImport { job, out, model } => {
-            let r = codethread::chain::harbor::import_harbor_job(&job, &out, model.as_deref())?;
+            let r =
+                codethread::chain::harbor::import_harbor_job(&job, &out, model.as_deref(), lim)?;
             let mut bad = 0;
             for o in r.problems() {
                 bad += 1;
@@ -980,7 +990,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             follow_on,
             follow_on_mini,
         } => {
-            let chain = Chain::open(&chain)?;
+            let chain = Chain::open(&chain, lim)?;
             let mut layers = Vec::new();
             // The name comes from the last predictions layer (the agent's):
             // `--pr1 AGENT --pr2 gold` is AGENT__AH, not gold__AH; `human` /
@@ -989,7 +999,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             let mut last_human = None;
             let mut unloadable = 0;
             for a in std::iter::once(&pr1).chain(later.iter()) {
-                let (l, m, bad) = layer(a)?;
+                let (l, m, bad) = layer(a, lim)?;
                 if matches!(l, Layer::HumanPr1 | Layer::Gold) {
                     last_human = m.or(last_human);
                 } else {
@@ -1005,7 +1015,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                     .unwrap_or_else(|| "codethread".into()),
                 &layers,
             );
-            let mut source = src.spec()?.open();
+            let mut source = src.spec()?.open(lim);
             let b = bar(chain.instances.len());
             let (preds, outcomes) =
                 pipeline::stack(&chain, &layers, &model, source.as_mut(), &mut progress(&b));

@@ -37,7 +37,9 @@ fn reproduce_runs_on_the_fixtures() {
     assert!(s.failed.is_empty(), "{:?}", s.failed);
     assert_eq!(s.models, vec!["scripted-a", "scripted-b", "scripted-c"]);
     // outcomes.csv is the analysis crate's results format: it reads back whole.
-    let back = codethread::analysis::Results::from_csv_path(&out.join("outcomes.csv")).unwrap();
+    let back =
+        codethread::analysis::Results::from_csv_path(&out.join("outcomes.csv"), Default::default())
+            .unwrap();
     assert_eq!(back.len(), s.outcomes);
     assert!(s.outcomes > 0);
     assert!(

@@ -8,7 +8,7 @@ use std::path::Path;
 use codethread_analysis::{Condition, Outcome, Results};
 use codethread_chain::pipeline::{gate_predictions, stack, Layer};
 use codethread_chain::predictions::{predictions_to_jsonl, Prediction};
-use codethread_chain::report::{load_reports_dir_limited, InstanceReport};
+use codethread_chain::report::{load_reports_dir, InstanceReport};
 use codethread_chain::source::SourceReader;
 use codethread_lang::io::{dir_below_nofollow, read_tree_nofollow, subdirs_nofollow};
 use codethread_patch::{diff_trees, DiffOptions, MemTree};
@@ -335,7 +335,10 @@ fn reports(
             return Some(BTreeMap::new());
         }
     };
-    match load_reports_dir_limited(&dir, cfg.max_file_bytes) {
+    match load_reports_dir(
+        &dir,
+        codethread_lang::io::SourceLimits::with_max_file_bytes(cfg.max_file_bytes),
+    ) {
         Ok((reports, errs)) => {
             sum.errors.extend(errs.iter().map(|e| error(e.to_string())));
             Some(reports)

@@ -38,6 +38,7 @@ pub(crate) fn build(
     instances: &[Instance],
     source: &mut dyn SourceReader,
     chain_dir: &Path,
+    limits: codethread_lang::io::SourceLimits,
     sum: &mut ReproduceSummary,
 ) -> Result<Built, ReproduceError> {
     let built = codethread_chain::pipeline::build(
@@ -46,6 +47,7 @@ pub(crate) fn build(
         &BuildOptions {
             out: chain_dir.to_path_buf(),
             force: true,
+            limits,
             ..BuildOptions::default()
         },
         &mut |_, _, _| {},
@@ -65,7 +67,7 @@ pub(crate) fn build(
             }
         }
     }
-    let chain = Chain::open(chain_dir)?;
+    let chain = Chain::open(chain_dir, limits)?;
     let mut trees = BTreeMap::new();
     for inst in chain
         .instances

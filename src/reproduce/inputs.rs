@@ -159,7 +159,11 @@ fn unreadable_sources(cfg: &ReproduceConfig, instances: &[Instance]) -> BTreeMap
             }
         }
         SourceSpec::Repos(_) => {
-            let mut probe = cfg.source.open();
+            let mut probe =
+                cfg.source
+                    .open(codethread_lang::io::SourceLimits::with_max_file_bytes(
+                        cfg.max_file_bytes,
+                    ));
             for i in instances {
                 if let Err(e) = probe.select_repo_for(&i.instance_id, &i.repo) {
                     out.insert(i.instance_id.clone(), e.to_string());
@@ -177,10 +181,12 @@ fn unreadable_sources(cfg: &ReproduceConfig, instances: &[Instance]) -> BTreeMap
 /// creates), git through the chain crate.
 pub(crate) fn open_source(cfg: &ReproduceConfig) -> Box<dyn SourceReader> {
     match &cfg.source {
-        SourceSpec::Snapshots(d) => {
-            Box::new(SnapshotSource::new(d).with_max_file_bytes(cfg.max_file_bytes))
-        }
-        other => other.open(),
+        SourceSpec::Snapshots(d) => Box::new(SnapshotSource::new(d).with_limits(
+            codethread_lang::io::SourceLimits::with_max_file_bytes(cfg.max_file_bytes),
+        )),
+        other => other.open(codethread_lang::io::SourceLimits::with_max_file_bytes(
+            cfg.max_file_bytes,
+        )),
     }
 }
 
@@ -190,7 +196,10 @@ fn read_instances(path: &Path, limit: u64) -> Result<Loaded<Instance>, Reproduce
     let bytes = read_regular(path, limit)?;
     if path.extension().is_some_and(|e| e == "parquet") {
         drop(bytes);
-        return Ok(load_instances(path)?);
+        return Ok(load_instances(
+            path,
+            codethread_lang::io::SourceLimits::with_max_file_bytes(limit),
+        )?);
     }
     let text = String::from_utf8(bytes).map_err(|e| ReproduceError::Input {
         path: path.to_path_buf(),

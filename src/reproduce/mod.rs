@@ -262,7 +262,13 @@ pub fn reproduce(
     let chain_dir = create_dir_all_nofollow(&cfg.out, Path::new("chain"))?;
     let report_dir = create_dir_all_nofollow(&cfg.out, Path::new("report"))?;
     let mut source = inputs::open_source(cfg);
-    let built = chains::build(&inputs.instances, source.as_mut(), &chain_dir, &mut sum)?;
+    let built = chains::build(
+        &inputs.instances,
+        source.as_mut(),
+        &chain_dir,
+        codethread_lang::io::SourceLimits::with_max_file_bytes(cfg.max_file_bytes),
+        &mut sum,
+    )?;
 
     // 2. Agents: PR1 / PR2 patches, gate, stacks, outcomes.
     let agents = agents::run(cfg, &built, &inputs, source.as_mut(), &mut sum, progress)?;

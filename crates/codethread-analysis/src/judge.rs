@@ -641,9 +641,31 @@ pub struct CompoundLabel {
     pub rationale: String,
 }
 
+/// A judge's answer that breaks its strict schema: the instance it answers
+/// for and what is wrong (the display is the problem alone, as the import
+/// reports list it beside the id).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct AnswerError {
+    /// The instance the answer is for.
+    pub instance: String,
+    /// What is wrong with the answer.
+    pub message: String,
+}
+
 /// Read a compounding answer strictly (fields `survival`,
 /// `caused_failure`, `rationale`, nothing else).
-pub fn parse_compound_answer(item: &CompoundItem, text: &str) -> Result<CompoundLabel, String> {
+pub fn parse_compound_answer(
+    item: &CompoundItem,
+    text: &str,
+) -> Result<CompoundLabel, AnswerError> {
+    compound_answer(item, text).map_err(|message| AnswerError {
+        instance: item.instance_id.clone(),
+        message,
+    })
+}
+
+fn compound_answer(item: &CompoundItem, text: &str) -> Result<CompoundLabel, String> {
     let v = answer_json(text)?;
     let obj = v.as_object().ok_or("the answer is not a JSON object")?;
     if let Some(k) = obj
@@ -1048,7 +1070,7 @@ pub fn import_compound(
                 .unwrap_or_default()
                 .to_string()
         },
-        parse_compound_answer,
+        |it, text| parse_compound_answer(it, text).map_err(|e| e.message),
     )
 }
 

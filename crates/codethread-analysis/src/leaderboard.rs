@@ -7,6 +7,7 @@
 
 use crate::error::{AnalysisError, Result};
 use crate::results::{Condition, Results};
+use codethread_lang::io::SourceLimits;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -318,8 +319,8 @@ pub struct RunRate {
 impl Leaderboard {
     /// Reads the `verified_bashonly_leaderboard_per_instance.json` layout:
     /// `{"runs": [{"folder", "name", "resolved"}...], "per_instance": {run: {instance: {"resolved": bool}}}}`.
-    pub fn from_path(path: &Path) -> Result<Leaderboard> {
-        let bytes = crate::results::read(path)?;
+    pub fn from_path(path: &Path, limits: SourceLimits) -> Result<Leaderboard> {
+        let bytes = crate::input::read(path, limits)?;
         Leaderboard::from_json_bytes(&path.display().to_string(), &bytes)
     }
 
@@ -514,8 +515,12 @@ pub struct InstanceDifficultyNamed {
 }
 
 /// Loads a leaderboard file and computes rates, discrepancies and difficulty.
-pub fn difficulty_report(path: &Path, tol_points: f64) -> Result<DifficultyReport> {
-    let lb = Leaderboard::from_path(path)?;
+pub fn difficulty_report(
+    path: &Path,
+    tol_points: f64,
+    limits: SourceLimits,
+) -> Result<DifficultyReport> {
+    let lb = Leaderboard::from_path(path, limits)?;
     let runs = lb.run_rates(tol_points);
     let discrepancies = runs.iter().filter(|r| !r.agrees).cloned().collect();
     Ok(DifficultyReport {
@@ -527,8 +532,8 @@ pub fn difficulty_report(path: &Path, tol_points: f64) -> Result<DifficultyRepor
 
 /// Difficulty of a wide CSV matrix ([`ResolveMatrix::from_csv_bytes`]); no published rates, so
 /// `runs` and `discrepancies` are empty.
-pub fn matrix_difficulty_report(path: &Path) -> Result<DifficultyReport> {
-    let bytes = crate::results::read(path)?;
+pub fn matrix_difficulty_report(path: &Path, limits: SourceLimits) -> Result<DifficultyReport> {
+    let bytes = crate::input::read(path, limits)?;
     let m = ResolveMatrix::from_csv_bytes(&path.display().to_string(), &bytes)?;
     Ok(DifficultyReport {
         runs: Vec::new(),

@@ -38,6 +38,9 @@
 /// The language crate, re-exported so that this crate is usable alone
 /// (one dependency: `codethread_analysis::Lang`, `codethread_analysis::lang::...`).
 pub use codethread_lang as lang;
+/// The input limits every path-taking function of this crate takes (re-exported from
+/// `codethread-lang`).
+pub use codethread_lang::io::SourceLimits;
 /// The languages (re-exported from `codethread-lang`).
 pub use codethread_lang::Lang;
 
@@ -50,6 +53,7 @@ pub mod design;
 pub mod error;
 pub mod features;
 pub mod iec;
+mod input;
 pub mod judge;
 pub mod leaderboard;
 pub mod logit;
@@ -60,24 +64,6 @@ pub mod results;
 pub mod stats;
 pub mod synth;
 pub mod tables;
-
-/// The largest input file this crate reads, in bytes (default
-/// [`codethread_lang::io::DEFAULT_MAX_FILE_BYTES`]); every read goes through
-/// [`codethread_lang::io::read_regular`] with this limit.
-static MAX_FILE_BYTES: std::sync::atomic::AtomicU64 =
-    std::sync::atomic::AtomicU64::new(codethread_lang::io::DEFAULT_MAX_FILE_BYTES);
-
-/// Sets the size limit of every input file this crate reads, for the whole process (the
-/// examples' `--max-file-bytes N`). A larger file is refused with
-/// [`AnalysisError::File`] naming it and the limit.
-pub fn set_max_file_bytes(limit: u64) {
-    MAX_FILE_BYTES.store(limit, std::sync::atomic::Ordering::Relaxed);
-}
-
-/// The current input size limit (see [`set_max_file_bytes`]).
-pub fn max_file_bytes() -> u64 {
-    MAX_FILE_BYTES.load(std::sync::atomic::Ordering::Relaxed)
-}
 
 pub use design::{ColumnKind, Design, DesignSpec, Frame};
 pub use error::{AnalysisError, Dependency, Result};

@@ -1243,7 +1243,9 @@ impl LogitFit {
 }
 
 /// Reads a CSV, builds the design (`outcome`, `categorical`, `standardize`; every other column
-/// except those in `exclude` is a regressor, in file order) and fits it.
+/// except those in `exclude` is a regressor, in file order) and fits it. The file is read under
+/// `limits`.
+#[allow(clippy::too_many_arguments)]
 pub fn fit_csv(
     path: &std::path::Path,
     outcome: &str,
@@ -1252,8 +1254,9 @@ pub fn fit_csv(
     standardize: bool,
     drop_missing: bool,
     opts: &LogitOptions,
+    limits: codethread_lang::io::SourceLimits,
 ) -> Result<LogitFit> {
-    let frame = crate::design::Frame::from_csv_path(path)?;
+    let frame = crate::design::Frame::from_csv_path(path, limits)?;
     for e in exclude {
         frame.cells(e)?;
     }

@@ -578,12 +578,14 @@ pub struct ReportRequest {
     pub bootstrap_reps: usize,
     /// Bootstrap seed.
     pub seed: u64,
+    /// The limits every input file is read under.
+    pub limits: codethread_lang::io::SourceLimits,
 }
 
 /// Loads the files, builds the tables and the discordant features (metrics, edit sets and IEC
 /// when given; difficulty always), and writes the report.
 pub fn report_from_files(req: &ReportRequest) -> Result<Vec<PathBuf>> {
-    let results = crate::results::Results::from_path(&req.results)?;
+    let results = crate::results::Results::from_path(&req.results, req.limits)?;
     let tables = crate::tables::build_tables(
         &results,
         &crate::tables::TableOptions {
@@ -591,7 +593,7 @@ pub fn report_from_files(req: &ReportRequest) -> Result<Vec<PathBuf>> {
             seed: req.seed,
         },
     );
-    let read = |p: &PathBuf| crate::results::read(p);
+    let read = |p: &PathBuf| crate::input::read(p, req.limits);
     let name = |p: &PathBuf| p.display().to_string();
     let iec = match &req.iec {
         Some(p) => Some(crate::features::load_iec_jsonl(&name(p), &read(p)?)?),
@@ -624,15 +626,20 @@ pub fn report_from_files(req: &ReportRequest) -> Result<Vec<PathBuf>> {
     };
     let features = crate::features::build_features(&results, &sources, &Default::default());
     let rates = match &req.leaderboard {
-        Some(p) => Some(crate::leaderboard::Leaderboard::from_path(p)?.run_rates(0.1)),
+        Some(p) => Some(crate::leaderboard::Leaderboard::from_path(p, req.limits)?.run_rates(0.1)),
         None => None,
     };
     write_report(&req.out, &tables, Some(&features), rates.as_deref(), &[])
 }
 
 /// Loads a results file and builds the tables.
-pub fn tables_from_file(path: &Path, bootstrap_reps: usize, seed: u64) -> Result<Tables> {
-    let results = crate::results::Results::from_path(path)?;
+pub fn tables_from_file(
+    path: &Path,
+    bootstrap_reps: usize,
+    seed: u64,
+    limits: codethread_lang::io::SourceLimits,
+) -> Result<Tables> {
+    let results = crate::results::Results::from_path(path, limits)?;
     Ok(crate::tables::build_tables(
         &results,
         &crate::tables::TableOptions {

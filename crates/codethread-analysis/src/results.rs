@@ -5,6 +5,8 @@
 //! [`Results::push`], [`Extend`] and [`FromIterator`].
 
 use crate::error::{AnalysisError, Result};
+use crate::input::read;
+use codethread_lang::io::SourceLimits;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -179,22 +181,22 @@ impl Results {
     }
 
     /// Reads a CSV file strictly (the first bad row is an error). See [`Results::from_csv_bytes`].
-    pub fn from_csv_path(path: &Path) -> Result<Results> {
-        let bytes = read(path)?;
+    pub fn from_csv_path(path: &Path, limits: SourceLimits) -> Result<Results> {
+        let bytes = read(path, limits)?;
         Results::from_csv_bytes(&path.display().to_string(), &bytes)
     }
 
     /// Reads a JSONL file strictly. See [`Results::from_jsonl_bytes`].
-    pub fn from_jsonl_path(path: &Path) -> Result<Results> {
-        let bytes = read(path)?;
+    pub fn from_jsonl_path(path: &Path, limits: SourceLimits) -> Result<Results> {
+        let bytes = read(path, limits)?;
         Results::from_jsonl_bytes(&path.display().to_string(), &bytes)
     }
 
     /// Reads `.csv` or `.jsonl` / `.json` by extension.
-    pub fn from_path(path: &Path) -> Result<Results> {
+    pub fn from_path(path: &Path, limits: SourceLimits) -> Result<Results> {
         match path.extension().and_then(|e| e.to_str()) {
-            Some("jsonl") | Some("json") | Some("ndjson") => Results::from_jsonl_path(path),
-            _ => Results::from_csv_path(path),
+            Some("jsonl") | Some("json") | Some("ndjson") => Results::from_jsonl_path(path, limits),
+            _ => Results::from_csv_path(path, limits),
         }
     }
 
@@ -375,15 +377,6 @@ pub fn csv_cell(s: &str) -> String {
     } else {
         s.to_string()
     }
-}
-
-/// The bytes of `path`: a regular file of at most [`crate::max_file_bytes`] (a FIFO, device or
-/// directory is refused, never read); an error names the path.
-pub(crate) fn read(path: &Path) -> Result<Vec<u8>> {
-    Ok(codethread_lang::io::read_regular(
-        path,
-        crate::max_file_bytes(),
-    )?)
 }
 
 fn duplicate(origin: &str, row: usize, o: &Outcome) -> AnalysisError {

@@ -1,5 +1,8 @@
-//! The size limit of every input the analysis crate reads (one test: the limit is process-wide).
+//! The size limit of every input the analysis crate reads: an explicit argument, so two callers
+//! with different limits in one process (here: two threads at once) do not affect each other.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use codethread_analysis::SourceLimits;
 
 #[test]
 fn inputs_above_the_limit_are_refused_naming_file_and_limit() {
@@ -7,25 +10,37 @@ fn inputs_above_the_limit_are_refused_naming_file_and_limit() {
     std::fs::create_dir_all(&d).unwrap();
     let p = d.join("matrix.csv");
     std::fs::write(&p, "instance,m1,m2\na,1,0\nb,0,1\nc,1,1\n").unwrap();
-    assert!(codethread_analysis::leaderboard::matrix_difficulty_report(&p).is_ok());
-    codethread_analysis::set_max_file_bytes(16);
-    for e in [
-        codethread_analysis::leaderboard::matrix_difficulty_report(&p)
-            .unwrap_err()
-            .to_string(),
-        codethread_analysis::Frame::from_csv_path(&p)
-            .unwrap_err()
-            .to_string(),
-        codethread_analysis::Results::from_path(&p)
-            .unwrap_err()
-            .to_string(),
-    ] {
-        assert!(
-            e.contains("matrix.csv") && e.contains("limit of 16 bytes"),
-            "{e}"
-        );
-    }
-    codethread_analysis::set_max_file_bytes(codethread_lang::io::DEFAULT_MAX_FILE_BYTES);
-    assert!(codethread_analysis::leaderboard::matrix_difficulty_report(&p).is_ok());
+    let small = SourceLimits::with_max_file_bytes(16);
+    std::thread::scope(|s| {
+        // A caller with the default limit, running at the same time, is not affected.
+        let other = s.spawn(|| {
+            for _ in 0..200 {
+                let lim = SourceLimits::default();
+                assert!(
+                    codethread_analysis::leaderboard::matrix_difficulty_report(&p, lim).is_ok()
+                );
+                assert!(codethread_analysis::Frame::from_csv_path(&p, lim).is_ok());
+            }
+        });
+        for _ in 0..200 {
+            for e in [
+                codethread_analysis::leaderboard::matrix_difficulty_report(&p, small)
+                    .unwrap_err()
+                    .to_string(),
+                codethread_analysis::Frame::from_csv_path(&p, small)
+                    .unwrap_err()
+                    .to_string(),
+                codethread_analysis::Results::from_path(&p, small)
+                    .unwrap_err()
+                    .to_string(),
+            ] {
+                assert!(
+                    e.contains("matrix.csv") && e.contains("limit of 16 bytes"),
+                    "{e}"
+                );
+            }
+        }
+        other.join().unwrap();
+    });
     std::fs::remove_dir_all(&d).unwrap();
 }

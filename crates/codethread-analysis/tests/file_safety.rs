@@ -121,7 +121,7 @@ fn special_files_are_refused_with_a_typed_error_naming_them() {
         let show = p.display().to_string();
         let q = p.clone();
         let e = answers("Results::from_path", move || {
-            Results::from_path(&q).unwrap_err()
+            Results::from_path(&q, codethread_analysis::SourceLimits::default()).unwrap_err()
         });
         assert!(matches!(e, AnalysisError::File(_)), "{show}: {e:?}");
         assert!(
@@ -130,21 +130,30 @@ fn special_files_are_refused_with_a_typed_error_naming_them() {
         );
         let q = p.clone();
         let e = answers("Frame::from_csv_path", move || {
-            Frame::from_csv_path(&q).unwrap_err().to_string()
+            Frame::from_csv_path(&q, codethread_analysis::SourceLimits::default())
+                .unwrap_err()
+                .to_string()
         });
         assert!(e.contains("not a regular file"), "{e}");
         let q = p.clone();
         let e = answers("matrix_difficulty_report", move || {
-            codethread_analysis::leaderboard::matrix_difficulty_report(&q)
-                .unwrap_err()
-                .to_string()
+            codethread_analysis::leaderboard::matrix_difficulty_report(
+                &q,
+                codethread_analysis::SourceLimits::default(),
+            )
+            .unwrap_err()
+            .to_string()
         });
         assert!(e.contains("not a regular file"), "{e}");
         let q = p.clone();
         let e = answers("difficulty_report", move || {
-            codethread_analysis::leaderboard::difficulty_report(&q, 0.1)
-                .unwrap_err()
-                .to_string()
+            codethread_analysis::leaderboard::difficulty_report(
+                &q,
+                0.1,
+                codethread_analysis::SourceLimits::default(),
+            )
+            .unwrap_err()
+            .to_string()
         });
         assert!(e.contains("not a regular file"), "{e}");
         std::fs::write(d.join("results.csv"), results().to_csv()).unwrap();
@@ -174,9 +183,12 @@ fn matrix_err(tag: &str, text: &str) -> String {
     let d = tmp(tag);
     let p = d.join("matrix.csv");
     std::fs::write(&p, text).unwrap();
-    let e = codethread_analysis::leaderboard::matrix_difficulty_report(&p)
-        .unwrap_err()
-        .to_string();
+    let e = codethread_analysis::leaderboard::matrix_difficulty_report(
+        &p,
+        codethread_analysis::SourceLimits::default(),
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains(&p.display().to_string()), "{e}");
     std::fs::remove_dir_all(&d).unwrap();
     e

@@ -12,7 +12,7 @@ fn run_rates_and_discrepancies_are_reported() {
     else {
         return;
     };
-    let lb = Leaderboard::from_path(&p).unwrap();
+    let lb = Leaderboard::from_path(&p, codethread_analysis::SourceLimits::default()).unwrap();
     assert_eq!(lb.runs.len(), 25);
     assert_eq!(lb.matrix.instances.len(), 500);
     let rates = lb.run_rates(0.1);
@@ -70,7 +70,7 @@ fn loo_difficulty_matches_the_matrix_csv() {
     else {
         return;
     };
-    let lb = Leaderboard::from_path(&p).unwrap();
+    let lb = Leaderboard::from_path(&p, codethread_analysis::SourceLimits::default()).unwrap();
     let text = std::fs::read_to_string(csv).unwrap();
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
@@ -140,7 +140,7 @@ fn wide_csv_matrices_load_and_agree_with_the_json() {
     else {
         return;
     };
-    let lb = Leaderboard::from_path(&p).unwrap();
+    let lb = Leaderboard::from_path(&p, codethread_analysis::SourceLimits::default()).unwrap();
     let m =
         codethread_analysis::ResolveMatrix::from_csv_bytes("m.csv", &std::fs::read(csv).unwrap())
             .unwrap();

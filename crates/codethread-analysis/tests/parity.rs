@@ -6,7 +6,11 @@ use serde_json::Value;
 use std::path::Path;
 
 fn load(p: &Path, name: &str) -> codethread_analysis::Design {
-    let frame = Frame::from_csv_path(&p.join(format!("data/{name}.csv"))).unwrap();
+    let frame = Frame::from_csv_path(
+        &p.join(format!("data/{name}.csv")),
+        codethread_analysis::SourceLimits::default(),
+    )
+    .unwrap();
     frame
         .design(&DesignSpec {
             outcome: "y".into(),

@@ -14,13 +14,16 @@ const SCALES: [f64; 9] = [1e-20, 1e-10, 1e-5, 1e5, 1e10, 1e160, 1e-160, 1e300, 1
 const DATASETS: [&str; 4] = ["a_paper_like", "a18_paper_df", "b_tiny_2x2", "b2_tiny_cont"];
 
 fn load(p: &Path, name: &str) -> Design {
-    Frame::from_csv_path(&p.join(format!("data/{name}.csv")))
-        .unwrap()
-        .design(&DesignSpec {
-            outcome: "y".into(),
-            ..Default::default()
-        })
-        .unwrap()
+    Frame::from_csv_path(
+        &p.join(format!("data/{name}.csv")),
+        codethread_analysis::SourceLimits::default(),
+    )
+    .unwrap()
+    .design(&DesignSpec {
+        outcome: "y".into(),
+        ..Default::default()
+    })
+    .unwrap()
 }
 
 fn json(p: &Path, name: &str) -> Value {

@@ -28,18 +28,18 @@ fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("load");
     g.throughput(Throughput::Bytes(bytes));
     g.bench_function("verified_jsonl_500", |b| {
-        b.iter(|| load_instances(&verified).map(|l| l.items.len()))
+        b.iter(|| load_instances(&verified, Default::default()).map(|l| l.items.len()))
     });
     #[cfg(feature = "parquet")]
     {
         let pq = datasets.join("SWE-bench_Verified.test.parquet");
         g.bench_function("verified_parquet_500", |b| {
-            b.iter(|| load_instances(&pq).map(|l| l.items.len()))
+            b.iter(|| load_instances(&pq, Default::default()).map(|l| l.items.len()))
         });
     }
     g.finish();
 
-    let insts: Vec<Instance> = load_instances(&dev.join("instances.jsonl"))
+    let insts: Vec<Instance> = load_instances(&dev.join("instances.jsonl"), Default::default())
         .map(|l| l.items)
         .unwrap_or_default();
     let snap = dev.join("files");

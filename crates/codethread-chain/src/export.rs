@@ -302,13 +302,22 @@ pub fn setup_image_name(task: &str, instance_id: &str) -> String {
 /// start in, the setup run with the sealed patch bind-mounted for that one
 /// step only (`RUN --mount`, BuildKit), so no layer keeps the patch.
 fn dockerfile(from: &str) -> String {
+    setup_dockerfile(from, "the setup state of one instance", "")
+}
+
+/// The one Dockerfile of an agent's setup state, for the mini-swe-agent
+/// environments here and the Harbor tasks (`harbor::export`): `FROM` the
+/// instance image, the setup run with the sealed patch bind-mounted for that
+/// step only. `what` is the comment line's subject; `then` is appended to
+/// the setup command (empty: nothing).
+pub(crate) fn setup_dockerfile(from: &str, what: &str, then: &str) -> String {
     format!(
         "# syntax=docker/dockerfile:1.4\n\
-         # codethread: the setup state of one instance (written by codethread-chain).\n\
+         # codethread: {what} (written by codethread-chain).\n\
          FROM {from}\n\
          WORKDIR /testbed\n\
          RUN --mount=type=bind,source=.,target=/codethread-setup \\\n    \
-         sh /codethread-setup/setup.sh /codethread-setup/setup.patch\n"
+         sh /codethread-setup/setup.sh /codethread-setup/setup.patch{then}\n"
     )
 }
 

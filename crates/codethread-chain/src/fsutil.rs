@@ -5,68 +5,50 @@
 //! at the target, so an interrupted run never leaves a half-written file and
 //! a re-run can trust every file it finds.
 //!
-//! The size limit is process-wide ([`set_max_file_bytes`]; default
-//! [`codethread_lang::io::DEFAULT_MAX_FILE_BYTES`]) so that every loader of
-//! the crate obeys the `--max-file-bytes` flag of the command line without a
-//! parameter on each function.
+//! The size limit is an explicit [`SourceLimits`] argument of every loader
+//! (default [`codethread_lang::io::DEFAULT_MAX_FILE_BYTES`]; the examples'
+//! `--max-file-bytes` flag), never a process-wide setting: two library
+//! callers with different limits cannot affect each other.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 
-use codethread_lang::io::{self, IoError, DEFAULT_MAX_FILE_BYTES};
+use codethread_lang::io::{self, IoError, SourceLimits};
 
 use crate::error::ChainError;
 
-static MAX_FILE_BYTES: AtomicU64 = AtomicU64::new(DEFAULT_MAX_FILE_BYTES);
-
-/// Set the largest file any loader of this crate reads (bytes).
-pub fn set_max_file_bytes(limit: u64) {
-    MAX_FILE_BYTES.store(limit, Ordering::Relaxed);
+/// Read a regular file of at most `limits.max_file_bytes` bytes.
+pub(crate) fn read(path: &Path, limits: SourceLimits) -> Result<Vec<u8>, ChainError> {
+    Ok(io::read_regular(path, limits.max_file_bytes)?)
 }
 
-/// The largest file any loader of this crate reads (bytes).
-pub fn max_file_bytes() -> u64 {
-    MAX_FILE_BYTES.load(Ordering::Relaxed)
-}
-
-/// Read a regular file of at most [`max_file_bytes`] bytes.
-pub fn read(path: &Path) -> Result<Vec<u8>, ChainError> {
-    Ok(io::read_regular(path, max_file_bytes())?)
-}
-
-/// As [`read`], but a missing file is `Ok(None)`.
-pub fn read_opt(path: &Path) -> Result<Option<Vec<u8>>, ChainError> {
-    match io::read_regular(path, max_file_bytes()) {
+fn missing_is_none(r: Result<Vec<u8>, IoError>) -> Result<Option<Vec<u8>>, ChainError> {
+    match r {
         Ok(b) => Ok(Some(b)),
         Err(IoError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
             Ok(None)
         }
         Err(e) => Err(e.into()),
     }
+}
+
+/// As [`read`], but a missing file is `Ok(None)`.
+pub(crate) fn read_opt(path: &Path, limits: SourceLimits) -> Result<Option<Vec<u8>>, ChainError> {
+    missing_is_none(io::read_regular(path, limits.max_file_bytes))
 }
 
 /// As [`read_opt`], refusing a symbolic link as the last component (for
 /// trees whose links could lead outside them, e.g. snapshots).
-pub fn read_opt_nofollow(path: &Path) -> Result<Option<Vec<u8>>, ChainError> {
-    read_opt_nofollow_limited(path, max_file_bytes())
-}
-
-/// As [`read_opt_nofollow`], with an explicit limit instead of the
-/// process-wide one.
-pub fn read_opt_nofollow_limited(path: &Path, limit: u64) -> Result<Option<Vec<u8>>, ChainError> {
-    match io::read_regular_nofollow(path, limit) {
-        Ok(b) => Ok(Some(b)),
-        Err(IoError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
-            Ok(None)
-        }
-        Err(e) => Err(e.into()),
-    }
+pub(crate) fn read_opt_nofollow(
+    path: &Path,
+    limits: SourceLimits,
+) -> Result<Option<Vec<u8>>, ChainError> {
+    missing_is_none(io::read_regular_nofollow(path, limits.max_file_bytes))
 }
 
 /// Write `bytes` to `path` atomically (exclusive temporary file in the same
 /// directory + rename; a link at `path` is replaced, never written through).
 /// Parent directories are created.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ChainError> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ChainError> {
     let parent = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -80,7 +62,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ChainError> {
 /// a chain directory, where a planted `instances -> /elsewhere` must not
 /// redirect the output. Stale temporary files of a killed run in the target
 /// directory are removed by the writer (once per directory).
-pub fn write_in(root: &Path, rel: &Path, bytes: &[u8]) -> Result<PathBuf, ChainError> {
+pub(crate) fn write_in(root: &Path, rel: &Path, bytes: &[u8]) -> Result<PathBuf, ChainError> {
     Ok(io::write_atomic_in(root, rel, bytes)?)
 }
 
@@ -88,7 +70,7 @@ pub fn write_in(root: &Path, rel: &Path, bytes: &[u8]) -> Result<PathBuf, ChainE
 /// a directory on the way below `root` is a symbolic link: a planted link
 /// must not make the chain remove a file elsewhere. A link at `rel` itself
 /// is removed, not followed.
-pub fn remove_in(root: &Path, rel: &Path) {
+pub(crate) fn remove_in(root: &Path, rel: &Path) {
     let mut cur = root.to_path_buf();
     if let Some(parent) = rel.parent() {
         for c in parent.components() {

@@ -18,6 +18,63 @@ use std::process::{Command, Stdio};
 /// Stem of scratch directory names: `{TEMP_PREFIX}chain-<pid>.<random>`.
 const STEM: &str = "chain-";
 
+/// Why a scratch-repository operation failed; the messages are git's
+/// (`git <args>: <stderr>`) or name the file or path.
+#[derive(Debug, thiserror::Error)]
+pub enum GitError {
+    /// git could not be started or waited for.
+    #[error("git {args}: {source}")]
+    Spawn {
+        /// The git arguments, space-separated.
+        args: String,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// git ran and failed.
+    #[error("git {args}: {stderr}")]
+    Failed {
+        /// The git arguments, space-separated.
+        args: String,
+        /// git's standard error, trimmed (lossily decoded).
+        stderr: String,
+    },
+    /// A repository path that breaks codethread-patch's path rules.
+    #[error("unsafe repository path {path:?}: {why}")]
+    UnsafePath {
+        /// The path.
+        path: String,
+        /// The rule it breaks.
+        why: String,
+    },
+    /// A file or directory of the scratch repository could not be written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The scratch directory could not be created.
+    #[error(transparent)]
+    Scratch(#[from] codethread_lang::io::IoError),
+}
+
+fn spawn_err(args: &[&str], source: std::io::Error) -> GitError {
+    GitError::Spawn {
+        args: args.join(" "),
+        source,
+    }
+}
+
+fn io_err(path: &Path, source: std::io::Error) -> GitError {
+    GitError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
 /// A temporary git repository with one commit holding the base files.
 /// Removed on drop.
 #[derive(Debug)]
@@ -43,26 +100,25 @@ fn git(dir: &Path, args: &[&str]) -> Command {
     c
 }
 
-fn finish(args: &[&str], out: std::process::Output) -> Result<Vec<u8>, String> {
+fn finish(args: &[&str], out: std::process::Output) -> Result<Vec<u8>, GitError> {
     if out.status.success() {
         Ok(out.stdout)
     } else {
-        Err(format!(
-            "git {}: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&out.stderr).trim()
-        ))
+        Err(GitError::Failed {
+            args: args.join(" "),
+            stderr: String::from_utf8_lossy(&out.stderr).trim().to_string(),
+        })
     }
 }
 
 /// Run git with `input` on its standard input.
-fn run_with_input(dir: &Path, args: &[&str], input: &[u8]) -> Result<Vec<u8>, String> {
+fn run_with_input(dir: &Path, args: &[&str], input: &[u8]) -> Result<Vec<u8>, GitError> {
     let mut child = git(dir, args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("git {}: {e}", args.join(" ")))?;
+        .map_err(|e| spawn_err(args, e))?;
     // Written from a thread so that a git that stops reading early cannot
     // deadlock us on a full pipe.
     let mut stdin = child.stdin.take();
@@ -72,9 +128,7 @@ fn run_with_input(dir: &Path, args: &[&str], input: &[u8]) -> Result<Vec<u8>, St
             let _ = s.write_all(&data);
         }
     });
-    let out = child
-        .wait_with_output()
-        .map_err(|e| format!("git {}: {e}", args.join(" ")))?;
+    let out = child.wait_with_output().map_err(|e| spawn_err(args, e))?;
     let _ = writer.join();
     finish(args, out)
 }
@@ -117,30 +171,34 @@ fn remove_stale_scratch(tmp: &Path, mine: &Path) {
     let _ = (tmp, mine);
 }
 
-fn run(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
+fn run(dir: &Path, args: &[&str]) -> Result<Vec<u8>, GitError> {
     let out = git(dir, args)
         .stdin(Stdio::null())
         .output()
-        .map_err(|e| format!("git {}: {e}", args.join(" ")))?;
+        .map_err(|e| spawn_err(args, e))?;
     finish(args, out)
 }
 
 /// A repository path checked with codethread-patch's rules (relative, no
 /// `.` / `..` / empty components, nothing inside `.git`).
-fn safe(path: &str) -> Result<&Path, String> {
+fn safe(path: &str) -> Result<&Path, GitError> {
     codethread_patch::check_path(path.as_bytes())
         .map(|()| Path::new(path))
-        .map_err(|why| format!("unsafe repository path {path:?}: {why}"))
+        .map_err(|why| GitError::UnsafePath {
+            path: path.to_string(),
+            why: why.to_string(),
+        })
 }
 
 impl ScratchRepo {
     /// Create the repository with `files` (path -> bytes) committed.
-    pub fn new(files: &BTreeMap<String, Vec<u8>>) -> Result<Self, String> {
+    pub fn new(files: &BTreeMap<String, Vec<u8>>) -> Result<Self, GitError> {
         static SWEEP: std::sync::Once = std::sync::Once::new();
         let tmp = std::env::temp_dir();
-        let dir =
-            codethread_lang::io::create_temp_dir_in(&tmp, &format!("{STEM}{}", std::process::id()))
-                .map_err(|e| e.to_string())?;
+        let dir = codethread_lang::io::create_temp_dir_in(
+            &tmp,
+            &format!("{STEM}{}", std::process::id()),
+        )?;
         SWEEP.call_once(|| remove_stale_scratch(&tmp, &dir));
         let repo = ScratchRepo { dir };
         run(&repo.dir, &["init", "-q"])?;
@@ -150,14 +208,13 @@ impl ScratchRepo {
         Ok(repo)
     }
 
-    fn write_all(&self, files: &BTreeMap<String, Vec<u8>>) -> Result<(), String> {
+    fn write_all(&self, files: &BTreeMap<String, Vec<u8>>) -> Result<(), GitError> {
         for (p, bytes) in files {
             let full = self.dir.join(safe(p)?);
             if let Some(parent) = full.parent() {
-                std::fs::create_dir_all(parent)
-                    .map_err(|e| format!("{}: {e}", parent.display()))?;
+                std::fs::create_dir_all(parent).map_err(|e| io_err(parent, e))?;
             }
-            std::fs::write(&full, bytes).map_err(|e| format!("{}: {e}", full.display()))?;
+            std::fs::write(&full, bytes).map_err(|e| io_err(&full, e))?;
         }
         Ok(())
     }
@@ -169,7 +226,7 @@ impl ScratchRepo {
 
     /// `git apply [-R] <patch>` on the work tree (no options otherwise).
     /// The patch goes through git's standard input (no temporary file).
-    pub fn apply(&self, patch: &[u8], reverse: bool) -> Result<(), String> {
+    pub fn apply(&self, patch: &[u8], reverse: bool) -> Result<(), GitError> {
         let args: &[&str] = if reverse {
             &["apply", "-R"]
         } else {
@@ -185,7 +242,7 @@ impl ScratchRepo {
 
     /// The work tree's diff against the base commit (new files included),
     /// as `git diff --binary` writes it.
-    pub fn diff_from_base(&self) -> Result<Vec<u8>, String> {
+    pub fn diff_from_base(&self) -> Result<Vec<u8>, GitError> {
         run(&self.dir, &["add", "-A"])?;
         run(
             &self.dir,
@@ -201,16 +258,15 @@ impl ScratchRepo {
     }
 
     /// Replace the work tree's content of `files` (None = delete).
-    pub fn set_files(&self, files: &BTreeMap<String, Option<Vec<u8>>>) -> Result<(), String> {
+    pub fn set_files(&self, files: &BTreeMap<String, Option<Vec<u8>>>) -> Result<(), GitError> {
         for (p, bytes) in files {
             let full = self.dir.join(safe(p)?);
             match bytes {
                 Some(b) => {
                     if let Some(parent) = full.parent() {
-                        std::fs::create_dir_all(parent)
-                            .map_err(|e| format!("{}: {e}", parent.display()))?;
+                        std::fs::create_dir_all(parent).map_err(|e| io_err(parent, e))?;
                     }
-                    std::fs::write(&full, b).map_err(|e| format!("{}: {e}", full.display()))?;
+                    std::fs::write(&full, b).map_err(|e| io_err(&full, e))?;
                 }
                 None => {
                     let _ = std::fs::remove_file(&full);

@@ -7,6 +7,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use codethread_lang::io::SourceLimits;
+
 use crate::error::ChainError;
 use crate::pyliteral::parse_py_literal;
 use crate::records::{read_text, split_records};
@@ -76,47 +78,27 @@ pub struct Instance {
     pub extra: BTreeMap<String, Value>,
 }
 
-/// The outcome of loading a file: every good row, and one error per bad row.
-#[derive(Debug)]
-pub struct Loaded<T> {
-    /// Rows read.
-    pub items: Vec<T>,
-    /// Rows that could not be read, each naming file, line and field.
-    pub errors: Vec<ChainError>,
-    /// Rows that were read but deserve a word (e.g. an identical repeat of
-    /// an earlier row, ignored), each naming file and line.
-    pub warnings: Vec<String>,
-}
-
-impl<T> Default for Loaded<T> {
-    fn default() -> Self {
-        Loaded {
-            items: Vec::new(),
-            errors: Vec::new(),
-            warnings: Vec::new(),
-        }
-    }
-}
+pub use crate::records::Loaded;
 
 /// Load instances from a `.json` (array, `{id: row}`, or `{"instances": ...}`)
 /// or `.jsonl` file, or a `.parquet` file (feature `parquet`, on by default;
 /// Snappy or uncompressed columns; errors name the row in `line`).
 ///
 /// A file that cannot be read at all is an `Err` (also a FIFO, device or
-/// a file over [`crate::fsutil::max_file_bytes`]); a bad row is reported in
+/// a file over `limits.max_file_bytes`); a bad row is reported in
 /// [`Loaded::errors`] and the other rows are still returned. Rows sharing an
 /// `instance_id`: identical repeats are dropped with a warning, differing
 /// ones are all refused ([`ChainError::Duplicate`], naming both lines).
-pub fn load_instances(path: &Path) -> Result<Loaded<Instance>, ChainError> {
+pub fn load_instances(path: &Path, limits: SourceLimits) -> Result<Loaded<Instance>, ChainError> {
     if path.extension().is_some_and(|e| e == "parquet") {
-        return load_parquet(path);
+        return load_parquet(path, limits);
     }
-    let text = read_text(path)?;
+    let text = read_text(path, limits)?;
     parse_instances(path, &text)
 }
 
 /// Like [`load_instances`], for bytes in memory (JSON / JSONL; decoded as
-/// [`crate::records::decode_text`] does). The fuzz target's entry point.
+/// the crate's record reader does: lossy UTF-8). The fuzz target's entry point.
 pub fn parse_instances_bytes(path: &Path, bytes: &[u8]) -> Result<Loaded<Instance>, ChainError> {
     parse_instances(path, &crate::records::decode_text(bytes.to_vec()))
 }
@@ -307,21 +289,45 @@ fn split_top_level_commas(s: &str) -> Vec<String> {
     out
 }
 
+/// Why FeatBench per-file patch objects cannot be one diff
+/// ([`per_file_patches_to_diff`]); the row's file, line and field are added
+/// by the loader.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PerFileError {
+    /// An element of the list is not an object.
+    #[error("element {index} is {kind}, expected an object")]
+    NotObject {
+        /// The element's position (0-based).
+        index: usize,
+        /// What it is instead.
+        kind: &'static str,
+    },
+    /// An element names no file.
+    #[error("element {index} has no `filename`")]
+    NoFilename {
+        /// The element's position (0-based).
+        index: usize,
+    },
+}
+
 /// Turn FeatBench per-file patch objects (GitHub "files" API shape:
 /// `filename`, `status`, `patch` = hunks only, optional `previous_filename`)
 /// into one unified diff that `git apply` accepts.
-pub fn per_file_patches_to_diff(files: &[Value]) -> Result<String, String> {
+pub fn per_file_patches_to_diff(files: &[Value]) -> Result<String, PerFileError> {
     let mut out = String::new();
     for (i, f) in files.iter().enumerate() {
         let Value::Object(m) = f else {
-            return Err(format!("element {i} is {}, expected an object", kind(f)));
+            return Err(PerFileError::NotObject {
+                index: i,
+                kind: kind(f),
+            });
         };
         let name = m
             .get("filename")
             .or_else(|| m.get("path"))
             .or_else(|| m.get("file"))
             .and_then(Value::as_str)
-            .ok_or_else(|| format!("element {i} has no `filename`"))?;
+            .ok_or(PerFileError::NoFilename { index: i })?;
         let body = m
             .get("patch")
             .or_else(|| m.get("diff"))
@@ -480,7 +486,7 @@ pub fn instance_from_map(
                 match row.take(&["patch", "patch_files"]) {
                     Some((_, Value::String(s))) => s,
                     Some((f, Value::Array(files))) => {
-                        per_file_patches_to_diff(&files).map_err(|m| row.bad(&f, m))?
+                        per_file_patches_to_diff(&files).map_err(|m| row.bad(&f, m.to_string()))?
                     }
                     Some((f, v)) => {
                         return Err(row.bad(&f, format!("expected a diff, found {}", kind(&v))))
@@ -491,7 +497,7 @@ pub fn instance_from_map(
             let test_patch = match row.take(&["test_patch", "test_patch_files"]) {
                 Some((_, Value::String(s))) => s,
                 Some((f, Value::Array(files))) => {
-                    per_file_patches_to_diff(&files).map_err(|m| row.bad(&f, m))?
+                    per_file_patches_to_diff(&files).map_err(|m| row.bad(&f, m.to_string()))?
                 }
                 Some((f, v)) => {
                     return Err(row.bad(&f, format!("expected a diff, found {}", kind(&v))))
@@ -575,13 +581,13 @@ impl Instance {
 /// Read a `.parquet` dataset with the `parquet` crate's row API (no arrow).
 /// Errors name the row (1-based) in the `line` field.
 #[cfg(feature = "parquet")]
-fn load_parquet(path: &Path) -> Result<Loaded<Instance>, ChainError> {
+fn load_parquet(path: &Path, limits: SourceLimits) -> Result<Loaded<Instance>, ChainError> {
     use parquet::file::reader::{FileReader, SerializedFileReader};
     let fmt = |m: String| ChainError::Format {
         path: path.to_path_buf(),
         message: m,
     };
-    let mut file = codethread_lang::io::open_regular(path, crate::fsutil::max_file_bytes())?;
+    let mut file = codethread_lang::io::open_regular(path, limits.max_file_bytes)?;
     crate::parquet_guard::check_file(&mut file).map_err(|m| fmt(format!("refused: {m}")))?;
     let reader = SerializedFileReader::new(file)
         .map_err(|e| fmt(format!("not a readable parquet file: {e}")))?;
@@ -613,7 +619,7 @@ fn load_parquet(path: &Path) -> Result<Loaded<Instance>, ChainError> {
 }
 
 #[cfg(not(feature = "parquet"))]
-fn load_parquet(path: &Path) -> Result<Loaded<Instance>, ChainError> {
+fn load_parquet(path: &Path, limits: SourceLimits) -> Result<Loaded<Instance>, ChainError> {
     Err(ChainError::Format {
         path: path.to_path_buf(),
         message: "parquet support is off (build codethread-chain with the `parquet` feature)"

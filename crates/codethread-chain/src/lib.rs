@@ -28,8 +28,9 @@
 //! - [`condition`]: HH / HA / AA / AH and longer chains as data.
 //! - [`carry`]: the one rule for bytes in JSON (non-UTF-8 patches travel
 //!   base64-encoded in a `*_b64` sibling field, read first by every importer).
-//! - [`fsutil`]: every file read (regular files only, a size limit) and
-//!   write (atomic, no link followed) of the crate.
+//! - every file read (regular files only, under the caller's
+//!   [`SourceLimits`]) and write (atomic, no link followed) of the crate
+//!   goes through one private module over `codethread_lang::io`.
 //! - [`pipeline`]: the batch drivers (`build`, `stack`, `gate`) with
 //!   atomic outputs, re-runs that skip finished instances, and a progress
 //!   callback. The library never prints.
@@ -66,8 +67,15 @@
 /// The language crate, re-exported so that this crate is usable alone
 /// (one dependency: `codethread_chain::Lang`, `codethread_chain::lang::...`).
 pub use codethread_lang as lang;
+/// The input limits every loader of this crate takes (re-exported from
+/// `codethread-lang`).
+pub use codethread_lang::io::SourceLimits;
 /// The languages (re-exported from `codethread-lang`).
 pub use codethread_lang::Lang;
+/// The scratch git repository the stacks are checked in, and its error.
+pub use gitcli::{git_available, GitError, ScratchRepo};
+/// The outcome of loading a file (rows and per-row errors).
+pub use records::Loaded;
 
 /// The README's example, compiled and run as a doctest.
 #[cfg(doctest)]
@@ -78,9 +86,9 @@ pub mod carry;
 pub mod condition;
 pub mod error;
 pub mod export;
-pub mod fsutil;
+mod fsutil;
 pub mod gate;
-pub mod gitcli;
+mod gitcli;
 pub mod harbor;
 pub mod ids;
 pub mod instance;
@@ -90,8 +98,8 @@ mod parquet_guard;
 pub mod pipeline;
 pub mod pr0;
 pub mod predictions;
-pub mod pyliteral;
-pub mod records;
+mod pyliteral;
+mod records;
 pub mod report;
 pub mod source;
 pub mod stack;

@@ -5,7 +5,7 @@
 //!
 //! Every driver returns one outcome per instance: a bad instance never stops
 //! the batch. Every file is written atomically below the chain directory,
-//! never through a planted link ([`crate::fsutil::write_in`]); `build` skips
+//! never through a planted link (`codethread_lang::io::write_atomic_in`); `build` skips
 //! instances whose `status.json` exists (finished in an earlier run) after
 //! checking that their files are still readable, and rebuilds them when
 //! they are not.
@@ -58,6 +58,7 @@ use crate::statement::{
     llm_request, offline_statement, statement_from_answer, TargetInfo, TaskContext,
 };
 use crate::targets::localize;
+use codethread_lang::io::SourceLimits;
 
 /// How one instance fared in `build`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -122,6 +123,8 @@ pub struct BuildOptions {
     /// whose row lacks a field one of them needs fails, naming the field
     /// (`export::check_harness_row`). Empty: no check.
     pub harness: Vec<HarnessGeneration>,
+    /// The limits every file the build reads back is read under.
+    pub limits: SourceLimits,
 }
 
 /// The outcome of [`build`].
@@ -203,16 +206,16 @@ struct BuiltFiles {
 /// ([`crate::stack::seal_on`]): what the agent-side setup applies.
 pub const PR0_SEALED_FILE: &str = "pr0_sealed.patch";
 
-fn read_built(out: &Path, id: &str) -> Result<BuiltFiles, ChainError> {
+fn read_built(out: &Path, id: &str, limits: SourceLimits) -> Result<BuiltFiles, ChainError> {
     let dir = instance_dir(out, id);
     let req_path = dir.join("llm_request.json");
-    let request = serde_json::from_slice(&read(&req_path)?)
+    let request = serde_json::from_slice(&read(&req_path, limits)?)
         .map_err(|e| ChainError::json(&req_path, 0, &e))?;
     Ok(BuiltFiles {
-        pr0: read(&dir.join("pr0.patch"))?,
-        pr0_sealed: read(&dir.join(PR0_SEALED_FILE))?,
-        pr1: read(&dir.join("pr1_human.patch"))?,
-        task: read(&dir.join("task.md"))?,
+        pr0: read(&dir.join("pr0.patch"), limits)?,
+        pr0_sealed: read(&dir.join(PR0_SEALED_FILE), limits)?,
+        pr1: read(&dir.join("pr1_human.patch"), limits)?,
+        task: read(&dir.join("task.md"), limits)?,
         request,
     })
 }
@@ -220,11 +223,16 @@ fn read_built(out: &Path, id: &str) -> Result<BuiltFiles, ChainError> {
 /// Why a finished instance must be built again for this run (`None`: the
 /// cached outcome stands): an answer to import that is not the one its
 /// statement was made from.
-fn stale_reason(out: &Path, o: &InstanceOutcome, answer: Option<&String>) -> Option<String> {
+fn stale_reason(
+    out: &Path,
+    o: &InstanceOutcome,
+    answer: Option<&String>,
+    limits: SourceLimits,
+) -> Option<String> {
     let a = answer?;
     let imported =
         matches!(&o.status, BuildStatus::Built { statement, .. } if statement == "imported");
-    let same = read_opt(&instance_dir(out, &o.instance_id).join("answer.md"))
+    let same = read_opt(&instance_dir(out, &o.instance_id).join("answer.md"), limits)
         .ok()
         .flatten()
         .is_some_and(|b| b == a.as_bytes());
@@ -393,7 +401,7 @@ pub fn build(
         let mut cached = if opts.force {
             None
         } else {
-            read_opt(&status_path)
+            read_opt(&status_path, opts.limits)
                 .ok()
                 .flatten()
                 .and_then(|b| serde_json::from_slice::<InstanceOutcome>(&b).ok())
@@ -401,11 +409,11 @@ pub fn build(
         };
         let mut built_files = None;
         if let Some(o) = &cached {
-            if let Some(why) = stale_reason(out, o, answer) {
+            if let Some(why) = stale_reason(out, o, answer, opts.limits) {
                 summary.rebuilt.push((id.to_string(), why));
                 cached = None;
             } else if matches!(o.status, BuildStatus::Built { .. }) {
-                match read_built(out, id) {
+                match read_built(out, id, opts.limits) {
                     Ok(f) => built_files = Some(f),
                     Err(e) => {
                         summary
@@ -428,7 +436,7 @@ pub fn build(
                     }
                 });
                 if matches!(status, BuildStatus::Built { .. }) {
-                    match read_built(out, id) {
+                    match read_built(out, id, opts.limits) {
                         Ok(f) => built_files = Some(f),
                         Err(e) => {
                             status = BuildStatus::Failed {
@@ -595,6 +603,8 @@ pub struct Chain {
     pub dir: PathBuf,
     /// Its instances (from `instances.jsonl`).
     pub instances: Vec<Instance>,
+    /// The limits every file of the chain is read under.
+    pub limits: SourceLimits,
 }
 
 impl Chain {
@@ -605,9 +615,10 @@ impl Chain {
     /// is read back as such, so the exports made from an opened chain carry
     /// the same top-level columns as `build`'s. A line that is not in that
     /// form (a chain directory written by hand) is read as a benchmark row.
-    pub fn open(dir: &Path) -> Result<Chain, ChainError> {
+    /// Every file of the chain is read under `limits`.
+    pub fn open(dir: &Path, limits: SourceLimits) -> Result<Chain, ChainError> {
         let path = dir.join("instances.jsonl");
-        let text = crate::records::decode_text(read(&path)?);
+        let text = crate::records::decode_text(read(&path, limits)?);
         let mut instances = Vec::new();
         let mut rows = String::new();
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -629,6 +640,7 @@ impl Chain {
         Ok(Chain {
             dir: dir.to_path_buf(),
             instances,
+            limits,
         })
     }
 
@@ -642,11 +654,14 @@ impl Chain {
     /// batch drivers must report, never silently leave out.
     pub fn was_built(&self, id: &str) -> bool {
         self.is_built(id)
-            || read_opt(&instance_dir(&self.dir, id).join("status.json"))
-                .ok()
-                .flatten()
-                .and_then(|b| serde_json::from_slice::<InstanceOutcome>(&b).ok())
-                .is_some_and(|o| matches!(o.status, BuildStatus::Built { .. }))
+            || read_opt(
+                &instance_dir(&self.dir, id).join("status.json"),
+                self.limits,
+            )
+            .ok()
+            .flatten()
+            .and_then(|b| serde_json::from_slice::<InstanceOutcome>(&b).ok())
+            .is_some_and(|o| matches!(o.status, BuildStatus::Built { .. }))
     }
 
     /// PR0 of a built instance (None when the instance was not built).
@@ -661,12 +676,15 @@ impl Chain {
 
     /// PR0 of an instance, or the error naming the file.
     pub fn read_pr0(&self, id: &str) -> Result<Vec<u8>, ChainError> {
-        read(&instance_dir(&self.dir, id).join("pr0.patch"))
+        read(&instance_dir(&self.dir, id).join("pr0.patch"), self.limits)
     }
 
     /// The human PR1 of an instance, or the error naming the file.
     pub fn read_human_pr1(&self, id: &str) -> Result<Vec<u8>, ChainError> {
-        read(&instance_dir(&self.dir, id).join("pr1_human.patch"))
+        read(
+            &instance_dir(&self.dir, id).join("pr1_human.patch"),
+            self.limits,
+        )
     }
 }
 
@@ -1015,9 +1033,12 @@ pub enum SourceSpec {
 
 impl SourceSpec {
     /// Open the source.
-    pub fn open(&self) -> Box<dyn SourceReader> {
+    /// Snapshot files are read under `limits`.
+    pub fn open(&self, limits: SourceLimits) -> Box<dyn SourceReader> {
         match self {
-            SourceSpec::Snapshots(d) => Box::new(crate::source::SnapshotSource::new(d)),
+            SourceSpec::Snapshots(d) => {
+                Box::new(crate::source::SnapshotSource::new(d).with_limits(limits))
+            }
             SourceSpec::Repo(d) => Box::new(crate::source::GitSource::new(d)),
             SourceSpec::Repos(d) => Box::new(crate::source::GitRepoDir::new(d)),
         }
@@ -1144,7 +1165,7 @@ pub fn llm_requests(
             continue;
         }
         let p = instance_dir(&chain.dir, &inst.instance_id).join("llm_request.json");
-        let r = read(&p).and_then(|b| {
+        let r = read(&p, chain.limits).and_then(|b| {
             serde_json::from_slice::<crate::statement::LlmRequest>(&b)
                 .map_err(|e| ChainError::json(&p, 0, &e))
         });
@@ -1156,4 +1177,26 @@ pub fn llm_requests(
         out.push((inst.instance_id.clone(), r));
     }
     out
+}
+
+/// The statement requests of every built instance of `chain`, as
+/// [`LlmRequest`](crate::statement::LlmRequest)s: one result per built instance, a damaged
+/// `llm_request.json` being that instance's error.
+pub fn chain_requests(
+    chain: &Chain,
+) -> Vec<(String, Result<crate::statement::LlmRequest, ChainError>)> {
+    llm_requests(chain, RequestFormat::Neutral, "", 0)
+        .into_iter()
+        .map(|(id, r)| {
+            let r = r.and_then(|v| {
+                serde_json::from_value::<crate::statement::LlmRequest>(v).map_err(|e| {
+                    ChainError::Instance {
+                        instance_id: id.clone(),
+                        message: format!("llm_request.json: {e}"),
+                    }
+                })
+            });
+            (id, r)
+        })
+        .collect()
 }

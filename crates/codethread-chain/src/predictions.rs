@@ -38,8 +38,11 @@ pub struct Prediction {
 /// not UTF-8 (read those with [`load_patch_predictions`]). Rows sharing an
 /// `instance_id`: identical repeats are dropped with a warning, differing
 /// ones are all refused ([`ChainError::Duplicate`], naming both lines).
-pub fn load_predictions(path: &Path) -> Result<Loaded<Prediction>, ChainError> {
-    let bytes = crate::fsutil::read(path)?;
+pub fn load_predictions(
+    path: &Path,
+    limits: codethread_lang::io::SourceLimits,
+) -> Result<Loaded<Prediction>, ChainError> {
+    let bytes = crate::fsutil::read(path, limits)?;
     parse_predictions(path, &decode_text(bytes))
 }
 
@@ -73,8 +76,11 @@ pub fn parse_predictions(path: &Path, text: &str) -> Result<Loaded<Prediction>, 
 
 /// Like [`load_predictions`], keeping every patch as bytes (non-UTF-8
 /// patches included, from `model_patch_b64`).
-pub fn load_patch_predictions(path: &Path) -> Result<Loaded<PatchPrediction>, ChainError> {
-    let bytes = crate::fsutil::read(path)?;
+pub fn load_patch_predictions(
+    path: &Path,
+    limits: codethread_lang::io::SourceLimits,
+) -> Result<Loaded<PatchPrediction>, ChainError> {
+    let bytes = crate::fsutil::read(path, limits)?;
     parse_patch_predictions(path, &decode_text(bytes))
 }
 

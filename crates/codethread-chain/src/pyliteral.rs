@@ -35,12 +35,8 @@ enum Frame {
     },
 }
 
-/// Parse one Python literal into JSON.
-///
-/// ```
-/// let v = codethread_chain::pyliteral::parse_py_literal("['a', \"b\", None, {'k': (1, 2.5)}]").unwrap();
-/// assert_eq!(v, serde_json::json!(["a", "b", null, {"k": [1, 2.5]}]));
-/// ```
+/// Parse one Python literal into JSON (e.g. `['a', "b", None, {'k': (1, 2.5)}]`
+/// is `["a", "b", null, {"k": [1, 2.5]}]`; the unit tests hold the example).
 pub fn parse_py_literal(text: &str) -> Result<Value, ChainError> {
     let b = text.as_bytes();
     let mut p = Parser { b, i: 0 };
@@ -355,6 +351,12 @@ fn push_char(out: &mut Vec<u8>, v: u32) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn the_doc_example() {
+        let v = parse_py_literal("['a', \"b\", None, {'k': (1, 2.5)}]").expect("parse");
+        assert_eq!(v, json!(["a", "b", null, {"k": [1, 2.5]}]));
+    }
 
     #[test]
     fn nested_and_quotes() {

@@ -20,10 +20,35 @@ pub struct Record {
     pub value: Result<Value, ChainError>,
 }
 
+/// The outcome of loading a file: every good row, and one error per bad row.
+#[derive(Debug)]
+pub struct Loaded<T> {
+    /// Rows read.
+    pub items: Vec<T>,
+    /// Rows that could not be read, each naming file, line and field.
+    pub errors: Vec<ChainError>,
+    /// Rows that were read but deserve a word (e.g. an identical repeat of
+    /// an earlier row, ignored), each naming file and line.
+    pub warnings: Vec<String>,
+}
+
+impl<T> Default for Loaded<T> {
+    fn default() -> Self {
+        Loaded {
+            items: Vec::new(),
+            errors: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+}
+
 /// The text of a file, read with [`crate::fsutil::read`] (regular files
-/// under the size limit only; see [`decode_text`]).
-pub(crate) fn read_text(path: &Path) -> Result<String, ChainError> {
-    Ok(decode_text(crate::fsutil::read(path)?))
+/// under `limits` only; see [`decode_text`]).
+pub(crate) fn read_text(
+    path: &Path,
+    limits: codethread_lang::io::SourceLimits,
+) -> Result<String, ChainError> {
+    Ok(decode_text(crate::fsutil::read(path, limits)?))
 }
 
 /// Bytes of a JSON / JSONL / log file as text, decoded lossily: JSON is
@@ -45,7 +70,7 @@ pub(crate) fn dedupe<T: PartialEq>(
     path: &Path,
     what: &'static str,
     rows: Vec<(usize, String, T)>,
-    out: &mut crate::instance::Loaded<T>,
+    out: &mut Loaded<T>,
 ) {
     let mut first: std::collections::HashMap<String, (usize, usize)> =
         std::collections::HashMap::new();

@@ -10,6 +10,7 @@ use serde_json::Value;
 use crate::error::ChainError;
 use crate::pyliteral::parse_py_literal;
 use crate::records::{decode_text, read_text};
+use codethread_lang::io::SourceLimits;
 
 /// `success` / `failure` lists of one test category.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -159,8 +160,11 @@ fn reports_from_value(v: Value, origin: &Path) -> Result<Vec<InstanceReport>, Ch
 
 /// Read a per-instance `report.json` (`{instance_id: {patch_is_None,
 /// patch_exists, patch_successfully_applied, resolved, tests_status}}`).
-pub fn load_instance_report(path: &Path) -> Result<Vec<InstanceReport>, ChainError> {
-    let text = read_text(path)?;
+pub fn load_instance_report(
+    path: &Path,
+    limits: SourceLimits,
+) -> Result<Vec<InstanceReport>, ChainError> {
+    let text = read_text(path, limits)?;
     parse_instance_report(path, &text)
 }
 
@@ -184,8 +188,11 @@ pub fn parse_report_bytes(path: &Path, bytes: &[u8]) -> Result<Vec<InstanceRepor
 
 /// Read the reports printed by the harness into a `run_instance.log`
 /// (`... - INFO - report: {...}`, a Python dict literal).
-pub fn load_reports_from_log(path: &Path) -> Result<Vec<InstanceReport>, ChainError> {
-    let text = read_text(path)?;
+pub fn load_reports_from_log(
+    path: &Path,
+    limits: SourceLimits,
+) -> Result<Vec<InstanceReport>, ChainError> {
+    let text = read_text(path, limits)?;
     parse_reports_from_log(path, &text)
 }
 
@@ -215,8 +222,9 @@ pub fn parse_reports_from_log(path: &Path, text: &str) -> Result<Vec<InstanceRep
 pub fn report_from_log(
     path: &Path,
     instance_id: &str,
+    limits: SourceLimits,
 ) -> Result<Option<InstanceReport>, ChainError> {
-    let text = read_text(path)?;
+    let text = read_text(path, limits)?;
     report_from_log_text(path, &text, instance_id)
 }
 
@@ -395,18 +403,10 @@ fn merge(found: Found, set: &mut ReportSet) {
 /// instance give it a [`HarnessNote::ConflictingReports`] report.
 pub fn load_reports_dir(
     dir: &Path,
-) -> Result<(BTreeMap<String, InstanceReport>, Vec<ChainError>), ChainError> {
-    load_reports_dir_limited(dir, crate::fsutil::max_file_bytes())
-}
-
-/// As [`load_reports_dir`], reading no file larger than `limit` bytes (for
-/// callers with their own limit; nothing process-wide is changed).
-pub fn load_reports_dir_limited(
-    dir: &Path,
-    limit: u64,
+    limits: SourceLimits,
 ) -> Result<(BTreeMap<String, InstanceReport>, Vec<ChainError>), ChainError> {
     let mut set = ReportSet::default();
-    let found = walk_reports(dir, limit, &ReportFilter::default(), &mut set)?;
+    let found = walk_reports(dir, limits, &ReportFilter::default(), &mut set)?;
     merge(found, &mut set);
     Ok((set.reports, set.errors))
 }
@@ -416,7 +416,7 @@ pub fn load_reports_dir_limited(
 /// `set.errors`.
 fn walk_reports(
     dir: &Path,
-    limit: u64,
+    limits: SourceLimits,
     filter: &ReportFilter,
     set: &mut ReportSet,
 ) -> Result<Found, ChainError> {
@@ -473,7 +473,7 @@ fn walk_reports(
     files.sort();
     let mut found = Vec::new();
     for f in files {
-        let r = crate::fsutil::read_opt_nofollow_limited(&f, limit).and_then(|b| match b {
+        let r = crate::fsutil::read_opt_nofollow(&f, limits).and_then(|b| match b {
             Some(b) if f.extension().is_some_and(|e| e == "log") => {
                 // the harness's instance directory names the instance
                 let id = f
@@ -606,8 +606,11 @@ fn is_run_report(v: &Value) -> bool {
 /// Files that cannot be read are returned as errors beside the good
 /// reports. Every report is taken: [`load_reports_selected`] keeps only
 /// one stack's.
-pub fn load_reports(paths: &[PathBuf]) -> (BTreeMap<String, InstanceReport>, Vec<ChainError>) {
-    let set = load_reports_selected(paths, &ReportFilter::default());
+pub fn load_reports(
+    paths: &[PathBuf],
+    limits: SourceLimits,
+) -> (BTreeMap<String, InstanceReport>, Vec<ChainError>) {
+    let set = load_reports_selected(paths, &ReportFilter::default(), limits);
     (set.reports, set.errors)
 }
 
@@ -619,14 +622,17 @@ pub fn load_reports(paths: &[PathBuf]) -> (BTreeMap<String, InstanceReport>, Vec
 /// decided by the order they were found in: the instance gets a
 /// [`HarnessNote::ConflictingReports`] report naming every path
 /// ([`ReportSet::conflicts`]); identical duplicates are one report.
-pub fn load_reports_selected(paths: &[PathBuf], filter: &ReportFilter) -> ReportSet {
+pub fn load_reports_selected(
+    paths: &[PathBuf],
+    filter: &ReportFilter,
+    limits: SourceLimits,
+) -> ReportSet {
     let mut set = ReportSet::default();
     let mut found: Found = Vec::new();
     let mut run_level = Vec::new();
-    let limit = crate::fsutil::max_file_bytes();
     for p in paths {
         if p.is_dir() {
-            match walk_reports(p, limit, filter, &mut set) {
+            match walk_reports(p, limits, filter, &mut set) {
                 Ok(f) => found.extend(f),
                 Err(e) => set.errors.push(e),
             }
@@ -638,13 +644,13 @@ pub fn load_reports_selected(paths: &[PathBuf], filter: &ReportFilter) -> Report
                 .and_then(Path::file_name)
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            match report_from_log(p, &id) {
+            match report_from_log(p, &id, limits) {
                 Ok(r) => found.extend(r.map(|r| (p.clone(), r))),
                 Err(e) => set.errors.push(e),
             }
             continue;
         }
-        let parsed = read_text(p).and_then(|t| {
+        let parsed = read_text(p, limits).and_then(|t| {
             serde_json::from_str::<Value>(&t).map_err(|e| ChainError::json(p, 0, &e))
         });
         match parsed {
@@ -653,7 +659,7 @@ pub fn load_reports_selected(paths: &[PathBuf], filter: &ReportFilter) -> Report
                     set.ignored += 1;
                     continue;
                 }
-                match load_run_report(p) {
+                match load_run_report(p, limits) {
                     Ok(r) => {
                         run_level.extend(r.gate_evidence().into_iter().map(|e| (p.clone(), e)))
                     }
@@ -679,8 +685,8 @@ pub fn load_reports_selected(paths: &[PathBuf], filter: &ReportFilter) -> Report
 }
 
 /// Read a run-level report.
-pub fn load_run_report(path: &Path) -> Result<RunReport, ChainError> {
-    let text = read_text(path)?;
+pub fn load_run_report(path: &Path, limits: SourceLimits) -> Result<RunReport, ChainError> {
+    let text = read_text(path, limits)?;
     let v: Value = serde_json::from_str(&text).map_err(|e| ChainError::json(path, 0, &e))?;
     let Value::Object(m) = v else {
         return Err(ChainError::Format {
@@ -735,8 +741,11 @@ pub fn load_run_report(path: &Path) -> Result<RunReport, ChainError> {
 /// are `true`, ids in `unresolved_ids` / `empty_patch_ids` / `error_ids` /
 /// `incomplete_ids` are `false`), or an `{instance_id: bool}` object (SWE-bench
 /// Pro's `eval_results.json`). Instances the run did not evaluate are absent.
-pub fn load_resolved(path: &Path) -> Result<BTreeMap<String, bool>, ChainError> {
-    let text = read_text(path)?;
+pub fn load_resolved(
+    path: &Path,
+    limits: SourceLimits,
+) -> Result<BTreeMap<String, bool>, ChainError> {
+    let text = read_text(path, limits)?;
     let v: Value = serde_json::from_str(&text).map_err(|e| ChainError::json(path, 0, &e))?;
     let Value::Object(m) = &v else {
         return Err(ChainError::Format {
@@ -750,7 +759,7 @@ pub fn load_resolved(path: &Path) -> Result<BTreeMap<String, bool>, ChainError> 
             .filter_map(|(k, b)| Some((k.clone(), b.as_bool()?)))
             .collect());
     }
-    let r = load_run_report(path)?;
+    let r = load_run_report(path, limits)?;
     let mut out = BTreeMap::new();
     for id in r
         .unresolved_ids

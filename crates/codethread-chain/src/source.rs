@@ -112,23 +112,22 @@ impl SourceReader for GitRepoDir {
 #[derive(Debug, Clone)]
 pub struct SnapshotSource {
     dir: PathBuf,
-    /// The largest file read; `None`: the crate's ([`crate::fsutil::max_file_bytes`]).
-    limit: Option<u64>,
+    limits: codethread_lang::io::SourceLimits,
 }
 
 impl SnapshotSource {
-    /// A snapshot directory.
+    /// A snapshot directory, read under the default limits
+    /// ([`SnapshotSource::with_limits`] to change them).
     pub fn new(dir: impl Into<PathBuf>) -> Self {
         SnapshotSource {
             dir: dir.into(),
-            limit: None,
+            limits: codethread_lang::io::SourceLimits::default(),
         }
     }
 
-    /// The same source reading files of at most `limit` bytes (a larger one is an error
-    /// naming it) instead of the crate's process-wide limit.
-    pub fn with_max_file_bytes(mut self, limit: u64) -> Self {
-        self.limit = Some(limit);
+    /// The same source, reading no file beyond `limits`.
+    pub fn with_limits(mut self, limits: codethread_lang::io::SourceLimits) -> Self {
+        self.limits = limits;
         self
     }
 
@@ -173,10 +172,7 @@ impl SourceReader for SnapshotSource {
         }
         let full = before.join(path);
         // Regular files under the size limit only; a link is not followed.
-        match self.limit {
-            Some(limit) => crate::fsutil::read_opt_nofollow_limited(&full, limit),
-            None => crate::fsutil::read_opt_nofollow(&full),
-        }
+        crate::fsutil::read_opt_nofollow(&full, self.limits)
     }
 
     fn describe(&self) -> String {

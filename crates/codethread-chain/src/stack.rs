@@ -60,7 +60,7 @@ pub fn compose_with_git(
         instance_id: instance_id.to_string(),
         message: m,
     };
-    let repo = ScratchRepo::new(base).map_err(err)?;
+    let repo = ScratchRepo::new(base).map_err(|e| err(e.to_string()))?;
     for (i, l) in layers.iter().enumerate() {
         if l.iter().all(u8::is_ascii_whitespace) {
             continue;
@@ -69,7 +69,7 @@ pub fn compose_with_git(
         repo.apply(l, false)
             .map_err(|m| err(format!("{name} does not apply: {m}")))?;
     }
-    repo.diff_from_base().map_err(err)
+    repo.diff_from_base().map_err(|e| err(e.to_string()))
 }
 
 /// [`compose_on`] reading the base files from `source`.
@@ -95,7 +95,7 @@ pub fn reverse_with_git(
         message: m,
     };
     // Start from base + patch, then diff back to base.
-    let start = ScratchRepo::new(base).map_err(err)?;
+    let start = ScratchRepo::new(base).map_err(|e| err(e.to_string()))?;
     start
         .apply(patch, false)
         .map_err(|m| err(format!("PR0 does not apply: {m}")))?;
@@ -105,13 +105,13 @@ pub fn reverse_with_git(
             after.insert(p, b);
         }
     }
-    let back = ScratchRepo::new(&after).map_err(err)?;
+    let back = ScratchRepo::new(&after).map_err(|e| err(e.to_string()))?;
     let mut target: BTreeMap<String, Option<Vec<u8>>> = BTreeMap::new();
     for p in touched_paths(instance_id, patch)? {
         target.insert(p.clone(), base.get(&p).cloned());
     }
-    back.set_files(&target).map_err(err)?;
-    back.diff_from_base().map_err(err)
+    back.set_files(&target).map_err(|e| err(e.to_string()))?;
+    back.diff_from_base().map_err(|e| err(e.to_string()))
 }
 
 /// Check with the real `git apply` that `patch` applies to `base` and that
@@ -125,7 +125,7 @@ pub fn check_roundtrip(
         instance_id: instance_id.to_string(),
         message: m,
     };
-    let repo = ScratchRepo::new(base).map_err(err)?;
+    let repo = ScratchRepo::new(base).map_err(|e| err(e.to_string()))?;
     repo.apply(patch, false)
         .map_err(|m| err(format!("git apply failed: {m}")))?;
     repo.apply(patch, true)

@@ -290,8 +290,11 @@ pub struct Answer {
 /// Answers sharing an id: identical repeats are dropped with a warning,
 /// differing ones are all refused ([`ChainError::Duplicate`], naming both
 /// lines).
-pub fn import_answers(path: &Path) -> Result<Loaded<Answer>, ChainError> {
-    let text = read_text(path)?;
+pub fn import_answers(
+    path: &Path,
+    limits: codethread_lang::io::SourceLimits,
+) -> Result<Loaded<Answer>, ChainError> {
+    let text = read_text(path, limits)?;
     let mut out = Loaded::default();
     let mut rows = Vec::new();
     for r in split_records(path, &text, &["answers", "results"])? {
@@ -625,7 +628,7 @@ mod tests {
         ];
         let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
         std::fs::write(&p, text).expect("write");
-        let a = import_answers(&p).expect("import");
+        let a = import_answers(&p, Default::default()).expect("import");
         assert_eq!(
             a.items
                 .iter()

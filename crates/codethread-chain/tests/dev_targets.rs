@@ -27,7 +27,8 @@ fn dev_multilingual_targets_match_expected() {
 }
 
 fn targets_match(dev: &std::path::Path, count: usize) {
-    let insts = load_instances(&dev.join("instances.jsonl")).expect("instances");
+    let insts =
+        load_instances(&dev.join("instances.jsonl"), Default::default()).expect("instances");
     assert!(insts.errors.is_empty());
     let expected: BTreeMap<String, Value> =
         std::fs::read_to_string(dev.join("expected_targets.jsonl"))
@@ -120,7 +121,8 @@ fn dev_multilingual_pr0_roundtrips_with_git() {
 fn pr0_roundtrips(dev: &std::path::Path, count: usize, negatives: usize, max_no_pr0: usize) {
     use codethread_chain::pr0::{make_pr0, Pr0Options};
     use codethread_chain::stack::{check_roundtrip, compose_on, compose_with_git, reverse_on};
-    let insts = load_instances(&dev.join("instances.jsonl")).expect("instances");
+    let insts =
+        load_instances(&dev.join("instances.jsonl"), Default::default()).expect("instances");
     let mut src = SnapshotSource::new(dev.join("files"));
     let (mut built, mut negative, mut no_pr0) = (0, 0, 0);
     for inst in &insts.items {
@@ -209,7 +211,7 @@ fn pr0_roundtrips(dev: &std::path::Path, count: usize, negatives: usize, max_no_
         .expect("git compose");
         // Both must turn base into the gold post-image.
         for combined in [&mem, &git] {
-            let repo = codethread_chain::gitcli::ScratchRepo::new(&loc.before).expect("repo");
+            let repo = codethread_chain::ScratchRepo::new(&loc.before).expect("repo");
             repo.apply(combined, false)
                 .expect("combined applies with git");
             let after_dir = dev.join("files").join(&inst.instance_id).join("after");

@@ -188,7 +188,7 @@ fn scripted_agent_end_to_end() {
     write(&inst_path, &text);
 
     // Load: the row without base_commit is named, the others load.
-    let loaded = load_instances(&inst_path).expect("load");
+    let loaded = load_instances(&inst_path, Default::default()).expect("load");
     assert_eq!(loaded.items.len(), 5);
     assert_eq!(loaded.errors.len(), 1);
     assert!(
@@ -265,7 +265,7 @@ fn scripted_agent_end_to_end() {
         .filter_map(|l| serde_json::from_str(l).ok())
         .collect();
     assert_eq!(rows.len(), 3);
-    let chain = Chain::open(&out).expect("chain");
+    let chain = Chain::open(&out, Default::default()).expect("chain");
     for r in &rows {
         let id = r["instance_id"].as_str().unwrap_or_default();
         let pr0 = String::from_utf8(chain.pr0(id).expect("pr0")).expect("utf8");
@@ -331,7 +331,11 @@ fn scripted_agent_end_to_end() {
         &pr1_file,
         &codethread_chain::predictions::predictions_to_jsonl(&pr1),
     );
-    let pr1_map = predictions_by_id(&load_predictions(&pr1_file).expect("preds").items);
+    let pr1_map = predictions_by_id(
+        &load_predictions(&pr1_file, Default::default())
+            .expect("preds")
+            .items,
+    );
 
     // Stack PR0 + PR1 into one diff against base: what the harness grades for the gate.
     let mut src = GitRepoDir::new(tmp.join("repos"));
@@ -356,7 +360,7 @@ fn scripted_agent_end_to_end() {
         );
     }
     // The gate reads the report files.
-    let (reports, errs) = load_reports_dir(&tmp.join("logs")).expect("reports");
+    let (reports, errs) = load_reports_dir(&tmp.join("logs"), Default::default()).expect("reports");
     assert!(errs.is_empty());
     assert_eq!(reports.len(), 3);
     let d = gate_predictions(&chain, &pr1_map, &reports, None);
@@ -485,7 +489,11 @@ fn scripted_agent_end_to_end() {
         assert_eq!(r["resolved"], json!(true), "{}: {r:#}", p.instance_id);
     }
     // The HH predictions exported by build are the gold patches.
-    let hh_export = load_predictions(&out.join("exports/predictions_HH.jsonl")).expect("hh");
+    let hh_export = load_predictions(
+        &out.join("exports/predictions_HH.jsonl"),
+        Default::default(),
+    )
+    .expect("hh");
     assert_eq!(hh_export.items.len(), 3);
     // HA: the follow-on on the human PR1 has an empty setup patch.
     let fo_h: Vec<Value> = std::fs::read_to_string(out.join("exports/follow_on_human_pr1.jsonl"))

@@ -75,7 +75,7 @@ fn fixture(tag: &str) -> Fixture {
         s.outcomes
     );
     Fixture {
-        chain: Chain::open(&out).unwrap(),
+        chain: Chain::open(&out, Default::default()).unwrap(),
         dir,
     }
 }
@@ -214,7 +214,7 @@ fn a_mixed_log_directory_gives_the_decisions_of_the_gated_stack() {
             },
         ),
     ] {
-        let set = load_reports_selected(std::slice::from_ref(&root), &filter);
+        let set = load_reports_selected(std::slice::from_ref(&root), &filter, Default::default());
         assert!(set.errors.is_empty(), "{:?}", set.errors);
         assert!(set.conflicts.is_empty(), "{:?}", set.conflicts);
         let ignored = if root == runs {
@@ -245,12 +245,13 @@ fn a_mixed_log_directory_gives_the_decisions_of_the_gated_stack() {
             model: Some(slash.into()),
             run_id: None,
         },
+        Default::default(),
     );
     assert_eq!(decisions(&fx, &set.reports), want);
     assert_eq!(set.ignored, 12);
     // Without a selection the runs disagree on every instance: each is a
     // conflict naming the disagreeing reports, never decided by path order.
-    let (all, errs) = load_reports(std::slice::from_ref(&runs));
+    let (all, errs) = load_reports(std::slice::from_ref(&runs), Default::default());
     assert!(errs.is_empty());
     for (k, (kept, why)) in decisions(&fx, &all).into_iter().enumerate() {
         assert!(!kept, "{k}");
@@ -312,7 +313,7 @@ fn reports_of_two_runs_that_disagree_are_a_conflict_naming_both() {
             vec![pa.clone(), pb.clone()],
             vec![pb.clone(), pa.clone()],
         ] {
-            let set = load_reports_selected(&paths, &filter);
+            let set = load_reports_selected(&paths, &filter, Default::default());
             let d = &decisions(&fx, &set.reports)[0];
             match want {
                 Some((kept, why)) => {
@@ -330,7 +331,7 @@ fn reports_of_two_runs_that_disagree_are_a_conflict_naming_both() {
             }
         }
         // The plain directory loader flags it too.
-        let (m, _) = load_reports_dir(&runs).unwrap();
+        let (m, _) = load_reports_dir(&runs, Default::default()).unwrap();
         let d = &decisions(&fx, &m)[0];
         assert_eq!(
             d.1.starts_with("conflicting_reports"),
@@ -380,7 +381,7 @@ fn a_report_without_evidence_about_the_listed_tests_is_no_tests_status() {
             "run_instance.log"
         };
         write(&logs.join(IDS[0]).join(name), text);
-        let (m, errs) = load_reports_dir(&logs).unwrap();
+        let (m, errs) = load_reports_dir(&logs, Default::default()).unwrap();
         assert!(errs.is_empty(), "case {k}: {errs:?}");
         let d = &decisions(&fx, &m)[0];
         assert_eq!(

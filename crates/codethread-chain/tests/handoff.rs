@@ -87,7 +87,7 @@ fn fixture(tag: &str) -> Fixture {
         s.outcomes
     );
     Fixture {
-        chain: Chain::open(&out).unwrap(),
+        chain: Chain::open(&out, Default::default()).unwrap(),
         dir,
         snapshots,
     }
@@ -305,7 +305,7 @@ fn gate_reasons_come_from_what_the_harness_wrote() {
         for (name, text) in &files {
             write(&logs.join("o__r-1").join(name), text);
         }
-        let (reports, errs) = load_reports_dir(&fx.dir.join("logs")).unwrap();
+        let (reports, errs) = load_reports_dir(&fx.dir.join("logs"), Default::default()).unwrap();
         assert!(errs.is_empty(), "{errs:?}");
         let pr1 = String::from_utf8(fx.chain.pr0("o__r-1").unwrap()).unwrap();
         // Any non-base PR1 (here: PR0 again, which does not apply on PR0).
@@ -333,7 +333,7 @@ fn run_level_reports_feed_the_gate() {
         run[key] = json!(["o__r-1"]);
         let p = fx.dir.join("agent__PR1.r1.json");
         write(&p, &run.to_string());
-        let (reports, errs) = load_reports(&[p]);
+        let (reports, errs) = load_reports(&[p], Default::default());
         assert!(errs.is_empty(), "{errs:?}");
         let d = gate_predictions(&fx.chain, &pred(&pr1), &reports, None);
         assert_eq!((d[0].kept, d[0].reasons.clone()), (kept, vec![want]));
@@ -344,7 +344,10 @@ fn run_level_reports_feed_the_gate() {
         &logs.join("run_instance.log"),
         ">>>>> Patch Apply Failed:\n",
     );
-    let (reports, _) = load_reports(&[fx.dir.join("agent__PR1.r1.json"), fx.dir.join("logs")]);
+    let (reports, _) = load_reports(
+        &[fx.dir.join("agent__PR1.r1.json"), fx.dir.join("logs")],
+        Default::default(),
+    );
     assert_eq!(
         reports["o__r-1"].harness_note,
         Some(HarnessNote::PatchDidNotApply)

@@ -172,7 +172,7 @@ fn env() -> Option<&'static Env> {
         for name in ["dev", "dev_multilingual"] {
             let pack = shared.join("chains").join(name);
             let joined = join_upstream(&shared, &pack, &work.join(format!("{name}.jsonl")));
-            let loaded = load_instances(&joined).unwrap();
+            let loaded = load_instances(&joined, Default::default()).unwrap();
             assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
             let chain = work.join(format!("chain-{name}"));
             build(
@@ -207,7 +207,7 @@ fn env() -> Option<&'static Env> {
 }
 
 fn built(chain: &Path) -> Vec<String> {
-    let c = Chain::open(chain).unwrap();
+    let c = Chain::open(chain, Default::default()).unwrap();
     c.instances
         .iter()
         .filter(|i| c.is_built(&i.instance_id))
@@ -432,7 +432,7 @@ fn exported_verifier_grades_recorded_logs_as_swebench_does() {
     let ha = p.dataset.join(format!("{id}.follow_on_human"));
     let human_pr1 = std::fs::read(task.join("solution/solution.patch")).unwrap();
     let gold = std::fs::read(ha.join("solution/solution.patch")).unwrap();
-    let chain = Chain::open(&p.chain).unwrap();
+    let chain = Chain::open(&p.chain, Default::default()).unwrap();
     let (f2p, p2p) = (&inst.fail_to_pass, &inst.pass_to_pass);
     let n = |v: usize| v as f64;
     // (tests dir, diff or None for no diff, log, expected rewards)
@@ -468,7 +468,8 @@ fn exported_verifier_grades_recorded_logs_as_swebench_does() {
                     std::fs::copy(out.join(f), rep.join(f)).unwrap();
                 }
             }
-            let (reports, errs) = load_reports_dir(&scratch.join("reports")).unwrap();
+            let (reports, errs) =
+                load_reports_dir(&scratch.join("reports"), Default::default()).unwrap();
             assert!(errs.is_empty(), "{errs:?}");
             if diff.is_some_and(|d| !d.is_empty()) {
                 let preds = BTreeMap::from([(
@@ -637,7 +638,7 @@ fn a_harbor_job_round_trips_into_gate_and_stack() {
     std::os::unix::fs::symlink(&t1, job.join("linked__1")).unwrap();
 
     let out = w.join("imported");
-    let imp = import_harbor_job(&job, &out, None).unwrap();
+    let imp = import_harbor_job(&job, &out, None, Default::default()).unwrap();
     let by = |trial: &str, step: &str| {
         imp.outcomes
             .iter()
@@ -667,14 +668,18 @@ fn a_harbor_job_round_trips_into_gate_and_stack() {
     assert_eq!(imp.outcomes.len(), 7);
 
     // The gate on the imported PR1 and reports, unchanged.
-    let chain = Chain::open(&p.chain).unwrap();
+    let chain = Chain::open(&p.chain, Default::default()).unwrap();
     for cond in [HarborCondition::Implementation, HarborCondition::Chain] {
-        let preds = load_predictions(&out.join(cond.name()).join("pr1.jsonl")).unwrap();
+        let preds =
+            load_predictions(&out.join(cond.name()).join("pr1.jsonl"), Default::default()).unwrap();
         assert!(preds.errors.is_empty());
         let pr1 = predictions_by_id(&preds.items);
         assert_eq!(pr1[&id].model_name_or_path, "oracle");
-        let (reports, errs) =
-            load_reports_dir(&out.join(cond.name()).join("reports/implement")).unwrap();
+        let (reports, errs) = load_reports_dir(
+            &out.join(cond.name()).join("reports/implement"),
+            Default::default(),
+        )
+        .unwrap();
         assert!(errs.is_empty(), "{errs:?}");
         let d = gate_predictions(
             &chain,
@@ -688,8 +693,13 @@ fn a_harbor_job_round_trips_into_gate_and_stack() {
         assert_eq!(d.reasons, vec![GateReason::StackIsBase]);
     }
     // The stack of the chain's PR1 and PR2 applies at base and gives the gold tree.
-    let load =
-        |f: &str| predictions_by_id(&load_predictions(&out.join("chain").join(f)).unwrap().items);
+    let load = |f: &str| {
+        predictions_by_id(
+            &load_predictions(&out.join("chain").join(f), Default::default())
+                .unwrap()
+                .items,
+        )
+    };
     let layers = [
         Layer::Predictions(load("pr1.jsonl")),
         Layer::Predictions(load("pr2.jsonl")),

@@ -50,14 +50,22 @@ fn verified_and_multilingual_match_dev_normalization() {
     let Some(dev) = codethread_testkit::shared_path("chains/dev/instances.jsonl") else {
         return;
     };
-    let ver = load_instances(&sw.join("SWE-bench_Verified.test.jsonl")).expect("verified");
+    let ver = load_instances(
+        &sw.join("SWE-bench_Verified.test.jsonl"),
+        Default::default(),
+    )
+    .expect("verified");
     assert_eq!(ver.items.len(), 500);
     assert!(ver.errors.is_empty(), "{:?}", ver.errors.first());
     assert!(ver
         .items
         .iter()
         .all(|i| i.source_format == DatasetFormat::SweBench));
-    let ml = load_instances(&sw.join("SWE-bench_Multilingual.test.jsonl")).expect("ml");
+    let ml = load_instances(
+        &sw.join("SWE-bench_Multilingual.test.jsonl"),
+        Default::default(),
+    )
+    .expect("ml");
     assert_eq!(ml.items.len(), 300);
     assert!(ml.errors.is_empty());
     assert!(ml
@@ -65,7 +73,7 @@ fn verified_and_multilingual_match_dev_normalization() {
         .iter()
         .all(|i| i.source_format == DatasetFormat::SweBenchLists));
     let (ver, ml) = (by_id(ver.items), by_id(ml.items));
-    let dev_rows = load_instances(&dev).expect("dev");
+    let dev_rows = load_instances(&dev, Default::default()).expect("dev");
     assert_eq!(dev_rows.items.len(), 41);
     let mut compared = 0;
     for d in &dev_rows.items {
@@ -100,14 +108,23 @@ fn small_verified_files_and_multilingual_sample() {
     let Some(sw) = codethread_testkit::shared_path("swebench") else {
         return;
     };
-    let mini = load_instances(&sw.join("swebench_verified_mini50.jsonl")).expect("mini");
+    let mini = load_instances(
+        &sw.join("swebench_verified_mini50.jsonl"),
+        Default::default(),
+    )
+    .expect("mini");
     assert_eq!((mini.items.len(), mini.errors.len()), (50, 0));
-    let sub =
-        load_instances(&sw.join("swebench_datasets/verified_v5_subset.jsonl")).expect("subset");
+    let sub = load_instances(
+        &sw.join("swebench_datasets/verified_v5_subset.jsonl"),
+        Default::default(),
+    )
+    .expect("subset");
     assert_eq!((sub.items.len(), sub.errors.len()), (126, 0));
-    let sample =
-        load_instances(&sw.join("swebench_datasets/multilingual_sample_5_per_language.jsonl"))
-            .expect("s");
+    let sample = load_instances(
+        &sw.join("swebench_datasets/multilingual_sample_5_per_language.jsonl"),
+        Default::default(),
+    )
+    .expect("s");
     assert_eq!((sample.items.len(), sample.errors.len()), (40, 0));
     let mut langs: Vec<String> = sample
         .items
@@ -126,7 +143,11 @@ fn pro_sample_matches_index() {
     let Some(pro) = codethread_testkit::shared_path("swebench/swebench_pro") else {
         return;
     };
-    let l = load_instances(&pro.join("pro_sample_instances_with_outcomes.json")).expect("pro");
+    let l = load_instances(
+        &pro.join("pro_sample_instances_with_outcomes.json"),
+        Default::default(),
+    )
+    .expect("pro");
     assert_eq!((l.items.len(), l.errors.len()), (44, 0));
     let idx: Value = json_file(&pro.join("pro_instance_index_1000.json"));
     let idx: BTreeMap<String, &Value> = idx["index"]
@@ -197,7 +218,11 @@ fn multi_swe_bench_java() {
     let Some(j) = codethread_testkit::shared_path("swebench/java_swebench_java_v0") else {
         return;
     };
-    let l = load_instances(&j.join("gold_multiswebench_java_50.jsonl")).expect("java");
+    let l = load_instances(
+        &j.join("gold_multiswebench_java_50.jsonl"),
+        Default::default(),
+    )
+    .expect("java");
     assert_eq!((l.items.len(), l.errors.len()), (50, 0));
     let joined: Value = json_file(&j.join("java_joined_outcomes.json"));
     let raw = json_lines(&j.join("gold_multiswebench_java_50.jsonl"));
@@ -329,9 +354,11 @@ fn predictions_in_every_shape() {
         return;
     };
     // Plain JSONL (TDAD), empty patches included.
-    let p =
-        load_predictions(&sw.join("tdad_qwen_mini_verified_first100/exp011_baseline_preds.jsonl"))
-            .expect("p");
+    let p = load_predictions(
+        &sw.join("tdad_qwen_mini_verified_first100/exp011_baseline_preds.jsonl"),
+        Default::default(),
+    )
+    .expect("p");
     assert_eq!((p.items.len(), p.errors.len()), (100, 0));
     let raw = json_lines(&sw.join("tdad_qwen_mini_verified_first100/exp011_baseline_preds.jsonl"));
     let empty = raw
@@ -345,6 +372,7 @@ fn predictions_in_every_shape() {
     // OmniCode SWE-agent: model_patch is a nested prediction object.
     let o = load_predictions(
         &sw.join("agent_preds_verified/omnicode_sweagent_claude-sonnet-4-6_python_bugfixing.jsonl"),
+        Default::default(),
     )
     .expect("o");
     assert_eq!((o.items.len(), o.errors.len()), (20, 0));
@@ -364,12 +392,14 @@ fn predictions_in_every_shape() {
     }
     let h = load_predictions(
         &sw.join("agent_preds_verified/omnicode_openhands_sdk_python_bugfixing_all_preds.jsonl"),
+        Default::default(),
     )
     .expect("h");
     assert_eq!((h.items.len(), h.errors.len()), (19, 0));
     // SWE-agent Java: null patches and a leading newline.
     let j = load_predictions(
         &sw.join("java_swebench_java_v0/20240825_SWE-agent_gpt-4o-2024-05-13/all_preds.jsonl"),
+        Default::default(),
     )
     .expect("j");
     assert_eq!((j.items.len(), j.errors.len()), (85, 0));
@@ -404,6 +434,7 @@ fn run_reports_both_schemas() {
     };
     let gold = load_run_report(
         &sw.join("harness_output_samples/swebench_final_report_gold.fresh-verified.json"),
+        Default::default(),
     )
     .expect("gold");
     assert_eq!(gold.schema_version, Some(2));
@@ -411,6 +442,7 @@ fn run_reports_both_schemas() {
     assert_eq!(gold.status("astropy__astropy-12907"), RunStatus::Resolved);
     let t = load_run_report(
         &sw.join("tdad_qwen_mini_verified_first100/exp011_baseline_harness_report.json"),
+        Default::default(),
     )
     .expect("t");
     let raw: Value =
@@ -428,6 +460,7 @@ fn run_reports_both_schemas() {
     // Older schema: `resolved` instead of `resolved_ids`.
     let j = load_run_report(
         &sw.join("java_swebench_java_v0/20240825_SWE-agent_deepseek-chat-v2/results/results.json"),
+        Default::default(),
     )
     .expect("j");
     let raw: Value = json_file(
@@ -461,7 +494,7 @@ fn report_from_run_instance_log() {
     ) else {
         return;
     };
-    let r = load_reports_from_log(&log).expect("log");
+    let r = load_reports_from_log(&log, Default::default()).expect("log");
     assert_eq!(r.len(), 1);
     let r = &r[0];
     assert_eq!(r.instance_id, "apache__dubbo-10638");
@@ -485,8 +518,10 @@ fn parquet_equals_jsonl() {
         return;
     };
     for name in ["SWE-bench_Verified.test", "SWE-bench_Multilingual.test"] {
-        let pq = load_instances(&sw.join(format!("{name}.parquet"))).expect("parquet");
-        let js = load_instances(&sw.join(format!("{name}.jsonl"))).expect("jsonl");
+        let pq = load_instances(&sw.join(format!("{name}.parquet")), Default::default())
+            .expect("parquet");
+        let js =
+            load_instances(&sw.join(format!("{name}.jsonl")), Default::default()).expect("jsonl");
         assert!(pq.errors.is_empty(), "{:?}", pq.errors.first());
         assert_eq!(pq.items.len(), js.items.len());
         for (a, b) in pq.items.iter().zip(&js.items) {
@@ -522,7 +557,7 @@ fn resolved_flags_from_pro_eval_results_and_run_reports() {
     for (run, results) in runs["runs"].as_object().into_iter().flatten() {
         let f = dir.join(format!("{run}.json"));
         std::fs::write(&f, results.to_string()).expect("write");
-        let flags = codethread_chain::report::load_resolved(&f).expect("flags");
+        let flags = codethread_chain::report::load_resolved(&f, Default::default()).expect("flags");
         assert_eq!(flags.len(), results.as_object().map_or(0, |m| m.len()));
         for (id, inst) in sample["instances"].as_object().into_iter().flatten() {
             if let Some(b) = inst["resolved_by_run"][run].as_bool() {
@@ -538,7 +573,7 @@ fn resolved_flags_from_pro_eval_results_and_run_reports() {
     ) else {
         return;
     };
-    let flags = codethread_chain::report::load_resolved(&t).expect("flags");
+    let flags = codethread_chain::report::load_resolved(&t, Default::default()).expect("flags");
     let raw: Value = json_file(&t);
     assert_eq!(
         flags.values().filter(|b| **b).count() as u64,

@@ -147,7 +147,7 @@ fn vllm_error_messages_survive_import() {
         ),
     )
     .expect("write");
-    let o = read_batch_output(&p, None).expect("read");
+    let o = read_batch_output(&p, None, Default::default()).expect("read");
     let got: Vec<(&str, &str, &str)> = o
         .failures
         .iter()
@@ -412,7 +412,7 @@ fn outputs_with_mixed_results_keep_every_error_per_instance() {
         .iter()
         .map(|s| s.to_string())
         .collect();
-    let o = read_batch_output(&p, Some(&expected)).expect("read");
+    let o = read_batch_output(&p, Some(&expected), Default::default()).expect("read");
     let answers: Vec<(&str, &str)> = o
         .answers
         .iter()
@@ -555,6 +555,7 @@ fn every_fault_is_retried_and_every_request_answered_once() {
     let back = read_batch_output(
         &out,
         Some(&js.iter().map(|j| j.custom_id.clone()).collect::<Vec<_>>()),
+        Default::default(),
     )
     .expect("read");
     assert_eq!(back.answers.len(), 12);
@@ -647,7 +648,7 @@ fn a_refused_key_quoted_by_the_endpoint_is_not_stored() {
         .collect();
     std::fs::write(&out, lines.join("\n")).expect("write");
     assert!(files_containing(&dir, secret.as_bytes()).is_empty());
-    let back = read_batch_output(&out, None).expect("read");
+    let back = read_batch_output(&out, None, Default::default()).expect("read");
     assert_eq!(back.failures.len(), 2);
     let _ = std::fs::remove_dir_all(&dir);
 }

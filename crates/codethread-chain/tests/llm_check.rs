@@ -14,7 +14,8 @@ fn dev_offline_statements_pass_and_pasted_code_is_flagged() {
     let Some(dev) = codethread_testkit::shared_path("chains/dev") else {
         return;
     };
-    let insts = load_instances(&dev.join("instances.jsonl")).expect("instances");
+    let insts =
+        load_instances(&dev.join("instances.jsonl"), Default::default()).expect("instances");
     let mut src = SnapshotSource::new(dev.join("files"));
     let cfg = CheckConfig::default();
     let (mut checked, mut body_flagged, mut gold_flagged, mut gold_checked) = (0, 0, 0, 0);

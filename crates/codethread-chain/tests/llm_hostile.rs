@@ -392,7 +392,7 @@ fn deep_answers_are_bounded_and_what_is_stored_reads_back() {
         .map(Value::to_string)
         .collect();
     std::fs::write(&out, lines.join("\n")).expect("write");
-    let back = read_batch_output(&out, None).expect("read");
+    let back = read_batch_output(&out, None, Default::default()).expect("read");
     assert!(back.errors.is_empty(), "{:?}", back.errors);
     assert_eq!(back.answers.len(), answered);
     let _ = std::fs::remove_dir_all(&dir);
@@ -423,7 +423,7 @@ fn control_characters_in_ids_are_refused_and_escaped() {
         text.push('\n');
     }
     std::fs::write(&req, &text).expect("write");
-    let l = load_requests(&req).expect("load");
+    let l = load_requests(&req, Default::default()).expect("load");
     let ids: Vec<&str> = l.items.iter().map(|r| r.custom_id.as_str()).collect();
     assert_eq!(ids, vec!["fine-1", "fine-2"]);
     assert_eq!(l.errors.len(), bad.len());
@@ -441,7 +441,7 @@ fn control_characters_in_ids_are_refused_and_escaped() {
         text.push('\n');
     }
     std::fs::write(&ans, &text).expect("write");
-    let o = read_batch_output(&ans, None).expect("read");
+    let o = read_batch_output(&ans, None, Default::default()).expect("read");
     assert_eq!(o.answers.len(), 1);
     assert_eq!(o.errors.len(), bad.len());
     // The runner never sends them (they are unsendable as headers).

@@ -58,7 +58,7 @@ fn a_deep_schema_is_refused_by_name() {
     for depth in [100_000usize, 5_000, 65] {
         let path = dir.join(format!("deep{depth}.parquet"));
         std::fs::write(&path, nested(depth)).unwrap();
-        let err = match load_instances(&path) {
+        let err = match load_instances(&path, codethread_chain::SourceLimits::default()) {
             Err(e) => e.to_string(),
             Ok(l) => panic!("{depth}: loaded {} rows, {:?}", l.items.len(), l.errors),
         };
@@ -69,7 +69,7 @@ fn a_deep_schema_is_refused_by_name() {
     // instances, or its own typed error), never a crash.
     let path = dir.join("shallow.parquet");
     std::fs::write(&path, nested(3)).unwrap();
-    match load_instances(&path) {
+    match load_instances(&path, codethread_chain::SourceLimits::default()) {
         Ok(l) => assert!(l.items.is_empty()),
         Err(e) => assert!(e.to_string().contains("shallow.parquet"), "{e}"),
     }

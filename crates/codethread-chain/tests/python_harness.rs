@@ -170,7 +170,7 @@ fn env() -> Option<&'static Env> {
             let harness = vec![HarnessGeneration::V5, HarnessGeneration::V4];
             let pack = shared.join("chains").join(name);
             let joined = join_upstream(&shared, &pack, &work.join(format!("{name}.jsonl")));
-            let loaded = load_instances(&joined).unwrap();
+            let loaded = load_instances(&joined, Default::default()).unwrap();
             assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
             let out = work.join(format!("chain-{name}"));
             let s = build(
@@ -250,7 +250,7 @@ fn offline_env(work: &Path) -> Vec<(&'static str, String)> {
 }
 
 fn built_ids(chain: &Path) -> Vec<String> {
-    let c = Chain::open(chain).unwrap();
+    let c = Chain::open(chain, Default::default()).unwrap();
     c.instances
         .iter()
         .filter(|i| c.is_built(&i.instance_id))
@@ -378,7 +378,7 @@ fn preds(model: &str, m: &BTreeMap<String, String>) -> BTreeMap<String, Predicti
 fn swebench_loads_every_stacked_predictions_file_and_git_applies_it() {
     let Some(env) = env() else { return };
     let (chain_dir, snapshots, _) = &env.packs[0];
-    let chain = Chain::open(chain_dir).unwrap();
+    let chain = Chain::open(chain_dir, Default::default()).unwrap();
     let ids = built_ids(chain_dir);
     let mut pr1 = BTreeMap::new();
     let mut pr2 = BTreeMap::new();
@@ -446,7 +446,7 @@ fn pytest_log(lines: &[(&str, &str)]) -> String {
 fn swebench_grading_feeds_the_gate() {
     let Some(env) = env() else { return };
     let (chain_dir, _, insts) = &env.packs[0];
-    let chain = Chain::open(chain_dir).unwrap();
+    let chain = Chain::open(chain_dir, Default::default()).unwrap();
     let export = chain_dir.join("exports/implementation_task.jsonl");
     let rows: Vec<Value> = std::fs::read_to_string(&export)
         .unwrap()
@@ -582,7 +582,7 @@ fn swebench_grading_feeds_the_gate() {
         if logs.is_dir() {
             paths.push(logs);
         }
-        let (reports, errs) = load_reports(&paths);
+        let (reports, errs) = load_reports(&paths, Default::default());
         assert!(errs.is_empty(), "{m}: {errs:?}");
         let d: Vec<GateDecision> = gate_predictions(&chain, &pr1, &reports, None);
         assert_eq!(d.len(), 1);
@@ -669,7 +669,7 @@ fn sh_quote(p: &Path) -> String {
 fn mini_swe_agent_runs_pr1_gate_follow_on_and_stack() {
     let Some(env) = env() else { return };
     let (chain_dir, snapshots, _) = &env.packs[0];
-    let chain = Chain::open(chain_dir).unwrap();
+    let chain = Chain::open(chain_dir, Default::default()).unwrap();
     let id = built_ids(chain_dir)
         .into_iter()
         .find(|i| i.starts_with("psf__requests"))
@@ -733,7 +733,7 @@ fn mini_swe_agent_runs_pr1_gate_follow_on_and_stack() {
             );
         }
     }
-    let pr1 = load_predictions(&w.join("out1/preds.json")).unwrap();
+    let pr1 = load_predictions(&w.join("out1/preds.json"), Default::default()).unwrap();
     assert!(pr1.errors.is_empty());
     let pr1 = predictions_by_id(&pr1.items);
     // Relative to PR0: it removes the stubs.
@@ -781,10 +781,13 @@ fn mini_swe_agent_runs_pr1_gate_follow_on_and_stack() {
         "cases": [{"model": name1, "instance_id": id, "model_patch": String::from_utf8(s1.model_patch.clone()).unwrap(), "test_output": log}]});
     std::fs::write(grade.join("spec.json"), spec.to_string()).unwrap();
     let (runs, _) = run_py(env, "grade.py", &[&grade.join("spec.json"), &grade]);
-    let (reports, errs) = load_reports(&[
-        grade.join("logs/run_evaluation/pr1"),
-        PathBuf::from(runs[0].as_str().unwrap()),
-    ]);
+    let (reports, errs) = load_reports(
+        &[
+            grade.join("logs/run_evaluation/pr1"),
+            PathBuf::from(runs[0].as_str().unwrap()),
+        ],
+        Default::default(),
+    );
     assert!(errs.is_empty(), "{errs:?}");
     let only = BTreeMap::from([(id.clone(), pr1[&id].clone())]);
     let d = gate_predictions(
@@ -831,7 +834,11 @@ fn mini_swe_agent_runs_pr1_gate_follow_on_and_stack() {
         &w.join("pr2.yaml"),
         &testbed2,
     );
-    let pr2 = predictions_by_id(&load_predictions(&w.join("out2/preds.json")).unwrap().items);
+    let pr2 = predictions_by_id(
+        &load_predictions(&w.join("out2/preds.json"), Default::default())
+            .unwrap()
+            .items,
+    );
 
     // 4. chain stack PR0 + PR1 + PR2: one diff against base, named for its
     //    condition, that applies at base and gives the gold tree.
@@ -1032,7 +1039,7 @@ fn the_agent_cannot_read_the_original_and_head_is_pr0() {
     let mut checked = 0;
     let mut lines_checked = 0;
     for (chain_dir, snapshots, _) in &env.packs {
-        let chain = Chain::open(chain_dir).unwrap();
+        let chain = Chain::open(chain_dir, Default::default()).unwrap();
         let subset = chain_dir.join("exports/mini-swe-agent/implementation/subset/test.jsonl");
         let rows: Vec<Value> = std::fs::read_to_string(&subset)
             .unwrap()
@@ -1139,7 +1146,7 @@ fn every_written_dataset_file_passes_make_test_spec_in_5x_and_4x() {
     let mut files: Vec<PathBuf> = Vec::new();
     let mut want_rows = 0usize;
     for (k, (chain_dir, snapshots, _)) in env.packs.iter().enumerate() {
-        let chain = Chain::open(chain_dir).unwrap();
+        let chain = Chain::open(chain_dir, Default::default()).unwrap();
         let ids = built_ids(chain_dir);
         let ex = chain_dir.join("exports");
         for f in [
@@ -1237,7 +1244,7 @@ fn gate_follows_each_harness_generation_on_exit_codes() {
     let Some(env) = env() else { return };
     let Some(py4) = python4() else { return };
     let (chain_dir, _, insts) = &env.packs[0];
-    let chain = Chain::open(chain_dir).unwrap();
+    let chain = Chain::open(chain_dir, Default::default()).unwrap();
     let export = chain_dir.join("exports/implementation_task.jsonl");
     let rows: Vec<Value> = std::fs::read_to_string(&export)
         .unwrap()
@@ -1363,7 +1370,7 @@ fn gate_follows_each_harness_generation_on_exit_codes() {
                 "{generation} {c}: {report}"
             );
             let logs = work.join("logs/run_evaluation/exit").join(&model);
-            let (reports, errs) = load_reports(&[logs]);
+            let (reports, errs) = load_reports(&[logs], Default::default());
             assert!(errs.is_empty(), "{generation} {c}: {errs:?}");
             let d: Vec<GateDecision> = gate_predictions(&chain, &pr1, &reports, None);
             assert_eq!(d.len(), 1);

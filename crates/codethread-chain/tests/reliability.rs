@@ -134,7 +134,7 @@ fn fixture(dir: &Path, ids: &[(String, Vec<u8>)]) -> (PathBuf, PathBuf) {
 }
 
 fn load(p: &Path) -> Vec<Instance> {
-    let l = load_instances(p).unwrap();
+    let l = load_instances(p, Default::default()).unwrap();
     assert!(l.errors.is_empty(), "{:?}", l.errors);
     l.items
 }
@@ -308,7 +308,7 @@ fn non_utf8_code_survives_stack_byte_exact() {
             },
         );
     }
-    let chain = Chain::open(&out).unwrap();
+    let chain = Chain::open(&out, Default::default()).unwrap();
     let (preds, outcomes) = stack(
         &chain,
         &[Layer::Predictions(pr1)],
@@ -335,10 +335,10 @@ fn non_utf8_code_survives_stack_byte_exact() {
     // the text loader names the line instead of corrupting it.
     let f = d.join("stacked.jsonl");
     std::fs::write(&f, predictions_to_jsonl(&preds)).unwrap();
-    let back = load_patch_predictions(&f).unwrap();
+    let back = load_patch_predictions(&f, Default::default()).unwrap();
     assert!(back.errors.is_empty(), "{:?}", back.errors);
     assert_eq!(back.items, preds);
-    let text = load_predictions(&f).unwrap();
+    let text = load_predictions(&f, Default::default()).unwrap();
     assert!(text.items.is_empty());
     assert_eq!(text.errors.len(), ids.len());
     for (k, e) in text.errors.iter().enumerate() {
@@ -381,7 +381,7 @@ fn special_files_are_refused_not_read() {
     }
     let root = d.join("logs");
     let (reports, errors) = within("load_reports_dir on a FIFO", move || {
-        load_reports_dir(&root).map_err(|e| e.to_string())
+        load_reports_dir(&root, Default::default()).map_err(|e| e.to_string())
     })
     .unwrap();
     assert!(reports.contains_key("a"));
@@ -398,9 +398,15 @@ fn special_files_are_refused_not_read() {
         let f = d.join(name);
         assert!(mkfifo(&f));
         let r = within(what, move || match what {
-            "instances" => load_instances(&f).map(|_| ()).map_err(|e| e.to_string()),
-            "predictions" => load_predictions(&f).map(|_| ()).map_err(|e| e.to_string()),
-            _ => import_answers(&f).map(|_| ()).map_err(|e| e.to_string()),
+            "instances" => load_instances(&f, Default::default())
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+            "predictions" => load_predictions(&f, Default::default())
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
+            _ => import_answers(&f, Default::default())
+                .map(|_| ())
+                .map_err(|e| e.to_string()),
         });
         let e = r.unwrap_err();
         assert!(e.contains("not a regular file"), "{what}: {e}");
@@ -409,7 +415,9 @@ fn special_files_are_refused_not_read() {
     std::fs::create_dir_all(&chain).unwrap();
     assert!(mkfifo(&chain.join("instances.jsonl")));
     let r = within("Chain::open", move || {
-        Chain::open(&chain).map(|_| ()).map_err(|e| e.to_string())
+        Chain::open(&chain, Default::default())
+            .map(|_| ())
+            .map_err(|e| e.to_string())
     });
     assert!(r.unwrap_err().contains("not a regular file"));
     let _ = std::fs::remove_dir_all(&d);
@@ -527,7 +535,7 @@ fn a_damaged_instance_that_cannot_be_rebuilt_is_reported_and_the_others_exported
         b"garbage",
     )
     .unwrap();
-    let chain = Chain::open(&out).unwrap();
+    let chain = Chain::open(&out, Default::default()).unwrap();
     let r = codethread_chain::pipeline::llm_requests(
         &chain,
         codethread_chain::pipeline::RequestFormat::Neutral,
@@ -560,7 +568,7 @@ fn stack_reports_a_built_instance_whose_files_are_damaged() {
         if damage == "directory" {
             std::fs::create_dir(&p).unwrap();
         }
-        let chain = Chain::open(&out).unwrap();
+        let chain = Chain::open(&out, Default::default()).unwrap();
         let (preds, outcomes) = stack(
             &chain,
             &[Layer::HumanPr1, Layer::Gold],
@@ -608,7 +616,7 @@ fn duplicate_ids_with_different_content_are_refused() {
         .join("\n"),
     )
     .unwrap();
-    let l = load_instances(&f).unwrap();
+    let l = load_instances(&f, Default::default()).unwrap();
     let got: Vec<&str> = l.items.iter().map(|i| i.instance_id.as_str()).collect();
     assert_eq!(got, vec!["a", "c"]);
     assert_eq!(l.errors.len(), 1, "{:?}", l.errors);
@@ -617,7 +625,7 @@ fn duplicate_ids_with_different_content_are_refused() {
     // The same as a JSON array (lines of the elements).
     let f = d.join("i.json");
     std::fs::write(&f, format!("[\n{},\n{}\n]", row("x", "c1"), row("x", "c9"))).unwrap();
-    let l = load_instances(&f).unwrap();
+    let l = load_instances(&f, Default::default()).unwrap();
     assert!(l.items.is_empty());
     assert_eq!(l.errors.len(), 1);
 
@@ -652,7 +660,7 @@ fn duplicate_ids_with_different_content_are_refused() {
         [p("a", "x"), p("a", "y"), p("b", "z"), p("b", "z")].join("\n"),
     )
     .unwrap();
-    let l = load_predictions(&f).unwrap();
+    let l = load_predictions(&f, Default::default()).unwrap();
     assert_eq!(
         l.items
             .iter()
@@ -671,7 +679,7 @@ fn duplicate_ids_with_different_content_are_refused() {
         [a("a", "one"), a("c", "same"), a("a", "two"), a("c", "same")].join("\n"),
     )
     .unwrap();
-    let l = import_answers(&f).unwrap();
+    let l = import_answers(&f, Default::default()).unwrap();
     assert_eq!(
         l.items
             .iter()

@@ -3,7 +3,6 @@
 use std::path::Path;
 
 use codethread_chain::error::ChainError;
-use codethread_chain::fsutil::write_atomic;
 use codethread_chain::source::{GitRepoDir, GitSource, SnapshotSource, SourceReader};
 
 fn git(dir: &Path, args: &[&str]) -> String {
@@ -73,7 +72,9 @@ fn git_source_reads_bytes_at_commit_without_touching_the_work_tree() {
 fn snapshots_and_atomic_writes() {
     let dir = std::env::temp_dir().join(format!("ct-chain-snap-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    write_atomic(&dir.join("i1/before/p/x.go"), b"package p\n").expect("write");
+    let x = dir.join("i1/before/p/x.go");
+    std::fs::create_dir_all(x.parent().expect("parent")).expect("mkdir");
+    codethread_chain::lang::io::write_atomic(&x, b"package p\n").expect("write");
     let mut s = SnapshotSource::new(&dir);
     assert_eq!(
         s.read("i1", "c", "p/x.go").expect("read"),

@@ -46,6 +46,41 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// that reads files takes `--max-file-bytes N` to change it.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
+/// The limits a reader applies to its inputs, passed explicitly by every
+/// caller (never a process-wide setting, so concurrent library callers with
+/// different limits cannot affect each other). `Default` is
+/// [`DEFAULT_MAX_FILE_BYTES`]; the examples set it from `--max-file-bytes`.
+///
+/// ```
+/// use codethread_lang::io::{SourceLimits, DEFAULT_MAX_FILE_BYTES};
+/// assert_eq!(SourceLimits::default().max_file_bytes, DEFAULT_MAX_FILE_BYTES);
+/// assert_eq!(SourceLimits::with_max_file_bytes(16).max_file_bytes, 16);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SourceLimits {
+    /// The largest file read, in bytes; a larger one is
+    /// [`IoError::TooLarge`] naming it.
+    pub max_file_bytes: u64,
+}
+
+impl SourceLimits {
+    /// The defaults: [`DEFAULT_MAX_FILE_BYTES`].
+    pub const DEFAULT: SourceLimits = SourceLimits {
+        max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+    };
+
+    /// The defaults with a largest file of `max_file_bytes` bytes.
+    pub const fn with_max_file_bytes(max_file_bytes: u64) -> SourceLimits {
+        SourceLimits { max_file_bytes }
+    }
+}
+
+impl Default for SourceLimits {
+    fn default() -> Self {
+        SourceLimits::DEFAULT
+    }
+}
+
 /// A file that could not be read or written, naming it.
 #[derive(Debug, thiserror::Error)]
 pub enum IoError {

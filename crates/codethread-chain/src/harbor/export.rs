@@ -93,6 +93,8 @@ pub struct HarborExportOptions {
     pub verifier_timeout_sec: f64,
     /// The image build time limit, seconds.
     pub build_timeout_sec: f64,
+    /// The limits every file of the chain is read under.
+    pub limits: codethread_lang::io::SourceLimits,
 }
 
 impl Default for HarborExportOptions {
@@ -102,6 +104,7 @@ impl Default for HarborExportOptions {
             agent_timeout_sec: 3600.0,
             verifier_timeout_sec: 1800.0,
             build_timeout_sec: 1800.0,
+            limits: codethread_lang::io::SourceLimits::default(),
         }
     }
 }
@@ -178,13 +181,10 @@ fn collect_command(diffs: &[(&str, &str)]) -> String {
 /// The agent's image: the setup (sealed patch bind-mounted for that one
 /// step, [`SETUP_SCRIPT`]) and the setup commit kept under [`SETUP_REF`].
 fn agent_dockerfile(from: &str) -> String {
-    format!(
-        "# syntax=docker/dockerfile:1.4\n\
-         # codethread: the agent's setup state of one instance (written by codethread-chain).\n\
-         FROM {from}\n\
-         WORKDIR /testbed\n\
-         RUN --mount=type=bind,source=.,target=/codethread-setup \\\n    \
-         sh /codethread-setup/setup.sh /codethread-setup/setup.patch && git update-ref {SETUP_REF} HEAD\n"
+    crate::export::setup_dockerfile(
+        from,
+        "the agent's setup state of one instance",
+        &format!(" && git update-ref {SETUP_REF} HEAD"),
     )
 }
 
@@ -317,8 +317,11 @@ fn write_solution(task: &Path, rel: &Path, patch: &[u8]) -> Result<(), ChainErro
 }
 
 /// The instance's rows of the chain's two harness exports, by id.
-fn read_rows(path: &Path) -> Result<BTreeMap<String, Map<String, Value>>, ChainError> {
-    let text = crate::records::decode_text(read(path)?);
+fn read_rows(
+    path: &Path,
+    limits: codethread_lang::io::SourceLimits,
+) -> Result<BTreeMap<String, Map<String, Value>>, ChainError> {
+    let text = crate::records::decode_text(read(path, limits)?);
     let mut out = BTreeMap::new();
     for (n, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
@@ -536,9 +539,15 @@ pub fn export_harbor(
     out: &Path,
     opts: &HarborExportOptions,
 ) -> Result<HarborExport, ChainError> {
-    let chain = Chain::open(chain_dir)?;
-    let impl_rows = read_rows(&chain_dir.join("exports/implementation_task.jsonl"))?;
-    let ha_rows = read_rows(&chain_dir.join("exports/follow_on_human_pr1.jsonl"))?;
+    let chain = Chain::open(chain_dir, opts.limits)?;
+    let impl_rows = read_rows(
+        &chain_dir.join("exports/implementation_task.jsonl"),
+        opts.limits,
+    )?;
+    let ha_rows = read_rows(
+        &chain_dir.join("exports/follow_on_human_pr1.jsonl"),
+        opts.limits,
+    )?;
     std::fs::create_dir_all(out).map_err(|e| ChainError::io(out, e))?;
     let mut res = HarborExport::default();
     let mut conds = opts.conditions.clone();
@@ -569,7 +578,7 @@ pub fn export_harbor(
             Ok(Material {
                 id: id.clone(),
                 repo: inst.repo.clone(),
-                pr0_sealed: read(&dir.join(PR0_SEALED_FILE))?,
+                pr0_sealed: read(&dir.join(PR0_SEALED_FILE), opts.limits)?,
                 human_pr1: chain.read_human_pr1(id)?,
                 gold: crate::carry::take_bytes(&ha_row, "patch")
                     .map_err(|message| ChainError::Instance {
@@ -601,6 +610,28 @@ pub fn export_harbor(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn agent_dockerfile_is_the_chain_setup_dockerfile_plus_the_setup_ref() {
+        // The bytes the Harbor export wrote before the two Dockerfiles had one source.
+        let want = "# syntax=docker/dockerfile:1.4\n\
+# codethread: the agent's setup state of one instance (written by codethread-chain).\n\
+FROM img:1\n\
+WORKDIR /testbed\n\
+RUN --mount=type=bind,source=.,target=/codethread-setup \\\n    \
+sh /codethread-setup/setup.sh /codethread-setup/setup.patch && git update-ref refs/codethread/setup HEAD\n";
+        assert_eq!(agent_dockerfile("img:1"), want);
+        let chain = crate::export::setup_dockerfile("img:1", "x", "");
+        let harbor = agent_dockerfile("img:1");
+        let tail = format!(" && git update-ref {SETUP_REF} HEAD\n");
+        assert_eq!(
+            chain.lines().skip(2).collect::<Vec<_>>(),
+            harbor
+                .strip_suffix(&tail)
+                .map(|h| h.lines().skip(2).collect::<Vec<_>>())
+                .unwrap_or_default()
+        );
+    }
 
     #[test]
     fn conditions_parse_and_name() {

@@ -27,8 +27,9 @@ use serde_json::Value;
 use super::export::HarborCondition;
 use super::MODEL_PATCH;
 use crate::error::ChainError;
-use crate::fsutil::{max_file_bytes, read_opt_nofollow_limited, write_in};
+use crate::fsutil::{read_opt_nofollow, write_in};
 use crate::predictions::PatchPrediction;
+use codethread_lang::io::SourceLimits;
 
 /// What became of one trial (or one step of a multi-step trial).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -94,10 +95,10 @@ fn nofollow(root: &Path, rel: &Path) -> Result<Option<PathBuf>, String> {
 
 /// Read `root/rel` (None when absent): a regular file, no link on the way,
 /// at most `limit` bytes.
-fn read_in(root: &Path, rel: &Path, limit: u64) -> Result<Option<Vec<u8>>, String> {
+fn read_in(root: &Path, rel: &Path, limit: SourceLimits) -> Result<Option<Vec<u8>>, String> {
     match nofollow(root, rel)? {
         None => Ok(None),
-        Some(p) => read_opt_nofollow_limited(&p, limit).map_err(|e| e.to_string()),
+        Some(p) => read_opt_nofollow(&p, limit).map_err(|e| e.to_string()),
     }
 }
 
@@ -201,7 +202,7 @@ fn import_trial(
     job: &Path,
     name: &str,
     model: Option<&str>,
-    limit: u64,
+    limit: SourceLimits,
     seen: &mut BTreeMap<String, String>,
     outs: &mut Outputs,
 ) -> Vec<TrialOutcome> {
@@ -424,8 +425,9 @@ pub fn import_harbor_job(
     job: &Path,
     out: &Path,
     model: Option<&str>,
+    limits: SourceLimits,
 ) -> Result<HarborImport, ChainError> {
-    let limit = max_file_bytes();
+    let limit = limits;
     let mut names = Vec::new();
     let mut res = HarborImport::default();
     for e in std::fs::read_dir(job).map_err(|e| ChainError::io(job, e))? {

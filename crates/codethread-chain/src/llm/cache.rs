@@ -54,6 +54,7 @@ pub struct Cache {
     /// The cache below it (one name, never a link).
     name: PathBuf,
     dir: PathBuf,
+    limits: codethread_lang::io::SourceLimits,
 }
 
 impl Cache {
@@ -76,6 +77,13 @@ impl Cache {
         Cache::open_in(&root, &name)
     }
 
+    /// The same cache, reading no entry beyond `limits` (default:
+    /// [`codethread_lang::io::SourceLimits::default`]).
+    pub fn with_limits(mut self, limits: codethread_lang::io::SourceLimits) -> Cache {
+        self.limits = limits;
+        self
+    }
+
     /// Open (create) `root/rel` as the cache, refusing a symbolic link or
     /// non-directory at any component below `root`.
     pub fn open_in(root: &Path, rel: &Path) -> Result<Cache, ChainError> {
@@ -85,6 +93,7 @@ impl Cache {
             root: root.to_path_buf(),
             name: rel.to_path_buf(),
             dir,
+            limits: codethread_lang::io::SourceLimits::default(),
         })
     }
 
@@ -110,7 +119,7 @@ impl Cache {
     pub fn get(&self, key: &str) -> Result<Option<CacheRecord>, ChainError> {
         self.check_dir()?;
         let p = self.path(key);
-        let Some(bytes) = crate::fsutil::read_opt_nofollow(&p)? else {
+        let Some(bytes) = crate::fsutil::read_opt_nofollow(&p, self.limits)? else {
             return Ok(None);
         };
         let r: CacheRecord =

@@ -88,12 +88,64 @@ impl Default for GenParams {
     }
 }
 
+/// A request line or generation parameter that breaks its format's rules
+/// ([`validate_request_line`], [`GenParams::check`]): the field at fault
+/// when one is (`body.model`, `messages[1].role`, ...) and the problem.
+/// Displayed as `<field>: <problem>`, or the problem alone.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestLineError {
+    /// The field at fault, when the problem is one field's.
+    pub field: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for RequestLineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.field {
+            Some(field) => write!(f, "{field}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for RequestLineError {}
+
+impl From<String> for RequestLineError {
+    /// `"<field>: <problem>"` (a field name of letters, digits, `_`, `.`,
+    /// `[`, `]`) is split; any other text is the problem alone.
+    fn from(s: String) -> Self {
+        if let Some((field, message)) = s.split_once(": ") {
+            let is_field = !field.is_empty()
+                && field
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '[' | ']'));
+            if is_field {
+                return RequestLineError {
+                    field: Some(field.to_string()),
+                    message: message.to_string(),
+                };
+            }
+        }
+        RequestLineError {
+            field: None,
+            message: s,
+        }
+    }
+}
+
+impl From<&str> for RequestLineError {
+    fn from(s: &str) -> Self {
+        RequestLineError::from(s.to_string())
+    }
+}
+
 impl GenParams {
     /// Whether these parameters can be written in `format`: a non-empty
     /// model, `max_tokens` ≥ 1, a temperature (when set) finite and in
     /// `[0, 2]`, and no temperature for Anthropic Message Batches (whose
     /// params have no sampling field). The message names the problem.
-    pub fn check(&self, format: BatchFormat) -> Result<(), String> {
+    pub fn check(&self, format: BatchFormat) -> Result<(), RequestLineError> {
         if self.model.is_empty() {
             return Err("model: a non-empty name is required".into());
         }
@@ -102,7 +154,7 @@ impl GenParams {
         }
         if let Some(t) = self.temperature {
             if !(t.is_finite() && (0.0..=2.0).contains(&t)) {
-                return Err(format!("temperature: {t} is not a number in [0, 2]"));
+                return Err(format!("temperature: {t} is not a number in [0, 2]").into());
             }
             if format == BatchFormat::AnthropicBatch {
                 return Err(
@@ -164,10 +216,10 @@ pub fn anthropic_batch_line(req: &LlmRequest, p: &GenParams) -> Result<Value, Ch
                 .into(),
         });
     }
-    if let Err(message) = p.check(BatchFormat::AnthropicBatch) {
+    if let Err(e) = p.check(BatchFormat::AnthropicBatch) {
         return Err(ChainError::Instance {
             instance_id: req.custom_id.clone(),
-            message,
+            message: e.to_string(),
         });
     }
     let system: Vec<&str> = req
@@ -204,7 +256,7 @@ pub fn batch_line(
 /// by field (the fields this crate writes, with the types and values the
 /// documentation allows); the first problem found is returned. Used by the
 /// tests and by anyone who hand-edits a batch file.
-pub fn validate_request_line(format: BatchFormat, line: &Value) -> Result<(), String> {
+pub fn validate_request_line(format: BatchFormat, line: &Value) -> Result<(), RequestLineError> {
     let obj = line.as_object().ok_or("a request line is a JSON object")?;
     let custom_id = obj
         .get("custom_id")
@@ -218,7 +270,7 @@ pub fn validate_request_line(format: BatchFormat, line: &Value) -> Result<(), St
             }
             let url = obj.get("url").and_then(Value::as_str).unwrap_or("");
             if url != "/v1/chat/completions" {
-                return Err(format!("url: {url:?} is not /v1/chat/completions"));
+                return Err(format!("url: {url:?} is not /v1/chat/completions").into());
             }
             let body = obj
                 .get("body")
@@ -237,7 +289,8 @@ pub fn validate_request_line(format: BatchFormat, line: &Value) -> Result<(), St
             if !is_anthropic_custom_id(custom_id) {
                 return Err(format!(
                     "custom_id: {custom_id:?} does not match ^[a-zA-Z0-9_-]{{1,64}}$"
-                ));
+                )
+                .into());
             }
             only_keys(obj, &["custom_id", "params"])?;
             let p = obj
@@ -524,8 +577,9 @@ fn classify(v: &Value) -> LineResult {
 pub fn read_batch_output(
     path: &Path,
     expected: Option<&[String]>,
+    limits: codethread_lang::io::SourceLimits,
 ) -> Result<BatchOutput, ChainError> {
-    let text = read_text(path)?;
+    let text = read_text(path, limits)?;
     parse_batch_output_text(path, &text, expected)
 }
 
@@ -571,13 +625,13 @@ fn parse_batch_output_text(
             });
             continue;
         };
-        if let Err(message) = super::check_id(&id) {
+        if let Err(e) = super::check_id(&id) {
             out.errors.push(ChainError::BadField {
                 path: path.to_path_buf(),
                 line: r.line,
                 instance_id: super::printable_id(&id),
                 field: "custom_id".into(),
-                message,
+                message: e.to_string(),
             });
             continue;
         }

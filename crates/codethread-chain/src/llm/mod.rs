@@ -20,26 +20,7 @@ pub mod format;
 pub mod runner;
 
 use crate::error::ChainError;
-use crate::pipeline::{llm_requests, Chain, RequestFormat};
 use crate::statement::LlmRequest;
-
-/// The statement requests of every built instance of `chain`, as
-/// [`LlmRequest`]s: one result per built instance, a damaged
-/// `llm_request.json` being that instance's error.
-pub fn chain_requests(chain: &Chain) -> Vec<(String, Result<LlmRequest, ChainError>)> {
-    llm_requests(chain, RequestFormat::Neutral, "", 0)
-        .into_iter()
-        .map(|(id, r)| {
-            let r = r.and_then(|v| {
-                serde_json::from_value::<LlmRequest>(v).map_err(|e| ChainError::Instance {
-                    instance_id: id.clone(),
-                    message: format!("llm_request.json: {e}"),
-                })
-            });
-            (id, r)
-        })
-        .collect()
-}
 
 /// The runner's jobs for `requests` (chat-completions bodies with `p`).
 pub fn jobs(requests: &[LlmRequest], p: &format::GenParams) -> Vec<runner::Job> {
@@ -93,17 +74,28 @@ pub fn task_context(
 /// printed). Request ids name no file (the cache is keyed by the body's
 /// hash), so `/` is allowed here, unlike the instance ids of
 /// [`crate::ids`]. The message names the first offending character.
-pub fn check_id(id: &str) -> Result<(), String> {
+pub fn check_id(id: &str) -> Result<(), IdError> {
     if id.is_empty() {
-        return Err("custom_id is empty".into());
+        return Err(IdError::Empty);
     }
     match id.chars().find(|c| c.is_control()) {
-        Some(c) => Err(format!(
-            "custom_id contains the control character U+{:04X}",
-            u32::from(c)
-        )),
+        Some(c) => Err(IdError::Control { code: u32::from(c) }),
         None => Ok(()),
     }
+}
+
+/// Why a string cannot be a request / answer id ([`check_id`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum IdError {
+    /// The id is empty.
+    #[error("custom_id is empty")]
+    Empty,
+    /// The id contains a control character (its code point).
+    #[error("custom_id contains the control character U+{code:04X}")]
+    Control {
+        /// The first offending character's code point.
+        code: u32,
+    },
 }
 
 /// `id` safe to print on a terminal or in a log line: control characters
@@ -134,8 +126,9 @@ pub fn printable_id(id: &str) -> String {
 /// `custom_id` refused.
 pub fn load_requests(
     path: &std::path::Path,
+    limits: codethread_lang::io::SourceLimits,
 ) -> Result<crate::instance::Loaded<LlmRequest>, ChainError> {
-    let text = crate::records::read_text(path)?;
+    let text = crate::records::read_text(path, limits)?;
     parse_requests_text(path, &text)
 }
 
@@ -165,7 +158,10 @@ fn parse_requests_text(
                         line: r.line,
                         instance_id: crate::ids::label(&req.custom_id),
                         field: "custom_id".into(),
-                        message: check_id(&req.custom_id).err().unwrap_or_default(),
+                        message: check_id(&req.custom_id)
+                            .err()
+                            .map(|e| e.to_string())
+                            .unwrap_or_default(),
                     })
                 }
                 Ok(req) => rows.push((r.line, req.custom_id.clone(), req)),

@@ -717,11 +717,11 @@ pub fn run(
     let mut same_body: Vec<(usize, usize)> = Vec::new();
     let key = auth.as_deref().and_then(|a| a.strip_prefix("Bearer "));
     for (i, j) in jobs.iter().enumerate() {
-        if let Err(message) = super::check_id(&j.custom_id) {
+        if let Err(e) = super::check_id(&j.custom_id) {
             let o = JobOutcome::Failed {
                 attempts: 0,
                 code: "bad_id".into(),
-                message,
+                message: e.to_string(),
             };
             outcomes[i] = Some(o.clone());
             done += 1;
