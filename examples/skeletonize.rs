@@ -37,7 +37,7 @@ use codethread::lang::io::{
 };
 use codethread::lang::path_label;
 use codethread::skeleton::{
-    skeletonize_dir_hinted, Edit, Options, ParseErrorPolicy, Selector, SkeletonError,
+    skeletonize_dir, Edit, Options, ParseErrorPolicy, Selector, SkeletonError,
 };
 
 /// Replace function bodies with stubs, keeping everything else byte for byte.
@@ -106,16 +106,12 @@ fn main() -> ExitCode {
             ParseErrorPolicy::Refuse
         },
         verify: true,
+        hint: args.lang_hint,
+        max_file_bytes: args.max_file_bytes,
         ..Options::default()
     };
     let start = std::time::Instant::now();
-    let outcomes = match skeletonize_dir_hinted(
-        &args.root,
-        &selectors,
-        &options,
-        args.max_file_bytes,
-        args.lang_hint,
-    ) {
+    let outcomes = match skeletonize_dir(&args.root, &selectors, &options) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}");

@@ -59,11 +59,11 @@ use codethread_lang::io::{
     create_dir_all_nofollow, read_regular, read_regular_nofollow, write_atomic_in, IoError,
     DEFAULT_MAX_FILE_BYTES,
 };
-use codethread_lang::{parse_path_hinted, Lang};
+use codethread_lang::{parse_file, Lang};
 use codethread_metrics::{analyze_parsed, Profile};
 
 use crate::exit::Outcome as ExitOutcome;
-use codethread_patch::{diff_trees, localize_hinted, ApplyOptions, DiffOptions, MemTree};
+use codethread_patch::{diff_trees, localize, ApplyOptions, DiffOptions, LocalizeOptions, MemTree};
 
 /// Errors that stop the whole pipeline. Per-instance problems do not: they
 /// are collected in [`ReproduceSummary::warnings`].
@@ -413,7 +413,11 @@ fn metric_sum(
         let Some(bytes) = tree.get(path.as_bytes()) else {
             continue;
         };
-        let Ok(file) = parse_path_hinted(Path::new(path), bytes.to_vec(), hint) else {
+        let Ok(file) = parse_file(
+            Path::new(path),
+            bytes.to_vec(),
+            &codethread_lang::ParseOptions::with_hint(hint),
+        ) else {
             continue;
         };
         let fm = analyze_parsed(path, &file, profile);
@@ -494,7 +498,8 @@ fn edit_set(pre: &MemTree, patch: &[u8], hint: Option<Lang>) -> Result<EditSet, 
         return Ok(EditSet::default());
     }
     let parsed = codethread_patch::parse(patch).map_err(|e| e.to_string())?;
-    let loc = localize_hinted(pre, &parsed, hint).map_err(|e| e.to_string())?;
+    let loc =
+        localize(pre, &parsed, &LocalizeOptions::with_hint(hint)).map_err(|e| e.to_string())?;
     Ok(EditSet {
         files: codethread_patch::file_set(&parsed),
         functions: codethread_patch::function_set(&loc, true),
@@ -1022,7 +1027,7 @@ pub fn reproduce(
         // deterministic survival check per target.
         if let Some(agent) = &t.agent_pr1 {
             let ids: Vec<String> = t_ids.iter().cloned().collect();
-            let item = codethread_analysis::judge::drift_item_from_trees_hinted(
+            let item = codethread_analysis::judge::drift_item_from_trees(
                 &cfg.benchmark,
                 model,
                 id,
@@ -1038,10 +1043,7 @@ pub fn reproduce(
                     .map(|tid| {
                         (
                             tid,
-                            codethread_analysis::judge::touches_function_hinted(
-                                agent, p, tid, hint,
-                            )
-                            .ok(),
+                            codethread_analysis::judge::touches_function(agent, p, tid, hint).ok(),
                         )
                     })
                     .collect();
