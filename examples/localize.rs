@@ -69,12 +69,15 @@ fn main() -> ExitCode {
         let result = read_regular(p, cli.max_file_bytes)
             .map_err(|e| e.to_string())
             .and_then(|text| {
-                codethread::patch::localize_in_dir_hinted(
+                codethread::patch::localize_in_dir(
                     &cli.before,
                     &text,
                     index,
-                    cli.max_file_bytes,
-                    hint,
+                    &codethread::patch::LocalizeOptions {
+                        hint,
+                        max_file_bytes: cli.max_file_bytes,
+                        ..Default::default()
+                    },
                 )
                 .map_err(|e| format!("{}: {e}", p.display()))
             });

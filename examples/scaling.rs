@@ -217,9 +217,13 @@ fn run_tool(tool: &str, path: &str, src: &str) -> Result<(), String> {
         "localize" => {
             let p =
                 codethread::patch::parse(&new_file_patch(path, src)).map_err(|e| e.to_string())?;
-            codethread::patch::localize(&codethread::patch::MemTree::new(), &p)
-                .map(|_| ())
-                .map_err(|e| e.to_string())
+            codethread::patch::localize(
+                &codethread::patch::MemTree::new(),
+                &p,
+                &codethread::patch::LocalizeOptions::default(),
+            )
+            .map(|_| ())
+            .map_err(|e| e.to_string())
         }
         "metrics" => codethread::metrics::analyze_source(
             path,

@@ -37,7 +37,7 @@ use codethread::lang::io::{
 };
 use codethread::lang::path_label;
 use codethread::skeleton::{
-    skeletonize_dir_hinted, Edit, Options, ParseErrorPolicy, Selector, SkeletonError,
+    skeletonize_dir, Edit, Options, ParseErrorPolicy, Selector, SkeletonError,
 };
 
 /// Replace function bodies with stubs, keeping everything else byte for byte.
@@ -99,6 +99,9 @@ fn main() -> ExitCode {
         eprintln!("error: give --all or at least one --function NAME");
         return ExitCode::from(Outcome::Fatal);
     }
+    let hint = args
+        .lang_hint
+        .or_else(|| codethread::lang::tree_hint(&[&args.root], args.max_file_bytes));
     let options = Options {
         keep_docs: args.keep_docs,
         on_parse_errors: if args.partial {
@@ -107,20 +110,18 @@ fn main() -> ExitCode {
             ParseErrorPolicy::Refuse
         },
         verify: true,
+        hint,
+        max_file_bytes: args.max_file_bytes,
         ..Options::default()
     };
-    let hint = args
-        .lang_hint
-        .or_else(|| codethread::lang::tree_hint(&[&args.root], args.max_file_bytes));
     let start = std::time::Instant::now();
-    let outcomes =
-        match skeletonize_dir_hinted(&args.root, &selectors, &options, args.max_file_bytes, hint) {
-            Ok(o) => o,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return ExitCode::from(Outcome::Fatal);
-            }
-        };
+    let outcomes = match skeletonize_dir(&args.root, &selectors, &options) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(Outcome::Fatal);
+        }
+    };
     if let Err(e) = create_dir_all_nofollow(&args.out, std::path::Path::new("")) {
         eprintln!("error: {e}");
         return ExitCode::from(Outcome::Fatal);

@@ -59,6 +59,7 @@ fn drift_and_compound_round_trip_through_the_example() {
                 &human,
                 if i == 2 { &human } else { &agent },
                 &["m.py::f".to_string()],
+                None,
             )
         })
         .collect();

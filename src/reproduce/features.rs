@@ -9,9 +9,9 @@ use codethread_analysis::features::{
     MetricValues, Stage,
 };
 use codethread_analysis::{Condition, Results};
-use codethread_lang::{parse_path_hinted, Lang};
+use codethread_lang::{parse_file, Lang};
 use codethread_metrics::{analyze_parsed, Profile};
-use codethread_patch::{localize_hinted, MemTree};
+use codethread_patch::{localize, LocalizeOptions, MemTree};
 
 use super::agents::ChainTrees;
 use super::keys::{ChainKey, PerCondition, PR2_CONDITIONS};
@@ -162,7 +162,11 @@ fn metric_sum(
         let Some(bytes) = tree.get(path.as_bytes()) else {
             continue;
         };
-        let Ok(file) = parse_path_hinted(Path::new(path), bytes.to_vec(), hint) else {
+        let Ok(file) = parse_file(
+            Path::new(path),
+            bytes.to_vec(),
+            &codethread_lang::ParseOptions::with_hint(hint),
+        ) else {
             continue;
         };
         let fm = analyze_parsed(path, &file, profile);
@@ -243,7 +247,8 @@ fn edit_set(pre: &MemTree, patch: &[u8], hint: Option<Lang>) -> Result<EditSet, 
         return Ok(EditSet::default());
     }
     let parsed = codethread_patch::parse(patch).map_err(|e| e.to_string())?;
-    let loc = localize_hinted(pre, &parsed, hint).map_err(|e| e.to_string())?;
+    let loc =
+        localize(pre, &parsed, &LocalizeOptions::with_hint(hint)).map_err(|e| e.to_string())?;
     Ok(EditSet {
         files: codethread_patch::file_set(&parsed),
         functions: codethread_patch::function_set(&loc, true),

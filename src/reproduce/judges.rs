@@ -5,8 +5,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use codethread_analysis::judge::{
-    agreement, compounding_table, drift_item_from_trees_hinted, ha_wins_cohort, iec_from_labels,
-    load_items, touches_function_hinted, CompoundLabel, DriftRecord,
+    agreement, compounding_table, drift_item_from_trees, ha_wins_cohort, iec_from_labels,
+    load_items, touches_function, CompoundLabel, DriftRecord,
 };
 use codethread_analysis::{Condition, Results};
 use codethread_lang::io::read_regular_nofollow;
@@ -71,13 +71,12 @@ pub(crate) fn write_inputs(
             .get(id)
             .map(|s| s.iter().cloned().collect())
             .unwrap_or_default();
-        let item =
-            drift_item_from_trees_hinted(&cfg.benchmark, model, id, t.base, agent, &ids, hint);
+        let item = drift_item_from_trees(&cfg.benchmark, model, id, t.base, agent, &ids, hint);
         drift.push(serde_json::to_value(&item).unwrap_or_default());
         if let Some(p) = &t.pr2_patch.aa {
             let touches: BTreeMap<&String, Option<bool>> = ids
                 .iter()
-                .map(|tid| (tid, touches_function_hinted(agent, p, tid, hint).ok()))
+                .map(|tid| (tid, touches_function(agent, p, tid, hint).ok()))
                 .collect();
             aa.push(serde_json::json!({
                 "benchmark": cfg.benchmark, "model": model, "instance": id,

@@ -17,7 +17,7 @@
 //! them. Parsing goes through `codethread_lang::parse`.
 
 use codethread_lang::tree_sitter::Node;
-use codethread_lang::{index_functions, parse, Function, Lang, ParsedFile};
+use codethread_lang::{index_functions, parse, Function, Lang, ParsedFile, PerLang};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -358,19 +358,24 @@ pub const PHP: IecSpec = IecSpec {
     ..EMPTY
 };
 
+/// The detector tables, one row per language.
+static SPECS: PerLang<&IecSpec> = PerLang::new([
+    (Lang::Python, &PYTHON),
+    (Lang::Go, &GO),
+    (Lang::Rust, &RUST),
+    (Lang::JavaScript, &JAVASCRIPT),
+    (Lang::TypeScript, &JAVASCRIPT),
+    (Lang::Tsx, &JAVASCRIPT),
+    (Lang::Java, &JAVA),
+    (Lang::C, &C),
+    (Lang::Cpp, &CPP),
+    (Lang::Ruby, &RUBY),
+    (Lang::Php, &PHP),
+]);
+
 /// The data table of a language.
 pub fn spec(lang: Lang) -> &'static IecSpec {
-    match lang {
-        Lang::Python => &PYTHON,
-        Lang::Go => &GO,
-        Lang::Rust => &RUST,
-        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => &JAVASCRIPT,
-        Lang::Java => &JAVA,
-        Lang::C => &C,
-        Lang::Cpp => &CPP,
-        Lang::Ruby => &RUBY,
-        Lang::Php => &PHP,
-    }
+    SPECS.get(lang)
 }
 
 /// The contract signature of one function.

@@ -785,17 +785,10 @@ pub fn compounding_table(
 /// at all? `Ok(false)` means the drifted code reached the end of the chain
 /// untouched (it certainly survived); `Ok(true)` means PR2 edited it (the
 /// judge decides between survived, rewritten and removed).
+///
+/// `hint` is the repository's language (it settles `.h` between C and C++,
+/// `codethread_lang::Lang::for_source`).
 pub fn touches_function(
-    pre: &codethread_patch::MemTree,
-    aa_pr2_patch: &[u8],
-    target_id: &str,
-) -> Result<bool, String> {
-    touches_function_hinted(pre, aa_pr2_patch, target_id, None)
-}
-
-/// [`touches_function`] with the repository's language as a hint (it
-/// settles `.h` between C and C++, `codethread_lang::Lang::for_source`).
-pub fn touches_function_hinted(
     pre: &codethread_patch::MemTree,
     aa_pr2_patch: &[u8],
     target_id: &str,
@@ -805,7 +798,12 @@ pub fn touches_function_hinted(
         return Ok(false);
     }
     let parsed = codethread_patch::parse(aa_pr2_patch).map_err(|e| e.to_string())?;
-    let loc = codethread_patch::localize_hinted(pre, &parsed, hint).map_err(|e| e.to_string())?;
+    let loc = codethread_patch::localize(
+        pre,
+        &parsed,
+        &codethread_patch::LocalizeOptions::with_hint(hint),
+    )
+    .map_err(|e| e.to_string())?;
     let base = target_id.split('#').next().unwrap_or(target_id);
     Ok(loc
         .targets
@@ -828,28 +826,10 @@ pub struct DriftFile {
 /// A drift item built from the two PR1 trees: the text of every target
 /// (`path::qualname[#n]`) on each side (empty when a side lacks it), and
 /// the whole files for [`static_iec`].
+///
+/// `hint` is the repository's language (a C++ repository's `.h` files are
+/// C++).
 pub fn drift_item_from_trees(
-    benchmark: &str,
-    model: &str,
-    instance_id: &str,
-    human: &codethread_patch::MemTree,
-    agent: &codethread_patch::MemTree,
-    target_ids: &[String],
-) -> DriftItem {
-    drift_item_from_trees_hinted(
-        benchmark,
-        model,
-        instance_id,
-        human,
-        agent,
-        target_ids,
-        None,
-    )
-}
-
-/// [`drift_item_from_trees`] with the repository's language as a hint (a
-/// C++ repository's `.h` files are C++).
-pub fn drift_item_from_trees_hinted(
     benchmark: &str,
     model: &str,
     instance_id: &str,
@@ -929,7 +909,11 @@ fn outside_edits(
         .iter()
         .filter_map(|t| t.split("::").next())
         .collect();
-    let mut out: Vec<String> = match codethread_patch::localize_hinted(human, &patch, hint) {
+    let mut out: Vec<String> = match codethread_patch::localize(
+        human,
+        &patch,
+        &codethread_patch::LocalizeOptions::with_hint(hint),
+    ) {
         Ok(loc) => codethread_patch::function_set(&loc, true)
             .into_iter()
             .filter(|f| !targets.contains(&bare(f)))

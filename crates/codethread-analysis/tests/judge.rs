@@ -194,14 +194,14 @@ fn compounding_answers_table_and_survival_check() {
         b"def f(x):\n    return x + 1\n\n\ndef g():\n    return 2\n".to_vec(),
     );
     assert_eq!(
-        touches_function(&pre, it.aa_pr2_patch.as_bytes(), "m.py::f"),
+        touches_function(&pre, it.aa_pr2_patch.as_bytes(), "m.py::f", None),
         Ok(true)
     );
     assert_eq!(
-        touches_function(&pre, it.aa_pr2_patch.as_bytes(), "m.py::g"),
+        touches_function(&pre, it.aa_pr2_patch.as_bytes(), "m.py::g", None),
         Ok(false)
     );
-    assert_eq!(touches_function(&pre, b"", "m.py::f"), Ok(false));
+    assert_eq!(touches_function(&pre, b"", "m.py::f", None), Ok(false));
 }
 
 #[test]
@@ -220,6 +220,7 @@ fn items_from_trees_static_iec_and_imports() {
         &human,
         &agent,
         &["m.py::A.f".to_string()],
+        None,
     );
     assert_eq!(it.language, "python");
     assert!(
@@ -234,6 +235,7 @@ fn items_from_trees_static_iec_and_imports() {
         &human,
         &human,
         &["m.py::A.f".to_string()],
+        None,
     );
     assert_eq!(static_iec(&same), Some(false));
     // The item travels as JSONL.
@@ -299,7 +301,15 @@ fn outside_edits_list_what_the_agent_changed_beyond_the_targets() {
         b"def f(x):\n    return _inc(x)\n\n\ndef _inc(x):\n    return x + 1\n\n\ndef g(y):\n    return y or 0\n\n\ndef h():\n    return 0\n".to_vec(),
     );
     agent.insert(b"util.py".to_vec(), b"X = 1\n".to_vec());
-    let it = drift_item_from_trees("b", "m", "o__r-9", &human, &agent, &["m.py::f".to_string()]);
+    let it = drift_item_from_trees(
+        "b",
+        "m",
+        "o__r-9",
+        &human,
+        &agent,
+        &["m.py::f".to_string()],
+        None,
+    );
     assert_eq!(
         it.outside_edits,
         vec![
@@ -310,7 +320,15 @@ fn outside_edits_list_what_the_agent_changed_beyond_the_targets() {
     );
     assert!(drift_request(&it).to_string().contains("m.py::_inc"));
     // Nothing outside the targets: nothing listed.
-    let same = drift_item_from_trees("b", "m", "o__r-9", &human, &human, &["m.py::f".to_string()]);
+    let same = drift_item_from_trees(
+        "b",
+        "m",
+        "o__r-9",
+        &human,
+        &human,
+        &["m.py::f".to_string()],
+        None,
+    );
     assert!(same.outside_edits.is_empty());
     // C++ header with the repository's language.
     let mut h = codethread_patch::MemTree::new();
@@ -323,7 +341,7 @@ fn outside_edits_list_what_the_agent_changed_beyond_the_targets() {
         b"r.h".to_vec(),
         b"namespace n {\nint f(int x) { return x + 0; }\nint g() { return 2; }\n}\n".to_vec(),
     );
-    let it = codethread_analysis::judge::drift_item_from_trees_hinted(
+    let it = codethread_analysis::judge::drift_item_from_trees(
         "b",
         "m",
         "o__r-10",

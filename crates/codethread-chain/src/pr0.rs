@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use codethread_lang::{parse_path_hinted, Lang, ParsedFile};
+use codethread_lang::{parse_file, Lang, ParsedFile};
 use codethread_patch::{diff_files, DiffOptions, FileChange};
 use codethread_skeleton::{skeletonize, Options, ParseErrorPolicy, Selector, Warning};
 use serde::{Deserialize, Serialize};
@@ -50,7 +50,12 @@ pub(crate) fn parse_like_localization(
     bytes: &[u8],
     hint: Option<Lang>,
 ) -> Option<ParsedFile> {
-    parse_path_hinted(Path::new(path), bytes.to_vec(), hint).ok()
+    parse_file(
+        Path::new(path),
+        bytes.to_vec(),
+        &codethread_lang::ParseOptions::with_hint(hint),
+    )
+    .ok()
 }
 
 /// Stub the targets of `loc` and write PR0.

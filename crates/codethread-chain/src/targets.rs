@@ -8,7 +8,7 @@
 
 use std::collections::BTreeMap;
 
-use codethread_lang::{index_functions, parse_path_hinted, Function, Lang};
+use codethread_lang::{index_functions, parse_file, Function, Lang};
 use codethread_patch::MemTree;
 use serde::{Deserialize, Serialize};
 
@@ -101,7 +101,11 @@ fn real_functions(path: &str, bytes: &[u8], hint: Option<Lang>) -> Vec<Function>
     if Lang::from_path(path).is_none() {
         return Vec::new();
     }
-    match parse_path_hinted(std::path::Path::new(path), bytes.to_vec(), hint) {
+    match parse_file(
+        std::path::Path::new(path),
+        bytes.to_vec(),
+        &codethread_lang::ParseOptions::with_hint(hint),
+    ) {
         Ok(file) => index_functions(&file)
             .into_iter()
             .filter(|f| !f.anonymous && f.body.is_some())
@@ -136,7 +140,12 @@ pub fn localize(
         }
     }
     let hint = inst.lang_hint();
-    let l = codethread_patch::localize_hinted(&tree, &patch, hint).map_err(|e| match e {
+    let l = codethread_patch::localize(
+        &tree,
+        &patch,
+        &codethread_patch::LocalizeOptions::with_hint(hint),
+    )
+    .map_err(|e| match e {
         codethread_patch::LocalizeError::Apply(a) => {
             perr(format!("gold patch does not apply at base: {a}"))
         }

@@ -165,10 +165,10 @@ fn pr0_roundtrips(dev: &std::path::Path, count: usize, negatives: usize, max_no_
             .unwrap_or_else(|e| panic!("{e}"));
         for (path, text) in &pr0.skeletons {
             let lang = codethread_lang::Lang::from_path(path).expect("lang");
-            let orig = codethread_lang::parse_path_hinted(
+            let orig = codethread_lang::parse_file(
                 std::path::Path::new(path),
                 loc.before[path].clone(),
-                inst.lang_hint(),
+                &codethread_lang::ParseOptions::with_hint(inst.lang_hint()),
             )
             .expect("parse");
             // Parsed as the original was (C/C++: with the macro mask when

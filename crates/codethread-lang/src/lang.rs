@@ -4,6 +4,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use crate::info::{Family, LangInfo, LANGS};
+
 /// A language (grammar) codethread can parse.
 ///
 /// JavaScript covers `.js`, `.mjs`, `.cjs` and `.jsx`; TypeScript covers `.ts`,
@@ -38,7 +40,7 @@ pub enum Lang {
 
 impl Lang {
     /// Every supported language.
-    pub const ALL: [Lang; 11] = [
+    pub const ALL: [Lang; Lang::COUNT] = [
         Lang::Python,
         Lang::Go,
         Lang::Rust,
@@ -52,6 +54,15 @@ impl Lang {
         Lang::Php,
     ];
 
+    /// The number of languages (the length of [`Lang::ALL`]).
+    pub const COUNT: usize = 11;
+
+    /// The language's row of the language table: the one dispatch point
+    /// every other per-language method reads.
+    pub fn info(self) -> &'static LangInfo {
+        &LANGS[self as usize]
+    }
+
     /// Position of the language in [`Lang::ALL`] (a dense index for tables).
     pub fn index(self) -> usize {
         self as usize
@@ -64,26 +75,15 @@ impl Lang {
     }
 
     /// The language for a file extension (without the dot, case-sensitive),
-    /// without a repository-level hint: `.c` and `.h` are C; `.cc .cpp .cxx
-    /// .c++ .hpp .hh .hxx .h++ .ipp .inl .tpp` are C++ (`docs/target-rules.md`).
-    /// [`Lang::for_source`] refines `.h` by content and by a hint.
+    /// without a repository-level hint ([`LangInfo::extensions`]): `.c` and
+    /// `.h` are C; `.cc .cpp .cxx .c++ .hpp .hh .hxx .h++ .ipp .inl .tpp` are
+    /// C++ (`docs/target-rules.md`). [`Lang::for_source`] refines `.h` by
+    /// content and by a hint.
     pub fn from_extension(ext: &str) -> Option<Lang> {
-        Some(match ext {
-            "py" | "pyi" => Lang::Python,
-            "go" => Lang::Go,
-            "rs" => Lang::Rust,
-            "js" | "mjs" | "cjs" | "jsx" => Lang::JavaScript,
-            "ts" | "mts" | "cts" => Lang::TypeScript,
-            "tsx" => Lang::Tsx,
-            "java" => Lang::Java,
-            "c" | "h" => Lang::C,
-            "cc" | "cpp" | "cxx" | "c++" | "hpp" | "hh" | "hxx" | "h++" | "ipp" | "inl" | "tpp" => {
-                Lang::Cpp
-            }
-            "rb" => Lang::Ruby,
-            "php" => Lang::Php,
-            _ => return None,
-        })
+        LANGS
+            .iter()
+            .find(|i| i.extensions.contains(&ext))
+            .map(|i| i.lang)
     }
 
     /// The language of a file from its name, its bytes and an optional
@@ -108,7 +108,7 @@ impl Lang {
         let path = path.as_ref();
         let ext = path.extension()?.to_str()?;
         let lang = Lang::from_extension(ext)?;
-        if !matches!(lang, Lang::C | Lang::Cpp) {
+        if !lang.is_c_family() {
             return Some(lang);
         }
         Some(match hint {
@@ -122,106 +122,60 @@ impl Lang {
     /// Lower-case name used in outputs: `python`, `go`, `rust`, `javascript`,
     /// `typescript`, `tsx`, `java`, `c`, `cpp`, `ruby`, `php`.
     pub fn name(self) -> &'static str {
-        match self {
-            Lang::Python => "python",
-            Lang::Go => "go",
-            Lang::Rust => "rust",
-            Lang::JavaScript => "javascript",
-            Lang::TypeScript => "typescript",
-            Lang::Tsx => "tsx",
-            Lang::Java => "java",
-            Lang::C => "c",
-            Lang::Cpp => "cpp",
-            Lang::Ruby => "ruby",
-            Lang::Php => "php",
-        }
+        self.info().name
     }
 
-    /// Parse a name produced by [`Lang::name`] (also accepts `js`, `ts`, `py`,
-    /// `rs`, `c++`, `rb`, and the `language` values of SWE-bench Multilingual
-    /// and Multi-SWE-bench: `C++`, `Java`, `PHP`, ...).
+    /// Parse a name produced by [`Lang::name`] (also accepts the
+    /// [`LangInfo::aliases`] `js`, `ts`, `py`, `rs`, `c++`, `rb`, ..., and
+    /// the `language` values of SWE-bench Multilingual and Multi-SWE-bench:
+    /// `C++`, `Java`, `PHP`, ...; case-insensitive, trimmed).
     pub fn from_name(name: &str) -> Option<Lang> {
-        Some(match name.trim().to_ascii_lowercase().as_str() {
-            "python" | "py" => Lang::Python,
-            "go" | "golang" => Lang::Go,
-            "rust" | "rs" => Lang::Rust,
-            "javascript" | "js" | "jsx" => Lang::JavaScript,
-            "typescript" | "ts" => Lang::TypeScript,
-            "tsx" => Lang::Tsx,
-            "java" => Lang::Java,
-            "c" => Lang::C,
-            "cpp" | "c++" | "cxx" => Lang::Cpp,
-            "ruby" | "rb" => Lang::Ruby,
-            "php" => Lang::Php,
-            _ => return None,
-        })
+        let name = name.trim().to_ascii_lowercase();
+        LANGS
+            .iter()
+            .find(|i| i.name == name || i.aliases.contains(&name.as_str()))
+            .map(|i| i.lang)
     }
 
     /// The info string of a Markdown code fence for this language's code
     /// (`python`, `go`, `rust`, `javascript`, `typescript`, `tsx`, `java`, `c`,
     /// `cpp`, `ruby`, `php`).
     pub fn fence(self) -> &'static str {
-        self.name()
+        self.info().fence
     }
 
     /// The line-comment opener (`#` for Python and Ruby, `//` otherwise; PHP
     /// also has `#`, C has `//` since C99).
     pub fn line_comment(self) -> &'static str {
-        match self {
-            Lang::Python | Lang::Ruby => "#",
-            _ => "//",
-        }
+        self.info().line_comment
+    }
+
+    /// Node kinds of comments in the language's grammar.
+    pub fn comment_kinds(self) -> &'static [&'static str] {
+        self.info().comment_kinds
     }
 
     /// True for C and C++.
     pub fn is_c_family(self) -> bool {
-        matches!(self, Lang::C | Lang::Cpp)
+        self.info().family == Family::C
     }
 
     /// True for the JavaScript family (JavaScript, TypeScript, TSX).
     pub fn is_js_family(self) -> bool {
-        matches!(self, Lang::JavaScript | Lang::TypeScript | Lang::Tsx)
+        self.info().family == Family::Js
     }
 
     /// Grammars to try, in order, when a file of this language does not parse
     /// cleanly: Flow-typed JavaScript parses only as TypeScript or TSX.
     pub fn fallback_grammars(self) -> &'static [Lang] {
-        match self {
-            Lang::JavaScript => &[Lang::TypeScript, Lang::Tsx],
-            _ => &[],
-        }
+        self.info().fallback_grammars
     }
 
     /// The tree-sitter grammar, or `None` when this build of the crate left
     /// the language's grammar out (its cargo feature, [`Lang::feature`], is
     /// off). Parsing such a language is [`crate::LangError::GrammarNotBuilt`].
     pub fn ts_language(self) -> Option<tree_sitter::Language> {
-        match self {
-            #[cfg(feature = "python")]
-            Lang::Python => Some(tree_sitter_python::LANGUAGE.into()),
-            #[cfg(feature = "go")]
-            Lang::Go => Some(tree_sitter_go::LANGUAGE.into()),
-            #[cfg(feature = "rust")]
-            Lang::Rust => Some(tree_sitter_rust::LANGUAGE.into()),
-            #[cfg(feature = "javascript")]
-            Lang::JavaScript => Some(tree_sitter_javascript::LANGUAGE.into()),
-            #[cfg(feature = "typescript")]
-            Lang::TypeScript => Some(tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into()),
-            #[cfg(feature = "typescript")]
-            Lang::Tsx => Some(tree_sitter_typescript::LANGUAGE_TSX.into()),
-            #[cfg(feature = "java")]
-            Lang::Java => Some(tree_sitter_java::LANGUAGE.into()),
-            #[cfg(feature = "c")]
-            Lang::C => Some(tree_sitter_c::LANGUAGE.into()),
-            #[cfg(feature = "cpp")]
-            Lang::Cpp => Some(tree_sitter_cpp::LANGUAGE.into()),
-            #[cfg(feature = "ruby")]
-            Lang::Ruby => Some(tree_sitter_ruby::LANGUAGE.into()),
-            #[cfg(feature = "php")]
-            Lang::Php => Some(tree_sitter_php::LANGUAGE_PHP.into()),
-            #[allow(unreachable_patterns)]
-            _ => None,
-        }
+        (self.info().grammar)()
     }
 
     /// True when this build holds the language's grammar.
@@ -232,18 +186,7 @@ impl Lang {
     /// The cargo feature of this crate that builds the language's grammar
     /// (all are on by default; TypeScript and TSX share `typescript`).
     pub fn feature(self) -> &'static str {
-        match self {
-            Lang::Python => "python",
-            Lang::Go => "go",
-            Lang::Rust => "rust",
-            Lang::JavaScript => "javascript",
-            Lang::TypeScript | Lang::Tsx => "typescript",
-            Lang::Java => "java",
-            Lang::C => "c",
-            Lang::Cpp => "cpp",
-            Lang::Ruby => "ruby",
-            Lang::Php => "php",
-        }
+        self.info().feature
     }
 }
 

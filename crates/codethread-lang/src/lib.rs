@@ -51,12 +51,14 @@ mod files;
 mod flat;
 mod generated;
 mod index;
+mod info;
 pub mod io;
 mod kinds;
 mod lang;
 mod macros;
 mod parse;
 mod spec;
+mod walk;
 
 use std::path::PathBuf;
 
@@ -68,6 +70,7 @@ pub use index::{
     index_flat, index_flat_with, index_functions, Function, FunctionKind, IndexOptions,
     PairingExtra, PairingKey, Span, MAX_QUALNAME_SCOPES,
 };
+pub use info::{Family, LangInfo, PerLang};
 pub use kinds::kind_of;
 pub use lang::Lang;
 pub use macros::{
@@ -75,11 +78,11 @@ pub use macros::{
     MacroRules,
 };
 pub use parse::{
-    code_end, count_errors, estimate_tokens, parse, parse_budget, parse_path, parse_path_best,
-    parse_path_hinted, parse_path_hinted_budget, parse_with_grammar, parse_with_grammar_budget,
-    BudgetLimit, ParseBudget, ParsedFile,
+    code_end, estimate_tokens, parse, parse_budget, parse_file, parse_path, parse_with_grammar,
+    parse_with_grammar_budget, BudgetLimit, ParseBudget, ParseOptions, ParsedFile,
 };
 pub use tree_sitter;
+pub use walk::{count_errors, first_error, preorder, Preorder};
 
 /// Errors of this crate. Syntax errors are not errors (see
 /// [`ParsedFile::parse_errors`]).

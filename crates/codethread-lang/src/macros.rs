@@ -53,7 +53,7 @@ pub struct MacroRules {
     pub keyword_substitutions: &'static [(&'static str, &'static str)],
 }
 
-static C_FAMILY: MacroRules = MacroRules {
+pub(crate) static C_FAMILY: MacroRules = MacroRules {
     specifier_keywords: &[
         "static",
         "inline",
@@ -117,18 +117,14 @@ static C_FAMILY: MacroRules = MacroRules {
     keyword_substitutions: &[],
 };
 
-static CPP: MacroRules = MacroRules {
+pub(crate) static CPP: MacroRules = MacroRules {
     keyword_substitutions: &[("CONSTEXPR", "constexpr"), ("CONSTEVAL", "consteval")],
     ..C_FAMILY
 };
 
 /// The masking rules of a language, if it has a preprocessor.
 pub fn macro_rules(lang: Lang) -> Option<&'static MacroRules> {
-    match lang {
-        Lang::C => Some(&C_FAMILY),
-        Lang::Cpp => Some(&CPP),
-        _ => None,
-    }
+    lang.info().macros
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,8 +5,9 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use tree_sitter::{Node, ParseOptions, ParseState, Parser, Tree};
+use tree_sitter::{Node, ParseState, Parser, Tree};
 
+use crate::walk::count_errors;
 use crate::{Lang, LangError};
 
 /// A parsed source file: its bytes, language, tree and error count.
@@ -446,7 +447,7 @@ fn run_parser(
             parser.parse_with_options(
                 &mut read,
                 None,
-                Some(ParseOptions::new().progress_callback(&mut progress)),
+                Some(tree_sitter::ParseOptions::new().progress_callback(&mut progress)),
             )
         };
         if read_over.get() {
@@ -571,81 +572,51 @@ pub fn parse_path(
     parse(lang, source)
 }
 
-/// Count ERROR and MISSING nodes below (and including) `root`, iteratively.
-pub fn count_errors(root: Node<'_>) -> usize {
-    if !root.has_error() {
-        return 0;
-    }
-    let mut count = 0;
-    let mut cursor = root.walk();
-    loop {
-        let node = cursor.node();
-        if node.is_error() || node.is_missing() {
-            count += 1;
-        }
-        // Only descend into subtrees that contain errors.
-        if node.has_error() && cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return count;
-            }
+/// How [`parse_file`] reads a file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// A repository-level language (an instance's `language` field, a
+    /// `--lang-hint` option): the language comes from [`Lang::for_source`]
+    /// (with hint C++, every C-family file is C++).
+    pub hint: Option<Lang>,
+    /// The budget of each grammar tried (a fallback grammar that exceeds it
+    /// is not chosen).
+    pub budget: ParseBudget,
+}
+
+impl ParseOptions {
+    /// The default options with a language `hint`.
+    pub fn with_hint(hint: Option<Lang>) -> Self {
+        ParseOptions {
+            hint,
+            ..ParseOptions::default()
         }
     }
 }
 
-/// Parse a file choosing the grammar from its path; for JavaScript files
-/// (`.js`, `.mjs`, `.cjs`, `.jsx`) also try the TypeScript and TSX grammars
-/// and keep the parse with the fewest ERROR/MISSING nodes (Flow-typed sources
-/// parse cleanly only as TypeScript). Ties keep the JavaScript parse. A `.h`
-/// file is C++ when its text has a C++-only construct ([`Lang::for_source`]
-/// without a hint).
+/// Parse a file choosing the grammar from its path, its bytes and
+/// [`ParseOptions::hint`] ([`Lang::for_source`]: a `.h` file is C++ when its
+/// text has a C++-only construct, or with hint C++). A file with errors is
+/// also read with the language's fallback grammars (JavaScript files: the
+/// TypeScript and TSX grammars, as Flow-typed sources parse cleanly only as
+/// TypeScript) and the parse with the fewest ERROR/MISSING nodes is kept
+/// (ties keep the first); a C or C++ file with errors is then also parsed
+/// with its attribute-like macros masked ([`crate::tolerant`]) and the tree
+/// with fewer errors is kept, over the original bytes.
 ///
 /// # Errors
 /// As [`parse_path`].
-pub fn parse_path_best(
+pub fn parse_file(
     path: &std::path::Path,
     source: impl Into<Vec<u8>>,
+    options: &ParseOptions,
 ) -> Result<ParsedFile, LangError> {
-    parse_path_hinted(path, source, None)
-}
-
-/// [`parse_path_best`] with a repository-level language `hint` (an
-/// instance's `language` field, a `--lang-hint` option): the language comes
-/// from [`Lang::for_source`] (with hint C++, every C-family file is C++).
-/// A C or C++ file with errors is also parsed with its attribute-like
-/// macros masked ([`crate::tolerant`]); the tree with fewer errors is kept,
-/// over the original bytes.
-///
-/// # Errors
-/// As [`parse_path`].
-pub fn parse_path_hinted(
-    path: &std::path::Path,
-    source: impl Into<Vec<u8>>,
-    hint: Option<Lang>,
-) -> Result<ParsedFile, LangError> {
-    parse_path_hinted_budget(path, source, hint, &ParseBudget::default())
-}
-
-/// [`parse_path_hinted`] under `budget` (each grammar tried gets the whole
-/// budget; a fallback grammar that exceeds it is not chosen).
-///
-/// # Errors
-/// As [`parse_path`].
-pub fn parse_path_hinted_budget(
-    path: &std::path::Path,
-    source: impl Into<Vec<u8>>,
-    hint: Option<Lang>,
-    budget: &ParseBudget,
-) -> Result<ParsedFile, LangError> {
+    let budget = &options.budget;
     let source = source.into();
-    let lang = Lang::for_source(path, &source, hint).ok_or_else(|| LangError::Unsupported {
-        path: path.to_path_buf(),
-    })?;
+    let lang =
+        Lang::for_source(path, &source, options.hint).ok_or_else(|| LangError::Unsupported {
+            path: path.to_path_buf(),
+        })?;
     let first = parse_budget(lang, source, budget)?;
     if first.parse_errors == 0 {
         return Ok(first);

@@ -317,7 +317,7 @@ const fn fb(kind: &'static str, name_field: &'static str) -> FnRule {
         ..PLAIN_FN
     }
 }
-static PYTHON: LangSpec = LangSpec {
+pub(crate) static PYTHON: LangSpec = LangSpec {
     functions: &[
         f("function_definition", Some("name"), "body"),
         fx("lambda", "body"),
@@ -350,7 +350,7 @@ static PYTHON: LangSpec = LangSpec {
     defs: DefRules::NONE,
 };
 
-static GO: LangSpec = LangSpec {
+pub(crate) static GO: LangSpec = LangSpec {
     functions: &[
         f("function_declaration", Some("name"), "body"),
         FnRule {
@@ -385,7 +385,7 @@ static GO: LangSpec = LangSpec {
     defs: DefRules::NONE,
 };
 
-static RUST: LangSpec = LangSpec {
+pub(crate) static RUST: LangSpec = LangSpec {
     functions: &[
         f("function_item", Some("name"), "body"),
         fx("closure_expression", "body"),
@@ -600,8 +600,8 @@ macro_rules! js_spec {
     };
 }
 
-static JAVASCRIPT: LangSpec = js_spec!();
-static TYPESCRIPT: LangSpec = js_spec!();
+pub(crate) static JAVASCRIPT: LangSpec = js_spec!();
+pub(crate) static TYPESCRIPT: LangSpec = js_spec!();
 
 const fn class(kind: &'static str) -> ScopeRule {
     ScopeRule {
@@ -657,7 +657,7 @@ const FIVE: DefRules = DefRules {
     ..DefRules::NONE
 };
 
-static JAVA: LangSpec = LangSpec {
+pub(crate) static JAVA: LangSpec = LangSpec {
     parent_names: &[ParentName {
         parent: "variable_declarator",
         field: "name",
@@ -804,7 +804,7 @@ const C_DEFINITION: FnRule = FnRule {
     ..PLAIN_FN
 };
 
-static C: LangSpec = plain(
+pub(crate) static C: LangSpec = plain(
     &[C_DEFINITION],
     &[],
     DefRules {
@@ -816,7 +816,7 @@ static C: LangSpec = plain(
     },
 );
 
-static CPP: LangSpec = LangSpec {
+pub(crate) static CPP: LangSpec = LangSpec {
     // `template <...>` headers and `friend` start the span.
     span_wrappers: &["template_declaration", "friend_declaration"],
     ..plain(
@@ -856,7 +856,7 @@ static CPP: LangSpec = LangSpec {
     )
 };
 
-static RUBY: LangSpec = LangSpec {
+pub(crate) static RUBY: LangSpec = LangSpec {
     receiver_field: Some("object"),
     ..plain(
         &[
@@ -899,7 +899,7 @@ static RUBY: LangSpec = LangSpec {
     )
 };
 
-static PHP: LangSpec = plain(
+pub(crate) static PHP: LangSpec = plain(
     &[
         fb("function_definition", "name"),
         FnRule {
@@ -933,18 +933,7 @@ static PHP: LangSpec = plain(
         ..FIVE
     },
 );
-/// The tables for a language.
+/// The tables for a language (its [`crate::LangInfo`] row's).
 pub(crate) fn spec(lang: Lang) -> &'static LangSpec {
-    match lang {
-        Lang::Python => &PYTHON,
-        Lang::Go => &GO,
-        Lang::Rust => &RUST,
-        Lang::JavaScript => &JAVASCRIPT,
-        Lang::TypeScript | Lang::Tsx => &TYPESCRIPT,
-        Lang::Java => &JAVA,
-        Lang::C => &C,
-        Lang::Cpp => &CPP,
-        Lang::Ruby => &RUBY,
-        Lang::Php => &PHP,
-    }
+    lang.info().spec
 }

@@ -6,13 +6,13 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use codethread_lang::{index_functions, parse_path_hinted, Function, Lang};
+use codethread_lang::{index_functions, parse_file, Function, Lang};
 use serde_json::Value;
 
 fn load(path: &Path, hint: Option<Lang>) -> Vec<Function> {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let file =
-        parse_path_hinted(path, bytes, hint).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let file = parse_file(path, bytes, &codethread_lang::ParseOptions::with_hint(hint))
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     index_functions(&file)
 }
 

@@ -15,7 +15,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use codethread_lang::io::DEFAULT_MAX_FILE_BYTES;
-use codethread_lang::{index_functions, parse_path_hinted, Lang};
+use codethread_lang::{index_functions, parse_file, Lang};
 use codethread_metrics::{analyze_paths, AnalyzeOptions, Profile};
 use serde_json::Value;
 
@@ -40,7 +40,11 @@ fn hint_of(shared: &Path, corpus: &str) -> Option<Lang> {
 /// in the file's tree: no canonical record).
 fn index_ids(root: &Path, path: &str, hint: Option<Lang>) -> (HashSet<String>, HashSet<String>) {
     let bytes = std::fs::read(root.join(path)).unwrap();
-    let Ok(file) = parse_path_hinted(Path::new(path), bytes, hint) else {
+    let Ok(file) = parse_file(
+        Path::new(path),
+        bytes,
+        &codethread_lang::ParseOptions::with_hint(hint),
+    ) else {
         return Default::default();
     };
     let mut ids = HashSet::new();

@@ -142,13 +142,16 @@ fn bench(c: &mut Criterion) {
                     for (tree, path) in [(before, &f.old_path), (after, &f.new_path)] {
                         let Some(path) = path else { continue };
                         let name = String::from_utf8_lossy(path).into_owned();
-                        if !codethread_patch::is_source_path(&name) {
+                        if !codethread_patch::is_source_path(&name, None) {
                             continue;
                         }
                         if let Some(src) = tree.get(path) {
-                            let parsed =
-                                codethread_lang::parse_path_best(Path::new(&name), src.to_vec())
-                                    .unwrap();
+                            let parsed = codethread_lang::parse_file(
+                                Path::new(&name),
+                                src.to_vec(),
+                                &codethread_lang::ParseOptions::default(),
+                            )
+                            .unwrap();
                             n += codethread_lang::index_functions(&parsed).len();
                         }
                     }
@@ -161,7 +164,11 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             dev_cases
                 .iter()
-                .map(|(p, before, _)| localize(before, p).map(|l| l.targets.len()).unwrap_or(0))
+                .map(|(p, before, _)| {
+                    localize(before, p, &codethread_patch::LocalizeOptions::default())
+                        .map(|l| l.targets.len())
+                        .unwrap_or(0)
+                })
                 .sum::<usize>()
         })
     });

@@ -107,7 +107,8 @@ pub fn apply_to_dir(
     opts: &ApplyOptions,
 ) -> Result<ApplyReport, ApplyError> {
     // Load every file the patch may read.
-    let loaded: BTreeMap<Vec<u8>, TreeFile> = load_for_patch(root, patch)?.files;
+    let loaded: BTreeMap<Vec<u8>, TreeFile> =
+        load_for_patch(root, patch, codethread_lang::io::DEFAULT_MAX_FILE_BYTES)?.files;
     let (overlay, report) = apply_with(&|p: &[u8]| loaded.get(p).cloned(), patch, opts)?;
     if let Some((p, _)) = overlay.iter().find(|(_, f)| {
         f.as_ref()
@@ -168,15 +169,11 @@ pub fn apply_to_dir(
 /// Loads, from the directory `root`, every existing file that `patch` reads
 /// or writes (same path and symlink checks as [`apply_to_dir`]) into a
 /// [`MemTree`] — the pre-images needed to apply or localize the patch.
-pub fn load_for_patch(root: &Path, patch: &Patch) -> Result<MemTree, ApplyError> {
-    load_for_patch_limited(root, patch, codethread_lang::io::DEFAULT_MAX_FILE_BYTES)
-}
-
-/// [`load_for_patch`] reading files of at most `max_file_bytes`; only
-/// regular files are read ([`codethread_lang::io::read_regular`]): a FIFO,
-/// device or oversized pre-image is an [`ApplyError::Io`] naming it, never a
-/// hang.
-pub fn load_for_patch_limited(
+///
+/// Only regular files of at most `max_file_bytes` are read
+/// ([`codethread_lang::io::read_regular`]): a FIFO, device or oversized
+/// pre-image is an [`ApplyError::Io`] naming it, never a hang.
+pub fn load_for_patch(
     root: &Path,
     patch: &Patch,
     max_file_bytes: u64,

@@ -75,8 +75,8 @@ pub struct EditSets {
 }
 
 /// Parses one patch (number `index`, for errors), loads its pre-images from
-/// `before` (safely, files of at most `max_file_bytes`, see
-/// [`crate::load_for_patch_limited`]) and localizes it: one input of
+/// `before` (safely, files of at most [`crate::LocalizeOptions::max_file_bytes`],
+/// see [`crate::load_for_patch`]) and localizes it with `options`: one input of
 /// [`edit_sets_in_dir`], for callers that keep the other patches' results
 /// when one fails.
 ///
@@ -87,27 +87,12 @@ pub fn localize_in_dir(
     before: &std::path::Path,
     text: &[u8],
     index: usize,
-    max_file_bytes: u64,
-) -> Result<(crate::Patch, Localization), crate::localize::LocalizeError> {
-    localize_in_dir_hinted(before, text, index, max_file_bytes, None)
-}
-
-/// [`localize_in_dir`] for a repository of language `hint` (see
-/// [`crate::localize_hinted`]).
-///
-/// # Errors
-/// As [`localize_in_dir`].
-pub fn localize_in_dir_hinted(
-    before: &std::path::Path,
-    text: &[u8],
-    index: usize,
-    max_file_bytes: u64,
-    hint: Option<codethread_lang::Lang>,
+    options: &crate::LocalizeOptions,
 ) -> Result<(crate::Patch, Localization), crate::localize::LocalizeError> {
     use crate::localize::LocalizeError;
     let p = crate::parse(text).map_err(|error| LocalizeError::Patch { index, error })?;
-    let tree = crate::fs::load_for_patch_limited(before, &p, max_file_bytes)?;
-    let loc = crate::localize::localize_hinted(&tree, &p, hint)?;
+    let tree = crate::fs::load_for_patch(before, &p, options.max_file_bytes)?;
+    let loc = crate::localize::localize(&tree, &p, options)?;
     Ok((p, loc))
 }
 
@@ -137,8 +122,13 @@ pub fn edit_sets_in_dir(
     let mut locs = Vec::with_capacity(patches.len());
     for (index, text) in patches.iter().enumerate() {
         let p = crate::parse(text).map_err(|error| LocalizeError::Patch { index, error })?;
-        let tree = crate::fs::load_for_patch(before, &p)?;
-        locs.push(crate::localize::localize(&tree, &p)?);
+        let tree =
+            crate::fs::load_for_patch(before, &p, codethread_lang::io::DEFAULT_MAX_FILE_BYTES)?;
+        locs.push(crate::localize::localize(
+            &tree,
+            &p,
+            &crate::LocalizeOptions::default(),
+        )?);
         parsed.push(p);
     }
     let similarity = match (parsed.first(), parsed.get(1), locs.first(), locs.get(1)) {

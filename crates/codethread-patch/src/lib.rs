@@ -73,15 +73,14 @@ pub use apply::{
 pub use binary::{blob_id, MAX_BINARY_BYTES};
 pub use create::{diff_files, diff_trees, is_binary, DiffOptions, FileChange};
 pub use error::{ApplyError, CreateError, ParseError};
-pub use fs::{apply_to_dir, load_for_patch, load_for_patch_limited};
+pub use fs::{apply_to_dir, load_for_patch};
 pub use jaccard::{
     edit_sets_in_dir, edit_sets_of, file_set, function_set, jaccard, jaccard_of, jaccard_opt,
-    localize_in_dir, localize_in_dir_hinted, similarity, EditSets, PatchSimilarity,
+    localize_in_dir, similarity, EditSets, PatchSimilarity,
 };
 pub use localize::{
-    is_source_path, is_source_path_hinted, localize, localize_budget, localize_hinted,
-    EditedFunction, FileEdit, FunctionStatus, Localization, LocalizeError, NegativeCase,
-    LISTED_DEPTH,
+    is_source_path, localize, EditedFunction, FileEdit, FunctionStatus, Localization,
+    LocalizeError, LocalizeOptions, NegativeCase, LISTED_DEPTH,
 };
 pub use model::*;
 pub use normalize::{compose, to_git_format, ComposeError};

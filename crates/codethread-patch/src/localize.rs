@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use codethread_lang::{
-    index_functions, parse_path_hinted_budget, Function, FunctionKind, Lang, LangError,
-    PairingExtra, PairingKey, ParseBudget, ParsedFile, Span,
+    index_functions, parse_file, Function, FunctionKind, Lang, LangError, PairingExtra, PairingKey,
+    ParseBudget, ParsedFile, PerLang, Span,
 };
 use serde::Serialize;
 
@@ -203,16 +203,11 @@ impl Localization {
     }
 }
 
-/// The source extensions of `docs/target-rules.md`, without a repository hint.
-pub fn is_source_path(path: &str) -> bool {
-    is_source_path_hinted(path, None)
-}
-
 /// The source extensions of `docs/target-rules.md` for a repository of language
-/// `hint`: `.py .go .rs .js .mjs .cjs .jsx .ts .tsx .java .rb .php .c .h .cc
-/// .cpp .cxx .hpp .hh .hxx` everywhere, and in a C++ repository also `.h++
-/// .c++ .ipp .inl .tpp`.
-pub fn is_source_path_hinted(path: &str, hint: Option<Lang>) -> bool {
+/// `hint` (`None`: no repository language): `.py .go .rs .js .mjs .cjs .jsx
+/// .ts .tsx .java .rb .php .c .h .cc .cpp .cxx .hpp .hh .hxx` everywhere, and
+/// in a C++ repository also `.h++ .c++ .ipp .inl .tpp`.
+pub fn is_source_path(path: &str, hint: Option<Lang>) -> bool {
     let ext = path.rsplit_once('.').map_or("", |(_, e)| e);
     matches!(
         ext,
@@ -268,24 +263,31 @@ impl Image {
         hint: Option<Lang>,
         budget: &ParseBudget,
     ) -> Result<Image, LocalizeError> {
-        let file = parse_path_hinted_budget(Path::new(path), source.to_vec(), hint, budget)
-            .map_err(|e| match e {
-                LangError::Budget {
-                    bytes,
-                    limit,
-                    allowed,
-                    ..
-                } => LocalizeError::Budget {
-                    path: path.to_string(),
-                    bytes,
-                    limit,
-                    allowed,
-                },
-                e => LocalizeError::Parse {
-                    path: path.to_string(),
-                    message: e.to_string(),
-                },
-            })?;
+        let file = parse_file(
+            Path::new(path),
+            source.to_vec(),
+            &codethread_lang::ParseOptions {
+                hint,
+                budget: *budget,
+            },
+        )
+        .map_err(|e| match e {
+            LangError::Budget {
+                bytes,
+                limit,
+                allowed,
+                ..
+            } => LocalizeError::Budget {
+                path: path.to_string(),
+                bytes,
+                limit,
+                allowed,
+            },
+            e => LocalizeError::Parse {
+                path: path.to_string(),
+                message: e.to_string(),
+            },
+        })?;
         let all = index_functions(&file);
         // Functions under the target rules: named, with a body.
         let mut map: Vec<Option<usize>> = vec![None; all.len()];
@@ -469,7 +471,9 @@ impl Image {
 /// innermost range enclosing it: one walk of the tree, so that every line is
 /// then looked up in O(log n).
 fn trivia_ranges(file: &ParsedFile) -> Vec<(usize, usize, Option<usize>)> {
-    let rules = trivial_rules(file.lang);
+    let comment_kinds = file.lang.comment_kinds();
+    let docstring = *DOCSTRINGS.get(file.lang);
+    let string_kinds = file.lang.info().string_kinds;
     let mut out: Vec<(usize, usize, Option<usize>)> = Vec::new();
     // Ranges still open at the walk's position (a pre-order walk meets
     // enclosing ranges first).
@@ -478,10 +482,8 @@ fn trivia_ranges(file: &ParsedFile) -> Vec<(usize, usize, Option<usize>)> {
     let mut cursor = file.root().walk();
     loop {
         let node = cursor.node();
-        if rules.comment_kinds.contains(&node.kind())
-            || rules
-                .docstring
-                .is_some_and(|d| is_docstring(d, node, &ancestors))
+        if comment_kinds.contains(&node.kind())
+            || docstring.is_some_and(|d| is_docstring(d, string_kinds, node, &ancestors))
         {
             let (s, e) = (node.start_byte(), node.end_byte());
             while open.last().is_some_and(|&i| out[i].1 <= s) {
@@ -506,19 +508,10 @@ fn trivia_ranges(file: &ParsedFile) -> Vec<(usize, usize, Option<usize>)> {
     }
 }
 
-/// Which lines of a language are trivial (besides blank ones), as data.
-struct TrivialRules {
-    /// Comment node kinds.
-    comment_kinds: &'static [&'static str],
-    /// How docstrings look, where they exist.
-    docstring: Option<&'static DocstringRule>,
-}
-
 /// A docstring: a string literal statement that is the first statement of
-/// the module or of a body owned by a function or class.
+/// the module or of a body owned by a function or class (the string
+/// literal kinds are the grammar's, [`codethread_lang::LangInfo::string_kinds`]).
 struct DocstringRule {
-    /// String literal kinds.
-    string_kinds: &'static [&'static str],
     /// The statement kind holding the literal alone.
     statement_kind: &'static str,
     /// The module (file) kind.
@@ -530,48 +523,39 @@ struct DocstringRule {
 }
 
 static PYTHON_DOCSTRING: DocstringRule = DocstringRule {
-    string_kinds: &["string", "concatenated_string"],
     statement_kind: "expression_statement",
     module_kind: "module",
     block_kind: "block",
     owner_kinds: &["function_definition", "class_definition"],
 };
 
-static PYTHON_TRIVIA: TrivialRules = TrivialRules {
-    comment_kinds: &["comment"],
-    docstring: Some(&PYTHON_DOCSTRING),
-};
-static GO_TRIVIA: TrivialRules = TrivialRules {
-    comment_kinds: &["comment"],
-    docstring: None,
-};
-static RUST_TRIVIA: TrivialRules = TrivialRules {
-    comment_kinds: &["line_comment", "block_comment"],
-    docstring: None,
-};
-static JS_TRIVIA: TrivialRules = TrivialRules {
-    comment_kinds: &["comment", "html_comment"],
-    docstring: None,
-};
-
-fn trivial_rules(lang: Lang) -> &'static TrivialRules {
-    match lang {
-        Lang::Python => &PYTHON_TRIVIA,
-        Lang::Go | Lang::C | Lang::Cpp | Lang::Ruby | Lang::Php => &GO_TRIVIA,
-        Lang::Rust | Lang::Java => &RUST_TRIVIA,
-        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => &JS_TRIVIA,
-    }
-}
+/// Which lines of a language are trivial besides blank and comment lines
+/// (comment kinds are the grammar's, [`Lang::comment_kinds`]): docstrings,
+/// where the language has them. One row per language.
+static DOCSTRINGS: PerLang<Option<&DocstringRule>> = PerLang::new([
+    (Lang::Python, Some(&PYTHON_DOCSTRING)),
+    (Lang::Go, None),
+    (Lang::Rust, None),
+    (Lang::JavaScript, None),
+    (Lang::TypeScript, None),
+    (Lang::Tsx, None),
+    (Lang::Java, None),
+    (Lang::C, None),
+    (Lang::Cpp, None),
+    (Lang::Ruby, None),
+    (Lang::Php, None),
+]);
 
 /// Whether `node` is a docstring; `ancestors` are its ancestors, innermost
 /// last (tree-sitter's `parent()` walks down from the root, which a
 /// per-node call cannot afford on a wide file).
 fn is_docstring(
     rule: &DocstringRule,
+    string_kinds: &[&str],
     node: codethread_lang::tree_sitter::Node<'_>,
     ancestors: &[codethread_lang::tree_sitter::Node<'_>],
 ) -> bool {
-    if !rule.string_kinds.contains(&node.kind()) {
+    if !string_kinds.contains(&node.kind()) {
         return false;
     }
     let up = |k: usize| {
@@ -694,34 +678,55 @@ fn edited(
     }
 }
 
+/// How [`localize`] reads a patch's files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LocalizeOptions {
+    /// The repository's language (an instance's `language` field): decides
+    /// which files are sources and their grammar ([`is_source_path`],
+    /// [`Lang::for_source`]; with hint C++ every C-family file is C++).
+    /// Default `None`.
+    pub hint: Option<Lang>,
+    /// The budget of every image's parse: an image beyond it fails the
+    /// localization with [`LocalizeError::Budget`] naming the file.
+    /// Default [`ParseBudget::default`].
+    pub budget: ParseBudget,
+    /// The largest pre-image [`crate::localize_in_dir`] reads. Default
+    /// [`codethread_lang::io::DEFAULT_MAX_FILE_BYTES`].
+    pub max_file_bytes: u64,
+}
+
+impl Default for LocalizeOptions {
+    fn default() -> Self {
+        LocalizeOptions {
+            hint: None,
+            budget: ParseBudget::default(),
+            max_file_bytes: codethread_lang::io::DEFAULT_MAX_FILE_BYTES,
+        }
+    }
+}
+
+impl LocalizeOptions {
+    /// The default options with a repository language `hint`.
+    pub fn with_hint(hint: Option<Lang>) -> Self {
+        LocalizeOptions {
+            hint,
+            ..LocalizeOptions::default()
+        }
+    }
+}
+
 /// Localizes `patch` against the pre-images in `before` (at least every file
 /// the patch reads). The patch is applied with git's rules to get the
 /// post-images and the real changed line numbers; pre- and post-images of
-/// source files are indexed with `codethread_lang::index_functions`.
-pub fn localize(before: &MemTree, patch: &Patch) -> Result<Localization, LocalizeError> {
-    localize_hinted(before, patch, None)
-}
-
-/// [`localize`] for a repository of language `hint` (an instance's
-/// `language` field): decides which files are sources and their grammar
-/// ([`is_source_path_hinted`], [`Lang::for_source`]; with hint C++ every
-/// C-family file is C++).
-pub fn localize_hinted(
+/// source files are indexed with `codethread_lang::index_functions`, read as
+/// `options` says.
+pub fn localize(
     before: &MemTree,
     patch: &Patch,
-    hint: Option<Lang>,
+    options: &LocalizeOptions,
 ) -> Result<Localization, LocalizeError> {
-    localize_budget(before, patch, hint, &ParseBudget::default())
-}
-
-/// [`localize_hinted`] parsing every image under `budget`: an image beyond
-/// it fails the localization with [`LocalizeError::Budget`] naming the file.
-pub fn localize_budget(
-    before: &MemTree,
-    patch: &Patch,
-    hint: Option<Lang>,
-    budget: &ParseBudget,
-) -> Result<Localization, LocalizeError> {
+    let hint = options.hint;
+    let budget = &options.budget;
     let mut after = before.clone();
     let report = after.apply(patch, &ApplyOptions::default())?;
     let mut out = Localization {
@@ -772,7 +777,7 @@ fn localize_file(
         Some(b) => String::from_utf8_lossy(b).into_owned(),
         None => label.to_string(),
     };
-    let is_source = is_source_path_hinted(&name_of(new_bytes.or(old_bytes), &path), hint);
+    let is_source = is_source_path(&name_of(new_bytes.or(old_bytes), &path), hint);
     let mut fe = FileEdit {
         path: path.clone(),
         old_path: fr.old_path.clone().filter(|p| *p != path),

@@ -8,7 +8,9 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-use codethread_patch::{file_set, jaccard, localize, parse, similarity, ParseError};
+use codethread_patch::{
+    file_set, jaccard, localize, parse, similarity, LocalizeOptions, ParseError,
+};
 use common::*;
 
 fn pred_files(root: &std::path::Path) -> Vec<PathBuf> {
@@ -118,9 +120,10 @@ fn agent_predictions_survey() {
                             dev_overlap += 1;
                             let before = load_tree(&dfiles.join("before"));
                             let gp = parse(drow["patch"].as_str().unwrap().as_bytes()).unwrap();
-                            if let (Ok(la), Ok(lg)) =
-                                (localize(&before, &patch), localize(&before, &gp))
-                            {
+                            if let (Ok(la), Ok(lg)) = (
+                                localize(&before, &patch, &LocalizeOptions::default()),
+                                localize(&before, &gp, &LocalizeOptions::default()),
+                            ) {
                                 let s = similarity((&patch, &la), (&gp, &lg));
                                 println!("J {id}: file {:.3} func {:.3}", s.file, s.func);
                             }
@@ -194,8 +197,8 @@ fn dev_jaccard_gold_vs_rediff() {
         let gold = parse(row["patch"].as_str().unwrap().as_bytes()).unwrap();
         let re = codethread_patch::diff_trees(&before, &after, &Default::default()).unwrap();
         let (lg, lr) = (
-            localize(&before, &gold).unwrap(),
-            localize(&before, &re).unwrap(),
+            localize(&before, &gold, &LocalizeOptions::default()).unwrap(),
+            localize(&before, &re, &LocalizeOptions::default()).unwrap(),
         );
         let s = similarity((&gold, &lg), (&re, &lr));
         assert_eq!(file_set(&gold), file_set(&re), "{id}");

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use codethread_lang::{BudgetLimit, ParseBudget};
 use codethread_patch::{
-    diff_files, localize, localize_budget, parse, DiffOptions, FileChange, LocalizeError, MemTree,
+    diff_files, localize, parse, DiffOptions, FileChange, LocalizeError, LocalizeOptions, MemTree,
 };
 use codethread_testkit::adversarial::new_file_patch;
 
@@ -30,7 +30,15 @@ fn an_image_over_the_parse_budget_names_its_file() {
     for path in ["src/slow.cpp", "src/slow.c", "include/slow.hpp"] {
         let p = parse(&new_file_patch(path, &unterminated_includes(16_000))).unwrap();
         let t = Instant::now();
-        let err = localize_budget(&MemTree::new(), &p, None, &budget).expect_err("over budget");
+        let err = localize(
+            &MemTree::new(),
+            &p,
+            &LocalizeOptions {
+                budget,
+                ..LocalizeOptions::default()
+            },
+        )
+        .expect_err("over budget");
         match &err {
             LocalizeError::Budget {
                 path: named, limit, ..
@@ -45,7 +53,15 @@ fn an_image_over_the_parse_budget_names_its_file() {
     }
     // Small files pass under the same budget.
     let p = parse(&new_file_patch("src/ok.cpp", "int g() { return 1; }\n")).unwrap();
-    let loc = localize_budget(&MemTree::new(), &p, None, &budget).unwrap();
+    let loc = localize(
+        &MemTree::new(),
+        &p,
+        &LocalizeOptions {
+            budget,
+            ..LocalizeOptions::default()
+        },
+    )
+    .unwrap();
     assert_eq!(loc.added_functions.len(), 1);
 }
 
@@ -68,7 +84,7 @@ fn php_data_after_halt_compiler_holds_no_function() {
             new_mode: Some(0o100644),
         };
         let p = diff_files(&[change], &DiffOptions::default()).unwrap();
-        let loc = localize(&tree, &p).unwrap();
+        let loc = localize(&tree, &p, &LocalizeOptions::default()).unwrap();
         let names: Vec<&str> = loc
             .targets
             .iter()

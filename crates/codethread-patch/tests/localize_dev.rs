@@ -4,7 +4,7 @@
 
 mod common;
 
-use codethread_patch::{localize_hinted, parse, EditedFunction, Localization};
+use codethread_patch::{localize, parse, EditedFunction, Localization, LocalizeOptions};
 use common::*;
 use serde_json::{json, Value};
 
@@ -161,7 +161,8 @@ fn check_pack(dir: &std::path::Path) -> Vec<(String, String, bool, bool, String)
             .unwrap();
         let patch = parse(row["patch"].as_str().unwrap().as_bytes()).unwrap();
         let before = load_tree(&files.join("before"));
-        let loc = localize_hinted(&before, &patch, hint).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let loc = localize(&before, &patch, &LocalizeOptions::with_hint(hint))
+            .unwrap_or_else(|e| panic!("{id}: {e}"));
         let diffs = compare(&loc, exp);
         let unsure = exp["unsure"].as_array().map_or(0, Vec::len) > 0;
         rows.push((

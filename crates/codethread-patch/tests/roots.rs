@@ -2,7 +2,9 @@
 //! and what is wrong with it, never a file of the patch (issue 24).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use codethread_patch::{apply_to_dir, localize_in_dir, parse, ApplyError, ApplyOptions};
+use codethread_patch::{
+    apply_to_dir, localize_in_dir, parse, ApplyError, ApplyOptions, LocalizeOptions,
+};
 
 const PATCH: &[u8] =
     b"--- a/pkg/m.py\n+++ b/pkg/m.py\n@@ -1,2 +1,2 @@\n def f():\n-    return 1\n+    return 2\n";
@@ -18,9 +20,17 @@ fn scratch(tag: &str) -> std::path::PathBuf {
 fn a_missing_root_is_named_not_the_patch_file() {
     let d = scratch("missing");
     let gone = d.join("no-such-checkout");
-    let e = localize_in_dir(&gone, PATCH, 0, 1 << 20)
-        .unwrap_err()
-        .to_string();
+    let e = localize_in_dir(
+        &gone,
+        PATCH,
+        0,
+        &LocalizeOptions {
+            max_file_bytes: 1 << 20,
+            ..LocalizeOptions::default()
+        },
+    )
+    .unwrap_err()
+    .to_string();
     assert!(
         e.contains("no-such-checkout") && e.contains("no such directory"),
         "{e}"
@@ -40,9 +50,17 @@ fn a_root_that_is_a_file_is_named() {
     let d = scratch("file");
     let f = d.join("checkout.tar");
     std::fs::write(&f, b"x").unwrap();
-    let e = localize_in_dir(&f, PATCH, 0, 1 << 20)
-        .unwrap_err()
-        .to_string();
+    let e = localize_in_dir(
+        &f,
+        PATCH,
+        0,
+        &LocalizeOptions {
+            max_file_bytes: 1 << 20,
+            ..LocalizeOptions::default()
+        },
+    )
+    .unwrap_err()
+    .to_string();
     assert!(
         e.contains("checkout.tar") && e.contains("not a directory"),
         "{e}"
@@ -50,12 +68,29 @@ fn a_root_that_is_a_file_is_named() {
     // A real root still works, and a file missing below it is still the file's error.
     std::fs::create_dir_all(d.join("root/pkg")).unwrap();
     std::fs::write(d.join("root/pkg/m.py"), b"def f():\n    return 1\n").unwrap();
-    let (_, loc) = localize_in_dir(&d.join("root"), PATCH, 0, 1 << 20).unwrap();
+    let (_, loc) = localize_in_dir(
+        &d.join("root"),
+        PATCH,
+        0,
+        &LocalizeOptions {
+            max_file_bytes: 1 << 20,
+            ..LocalizeOptions::default()
+        },
+    )
+    .unwrap();
     assert_eq!(loc.targets.len(), 1, "{loc:?}");
     std::fs::remove_file(d.join("root/pkg/m.py")).unwrap();
-    let e = localize_in_dir(&d.join("root"), PATCH, 0, 1 << 20)
-        .unwrap_err()
-        .to_string();
+    let e = localize_in_dir(
+        &d.join("root"),
+        PATCH,
+        0,
+        &LocalizeOptions {
+            max_file_bytes: 1 << 20,
+            ..LocalizeOptions::default()
+        },
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("pkg/m.py"), "{e}");
     std::fs::remove_dir_all(&d).unwrap();
 }

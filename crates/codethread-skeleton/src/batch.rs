@@ -2,8 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use codethread_lang::io::{read_regular, IoError, DEFAULT_MAX_FILE_BYTES};
-use codethread_lang::{parse_path_hinted_budget, Lang};
+use codethread_lang::io::{read_regular, IoError};
+use codethread_lang::parse_file;
 use rayon::prelude::*;
 
 use crate::{skeletonize, Options, Selector, Skeleton, SkeletonError};
@@ -20,9 +20,10 @@ pub struct FileOutcome {
     pub result: Result<Skeleton, SkeletonError>,
 }
 
-/// Skeletonize one file's bytes, choosing the grammar from `path` (for
-/// `.js`-family files the JavaScript, TypeScript or TSX grammar with the
-/// fewest errors, as the target rules do).
+/// Skeletonize one file's bytes, choosing the grammar from `path` and
+/// [`Options::hint`] (`codethread_lang::parse_file`: for `.js`-family files
+/// the JavaScript, TypeScript or TSX grammar with the fewest errors, as the
+/// target rules do; with hint `Lang::Cpp` a `.h` or `.c` file is C++).
 ///
 /// # Errors
 /// [`SkeletonError::File`] naming `path`, wrapping the parse or skeleton
@@ -33,28 +34,19 @@ pub fn skeletonize_path(
     selectors: &[Selector],
     options: &Options,
 ) -> Result<Skeleton, SkeletonError> {
-    skeletonize_path_hinted(path, source, None, selectors, options)
-}
-
-/// [`skeletonize_path`] with a repository-level language `hint` (an
-/// instance's `language`, a `--lang-hint` option): with `Lang::Cpp` a `.h`
-/// or `.c` file is C++ (`codethread_lang::Lang::for_source`).
-///
-/// # Errors
-/// As [`skeletonize_path`].
-pub fn skeletonize_path_hinted(
-    path: &Path,
-    source: impl Into<Vec<u8>>,
-    hint: Option<Lang>,
-    selectors: &[Selector],
-    options: &Options,
-) -> Result<Skeleton, SkeletonError> {
     let wrap = |e: SkeletonError| SkeletonError::File {
         path: path.to_path_buf(),
         source: Box::new(e),
     };
-    let file = parse_path_hinted_budget(path, source, hint, &options.parse_budget)
-        .map_err(|e| wrap(e.into()))?;
+    let file = parse_file(
+        path,
+        source,
+        &codethread_lang::ParseOptions {
+            hint: options.hint,
+            budget: options.parse_budget,
+        },
+    )
+    .map_err(|e| wrap(e.into()))?;
     skeletonize(&file, selectors, options).map_err(wrap)
 }
 
@@ -72,10 +64,13 @@ fn source_files(root: &Path) -> Result<Vec<PathBuf>, SkeletonError> {
     }
 }
 
-/// Skeletonize every supported source file under `root` in parallel. One
-/// outcome per file, in path order; a bad file never loses the others.
-/// Files are read with [`codethread_lang::io::read_regular`] and
-/// [`DEFAULT_MAX_FILE_BYTES`]; see [`skeletonize_dir_limited`].
+/// Skeletonize every supported source file under `root` in parallel (each
+/// as [`skeletonize_path`] with [`Options::hint`]). One outcome per file, in
+/// path order; a bad file never loses the others. Files are read with
+/// [`codethread_lang::io::read_regular`] up to [`Options::max_file_bytes`]:
+/// only regular files are read, a FIFO, device or oversized file is an
+/// outcome with [`SkeletonError::Refused`] (naming it) and an empty
+/// `source`, never a hang.
 ///
 /// # Errors
 /// [`SkeletonError::Io`] when `root` or a directory below it cannot be read.
@@ -84,37 +79,7 @@ pub fn skeletonize_dir(
     selectors: &[Selector],
     options: &Options,
 ) -> Result<Vec<FileOutcome>, SkeletonError> {
-    skeletonize_dir_limited(root, selectors, options, DEFAULT_MAX_FILE_BYTES)
-}
-
-/// [`skeletonize_dir`] reading files of at most `max_file_bytes`. Only
-/// regular files are read: a FIFO, device or oversized file is an outcome
-/// with [`SkeletonError::Refused`] (naming it) and an empty `source`, never
-/// a hang.
-///
-/// # Errors
-/// [`SkeletonError::Io`] when `root` or a directory below it cannot be read.
-pub fn skeletonize_dir_limited(
-    root: &Path,
-    selectors: &[Selector],
-    options: &Options,
-    max_file_bytes: u64,
-) -> Result<Vec<FileOutcome>, SkeletonError> {
-    skeletonize_dir_hinted(root, selectors, options, max_file_bytes, None)
-}
-
-/// [`skeletonize_dir_limited`] with a repository-level language `hint` (see
-/// [`skeletonize_path_hinted`]).
-///
-/// # Errors
-/// As [`skeletonize_dir_limited`].
-pub fn skeletonize_dir_hinted(
-    root: &Path,
-    selectors: &[Selector],
-    options: &Options,
-    max_file_bytes: u64,
-    hint: Option<Lang>,
-) -> Result<Vec<FileOutcome>, SkeletonError> {
+    let max_file_bytes = options.max_file_bytes;
     let files = source_files(root)?;
     let is_file = !root.is_dir();
     Ok(files
@@ -129,13 +94,7 @@ pub fn skeletonize_dir_hinted(
             };
             match read_regular(path, max_file_bytes) {
                 Ok(source) => {
-                    let result = skeletonize_path_hinted(
-                        &rel_path,
-                        source.clone(),
-                        hint,
-                        selectors,
-                        options,
-                    );
+                    let result = skeletonize_path(&rel_path, source.clone(), selectors, options);
                     FileOutcome {
                         rel_path,
                         source,

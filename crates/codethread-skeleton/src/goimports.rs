@@ -65,9 +65,7 @@ fn import_names(file: &ParsedFile) -> Vec<String> {
 fn uses(file: &ParsedFile, names: &HashSet<&str>) -> HashMap<String, Vec<usize>> {
     let src = &file.source;
     let mut out: HashMap<String, Vec<usize>> = HashMap::new();
-    let mut cursor = file.root().walk();
-    loop {
-        let n = cursor.node();
+    for n in codethread_lang::preorder(file.root()) {
         let pkg = match n.kind() {
             "selector_expression" => n
                 .child_by_field_name("operand")
@@ -83,18 +81,8 @@ fn uses(file: &ParsedFile, names: &HashSet<&str>) -> HashMap<String, Vec<usize>>
                 }
             }
         }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return out;
-            }
-        }
     }
+    out
 }
 
 /// Add [`Warning::GoUnusedImport`] to the edits that remove the last uses

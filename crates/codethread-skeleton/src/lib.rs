@@ -65,10 +65,7 @@ mod select;
 mod skeleton;
 mod text;
 
-pub use batch::{
-    skeletonize_dir, skeletonize_dir_hinted, skeletonize_dir_limited, skeletonize_path,
-    skeletonize_path_hinted, FileOutcome,
-};
+pub use batch::{skeletonize_dir, skeletonize_path, FileOutcome};
 pub use error::SkeletonError;
 pub use plan::{
     stub_statement, C_STUB, GO_STUB, JAVA_STUB, JS_STUB, PHP_STUB, PYTHON_STUB, PYTHON_YIELD,

@@ -7,7 +7,7 @@
 //! exactly the stub and plans an identical (no-op) edit.
 
 use codethread_lang::tree_sitter::Node;
-use codethread_lang::Lang;
+use codethread_lang::{Lang, PerLang};
 
 use crate::text::{
     eol_near, first_inner_line_indent, fix_end, fix_start, indent_unit, line_indent,
@@ -136,8 +136,6 @@ pub(crate) struct StubRules {
     pub default_unit: &'static str,
     /// The body's form.
     pub form: BodyForm,
-    /// Comment node kinds.
-    pub comment_kinds: &'static [&'static str],
     /// Decorated `@overload` stubs exist (Python) and are never targets.
     pub overload_stubs: bool,
     /// Unused imports are compile errors (Go): flag stubs that remove the
@@ -190,7 +188,6 @@ const PLAIN_RULES: StubRules = StubRules {
         block_kinds: &[],
         expr_stub: None,
     },
-    comment_kinds: &[],
     overload_stubs: false,
     rejects_unused_imports: false,
     kept_first: &[],
@@ -208,7 +205,6 @@ static PYTHON_RULES: StubRules = StubRules {
     form: BodyForm::Indented {
         statement_kinds: &["function_definition"],
     },
-    comment_kinds: &["comment"],
     overload_stubs: true,
     ..PLAIN_RULES
 };
@@ -220,7 +216,6 @@ static GO_RULES: StubRules = StubRules {
         block_kinds: &["block"],
         expr_stub: None,
     },
-    comment_kinds: &["comment"],
     rejects_unused_imports: true,
     ..PLAIN_RULES
 };
@@ -232,7 +227,6 @@ static RUST_RULES: StubRules = StubRules {
         block_kinds: &["block"],
         expr_stub: Some(RUST_STUB),
     },
-    comment_kinds: &["line_comment", "block_comment"],
     header_warnings: &[HeaderWarning {
         field: Some("return_type"),
         kinds: &["abstract_type"],
@@ -249,7 +243,6 @@ static JS_RULES: StubRules = StubRules {
         block_kinds: &["statement_block"],
         expr_stub: Some(JS_EXPR_STUB),
     },
-    comment_kinds: &["comment"],
     ..PLAIN_RULES
 };
 /// TypeScript / TSX: the JS rules, plus the derived-constructor warning.
@@ -260,7 +253,6 @@ static TS_RULES: StubRules = StubRules {
         block_kinds: &["statement_block"],
         expr_stub: Some(JS_EXPR_STUB),
     },
-    comment_kinds: &["comment"],
     derived_constructor: Some(DerivedConstructor {
         node_kind: "method_definition",
         name: "constructor",
@@ -301,7 +293,6 @@ static JAVA_RULES: StubRules = StubRules {
         block_kinds: &["block", "constructor_body"],
         expr_stub: None,
     },
-    comment_kinds: &["line_comment", "block_comment"],
     kept_first: &["explicit_constructor_invocation"],
     ..PLAIN_RULES
 };
@@ -324,7 +315,6 @@ static C_RULES: StubRules = StubRules {
         block_kinds: &["compound_statement"],
         expr_stub: None,
     },
-    comment_kinds: &["comment"],
     declarator_chain: Some(DeclaratorChain {
         field: "declarator",
         through: C_DECLARATOR_WRAPPERS,
@@ -341,7 +331,6 @@ static CPP_RULES: StubRules = StubRules {
         block_kinds: &["compound_statement"],
         expr_stub: None,
     },
-    comment_kinds: &["comment"],
     try_body: Some(TryBody {
         kind: "try_statement",
         block_field: "body",
@@ -381,7 +370,6 @@ static RUBY_RULES: StubRules = StubRules {
         close: "end",
         expr_stub: Some(RUBY_EXPR_STUB),
     },
-    comment_kinds: &["comment"],
     heredocs: Some(HeredocKinds {
         beginning: "heredoc_beginning",
         body: "heredoc_body",
@@ -396,24 +384,27 @@ static PHP_RULES: StubRules = StubRules {
         block_kinds: &["compound_statement"],
         expr_stub: None,
     },
-    comment_kinds: &["comment"],
     ..PLAIN_RULES
 };
 
+/// The stubbing rules, one row per language.
+static RULES: PerLang<&StubRules> = PerLang::new([
+    (Lang::Python, &PYTHON_RULES),
+    (Lang::Go, &GO_RULES),
+    (Lang::Rust, &RUST_RULES),
+    (Lang::JavaScript, &JS_RULES),
+    (Lang::TypeScript, &TS_RULES),
+    (Lang::Tsx, &TS_RULES),
+    (Lang::Java, &JAVA_RULES),
+    (Lang::C, &C_RULES),
+    (Lang::Cpp, &CPP_RULES),
+    (Lang::Ruby, &RUBY_RULES),
+    (Lang::Php, &PHP_RULES),
+]);
+
 /// The stubbing rules of a language.
 pub(crate) fn rules(lang: Lang) -> &'static StubRules {
-    match lang {
-        Lang::Python => &PYTHON_RULES,
-        Lang::Go => &GO_RULES,
-        Lang::Rust => &RUST_RULES,
-        Lang::JavaScript => &JS_RULES,
-        Lang::TypeScript | Lang::Tsx => &TS_RULES,
-        Lang::Java => &JAVA_RULES,
-        Lang::C => &C_RULES,
-        Lang::Cpp => &CPP_RULES,
-        Lang::Ruby => &RUBY_RULES,
-        Lang::Php => &PHP_RULES,
-    }
+    RULES.get(lang)
 }
 
 /// The stub statement of a language.
@@ -504,24 +495,11 @@ impl UnitCache {
             bodies: Vec::new(),
             newlines: Vec::new(),
         };
-        let mut c = root.walk();
-        'walk: loop {
-            let n = c.node();
+        for n in codethread_lang::preorder(root) {
             if n.kind() == kinds.beginning {
                 h.beginnings.push(n.start_byte());
             } else if n.kind() == kinds.body {
                 h.bodies.push((n.start_byte(), n.end_byte()));
-            }
-            if c.goto_first_child() {
-                continue;
-            }
-            loop {
-                if c.goto_next_sibling() {
-                    continue 'walk;
-                }
-                if !c.goto_parent() {
-                    break 'walk;
-                }
             }
         }
         if h.beginnings.is_empty() {
@@ -742,7 +720,7 @@ fn body_is_braced(inp: &PlanInput<'_, '_>, body: Node<'_>, block_kinds: &[&str])
 }
 
 fn is_comment(lang: Lang, n: Node<'_>) -> bool {
-    rules(lang).comment_kinds.contains(&n.kind())
+    lang.comment_kinds().contains(&n.kind())
 }
 
 /// Where a delimited body's replacement goes and how it is laid out.
@@ -1220,26 +1198,7 @@ fn is_derived_constructor(inp: &PlanInput<'_, '_>, d: &DerivedConstructor) -> bo
 
 /// Iterative search for a node kind below (and including) `root`.
 fn subtree_has_kind(root: Node<'_>, kind: &str) -> bool {
-    let mut cursor = root.walk();
-    loop {
-        if cursor.node().kind() == kind {
-            return true;
-        }
-        if cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.node().id() == root.id() {
-                return false;
-            }
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return false;
-            }
-        }
-    }
+    codethread_lang::preorder(root).any(|n| n.kind() == kind)
 }
 
 #[cfg(test)]

@@ -42,6 +42,21 @@ pub struct Options {
     /// the batch or exhausting memory. Default [`ParseBudget::default`].
     #[serde(default)]
     pub parse_budget: ParseBudget,
+    /// A repository-level language (an instance's `language`, a
+    /// `--lang-hint` option) for the functions that choose the grammar from
+    /// a path ([`crate::skeletonize_path`], [`crate::skeletonize_dir`]): with
+    /// `Lang::Cpp` a `.h` or `.c` file is C++
+    /// (`codethread_lang::Lang::for_source`). Default `None`.
+    #[serde(default)]
+    pub hint: Option<Lang>,
+    /// The largest file [`crate::skeletonize_dir`] reads. Default
+    /// [`codethread_lang::io::DEFAULT_MAX_FILE_BYTES`].
+    #[serde(default = "default_max_file_bytes")]
+    pub max_file_bytes: u64,
+}
+
+fn default_max_file_bytes() -> u64 {
+    codethread_lang::io::DEFAULT_MAX_FILE_BYTES
 }
 
 impl Default for Options {
@@ -51,6 +66,8 @@ impl Default for Options {
             on_parse_errors: ParseErrorPolicy::Refuse,
             verify: true,
             parse_budget: ParseBudget::default(),
+            hint: None,
+            max_file_bytes: default_max_file_bytes(),
         }
     }
 }
@@ -209,32 +226,6 @@ fn display_id(f: &Function) -> String {
     }
 }
 
-/// The first ERROR or MISSING node (iterative), as 1-based (line, column).
-pub(crate) fn first_error(root: Node<'_>) -> Option<(usize, usize)> {
-    if !root.has_error() {
-        return None;
-    }
-    let mut cursor = root.walk();
-    loop {
-        let node = cursor.node();
-        if node.is_error() || node.is_missing() {
-            let p = node.start_position();
-            return Some((p.row + 1, p.column + 1));
-        }
-        if node.has_error() && cursor.goto_first_child() {
-            continue;
-        }
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return None;
-            }
-        }
-    }
-}
-
 /// Skeletonize a parsed file: replace the bodies of the selected functions
 /// by stubs.
 ///
@@ -248,7 +239,7 @@ pub fn skeletonize(
     options: &Options,
 ) -> Result<Skeleton, SkeletonError> {
     if file.parse_errors > 0 && options.on_parse_errors == ParseErrorPolicy::Refuse {
-        let (line, column) = first_error(file.root()).unwrap_or((1, 1));
+        let (line, column) = codethread_lang::first_error(file.root()).unwrap_or((1, 1));
         return Err(SkeletonError::ParseErrors {
             lang: file.lang,
             errors: file.parse_errors,
@@ -366,16 +357,20 @@ pub fn skeletonize(
     let needs_reparse = options.verify || check_imports;
     if needs_reparse && !edits.is_empty() {
         // Re-parsed the way the file was: with the macro mask when it helps.
-        let re = codethread_lang::tolerant(parse_budget(
-            file.lang,
-            text.clone(),
-            &options.parse_budget,
-        )?);
+        // The mask only lowers the error count, and only the count decides
+        // (Go, whose imports are checked, has no macro rules): a plain parse
+        // that verifies needs no second, masked one.
+        let plain = parse_budget(file.lang, text.clone(), &options.parse_budget)?;
+        let re = if check_imports || plain.parse_errors > file.parse_errors {
+            codethread_lang::tolerant(plain)
+        } else {
+            plain
+        };
         if check_imports {
             crate::goimports::flag_unused_imports(file, &re, &mut edits);
         }
         if options.verify && re.parse_errors > file.parse_errors {
-            let (line, column) = first_error(re.root()).unwrap_or((1, 1));
+            let (line, column) = codethread_lang::first_error(re.root()).unwrap_or((1, 1));
             return Err(SkeletonError::Verification {
                 before: file.parse_errors,
                 after: re.parse_errors,

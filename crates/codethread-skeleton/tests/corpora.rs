@@ -15,7 +15,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use codethread_lang::{index_functions, parse, parse_path_best, Function, Lang};
+use codethread_lang::{index_functions, parse, parse_file, Function, Lang};
 use codethread_skeleton::{
     restore, skeletonize, Edit, Options, ParseErrorPolicy, Selector, Skeleton,
 };
@@ -77,7 +77,7 @@ fn head<'a>(src: &'a [u8], f: &Function) -> &'a [u8] {
 
 fn check_file(path: &Path, opts: &Options, totals: &Mutex<Totals>, failures: &Mutex<Vec<String>>) {
     let src = std::fs::read(path).unwrap();
-    let file = parse_path_best(path, src.clone()).unwrap();
+    let file = parse_file(path, src.clone(), &codethread_lang::ParseOptions::default()).unwrap();
     let name = path.display().to_string();
     let fail = |m: String| failures.lock().unwrap().push(format!("{name}: {m}"));
     let sk: Skeleton = match skeletonize(&file, &[Selector::All], opts) {

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use codethread_lang::{
     generated_banner, in_test_block, index_functions, macro_mask_spans, mask_macros, parse,
-    parse_path_hinted, Lang,
+    parse_file, Lang,
 };
 use codethread_skeleton::{skeletonize, Options, ParseErrorPolicy, Selector, Warning};
 
@@ -65,7 +65,12 @@ fn fmt_std_path_masks_only_fmt_macros_and_keeps_offsets() {
         }
     }
     let plain = parse(Lang::Cpp, src.clone()).expect("parse");
-    let tolerant = parse_path_hinted(&p, src.clone(), Some(Lang::Cpp)).expect("parse");
+    let tolerant = parse_file(
+        &p,
+        src.clone(),
+        &codethread_lang::ParseOptions::with_hint(Some(Lang::Cpp)),
+    )
+    .expect("parse");
     assert!(
         plain.parse_errors > 0,
         "the plain parse recovers from errors"
@@ -93,7 +98,12 @@ fn fmt_std_path_masks_only_fmt_macros_and_keeps_offsets() {
 #[test]
 fn fmt_members_stub_on_the_tolerant_parse_and_deduced_returns_warn() {
     let (p, src) = fixture("fmt_std_path.h");
-    let file = parse_path_hinted(&p, src.clone(), Some(Lang::Cpp)).expect("parse");
+    let file = parse_file(
+        &p,
+        src.clone(),
+        &codethread_lang::ParseOptions::with_hint(Some(Lang::Cpp)),
+    )
+    .expect("parse");
     let opts = Options {
         on_parse_errors: ParseErrorPolicy::SkipAffected,
         ..Options::default()

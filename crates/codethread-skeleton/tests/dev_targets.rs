@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-use codethread_lang::parse_path_best;
+use codethread_lang::parse_file;
 use codethread_skeleton::{restore, skeletonize, split_occurrence, Options, Selector};
 use serde_json::Value;
 
@@ -91,7 +91,12 @@ fn dev_targets_skeletonize_exactly() {
             files += 1;
             let before =
                 std::fs::read(dev.join("files").join(id).join("before").join(&path)).unwrap();
-            let file = parse_path_best(Path::new(&path), before.clone()).unwrap();
+            let file = parse_file(
+                Path::new(&path),
+                before.clone(),
+                &codethread_lang::ParseOptions::default(),
+            )
+            .unwrap();
             let ids: Vec<String> = inst["target_ids"]
                 .as_array()
                 .unwrap()

@@ -5,9 +5,7 @@
 
 use std::path::PathBuf;
 
-use codethread_skeleton::{
-    skeletonize_dir, skeletonize_dir_limited, FileOutcome, Options, Selector, SkeletonError,
-};
+use codethread_skeleton::{skeletonize_dir, FileOutcome, Options, Selector, SkeletonError};
 
 fn within_a_minute(f: impl FnOnce() -> Vec<FileOutcome> + Send + 'static) -> Vec<FileOutcome> {
     codethread_testkit::deadline::within("a special file read as if it were a file", 60, f)
@@ -74,7 +72,15 @@ fn fifos_and_devices_are_refused_not_read() {
 fn oversized_files_are_refused() {
     let dir = tree("limit");
     std::fs::write(dir.join("big.py"), "def h():\n    pass\n".repeat(200)).unwrap();
-    let out = skeletonize_dir_limited(&dir, &[Selector::All], &Options::default(), 1000).unwrap();
+    let out = skeletonize_dir(
+        &dir,
+        &[Selector::All],
+        &Options {
+            max_file_bytes: 1000,
+            ..Options::default()
+        },
+    )
+    .unwrap();
     good_done(&out);
     let big = out
         .iter()
