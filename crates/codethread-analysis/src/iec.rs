@@ -437,7 +437,7 @@ pub type IecError = codethread_lang::LangError;
 /// on either side the TypeScript and TSX grammars are tried too, and the one
 /// with the fewest ERROR/MISSING nodes over both sides is kept (Flow-typed
 /// `.js` files parse only as TypeScript; ties keep JavaScript), as
-/// [`codethread_lang::parse_path_best`] does for one file.
+/// [`codethread_lang::parse_file`] does for one file.
 pub fn detect_iec(
     lang: Lang,
     human: &[u8],

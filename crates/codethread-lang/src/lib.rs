@@ -79,7 +79,8 @@ pub use macros::{
 };
 pub use parse::{
     code_end, estimate_tokens, parse, parse_budget, parse_file, parse_path, parse_with_grammar,
-    parse_with_grammar_budget, BudgetLimit, ParseBudget, ParseOptions, ParsedFile,
+    parse_with_grammar_budget, parses_on_thread, BudgetLimit, ParseBudget, ParseOptions,
+    ParsedFile,
 };
 pub use tree_sitter;
 pub use walk::{count_errors, first_error, preorder, Preorder};

@@ -57,6 +57,16 @@ impl ParsedFile {
 
 thread_local! {
     static PARSERS: RefCell<HashMap<Lang, Parser>> = RefCell::new(HashMap::new());
+    /// tree-sitter parses run on this thread ([`parses_on_thread`]).
+    static PARSES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many tree-sitter parses this thread has run so far (every grammar
+/// tried, masked re-parses and halting-statement re-parses included): the
+/// measure of `docs/performance.md`'s parses per file. Subtract two
+/// readings around a call to count its parses.
+pub fn parses_on_thread() -> u64 {
+    PARSES.with(std::cell::Cell::get)
 }
 
 /// Limits on one parse, proportional to the input with a floor (see
@@ -388,6 +398,7 @@ fn run_parser(
             }
         };
         parser.reset();
+        PARSES.with(|n| n.set(n.get().saturating_add(1)));
         let restricted = match code_end {
             Some(end) => {
                 let point = point_at(source, end);

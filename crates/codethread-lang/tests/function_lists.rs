@@ -185,7 +185,7 @@ fn function_lists_match_lizard_and_rca_up_to_documented_classes() {
                 .replace('\\', "/");
             let source = std::fs::read(&p).unwrap();
             // The plain parse, without the C/C++ macro mask of
-            // `parse_path_hinted`: the tools read the text as written, and the
+            // `parse_file`: the tools read the text as written, and the
             // classes below describe tree-sitter's own recovery. (With the
             // mask, fmt gains the gmock `NiceMock` / `NaggyMock` constructors
             // and loses `fstring`'s in base.h: docs/lang.md.)

@@ -37,7 +37,7 @@
 //! tree.apply(&patch, &ApplyOptions::default()).unwrap();
 //! assert_eq!(tree.get(b"m.py"), Some(&after[..]));
 //! // Which functions did it edit?
-//! let loc = localize(&pre, &patch).unwrap();
+//! let loc = localize(&pre, &patch, &Default::default()).unwrap();
 //! assert_eq!(loc.target_ids(), vec!["m.py::f".to_string()]);
 //! ```
 
