@@ -271,6 +271,8 @@ fn holds(file: &ParsedFile, when: When, item: &Item<'_>, watched: &[&str]) -> bo
         file,
         node: item.node,
         parent: item.parent,
+        // The cyclomatic tables use no field condition; the node's own
+        // field is exact (its parent is the tree parent).
         field: item.node.field_name(),
         inside: Some(&inside),
     })

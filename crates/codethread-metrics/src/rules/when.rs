@@ -84,8 +84,8 @@ pub(crate) struct Site<'a, 't> {
 impl When {
     /// Whether the condition holds at `s`.
     pub(crate) fn holds(self, s: &Site<'_, '_>) -> bool {
-        let parent_kind = s.parent.map(|p| p.kind());
-        let parent_in = |kinds: &[&str]| parent_kind.is_some_and(|k| kinds.contains(&k));
+        // The parent's kind is looked up only by the variants that read it.
+        let parent_in = |kinds: &[&str]| s.parent.is_some_and(|p| kinds.contains(&p.kind()));
         let in_field = |f: &str, parents: &[&str]| s.field == Some(f) && parent_in(parents);
         match self {
             When::Always => true,
