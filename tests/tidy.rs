@@ -566,8 +566,13 @@ fn without_test_modules(code: &str) -> String {
     let mut from = 0;
     while let Some(p) = out[from..].find("#[cfg(test)]") {
         let at = from + p;
-        let rest = &out[at + 12..];
-        let trimmed = rest.trim_start();
+        let mut rest = out[at + 12..].trim_start();
+        // Further attributes (`#[allow(...)]`) between it and the module.
+        while rest.starts_with("#[") {
+            let close = rest.find(']').map_or(rest.len(), |c| c + 1);
+            rest = rest[close..].trim_start();
+        }
+        let trimmed = rest;
         let body = trimmed.strip_prefix("pub ").unwrap_or(trimmed);
         if let Some(after_mod) = body.strip_prefix("mod ") {
             let name_len = after_mod.bytes().take_while(|&c| is_ident(c)).count();
@@ -591,18 +596,48 @@ fn no_import_circle_between_modules_of_a_crate() {
     let mut report = Vec::new();
     for src in source_roots() {
         let mods = module_files(&src);
+        // Names the crate root re-exports (`pub use lang::Lang;`), mapped to
+        // the module that defines them, so `crate::Lang` is an edge to `lang`.
+        let mut reexports: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        if let Some(lib) = mods.get(&Vec::new()) {
+            let code = code_only(&std::fs::read_to_string(lib).unwrap());
+            for at in words(&code, "use") {
+                let Some(end) = code[at..].find(';') else {
+                    continue;
+                };
+                let mut paths = Vec::new();
+                expand_use(&code[at + 3..at + end], &[], &mut paths);
+                for p in paths {
+                    let p: Vec<String> = p
+                        .into_iter()
+                        .filter(|s| s != "crate" && s != "self")
+                        .collect();
+                    if let (Some(name), Some(first)) = (p.last(), p.first()) {
+                        if p.len() >= 2 && mods.contains_key(&vec![first.clone()]) {
+                            reexports.insert(name.clone(), vec![first.clone()]);
+                        }
+                    }
+                }
+            }
+        }
         // edges between siblings, with one example reference each
         let mut edges: BTreeMap<Vec<String>, BTreeMap<Vec<String>, String>> = BTreeMap::new();
         for (module, file) in &mods {
             let code = without_test_modules(&code_only(&std::fs::read_to_string(file).unwrap()));
             for path in referenced_paths(module, &code) {
-                let Some(target) = (0..=path.len())
+                let Some(mut target) = (0..=path.len())
                     .rev()
                     .map(|k| path[..k].to_vec())
                     .find(|p| mods.contains_key(p))
                 else {
                     continue;
                 };
+                if target.is_empty() {
+                    match path.first().and_then(|n| reexports.get(n)) {
+                        Some(m) => target = m.clone(),
+                        None => continue,
+                    }
+                }
                 let common = module
                     .iter()
                     .zip(&target)

@@ -248,16 +248,6 @@ impl FlatTree {
             .and_then(|i| self.node(first + i))
     }
 
-    /// The function's own node: the innermost node of its kind covering
-    /// `func.node` (as [`crate::Function::find_node`]; `None` for functions
-    /// found inside macro bodies). O(log n + depth).
-    pub fn function_node(&self, func: &crate::Function) -> Option<FlatNode<'_>> {
-        if func.in_macro {
-            return None;
-        }
-        self.innermost(func.node.start_byte, func.node.end_byte, func.node_kind)
-    }
-
     /// The innermost node of kind `kind` with `start_byte <= start` and
     /// `end_byte >= end`.
     pub fn innermost(&self, start: usize, end: usize, kind: &str) -> Option<FlatNode<'_>> {
@@ -341,6 +331,18 @@ macro_rules! byte_span_of_node {
 }
 
 byte_span_of_node!(Node<'_>, FlatNode<'_>);
+
+impl ParsedFile {
+    /// The bytes a node covers.
+    pub fn text(&self, node: impl ByteSpan) -> &[u8] {
+        self.source.get(node.byte_span()).unwrap_or(&[])
+    }
+
+    /// The text of a node as a string (lossy for non-UTF-8 bytes).
+    pub fn text_lossy(&self, node: impl ByteSpan) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(self.text(node))
+    }
+}
 
 impl<T: ByteSpan> ByteSpan for &T {
     fn byte_span(&self) -> Range<usize> {

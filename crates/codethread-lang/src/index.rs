@@ -1451,6 +1451,18 @@ impl Function {
     }
 }
 
+impl FlatTree {
+    /// The function's own node: the innermost node of its kind covering
+    /// `func.node` (as [`Function::find_node`]; `None` for functions
+    /// found inside macro bodies). O(log n + depth).
+    pub fn function_node(&self, func: &Function) -> Option<Node<'_>> {
+        if func.in_macro {
+            return None;
+        }
+        self.innermost(func.node.start_byte, func.node.end_byte, func.node_kind)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]

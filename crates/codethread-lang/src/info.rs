@@ -8,6 +8,8 @@
 //! that the table has one row per variant, in order), the grammar crate and
 //! its feature in `Cargo.toml`, and the tables of the crates that need one.
 
+use std::path::Path;
+
 use tree_sitter::Language;
 
 use crate::macros::{MacroRules, CPP as CPP_MACROS, C_FAMILY};
@@ -318,6 +320,135 @@ impl<T> PerLang<T> {
     /// The value of `lang`.
     pub fn get(&self, lang: Lang) -> &T {
         &self.0[lang as usize].1
+    }
+}
+
+impl Lang {
+    /// The language's row of the language table: the one dispatch point
+    /// every other per-language method reads.
+    pub fn info(self) -> &'static LangInfo {
+        &LANGS[self as usize]
+    }
+
+    /// The language of a file, from its extension; `None` when unsupported.
+    pub fn from_path(path: impl AsRef<Path>) -> Option<Lang> {
+        let ext = path.as_ref().extension()?.to_str()?;
+        Lang::from_extension(ext)
+    }
+
+    /// The language for a file extension (without the dot, case-sensitive),
+    /// without a repository-level hint ([`LangInfo::extensions`]): `.c` and
+    /// `.h` are C; `.cc .cpp .cxx .c++ .hpp .hh .hxx .h++ .ipp .inl .tpp` are
+    /// C++ (`docs/target-rules.md`). [`Lang::for_source`] refines `.h` by
+    /// content and by a hint.
+    pub fn from_extension(ext: &str) -> Option<Lang> {
+        LANGS
+            .iter()
+            .find(|i| i.extensions.contains(&ext))
+            .map(|i| i.lang)
+    }
+
+    /// The language of a file from its name, its bytes and an optional
+    /// repository-level language (`hint`: an instance's `language` field, a
+    /// `--lang-hint` option).
+    ///
+    /// The extension decides, except for the C family:
+    /// - with hint [`Lang::Cpp`] (a repository SWE-bench labels C++), every C
+    ///   or C++ extension, `.c` and `.h` included, is C++;
+    /// - with hint [`Lang::C`], `.c` and `.h` are C;
+    /// - without a C-family hint, `.c` is C and `.h` is C++ when its text has a
+    ///   C++-only construct outside comments and strings (see
+    ///   [`looks_like_cpp`](crate::looks_like_cpp)), else C.
+    ///
+    /// ```
+    /// use codethread_lang::Lang;
+    /// assert_eq!(Lang::for_source("a.h", b"int f(void);", None), Some(Lang::C));
+    /// assert_eq!(Lang::for_source("a.h", b"namespace x { class A; }", None), Some(Lang::Cpp));
+    /// assert_eq!(Lang::for_source("a.c", b"int x;", Some(Lang::Cpp)), Some(Lang::Cpp));
+    /// ```
+    pub fn for_source(path: impl AsRef<Path>, source: &[u8], hint: Option<Lang>) -> Option<Lang> {
+        let path = path.as_ref();
+        let ext = path.extension()?.to_str()?;
+        let lang = Lang::from_extension(ext)?;
+        if !lang.is_c_family() {
+            return Some(lang);
+        }
+        Some(match hint {
+            Some(Lang::Cpp) => Lang::Cpp,
+            Some(Lang::C) if lang == Lang::C => Lang::C,
+            _ if ext == "h" && crate::cfamily::looks_like_cpp(source) => Lang::Cpp,
+            _ => lang,
+        })
+    }
+
+    /// Lower-case name used in outputs: `python`, `go`, `rust`, `javascript`,
+    /// `typescript`, `tsx`, `java`, `c`, `cpp`, `ruby`, `php`.
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// Parse a name produced by [`Lang::name`] (also accepts the
+    /// [`LangInfo::aliases`] `js`, `ts`, `py`, `rs`, `c++`, `rb`, ..., and
+    /// the `language` values of SWE-bench Multilingual and Multi-SWE-bench:
+    /// `C++`, `Java`, `PHP`, ...; case-insensitive, trimmed).
+    pub fn from_name(name: &str) -> Option<Lang> {
+        let name = name.trim().to_ascii_lowercase();
+        LANGS
+            .iter()
+            .find(|i| i.name == name || i.aliases.contains(&name.as_str()))
+            .map(|i| i.lang)
+    }
+
+    /// The info string of a Markdown code fence for this language's code
+    /// (`python`, `go`, `rust`, `javascript`, `typescript`, `tsx`, `java`, `c`,
+    /// `cpp`, `ruby`, `php`).
+    pub fn fence(self) -> &'static str {
+        self.info().fence
+    }
+
+    /// The line-comment opener (`#` for Python and Ruby, `//` otherwise; PHP
+    /// also has `#`, C has `//` since C99).
+    pub fn line_comment(self) -> &'static str {
+        self.info().line_comment
+    }
+
+    /// Node kinds of comments in the language's grammar.
+    pub fn comment_kinds(self) -> &'static [&'static str] {
+        self.info().comment_kinds
+    }
+
+    /// True for C and C++.
+    pub fn is_c_family(self) -> bool {
+        self.info().family == Family::C
+    }
+
+    /// True for the JavaScript family (JavaScript, TypeScript, TSX).
+    pub fn is_js_family(self) -> bool {
+        self.info().family == Family::Js
+    }
+
+    /// Grammars to try, in order, when a file of this language does not parse
+    /// cleanly: Flow-typed JavaScript parses only as TypeScript or TSX.
+    pub fn fallback_grammars(self) -> &'static [Lang] {
+        self.info().fallback_grammars
+    }
+
+    /// The tree-sitter grammar, or `None` when this build of the crate left
+    /// the language's grammar out (its cargo feature, [`Lang::feature`], is
+    /// off). Parsing such a language is [`crate::LangError::GrammarNotBuilt`].
+    pub fn ts_language(self) -> Option<tree_sitter::Language> {
+        (self.info().grammar)()
+    }
+
+    /// True when this build holds the language's grammar.
+    pub fn grammar_built(self) -> bool {
+        self.ts_language().is_some()
+    }
+
+    /// The cargo feature of this crate that builds the language's grammar
+    /// (all are on by default; TypeScript and TSX share `typescript`).
+    pub fn feature(self) -> &'static str {
+        self.info().feature
     }
 }
 

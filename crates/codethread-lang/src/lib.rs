@@ -47,6 +47,7 @@
 pub struct ReadmeDoctests;
 
 mod cfamily;
+mod file;
 mod files;
 mod flat;
 mod generated;
@@ -63,6 +64,7 @@ mod walk;
 use std::path::PathBuf;
 
 pub use cfamily::{c_family_hint, headers_hint, looks_like_cpp, tree_hint};
+pub use file::{parse_file, ParseOptions};
 pub use files::{bytes_label, path_label, source_files, WalkError};
 pub use flat::{ByteSpan, Children, FlatCursor, FlatNode, FlatTree};
 pub use generated::{generated_banner, BANNER_BYTES, GENERATED_MARKERS};
@@ -78,9 +80,8 @@ pub use macros::{
     MacroRules,
 };
 pub use parse::{
-    code_end, estimate_tokens, parse, parse_budget, parse_file, parse_path, parse_with_grammar,
-    parse_with_grammar_budget, parses_on_thread, BudgetLimit, ParseBudget, ParseOptions,
-    ParsedFile,
+    code_end, estimate_tokens, parse, parse_budget, parse_path, parse_with_grammar,
+    parse_with_grammar_budget, parses_on_thread, BudgetLimit, ParseBudget, ParsedFile,
 };
 pub use tree_sitter;
 pub use walk::{count_errors, first_error, preorder, Preorder};

@@ -60,6 +60,7 @@ pub struct ReadmeDoctests;
 mod batch;
 mod error;
 mod goimports;
+mod model;
 mod plan;
 mod select;
 mod skeleton;
@@ -67,12 +68,12 @@ mod text;
 
 pub use batch::{skeletonize_dir, skeletonize_path, FileOutcome};
 pub use error::SkeletonError;
+pub use model::{Edit, Options, ParseErrorPolicy, SkipReason, Skipped, Warning};
 pub use plan::{
     stub_statement, C_STUB, GO_STUB, JAVA_STUB, JS_STUB, PHP_STUB, PYTHON_STUB, PYTHON_YIELD,
     RUBY_EXPR_STUB, RUBY_STUB, RUST_STUB,
 };
 pub use select::{split_occurrence, Selector};
 pub use skeleton::{
-    apply_edits, restore, restore_selected, skeletonize, skeletonize_source, Edit, Options,
-    ParseErrorPolicy, Skeleton, SkipReason, Skipped, Warning,
+    apply_edits, restore, restore_selected, skeletonize, skeletonize_source, Skeleton,
 };

@@ -130,20 +130,25 @@ static PHP: PaperTables = PaperTables::Lizard(LizardTables {
     reader: &crate::lizard::tables::PHP,
 });
 
+/// One row per language (`codethread_lang::PerLang`: a missing or
+/// misplaced row is a compile error).
+static PAPER: codethread_lang::PerLang<&PaperTables> = codethread_lang::PerLang::new([
+    (Lang::Python, &PYTHON),
+    (Lang::Go, &GO),
+    (Lang::Rust, &RUST),
+    (Lang::JavaScript, &JAVASCRIPT),
+    (Lang::TypeScript, &TYPESCRIPT),
+    (Lang::Tsx, &TYPESCRIPT),
+    (Lang::Java, &JAVA),
+    (Lang::C, &C),
+    (Lang::Cpp, &CPP),
+    (Lang::Ruby, &RUBY),
+    (Lang::Php, &PHP),
+]);
+
 /// The paper profile's row for `lang`.
 pub(crate) fn paper(lang: Lang) -> &'static PaperTables {
-    match lang {
-        Lang::Python => &PYTHON,
-        Lang::Go => &GO,
-        Lang::Rust => &RUST,
-        Lang::JavaScript => &JAVASCRIPT,
-        Lang::TypeScript | Lang::Tsx => &TYPESCRIPT,
-        Lang::Java => &JAVA,
-        Lang::C => &C,
-        Lang::Cpp => &CPP,
-        Lang::Ruby => &RUBY,
-        Lang::Php => &PHP,
-    }
+    PAPER.get(lang)
 }
 
 impl PaperTables {

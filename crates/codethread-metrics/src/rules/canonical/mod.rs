@@ -346,18 +346,25 @@ pub struct CanonRules {
 /// Closing brackets (not counted by Halstead: a pair is one operator).
 pub const CLOSERS: &[&str] = &[")", "]", "}"];
 
+/// One row per language (`codethread_lang::PerLang`: a missing or
+/// misplaced row is a compile error).
+static RULES: codethread_lang::PerLang<&CanonRules> = codethread_lang::PerLang::new([
+    (Lang::Python, &dynamic::PYTHON),
+    (Lang::Go, &go_rust::GO),
+    (Lang::Rust, &go_rust::RUST),
+    (Lang::JavaScript, &js::JS),
+    (Lang::TypeScript, &js::JS),
+    (Lang::Tsx, &js::JS),
+    (Lang::Java, &c_family::JAVA),
+    (Lang::C, &c_family::C_CPP),
+    (Lang::Cpp, &c_family::C_CPP),
+    (Lang::Ruby, &dynamic::RUBY),
+    (Lang::Php, &dynamic::PHP),
+]);
+
 /// The canonical rules for `lang`.
 pub fn rules(lang: Lang) -> &'static CanonRules {
-    match lang {
-        Lang::Python => &dynamic::PYTHON,
-        Lang::Ruby => &dynamic::RUBY,
-        Lang::Php => &dynamic::PHP,
-        Lang::Go => &go_rust::GO,
-        Lang::Rust => &go_rust::RUST,
-        Lang::JavaScript | Lang::TypeScript | Lang::Tsx => &js::JS,
-        Lang::Java => &c_family::JAVA,
-        Lang::C | Lang::Cpp => &c_family::C_CPP,
-    }
+    RULES.get(lang)
 }
 
 impl Rule {

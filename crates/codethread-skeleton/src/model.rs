@@ -1,0 +1,189 @@
+//! The data of a skeleton: options, edits, warnings and skips, below the
+//! planner, the Go import pass and the skeletonizer that all use them.
+
+use std::fmt;
+
+use codethread_lang::{Lang, ParseBudget};
+use serde::{Deserialize, Serialize};
+
+/// What to do with a file that has ERROR/MISSING nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ParseErrorPolicy {
+    /// Return [`SkeletonError::ParseErrors`]; nothing is skeletonized.
+    #[default]
+    Refuse,
+    /// Skeletonize the selected functions whose subtree holds no error and
+    /// that are not inside an ERROR node; report the others in
+    /// [`Skeleton::skipped`].
+    SkipAffected,
+}
+
+/// Options of [`skeletonize`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Options {
+    /// Keep a Python docstring (the first statement of the body) above the
+    /// stub. Default `false`: the docstring goes with the body, as in the
+    /// CodeThread paper. Comments before a function are always kept.
+    pub keep_docs: bool,
+    /// Files with syntax errors.
+    pub on_parse_errors: ParseErrorPolicy,
+    /// Re-parse the skeleton and fail with [`SkeletonError::Verification`]
+    /// when it has more ERROR/MISSING nodes than the original. Default `true`.
+    pub verify: bool,
+    /// Limits on each tree-sitter parse (the file, the verifying re-parse):
+    /// a file beyond them fails with `LangError::Budget` instead of stalling
+    /// the batch or exhausting memory. Default [`ParseBudget::default`].
+    #[serde(default)]
+    pub parse_budget: ParseBudget,
+    /// A repository-level language (an instance's `language`, a
+    /// `--lang-hint` option) for the functions that choose the grammar from
+    /// a path ([`crate::skeletonize_path`], [`crate::skeletonize_dir`]): with
+    /// `Lang::Cpp` a `.h` or `.c` file is C++
+    /// (`codethread_lang::Lang::for_source`). Default `None`.
+    #[serde(default)]
+    pub hint: Option<Lang>,
+    /// The largest file [`crate::skeletonize_dir`] reads. Default
+    /// [`codethread_lang::io::DEFAULT_MAX_FILE_BYTES`].
+    #[serde(default = "default_max_file_bytes")]
+    pub max_file_bytes: u64,
+}
+
+fn default_max_file_bytes() -> u64 {
+    codethread_lang::io::DEFAULT_MAX_FILE_BYTES
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            keep_docs: false,
+            on_parse_errors: ParseErrorPolicy::Refuse,
+            verify: true,
+            parse_budget: ParseBudget::default(),
+            hint: None,
+            max_file_bytes: default_max_file_bytes(),
+        }
+    }
+}
+
+/// A stub that parses but will not type-check as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Warning {
+    /// Rust `-> impl Trait`: `todo!()` gives the opaque type no concrete type
+    /// (E0277 / E0720-style errors).
+    ImplTraitReturn,
+    /// TypeScript constructor of a derived class: TS2377 requires a `super()`
+    /// call, which the stub removes.
+    DerivedConstructor,
+    /// Go: the stub removes the last use of an imported package, and Go
+    /// rejects unused imports (`imported and not used`).
+    GoUnusedImport,
+    /// C++ `constexpr` / `consteval` function: the stub is allowed in its
+    /// body (C++14 and later) but is not a constant expression, so a use of
+    /// the function in a constant expression (`static_assert`, a template
+    /// argument, a `constexpr` variable) no longer compiles.
+    ConstexprStub,
+    /// C++ function with a deduced return type (`auto f() { ... }` without a
+    /// trailing return type): with the stub the type deduces to `void`, so
+    /// a use of the result no longer compiles.
+    DeducedReturnType,
+}
+
+impl Warning {
+    /// The warning's `snake_case` name, as in JSON.
+    pub fn code(self) -> &'static str {
+        match self {
+            Warning::ImplTraitReturn => "impl_trait_return",
+            Warning::DerivedConstructor => "derived_constructor",
+            Warning::GoUnusedImport => "go_unused_import",
+            Warning::ConstexprStub => "constexpr_stub",
+            Warning::DeducedReturnType => "deduced_return_type",
+        }
+    }
+
+    /// Whether a file with this stub fails to compile whatever uses the
+    /// function: a deduced C++ return type becomes `void` (every use of the
+    /// result is an error), Rust `-> impl Trait` has no concrete type, a
+    /// TypeScript derived constructor lacks `super()`. The other warnings
+    /// compile in a default build (a `constexpr` stub fails only where it is
+    /// evaluated at compile time), or are a file-level matter the caller
+    /// reports (a Go import left unused, which `goimports` removes).
+    pub fn breaks_build(self) -> bool {
+        matches!(
+            self,
+            Warning::ImplTraitReturn | Warning::DerivedConstructor | Warning::DeducedReturnType
+        )
+    }
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Warning::ImplTraitReturn => {
+                "returns `impl Trait`: `todo!()` leaves the opaque type without a concrete type, so the stub does not type-check"
+            }
+            Warning::DerivedConstructor => {
+                "constructor of a derived class: TypeScript requires a super() call (TS2377), which the stub removes"
+            }
+            Warning::GoUnusedImport => {
+                "the stub removes the last use of an imported package; Go rejects unused imports"
+            }
+            Warning::ConstexprStub => {
+                "constexpr/consteval function: the stub is not a constant expression, so compile-time uses of the function no longer compile"
+            }
+            Warning::DeducedReturnType => {
+                "deduced return type: with the stub it deduces to void, so uses of the result no longer compile"
+            }
+        })
+    }
+}
+
+/// One body replacement, in the coordinates of the original text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Edit {
+    /// The function: its qualname, with `#occurrence` when the qualname is not
+    /// unique in the file (the target-id convention).
+    pub function: String,
+    /// 1-based line of the function's own node (the `def` / `fn` / `func`
+    /// line, after decorators).
+    pub line: usize,
+    /// First replaced byte of the original.
+    pub start_byte: usize,
+    /// One past the last replaced byte of the original.
+    pub end_byte: usize,
+    /// The text that replaces `start_byte..end_byte`.
+    pub replacement: String,
+    /// Reasons the stub may not type-check.
+    pub warnings: Vec<Warning>,
+}
+
+/// Why a selected function was not edited.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "reason", content = "detail")]
+pub enum SkipReason {
+    /// No body: Rust trait signature, TS overload / abstract method, Go
+    /// assembly stub.
+    NoBody,
+    /// A Python `@overload` stub.
+    Overload,
+    /// The body already is exactly the stub.
+    AlreadyStub,
+    /// A body form no stub can replace (Python lambdas).
+    Unsupported(String),
+    /// The function touches a syntax error (with
+    /// [`ParseErrorPolicy::SkipAffected`]), or its body is not in the
+    /// expected shape.
+    ParseError(String),
+}
+
+/// A selected function that was left as it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Skipped {
+    /// Qualname (with `#occurrence` when not unique).
+    pub function: String,
+    /// 1-based line of the function's own node.
+    pub line: usize,
+    /// Why.
+    pub reason: SkipReason,
+}
