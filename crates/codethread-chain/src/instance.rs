@@ -619,7 +619,7 @@ fn load_parquet(path: &Path, limits: SourceLimits) -> Result<Loaded<Instance>, C
 }
 
 #[cfg(not(feature = "parquet"))]
-fn load_parquet(path: &Path, limits: SourceLimits) -> Result<Loaded<Instance>, ChainError> {
+fn load_parquet(path: &Path, _limits: SourceLimits) -> Result<Loaded<Instance>, ChainError> {
     Err(ChainError::Format {
         path: path.to_path_buf(),
         message: "parquet support is off (build codethread-chain with the `parquet` feature)"

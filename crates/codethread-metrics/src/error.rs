@@ -24,7 +24,7 @@ pub enum MetricsError {
         path: PathBuf,
     },
     /// The parser failed (grammar load or aborted parse; syntax errors are
-    /// not errors, see [`FunctionMetrics::parse_errors`]).
+    /// not errors, see [`FunctionMetrics::parse_errors`](crate::FunctionMetrics::parse_errors)).
     #[error("{}: cannot parse: {source}", path.display())]
     Parse {
         /// The file.

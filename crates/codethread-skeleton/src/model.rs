@@ -10,16 +10,16 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ParseErrorPolicy {
-    /// Return [`SkeletonError::ParseErrors`]; nothing is skeletonized.
+    /// Return [`SkeletonError::ParseErrors`](crate::SkeletonError::ParseErrors); nothing is skeletonized.
     #[default]
     Refuse,
     /// Skeletonize the selected functions whose subtree holds no error and
     /// that are not inside an ERROR node; report the others in
-    /// [`Skeleton::skipped`].
+    /// [`Skeleton::skipped`](crate::Skeleton::skipped).
     SkipAffected,
 }
 
-/// Options of [`skeletonize`].
+/// Options of [`skeletonize`](crate::skeletonize).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Options {
     /// Keep a Python docstring (the first statement of the body) above the
@@ -28,7 +28,7 @@ pub struct Options {
     pub keep_docs: bool,
     /// Files with syntax errors.
     pub on_parse_errors: ParseErrorPolicy,
-    /// Re-parse the skeleton and fail with [`SkeletonError::Verification`]
+    /// Re-parse the skeleton and fail with [`SkeletonError::Verification`](crate::SkeletonError::Verification)
     /// when it has more ERROR/MISSING nodes than the original. Default `true`.
     pub verify: bool,
     /// Limits on each tree-sitter parse (the file, the verifying re-parse):
