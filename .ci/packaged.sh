@@ -58,11 +58,11 @@ codethread-metrics = "0.1"
 [workspace]
 TOML
 cat > "$scratch/src/main.rs" <<'RS'
-use codethread_metrics::{analyze_source, Lang, Profile};
+use codethread_metrics::{analyze_source, AnalyzeOptions, Lang, Profile};
 
 fn main() {
     let src = "def f(x):\n    if x:\n        return 1\n    return 2\n";
-    let file = analyze_source("a.py", Lang::Python, src, Profile::Paper).expect("measured");
+    let file = analyze_source("a.py", Lang::Python, src, &AnalyzeOptions::new(Profile::Paper)).expect("measured");
     let f = &file.functions[0];
     assert_eq!(f.cyclomatic, Some(2));
     println!("scratch crate: {} cyclomatic {:?}", f.name, f.cyclomatic);
