@@ -625,7 +625,8 @@ mod tests {
 
     use super::*;
 
-    fn tmpdir(tag: &str) -> PathBuf {
+    /// A fresh scratch directory (shared with `tree_tests`).
+    pub(super) fn tmpdir(tag: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!(
             "ct-io-{tag}-{}-{}",
             std::process::id(),
@@ -934,15 +935,7 @@ mod tree_tests {
 
     use super::*;
 
-    fn tmpdir(tag: &str) -> PathBuf {
-        let d = std::env::temp_dir().join(format!(
-            "ct-io-tree-{tag}-{}-{}",
-            std::process::id(),
-            random_suffix()
-        ));
-        std::fs::create_dir_all(&d).unwrap();
-        d
-    }
+    use super::tests::tmpdir;
 
     #[test]
     fn tree_walks_read_regular_files_and_name_every_link() {
