@@ -1,6 +1,7 @@
 //! Doubling benchmark of `localize`, `metrics` and `skeletonize` on
 //! adversarial shapes: a new file of many functions, deep nesting, one huge
-//! line, nested C++ namespaces each holding a function; then `metrics` alone on the nesting shapes of issue 19 (Java local
+//! line, nested C++ namespaces each holding a function, functions holding
+//! unterminated `#include "x` lines; then `metrics` alone on the nesting shapes of issue 19 (Java local
 //! and anonymous classes, C++ namespaces and braces, Ruby blocks and
 //! endless defs, PHP blocks). For each tool and shape the input is doubled `--doublings` times
 //! from `--base` functions; the table gives bytes, seconds and the time
@@ -56,6 +57,7 @@ const SHAPES: &[Shape] = &[
     ("deep nesting", "new.js", deep_js),
     ("one huge line", "new.js", one_line_js),
     ("nested scopes", "new.cpp", nested_namespaces),
+    ("unterminated includes", "new.cpp", unterminated_includes),
 ];
 
 // ---- Issue 19: metrics (paper profile) on deep nesting, one block per
@@ -118,6 +120,15 @@ fn nested_namespaces(n: usize) -> String {
         s.push_str("}\n");
     }
     s
+}
+
+/// `n` C++ functions, each holding two unterminated `#include "x` lines
+/// (issue 19: tree-sitter's recovery from them was quadratic; the parser now
+/// reads the opening quote as a space, `codethread-lang`'s `view.rs`).
+fn unterminated_includes(n: usize) -> String {
+    (0..n)
+        .map(|i| format!("int f{i}() {{\n#include \"x{i}\n#include \"y{i}\nreturn {i}; }}\n"))
+        .collect()
 }
 
 /// `n` unclosed C++ braces, each followed by a declaration.

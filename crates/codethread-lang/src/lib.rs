@@ -59,6 +59,7 @@ mod lang;
 mod macros;
 mod parse;
 mod spec;
+mod view;
 mod walk;
 
 use std::path::PathBuf;

@@ -9,8 +9,9 @@ use codethread_lang::{
     code_end, index_functions, parse, parse_budget, BudgetLimit, Lang, LangError, ParseBudget,
 };
 
-/// A C++ function whose every line is an unterminated `#include "x`: the
-/// number of parser operations stays linear, the time is quadratic.
+/// A C++ function whose every line is an unterminated `#include "x`:
+/// tree-sitter's recovery from it is quadratic in time at a linear number of
+/// operations and lexer reads (`view.rs`).
 fn unterminated_includes(n: usize) -> Vec<u8> {
     let mut s = String::from("void f() {\n");
     for i in 0..n {
@@ -18,6 +19,17 @@ fn unterminated_includes(n: usize) -> Vec<u8> {
     }
     s.push_str("}\n");
     s.into_bytes()
+}
+
+/// One long line of unterminated literals and comment openers (sparse
+/// enough for the token limit): error recovery re-lexes to the line's end
+/// at each of them.
+fn unterminated_line(n: usize) -> Vec<u8> {
+    format!(
+        "void f() {{ {} }}\n",
+        "\"/*' aaaaaaaaaaaaaaaaaaaaaaaa ".repeat(n)
+    )
+    .into_bytes()
 }
 
 /// A C file of unterminated string assignments.
@@ -38,21 +50,53 @@ fn budget_limit(e: &LangError) -> BudgetLimit {
 }
 
 #[test]
-fn quadratic_error_recovery_stops_at_the_time_limit() {
+fn unterminated_includes_parse_in_linear_time() {
+    // Before the parser view: 1,000 lines 29 ms, 8,000 lines 1.0 s (release
+    // build of the probe; ×3.5 per doubling); a 16× input took > 60× the time.
+    let time = |lang: Lang, n: usize| {
+        (0..3)
+            .map(|_| {
+                let src = unterminated_includes(n);
+                let t = Instant::now();
+                let f = parse_budget(lang, src.clone(), &ParseBudget::UNLIMITED).unwrap();
+                let d = t.elapsed();
+                assert_eq!(f.source, src, "the file's own bytes are kept");
+                assert_eq!(index_functions(&f).len(), 1, "{lang} n={n}");
+                d
+            })
+            .min()
+            .unwrap_or_default()
+    };
+    for lang in [Lang::C, Lang::Cpp] {
+        let _ = time(lang, 250);
+        let small = time(lang, 1000);
+        let large = time(lang, 16_000);
+        let ratio = large.as_secs_f64() / small.as_secs_f64().max(1e-6);
+        // 2.3 per doubling over four doublings.
+        assert!(ratio < 28.0, "{lang}: 1000 lines {small:?}, 16000 lines {large:?} ({ratio:.1}x)");
+    }
+    // Under the default budget the 450 KB file of the issue parses.
+    let f = parse(Lang::Cpp, unterminated_includes(32_000)).unwrap();
+    assert_eq!(index_functions(&f).len(), 1);
+}
+
+#[test]
+fn the_time_limit_stops_a_parse() {
     let budget = ParseBudget {
         time_per_mib: Duration::ZERO,
         min_time: Duration::from_millis(300),
+        reads_per_byte: 0,
+        min_reads: 0,
         ..ParseBudget::default()
     };
-    // Unbounded, the largest of these takes tens of seconds in a debug build.
-    for (lang, n) in [(Lang::Cpp, 16_000), (Lang::C, 16_000), (Lang::Cpp, 24_000)] {
-        let src = unterminated_includes(n);
+    // Unbounded (no read limit), this takes more than 10 s in a debug build.
+    for lang in [Lang::C, Lang::Cpp] {
         let t = Instant::now();
-        let err = parse_budget(lang, src, &budget).expect_err("over the time limit");
-        assert_eq!(budget_limit(&err), BudgetLimit::Time, "{lang} n={n}");
+        let err = parse_budget(lang, unterminated_line(8000), &budget).expect_err("over the time limit");
+        assert_eq!(budget_limit(&err), BudgetLimit::Time, "{lang}");
         assert!(
             t.elapsed() < Duration::from_secs(5),
-            "{lang} n={n}: stopped only after {:?}",
+            "{lang}: stopped only after {:?}",
             t.elapsed()
         );
         assert!(err.to_string().contains("parse budget"), "{err}");
@@ -61,6 +105,25 @@ fn quadratic_error_recovery_stops_at_the_time_limit() {
     let ok = parse(Lang::Cpp, b"int g() { return 1; }\n".to_vec()).unwrap();
     assert_eq!(ok.parse_errors, 0);
     assert_eq!(index_functions(&ok).len(), 1);
+}
+
+#[test]
+fn the_default_budget_stops_re_lexing_in_linear_time() {
+    // The default read limit (32 bytes per byte, floor 10^6) refuses the
+    // re-lexing shape in time linear in its size, deterministically.
+    let time = |n: usize| {
+        let t = Instant::now();
+        let err = parse(Lang::Cpp, unterminated_line(n)).expect_err("over the read limit");
+        assert_eq!(budget_limit(&err), BudgetLimit::Reads, "n={n}");
+        t.elapsed()
+    };
+    let _ = time(4000);
+    let small = time(4000);
+    let large = time(64_000);
+    assert!(
+        large < Duration::from_secs(10) && large.as_secs_f64() < 28.0 * small.as_secs_f64().max(0.01),
+        "4000 units {small:?}, 64000 units {large:?}"
+    );
 }
 
 #[test]
@@ -189,11 +252,7 @@ fn the_read_limit_stops_re_lexing_deterministically() {
     // Error recovery re-lexes to the line's end at each unterminated
     // literal of one long line: the lexer reads far more bytes than the
     // input holds (sparse enough for the token limit).
-    let src = format!(
-        "void f() {{ {} }}\n",
-        "\"/*' aaaaaaaaaaaaaaaaaaaaaaaa ".repeat(8000)
-    )
-    .into_bytes();
+    let src = unterminated_line(8000);
     let reads = ParseBudget {
         reads_per_byte: 32,
         min_reads: 0,
