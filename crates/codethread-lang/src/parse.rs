@@ -167,7 +167,7 @@ impl ParseBudget {
 
 impl Default for ParseBudget {
     /// 64 operations per byte (floor 10 million), 75 tokens per 100 bytes
-    /// (floor 1 million tokens), 10 s per MiB (floor 10 s), 32 lexer reads
+    /// (floor 100,000 tokens), 10 s per MiB (floor 10 s), 32 lexer reads
     /// per byte (floor 1 million; the 3,931 files of the twelve metrics
     /// corpora need at most 3).
     fn default() -> Self {
@@ -175,7 +175,7 @@ impl Default for ParseBudget {
             ops_per_byte: 64,
             min_ops: 10_000_000,
             tokens_per_100_bytes: 75,
-            min_tokens: 1_000_000,
+            min_tokens: 100_000,
             time_per_mib: Duration::from_secs(10),
             min_time: Duration::from_secs(10),
             reads_per_byte: 32,

@@ -78,7 +78,10 @@ mod tests {
     #[test]
     fn only_an_unterminated_quoted_include_is_rewritten() {
         assert_eq!(view("#include \"x\n").as_deref(), Some("#include  x\n"));
-        assert_eq!(view("  #  include\t\"x\r\n").as_deref(), Some("  #  include\t x\r\n"));
+        assert_eq!(
+            view("  #  include\t\"x\r\n").as_deref(),
+            Some("  #  include\t x\r\n")
+        );
         assert_eq!(view("#include\"x").as_deref(), Some("#include x"));
         for same in [
             "#include \"x.h\"\n",
@@ -92,6 +95,9 @@ mod tests {
             assert_eq!(view(same), None, "{same:?}");
         }
         assert_eq!(parser_view(Lang::Python, b"#include \"x\n"), None);
-        assert_eq!(parser_view(Lang::C, b"#include \"x\n").map(|v| v.len()), Some(12));
+        assert_eq!(
+            parser_view(Lang::C, b"#include \"x\n").map(|v| v.len()),
+            Some(12)
+        );
     }
 }
