@@ -6,7 +6,8 @@
 use std::time::{Duration, Instant};
 
 use codethread_lang::{
-    code_end, index_functions, parse, parse_budget, BudgetLimit, Lang, LangError, ParseBudget,
+    code_end, index_functions, parse, parse_lang, BudgetLimit, Lang, LangError, LangParseOptions,
+    ParseBudget,
 };
 
 /// A C++ function whose every line is an unterminated `#include "x`: the
@@ -48,7 +49,8 @@ fn quadratic_error_recovery_stops_at_the_time_limit() {
     for (lang, n) in [(Lang::Cpp, 16_000), (Lang::C, 16_000), (Lang::Cpp, 24_000)] {
         let src = unterminated_includes(n);
         let t = Instant::now();
-        let err = parse_budget(lang, src, &budget).expect_err("over the time limit");
+        let err = parse_lang(lang, src, &LangParseOptions::with_budget(budget))
+            .expect_err("over the time limit");
         assert_eq!(budget_limit(&err), BudgetLimit::Time, "{lang} n={n}");
         assert!(
             t.elapsed() < Duration::from_secs(5),
@@ -74,7 +76,11 @@ fn the_work_limit_is_deterministic() {
             min_time: Duration::ZERO,
             ..ParseBudget::default()
         };
-        let got = parse_budget(Lang::Cpp, src.clone(), &budget);
+        let got = parse_lang(
+            Lang::Cpp,
+            src.clone(),
+            &LangParseOptions::with_budget(budget),
+        );
         match (over, got) {
             (true, Err(e)) => assert_eq!(budget_limit(&e), BudgetLimit::Work),
             (false, Ok(f)) => assert!(f.parse_errors > 0),
@@ -96,13 +102,19 @@ fn token_dense_sources_are_refused_before_parsing() {
     ];
     for src in dense {
         let t = Instant::now();
-        let err = parse_budget(Lang::C, src, &budget).expect_err("too dense");
+        let err = parse_lang(Lang::C, src, &LangParseOptions::with_budget(budget))
+            .expect_err("too dense");
         assert_eq!(budget_limit(&err), BudgetLimit::Tokens);
         assert!(t.elapsed() < Duration::from_secs(2));
     }
     // Ordinary code of the same size is parsed.
     let plain = "int f(int a) { return a + 1; }\n".repeat(4000);
-    assert!(parse_budget(Lang::C, plain.into_bytes(), &budget).is_ok());
+    assert!(parse_lang(
+        Lang::C,
+        plain.into_bytes(),
+        &LangParseOptions::with_budget(budget)
+    )
+    .is_ok());
     // The default floor parses any file below a million tokens.
     let small = format!("int a[] = {{{}}};\n", "1,".repeat(1000));
     assert!(parse(Lang::C, small.into_bytes()).is_ok());
@@ -111,7 +123,12 @@ fn token_dense_sources_are_refused_before_parsing() {
 #[test]
 fn unlimited_budget_checks_nothing() {
     let src = unterminated_strings(500);
-    let f = parse_budget(Lang::Cpp, src, &ParseBudget::UNLIMITED).unwrap();
+    let f = parse_lang(
+        Lang::Cpp,
+        src,
+        &LangParseOptions::with_budget(ParseBudget::UNLIMITED),
+    )
+    .unwrap();
     assert!(f.parse_errors > 0);
 }
 
@@ -200,21 +217,27 @@ fn the_read_limit_stops_re_lexing_deterministically() {
         ..ParseBudget::default()
     };
     for _ in 0..2 {
-        let Err(err) = parse_budget(Lang::Cpp, src.clone(), &reads) else {
+        let Err(err) = parse_lang(
+            Lang::Cpp,
+            src.clone(),
+            &LangParseOptions::with_budget(reads),
+        ) else {
             panic!("parsed within the read limit");
         };
         assert_eq!(budget_limit(&err), BudgetLimit::Reads);
         assert!(err.to_string().contains("bytes read by the lexer"), "{err}");
     }
     // The error names the limit: 32 bytes read per input byte.
-    let Err(LangError::Budget { allowed, bytes, .. }) = parse_budget(Lang::Cpp, src, &reads) else {
+    let Err(LangError::Budget { allowed, bytes, .. }) =
+        parse_lang(Lang::Cpp, src, &LangParseOptions::with_budget(reads))
+    else {
         panic!("not a budget error");
     };
     assert_eq!(allowed, 32 * bytes as u64);
     // Ordinary code reads each byte about once: far within the limit, and
     // the tree is the one of an unlimited parse.
     let ok = b"int g(int a) { if (a) { return 1; } return 0; }\n".repeat(200);
-    let limited = parse_budget(Lang::Cpp, ok.clone(), &reads).unwrap();
+    let limited = parse_lang(Lang::Cpp, ok.clone(), &LangParseOptions::with_budget(reads)).unwrap();
     let plain = parse(Lang::Cpp, ok).unwrap();
     assert_eq!(
         limited.tree.root_node().to_sexp(),
