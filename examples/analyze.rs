@@ -247,7 +247,7 @@ fn answers(
     ids: &[String],
     limit: u64,
 ) -> Result<(std::collections::BTreeMap<String, String>, usize), String> {
-    let o = codethread::chain::llm::format::read_batch_output(p, Some(ids), limits(limit))
+    let o = codethread::chain::llm::read_batch_output(p, Some(ids), limits(limit))
         .map_err(|e| e.to_string())?;
     for f in &o.failures {
         eprintln!(

@@ -32,19 +32,19 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use codethread::chain::error::ChainError;
-use codethread::chain::export::write_jsonl;
-use codethread::chain::export::{write_mini_swe_agent_subset, HarnessGeneration};
-use codethread::chain::instance::load_instances;
-use codethread::chain::llm::cache::Cache;
-use codethread::chain::llm::format::{batch_line, read_batch_output, BatchFormat, GenParams};
 use codethread::chain::llm::printable_id;
-use codethread::chain::llm::runner::{self, JobOutcome, Progress, RunnerOptions};
-use codethread::chain::pipeline::{self, Chain, Layer, SourceSpec};
-use codethread::chain::pr0::Pr0Options;
-use codethread::chain::predictions::{load_predictions, predictions_by_id};
-use codethread::chain::report::{load_reports_selected, ReportFilter};
-use codethread::chain::statement::{import_answers, LlmRequest};
+use codethread::chain::llm::Cache;
+use codethread::chain::llm::{self, JobOutcome, Progress, RunnerOptions};
+use codethread::chain::llm::{batch_line, read_batch_output, BatchFormat, GenParams};
+use codethread::chain::load_instances;
+use codethread::chain::write_jsonl;
+use codethread::chain::ChainError;
+use codethread::chain::Pr0Options;
+use codethread::chain::{self, Chain, Layer, SourceSpec};
+use codethread::chain::{import_answers, LlmRequest};
+use codethread::chain::{load_predictions, predictions_by_id};
+use codethread::chain::{load_reports_selected, ReportFilter};
+use codethread::chain::{write_mini_swe_agent_subset, HarnessGeneration};
 use codethread::exit::{from_counts, Outcome};
 use codethread::lang::io::{SourceLimits, DEFAULT_MAX_FILE_BYTES};
 
@@ -364,7 +364,7 @@ fn requests_of(
         (Some(c), None) => {
             let mut failed = 0;
             let mut out = Vec::new();
-            for (_, r) in codethread::chain::pipeline::chain_requests(&Chain::open(c, lim)?) {
+            for (_, r) in codethread::chain::chain_requests(&Chain::open(c, lim)?) {
                 match r {
                     Ok(r) => out.push(r),
                     Err(e) => {
@@ -440,7 +440,7 @@ fn llm(cmd: LlmCmd, lim: SourceLimits) -> Result<Outcome, Box<dyn std::error::Er
             api_key_env,
         } => {
             gen.params().check(BatchFormat::OpenaiBatch)?;
-            let timeout = runner::seconds_option("--timeout", timeout)?;
+            let timeout = llm::seconds_option("--timeout", timeout)?;
             let (reqs, failed) = requests_of(&src, lim)?;
             let jobs = codethread::chain::llm::jobs(&reqs, &gen.params());
             let cache = Cache::open(&out.join("cache"))?.with_limits(lim);
@@ -454,7 +454,7 @@ fn llm(cmd: LlmCmd, lim: SourceLimits) -> Result<Outcome, Box<dyn std::error::Er
                 ..RunnerOptions::default()
             };
             let b = bar(jobs.len());
-            let s = runner::run(&jobs, &opts, &cache, &mut |p| match p {
+            let s = llm::run(&jobs, &opts, &cache, &mut |p| match p {
                 Progress::Done {
                     done, custom_id, ..
                 } => {
@@ -482,7 +482,7 @@ fn llm(cmd: LlmCmd, lim: SourceLimits) -> Result<Outcome, Box<dyn std::error::Er
             if let Some(b) = &b {
                 b.finish_and_clear();
             }
-            let lines = runner::output_lines(&jobs, &cache, &s);
+            let lines = llm::output_lines(&jobs, &cache, &s);
             write_lines(Some(&out.join("output.jsonl")), &lines)?;
             for (id, o) in &s.outcomes {
                 if let JobOutcome::Failed {
@@ -592,7 +592,7 @@ fn instances(
     path: &Path,
     hint: Option<codethread::lang::Lang>,
     lim: SourceLimits,
-) -> Result<(Vec<codethread::chain::instance::Instance>, usize), ChainError> {
+) -> Result<(Vec<codethread::chain::Instance>, usize), ChainError> {
     let mut l = load_instances(path, lim)?;
     if let Some(hint) = hint {
         for inst in l.items.iter_mut().filter(|i| i.language.is_none()) {
@@ -658,7 +658,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             let (insts, mut failed) = instances(&i, hint, lim)?;
             let spec = src.spec()?;
             let b = bar(insts.len());
-            let res = pipeline::targets_batch(&insts, spec.open(lim).as_mut(), &mut progress(&b));
+            let res = chain::targets_batch(&insts, spec.open(lim).as_mut(), &mut progress(&b));
             let mut ok = 0;
             for r in res {
                 match r {
@@ -684,7 +684,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             let (insts, mut failed) = instances(&i, hint, lim)?;
             let spec = src.spec()?;
             let b = bar(insts.len());
-            let res = pipeline::pr0_batch(
+            let res = chain::pr0_batch(
                 &insts,
                 spec.open(lim).as_mut(),
                 &out,
@@ -738,7 +738,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                     .map(|a| (a.instance_id, a.content))
                     .collect();
             }
-            let opts = pipeline::BuildOptions {
+            let opts = chain::BuildOptions {
                 out,
                 pr0: Pr0Options { keep_docs },
                 answers: ans,
@@ -747,7 +747,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                 limits: lim,
             };
             let b = bar(insts.len());
-            let s = pipeline::build(&insts, spec.open(lim).as_mut(), &opts, &mut progress(&b))?;
+            let s = chain::build(&insts, spec.open(lim).as_mut(), &opts, &mut progress(&b))?;
             for (id, why) in &s.rebuilt {
                 eprintln!("rebuilt {id}: {why}");
             }
@@ -756,9 +756,9 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             }
             for o in &s.outcomes {
                 match &o.status {
-                    pipeline::BuildStatus::Failed { error } => eprintln!("failed: {error}"),
+                    chain::BuildStatus::Failed { error } => eprintln!("failed: {error}"),
                     // Imported statements with missing sections or leaks: flagged, never silent.
-                    pipeline::BuildStatus::Built {
+                    chain::BuildStatus::Built {
                         statement_warnings, ..
                     } if !o.cached => {
                         for w in statement_warnings {
@@ -816,7 +816,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                 if m.ends_with("__PR1") {
                     m
                 } else {
-                    pipeline::stack_model_name(&m, &[Layer::HumanPr1])
+                    chain::stack_model_name(&m, &[Layer::HumanPr1])
                 }
             });
             if stack_model.is_none() && run_id.is_none() {
@@ -847,7 +847,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                 let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
                 eprintln!(
                     "conflicting reports: instance {}: {} disagree; neither is used",
-                    codethread::chain::ids::label(id),
+                    codethread::chain::label(id),
                     names.join(" and ")
                 );
             }
@@ -857,13 +857,13 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                 (None, None, None) => None,
                 _ => Some(src.spec()?.open(lim)),
             };
-            let d = pipeline::gate_predictions(
+            let d = chain::gate_predictions(
                 &chain,
                 &predictions_by_id(&preds.items),
                 &all,
                 source
                     .as_deref_mut()
-                    .map(|s| s as &mut dyn codethread::chain::source::SourceReader),
+                    .map(|s| s as &mut dyn codethread::chain::SourceReader),
             );
             let gated: std::collections::HashSet<&str> =
                 d.iter().map(|x| x.instance_id.as_str()).collect();
@@ -899,9 +899,9 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             max_tokens,
         } => {
             let f = match format.as_str() {
-                "neutral" => pipeline::RequestFormat::Neutral,
-                "openai" => pipeline::RequestFormat::Openai,
-                "anthropic" => pipeline::RequestFormat::Anthropic,
+                "neutral" => chain::RequestFormat::Neutral,
+                "openai" => chain::RequestFormat::Openai,
+                "anthropic" => chain::RequestFormat::Anthropic,
                 other => {
                     return Err(
                         format!("unknown --format {other:?} (neutral, openai, anthropic)").into(),
@@ -909,8 +909,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                 }
             };
             let (mut ok, mut failed) = (0, 0);
-            for (_, r) in pipeline::llm_requests(&Chain::open(&chain, lim)?, f, &model, max_tokens)
-            {
+            for (_, r) in chain::llm_requests(&Chain::open(&chain, lim)?, f, &model, max_tokens) {
                 match r {
                     Ok(r) => {
                         ok += 1;
@@ -1008,7 +1007,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                 layers.push(l);
                 unloadable += bad;
             }
-            let model = pipeline::stack_model_name(
+            let model = chain::stack_model_name(
                 &model
                     .or(last_agent)
                     .or(last_human)
@@ -1018,12 +1017,12 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             let mut source = src.spec()?.open(lim);
             let b = bar(chain.instances.len());
             let (preds, outcomes) =
-                pipeline::stack(&chain, &layers, &model, source.as_mut(), &mut progress(&b));
+                chain::stack(&chain, &layers, &model, source.as_mut(), &mut progress(&b));
             write_jsonl(&out, &preds)?;
             if follow_on.is_some() || follow_on_mini.is_some() {
                 if let Some(first) = layers.first() {
                     let (rows, fo_outcomes) =
-                        pipeline::follow_on_rows(&chain, first, &model, source.as_mut());
+                        chain::follow_on_rows(&chain, first, &model, source.as_mut());
                     // A stack that failed is reported below; a setup that
                     // could not be sealed is reported here.
                     for o in &fo_outcomes {

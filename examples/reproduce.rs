@@ -21,7 +21,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use codethread::chain::pipeline::SourceSpec;
+use codethread::chain::SourceSpec;
 use codethread::exit::Outcome;
 use codethread::reproduce::{reproduce, ReproduceConfig};
 

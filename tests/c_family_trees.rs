@@ -12,23 +12,7 @@ use std::process::Command;
 
 use codethread::lang::{looks_like_cpp, tree_hint, Lang};
 
-fn example(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().unwrap().parent().unwrap().join("examples");
-    let prefix = format!("{name}-");
-    std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(Result::ok)
-        .filter(|e| {
-            let n = e.file_name().to_string_lossy().into_owned();
-            (n == name || (n.starts_with(&prefix) && !n.contains('.')))
-                && e.file_type().is_ok_and(|t| t.is_file())
-        })
-        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
-        .max()
-        .map(|(_, p)| p)
-        .unwrap_or_else(|| panic!("{name} not built (cargo test builds the examples)"))
-}
+use codethread_testkit::example;
 
 /// Runs the metrics example; returns the exit code, each record's file
 /// language (by path), and stderr.

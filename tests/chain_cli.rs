@@ -29,17 +29,7 @@ fn exe() -> PathBuf {
     if let Some(p) = std::env::var_os("CODETHREAD_CHAIN_EXE") {
         return PathBuf::from(p);
     }
-    let me = std::env::current_exe().unwrap();
-    let dir = me.parent().and_then(Path::parent).unwrap();
-    let p = dir
-        .join("examples")
-        .join(format!("chain{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        p.is_file(),
-        "{} not built: run `cargo test` (it builds the examples) or `cargo build --example chain`",
-        p.display()
-    );
-    p
+    codethread_testkit::example("chain")
 }
 
 struct Run {

@@ -6,24 +6,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-/// The example binary `cargo test` built (as in `exit_codes.rs`).
-fn example(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().unwrap().parent().unwrap().join("examples");
-    let prefix = format!("{name}-");
-    std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(Result::ok)
-        .filter(|e| {
-            let n = e.file_name().to_string_lossy().into_owned();
-            (n == name || (n.starts_with(&prefix) && !n.contains('.')))
-                && e.file_type().is_ok_and(|t| t.is_file())
-        })
-        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
-        .max()
-        .map(|(_, p)| p)
-        .unwrap_or_else(|| panic!("{name} not built in {}", dir.display()))
-}
+use codethread_testkit::example;
 
 fn help(bin: &PathBuf, path: &[String]) -> String {
     let out = Command::new(bin).args(path).arg("--help").output().unwrap();

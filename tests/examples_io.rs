@@ -10,14 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
-/// `target/<profile>/examples/<name>`, next to this test's `deps/`.
-fn example(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().and_then(Path::parent).unwrap();
-    let p = dir.join("examples").join(name);
-    assert!(p.exists(), "{} not built", p.display());
-    p
-}
+use codethread_testkit::example;
 
 /// Run with a 60 s limit: a hang is a failure, not a stuck test (the
 /// output pipes are drained by `wait_with_output` on another thread).

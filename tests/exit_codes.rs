@@ -6,29 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// The example binary `cargo test` built: the newest of `target/<profile>/examples/<name>` and
-/// `<name>-<hash>` (the un-hashed copy is only refreshed by `cargo build --example`).
-fn example(name: &str) -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().unwrap().parent().unwrap().join("examples");
-    let prefix = format!("{name}-");
-    let newest = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(Result::ok)
-        .filter(|e| {
-            let n = e.file_name().to_string_lossy().into_owned();
-            (n == name || (n.starts_with(&prefix) && !n.contains('.')))
-                && e.file_type().is_ok_and(|t| t.is_file())
-        })
-        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
-        .max();
-    newest.map(|(_, p)| p).unwrap_or_else(|| {
-        panic!(
-            "{name} not built in {} (cargo test builds the examples)",
-            dir.display()
-        )
-    })
-}
+use codethread_testkit::example;
 
 /// Runs with a deadline: a process blocked on a special file fails the test, not hangs it.
 fn run(name: &str, args: &[&str]) -> (i32, String) {

@@ -2,17 +2,14 @@
 //! the judges' answers in an engine's batch-output shape.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use codethread::analysis::judge::{drift_item_from_trees, AaPr2};
 use serde_json::{json, Value};
 
 fn exe() -> PathBuf {
-    let me = std::env::current_exe().unwrap();
-    let dir = me.parent().and_then(Path::parent).unwrap();
-    dir.join("examples")
-        .join(format!("analyze{}", std::env::consts::EXE_SUFFIX))
+    codethread_testkit::example("analyze")
 }
 
 fn run(args: &[&str]) -> (i32, String, String) {

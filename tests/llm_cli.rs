@@ -13,13 +13,7 @@ use std::time::{Duration, Instant};
 use codethread_testkit::chat_server::{ChatServer, Fault};
 
 fn exe() -> PathBuf {
-    let me = std::env::current_exe().unwrap();
-    let dir = me.parent().and_then(Path::parent).unwrap();
-    let p = dir
-        .join("examples")
-        .join(format!("chain{}", std::env::consts::EXE_SUFFIX));
-    assert!(p.is_file(), "{} not built", p.display());
-    p
+    codethread_testkit::example("chain")
 }
 
 fn root() -> PathBuf {

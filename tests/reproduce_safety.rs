@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use codethread::chain::pipeline::SourceSpec;
+use codethread::chain::SourceSpec;
 use codethread::exit::Outcome;
 use codethread::reproduce::{reproduce, ReproduceConfig, ReproduceSummary};
 

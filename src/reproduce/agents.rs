@@ -6,10 +6,10 @@ use std::ffi::OsString;
 use std::path::Path;
 
 use codethread_analysis::{Condition, Outcome, Results};
-use codethread_chain::pipeline::{gate_predictions, stack, Layer};
-use codethread_chain::predictions::{predictions_to_jsonl, Prediction};
-use codethread_chain::report::{load_reports_dir, InstanceReport};
-use codethread_chain::source::SourceReader;
+use codethread_chain::SourceReader;
+use codethread_chain::{gate_predictions, stack, Layer};
+use codethread_chain::{load_reports_dir, InstanceReport};
+use codethread_chain::{predictions_to_jsonl, Prediction};
 use codethread_lang::io::{dir_below_nofollow, read_tree_nofollow, subdirs_nofollow};
 use codethread_patch::{diff_trees, DiffOptions, MemTree};
 

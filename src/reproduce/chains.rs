@@ -4,9 +4,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use codethread_chain::instance::Instance;
-use codethread_chain::pipeline::{BuildOptions, BuildStatus, Chain};
-use codethread_chain::source::SourceReader;
+use codethread_chain::Instance;
+use codethread_chain::SourceReader;
+use codethread_chain::{BuildOptions, BuildStatus, Chain};
 use codethread_patch::{ApplyOptions, MemTree};
 
 use super::{Diagnostic, ReproduceError, ReproduceSummary};
@@ -41,7 +41,7 @@ pub(crate) fn build(
     limits: codethread_lang::io::SourceLimits,
     sum: &mut ReproduceSummary,
 ) -> Result<Built, ReproduceError> {
-    let built = codethread_chain::pipeline::build(
+    let built = codethread_chain::build(
         instances,
         source,
         &BuildOptions {

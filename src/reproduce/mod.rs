@@ -47,7 +47,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use codethread_chain::pipeline::SourceSpec;
+use codethread_chain::SourceSpec;
 use codethread_lang::io::{
     create_dir_all_nofollow, write_atomic_in, IoError, DEFAULT_MAX_FILE_BYTES,
 };
@@ -80,7 +80,7 @@ pub enum ReproduceError {
     },
     /// Chain construction failed as a whole.
     #[error("chain: {0}")]
-    Chain(#[from] codethread_chain::error::ChainError),
+    Chain(#[from] codethread_chain::ChainError),
     /// The analysis failed as a whole.
     #[error("analysis: {0}")]
     Analysis(#[from] codethread_analysis::AnalysisError),

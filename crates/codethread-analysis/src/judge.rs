@@ -17,7 +17,7 @@
 //!   lines at all, from `codethread_patch::localize`).
 //!
 //! Requests are provider-neutral JSON lines `{custom_id, messages,
-//! metadata}` (the shape of `codethread_chain::statement::LlmRequest`, so
+//! metadata}` (the shape of `codethread_chain::LlmRequest`, so
 //! the chain crate's batch formats and online runner take them as they
 //! are). `custom_id`s fit every engine (`[A-Za-z0-9_-]{1,64}`). Answers
 //! are read with [`parse_drift_answer`] / [`parse_compound_answer`]: one
@@ -370,7 +370,14 @@ impl<'de> serde::de::Visitor<'de> for Strict {
 /// Read a drift answer for `item` strictly: one object with `targets`,
 /// exactly one entry per target of the item (no others), labels from the
 /// taxonomy, `EQUIVALENT` / `STYLE` alone, a string rationale.
-pub fn parse_drift_answer(item: &DriftItem, text: &str) -> Result<Vec<DriftLabel>, String> {
+pub fn parse_drift_answer(item: &DriftItem, text: &str) -> Result<Vec<DriftLabel>, AnswerError> {
+    drift_answer(item, text).map_err(|message| AnswerError {
+        instance: item.instance_id.clone(),
+        message,
+    })
+}
+
+fn drift_answer(item: &DriftItem, text: &str) -> Result<Vec<DriftLabel>, String> {
     let v = answer_json(text)?;
     let obj = v.as_object().ok_or("the answer is not a JSON object")?;
     if let Some(k) = obj.keys().find(|k| k.as_str() != "targets") {
@@ -780,6 +787,18 @@ pub fn compounding_table(
     t
 }
 
+/// Why [`touches_function`] could not decide (the display is the patch
+/// crate's message alone).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TouchError {
+    /// The PR2 patch is not a readable diff.
+    #[error(transparent)]
+    Parse(#[from] codethread_patch::ParseError),
+    /// The PR2 patch's edits cannot be placed in the agent-PR1 tree.
+    #[error(transparent)]
+    Localize(#[from] codethread_patch::LocalizeError),
+}
+
 /// The deterministic survival check: does `aa_pr2_patch`, applied to the
 /// agent-PR1 tree `pre`, edit the function `target_id` (`path::qualname`)
 /// at all? `Ok(false)` means the drifted code reached the end of the chain
@@ -793,17 +812,16 @@ pub fn touches_function(
     aa_pr2_patch: &[u8],
     target_id: &str,
     hint: Option<codethread_lang::Lang>,
-) -> Result<bool, String> {
+) -> Result<bool, TouchError> {
     if aa_pr2_patch.iter().all(u8::is_ascii_whitespace) {
         return Ok(false);
     }
-    let parsed = codethread_patch::parse(aa_pr2_patch).map_err(|e| e.to_string())?;
+    let parsed = codethread_patch::parse(aa_pr2_patch)?;
     let loc = codethread_patch::localize(
         pre,
         &parsed,
         &codethread_patch::LocalizeOptions::with_hint(hint),
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     let base = target_id.split('#').next().unwrap_or(target_id);
     Ok(loc
         .targets
@@ -1036,7 +1054,11 @@ pub fn import_drift(
                 .unwrap_or_default()
                 .to_string()
         },
-        |it, text| parse_drift_answer(it, text).map(|l| drift_record(it, l)),
+        |it, text| {
+            parse_drift_answer(it, text)
+                .map(|l| drift_record(it, l))
+                .map_err(|e| e.message)
+        },
     )
 }
 

@@ -400,7 +400,7 @@ fn repeated_keys_and_labels_are_refused() {
             ),
         ),
     ] {
-        let e = parse_drift_answer(&it, &bad).expect_err(&bad);
+        let e = parse_drift_answer(&it, &bad).expect_err(&bad).to_string();
         assert!(e.contains("twice") || e.contains("duplicate"), "{e}");
         parse_drift_answer(&it, &good).expect(&good);
     }

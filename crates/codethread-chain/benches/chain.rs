@@ -5,11 +5,11 @@
 
 use std::collections::BTreeMap;
 
-use codethread_chain::instance::{load_instances, Instance};
-use codethread_chain::pr0::{make_pr0, Pr0Options};
-use codethread_chain::source::SnapshotSource;
-use codethread_chain::stack::{compose_on, reverse_on};
-use codethread_chain::targets::{localize, Localization};
+use codethread_chain::SnapshotSource;
+use codethread_chain::{compose_on, reverse_on};
+use codethread_chain::{load_instances, Instance};
+use codethread_chain::{localize, Localization};
+use codethread_chain::{make_pr0, Pr0Options};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 /// (instance id, base files, [PR0, PR1, gold]).

@@ -39,10 +39,56 @@ pub fn b64_encode(bytes: &[u8]) -> String {
     out
 }
 
+/// Why base64 text could not be decoded ([`b64_decode`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum B64Error {
+    /// A byte outside the alphabet, at this offset of the text.
+    #[error("invalid base64 character at offset {0}")]
+    InvalidCharacter(usize),
+    /// Data after `=` padding, at this offset of the text.
+    #[error("base64 data after padding at offset {0}")]
+    AfterPadding(usize),
+    /// A dangling single character at the end.
+    #[error("truncated base64 (a dangling character)")]
+    Truncated,
+}
+
+/// Why a byte field of a JSON row could not be read ([`bytes_of_value`]
+/// and the importers' `*_b64` rule).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CarryError {
+    /// The `*_b64` field is not valid base64.
+    #[error("`{field}`: {error}")]
+    Base64 {
+        /// The `*_b64` field.
+        field: String,
+        /// What is wrong with its text.
+        error: B64Error,
+    },
+    /// The `*_b64` field is not a string.
+    #[error("`{field}`: expected a base64 string")]
+    Base64NotString {
+        /// The `*_b64` field.
+        field: String,
+    },
+    /// The text field is not a string.
+    #[error("`{field}`: expected a string")]
+    NotString {
+        /// The text field.
+        field: String,
+    },
+    /// An init-patch map object without a `patch` field.
+    #[error("no `patch` field")]
+    NoPatch,
+    /// An init-patch map value that is neither a string nor an object.
+    #[error("expected a patch string or {{patch, patch_b64}}")]
+    NotPatch,
+}
+
 /// Decode base64 (RFC 4648, standard alphabet; padding optional; ASCII
 /// whitespace ignored). An invalid character or a dangling single character
 /// is an error naming its offset.
-pub fn b64_decode(text: &str) -> Result<Vec<u8>, String> {
+pub fn b64_decode(text: &str) -> Result<Vec<u8>, B64Error> {
     let mut out = Vec::new();
     let mut acc: u32 = 0;
     let mut nbits = 0u32;
@@ -60,10 +106,10 @@ pub fn b64_decode(text: &str) -> Result<Vec<u8>, String> {
                 continue;
             }
             c if c.is_ascii_whitespace() => continue,
-            _ => return Err(format!("invalid base64 character at offset {i}")),
+            _ => return Err(B64Error::InvalidCharacter(i)),
         };
         if pad {
-            return Err(format!("base64 data after padding at offset {i}"));
+            return Err(B64Error::AfterPadding(i));
         }
         count += 1;
         acc = (acc << 6) | u32::from(v);
@@ -75,20 +121,20 @@ pub fn b64_decode(text: &str) -> Result<Vec<u8>, String> {
         }
     }
     if count % 4 == 1 {
-        return Err("truncated base64 (a dangling character)".into());
+        return Err(B64Error::Truncated);
     }
     Ok(out)
 }
 
 /// The name of the sibling field that carries `field` as base64.
-pub fn b64_field(field: &str) -> String {
+pub(crate) fn b64_field(field: &str) -> String {
     format!("{field}_b64")
 }
 
 /// Put `bytes` into `row[field]`: as text when they are UTF-8; otherwise
 /// lossy text plus `row[field_b64]` (authoritative). Returns a warning when
 /// the b64 field was needed. A stale `field_b64` is removed for UTF-8 bytes.
-pub fn put_bytes(row: &mut Map<String, Value>, field: &str, bytes: &[u8]) -> Option<String> {
+pub(crate) fn put_bytes(row: &mut Map<String, Value>, field: &str, bytes: &[u8]) -> Option<String> {
     match std::str::from_utf8(bytes) {
         Ok(s) => {
             row.insert(field.to_string(), Value::String(s.to_string()));
@@ -113,25 +159,32 @@ pub fn put_bytes(row: &mut Map<String, Value>, field: &str, bytes: &[u8]) -> Opt
 /// Read `row[field]` as bytes: `row[field_b64]` first (a string of base64),
 /// else the text field. `Ok(None)` when neither is present (or the text
 /// field is `null`); an `Err` names the field and what is wrong.
-pub fn take_bytes(row: &Map<String, Value>, field: &str) -> Result<Option<Vec<u8>>, String> {
+pub(crate) fn take_bytes(
+    row: &Map<String, Value>,
+    field: &str,
+) -> Result<Option<Vec<u8>>, CarryError> {
     let bf = b64_field(field);
     match row.get(&bf) {
         Some(Value::String(b)) => {
-            return b64_decode(b).map(Some).map_err(|e| format!("`{bf}`: {e}"))
+            return b64_decode(b)
+                .map(Some)
+                .map_err(|error| CarryError::Base64 { field: bf, error })
         }
         Some(Value::Null) | None => {}
-        Some(_) => return Err(format!("`{bf}`: expected a base64 string")),
+        Some(_) => return Err(CarryError::Base64NotString { field: bf }),
     }
     match row.get(field) {
         Some(Value::String(s)) => Ok(Some(s.as_bytes().to_vec())),
         Some(Value::Null) | None => Ok(None),
-        Some(_) => Err(format!("`{field}`: expected a string")),
+        Some(_) => Err(CarryError::NotString {
+            field: field.to_string(),
+        }),
     }
 }
 
 /// A patch as a value of the init-patch map: a string when UTF-8, else
 /// `{"patch": lossy, "patch_b64": base64}`; the warning when it is not UTF-8.
-pub fn patch_value(bytes: &[u8]) -> (Value, Option<String>) {
+pub(crate) fn patch_value(bytes: &[u8]) -> (Value, Option<String>) {
     match std::str::from_utf8(bytes) {
         Ok(s) => (Value::String(s.to_string()), None),
         Err(_) => {
@@ -142,12 +195,13 @@ pub fn patch_value(bytes: &[u8]) -> (Value, Option<String>) {
     }
 }
 
-/// The bytes of an init-patch map value (see [`patch_value`]).
-pub fn bytes_of_value(v: &Value) -> Result<Vec<u8>, String> {
+/// The bytes of an init-patch map value ([`crate::init_patch_map`]: a
+/// string, or `{patch, patch_b64}` with the base64 read first).
+pub fn bytes_of_value(v: &Value) -> Result<Vec<u8>, CarryError> {
     match v {
         Value::String(s) => Ok(s.as_bytes().to_vec()),
-        Value::Object(m) => take_bytes(m, "patch")?.ok_or_else(|| "no `patch` field".into()),
-        _ => Err("expected a patch string or {patch, patch_b64}".into()),
+        Value::Object(m) => take_bytes(m, "patch")?.ok_or(CarryError::NoPatch),
+        _ => Err(CarryError::NotPatch),
     }
 }
 

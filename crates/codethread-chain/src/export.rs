@@ -94,7 +94,7 @@ pub fn check_harness_row(
 /// every harness generation accepts) plus every column the loader did not
 /// map (`Instance::extra`, e.g. `image`, `eval_script`, `log_parser`,
 /// `eval_type`, `difficulty`), verbatim.
-pub fn swebench_row(inst: &Instance) -> Map<String, Value> {
+pub(crate) fn swebench_row(inst: &Instance) -> Map<String, Value> {
     let mut m = inst.to_swebench_row();
     for (k, v) in &inst.extra {
         if !m.contains_key(k) {
@@ -117,7 +117,7 @@ pub fn swebench_row(inst: &Instance) -> Map<String, Value> {
 /// wrong tree (the harness skips it as an empty patch; base passes the gate
 /// by construction). The human PR1 relative to base + PR0 is in
 /// `pr1_human_patch`; the issue's own fix in `gold_patch`.
-pub fn implementation_task_row(
+pub(crate) fn implementation_task_row(
     inst: &Instance,
     pr0: &str,
     human_pr1: &str,
@@ -150,7 +150,11 @@ pub fn implementation_task_row(
 /// upstream column, [`swebench_row`]): `setup_patch` = PR0 + PR1 combined into one diff against base (empty for
 /// the human PR1, which restores base), the original issue as
 /// `problem_statement`, the gold `patch`, the original tests.
-pub fn follow_on_row(inst: &Instance, setup_patch: &str, pr1_label: &str) -> Map<String, Value> {
+pub(crate) fn follow_on_row(
+    inst: &Instance,
+    setup_patch: &str,
+    pr1_label: &str,
+) -> Map<String, Value> {
     let mut m = swebench_row(inst);
     m.insert("setup_patch".into(), Value::String(setup_patch.to_string()));
     m.insert("pr1".into(), Value::String(pr1_label.to_string()));
@@ -159,7 +163,7 @@ pub fn follow_on_row(inst: &Instance, setup_patch: &str, pr1_label: &str) -> Map
 }
 
 /// Render rows as JSONL.
-pub fn to_jsonl<T: serde::Serialize>(rows: &[T]) -> String {
+pub(crate) fn to_jsonl<T: serde::Serialize>(rows: &[T]) -> String {
     let mut s = String::new();
     for r in rows {
         if let Ok(line) = serde_json::to_string(r) {
@@ -199,7 +203,7 @@ pub const MINI_SWE_AGENT_SPLIT: &str = "test";
 /// (absolute path): the startup command of
 /// `integrations/mini-swe-agent/codethread.yaml` applies that file, so the
 /// patch never goes through a command line (no argument-length limit).
-pub const SETUP_PATCH_FILE_FIELD: &str = "setup_patch_file";
+pub(crate) const SETUP_PATCH_FILE_FIELD: &str = "setup_patch_file";
 
 /// Fields of a chain row that hold original code (the gold patch, the
 /// human PR1, PR0 as a plain diff, whose removed lines are the original
@@ -247,7 +251,7 @@ find . -name .git -prune -o -type d -name __pycache__ -exec sh -c \
 /// (`image_name` / `docker_image` of the row, else the SWE-bench image
 /// named after the instance id), which each per-instance environment
 /// starts `FROM`.
-pub fn upstream_image(row: &Map<String, Value>) -> String {
+pub(crate) fn upstream_image(row: &Map<String, Value>) -> String {
     for k in ["image_name", "docker_image"] {
         if let Some(Value::String(s)) = row.get(k) {
             if !s.trim().is_empty() {
@@ -269,7 +273,7 @@ pub fn upstream_image(row: &Map<String, Value>) -> String {
 /// The tag of an instance's setup image: `codethread/<task>:<id>`, each part
 /// reduced to the characters Docker references allow (a tag longer than
 /// 128 characters keeps its head and a hash of the whole id).
-pub fn setup_image_name(task: &str, instance_id: &str) -> String {
+pub(crate) fn setup_image_name(task: &str, instance_id: &str) -> String {
     let clean = |s: &str, lower: bool| -> String {
         s.chars()
             .map(|c| {
@@ -323,7 +327,7 @@ pub(crate) fn setup_dockerfile(from: &str, what: &str, then: &str) -> String {
 
 /// The row an agent-side dataset gets: every field of `row` except
 /// [`AGENT_HIDDEN_FIELDS`] (and their `_b64` twins).
-pub fn agent_row(row: &Map<String, Value>) -> Map<String, Value> {
+pub(crate) fn agent_row(row: &Map<String, Value>) -> Map<String, Value> {
     let mut r = row.clone();
     for f in AGENT_HIDDEN_FIELDS {
         r.remove(*f);
@@ -335,10 +339,10 @@ pub fn agent_row(row: &Map<String, Value>) -> Map<String, Value> {
 /// Write a dataset in the layout `mini-extra swebench --subset
 /// <root>/subset --split test` loads, for an agent that must not see the
 /// original code. Each row pairs the chain row with its sealed setup patch
-/// ([`crate::stack::seal_on`]: PR0, or PR0 + PR1, as forward-only literals).
+/// (`seal_on`: PR0, or PR0 + PR1, as forward-only literals).
 ///
-/// - `<root>/subset/test.jsonl`: one [`agent_row`] per instance (the fields
-///   holding original code left out), its [`SETUP_PATCH_FILE_FIELD`]
+/// - `<root>/subset/test.jsonl`: one agent row per instance (the fields
+///   holding original code left out), its `setup_patch_file` field
 ///   naming `<root>/setup_patches/<instance_id>.patch` (absolute path; empty
 ///   file when there is nothing to set up), which
 ///   `integrations/mini-swe-agent/codethread.yaml` applies before the agent

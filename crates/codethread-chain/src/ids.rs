@@ -12,14 +12,14 @@
 //! the error of its row alone; [`label`] renders any id safe for printing.
 
 /// The longest suffix this crate appends to an id to name a file.
-pub const LONGEST_ID_SUFFIX: &str = ".patch";
+pub(crate) const LONGEST_ID_SUFFIX: &str = ".patch";
 
 /// The longest id, in bytes: a file name component (`NAME_MAX`, 255 bytes
 /// on Linux and macOS) that still holds `<id>.patch`.
-pub const MAX_ID_BYTES: usize = 255 - LONGEST_ID_SUFFIX.len();
+pub(crate) const MAX_ID_BYTES: usize = 255 - LONGEST_ID_SUFFIX.len();
 
 /// Why `id` cannot be used as an id (`None`: it can).
-pub fn id_problem(id: &str) -> Option<String> {
+pub(crate) fn id_problem(id: &str) -> Option<String> {
     if id.is_empty() {
         return Some("empty id".into());
     }
@@ -48,7 +48,7 @@ pub fn id_problem(id: &str) -> Option<String> {
 /// directory (`None`: it can). The harness replaces `/` by `__`, so `/` is
 /// allowed; control characters are not, and the directory name (with the
 /// stage suffix `chain stack` adds, e.g. `__PR1`) must fit a file name.
-pub fn model_name_problem(model: &str) -> Option<String> {
+pub(crate) fn model_name_problem(model: &str) -> Option<String> {
     if let Some(c) = model.chars().find(|c| c.is_control()) {
         return Some(format!(
             "the model name contains the control character U+{:04X}",

@@ -135,7 +135,7 @@ pub fn parse_instances(path: &Path, text: &str) -> Result<Loaded<Instance>, Chai
 }
 
 /// Detect the format of one row from its keys and value types.
-pub fn detect_format(row: &Map<String, Value>) -> DatasetFormat {
+pub(crate) fn detect_format(row: &Map<String, Value>) -> DatasetFormat {
     if row.contains_key("Instance ID") || row.contains_key("Base Commit") {
         DatasetFormat::SweBenchProInfo
     } else if row.contains_key("fix_patch") || row.contains_key("f2p_tests") {
@@ -208,7 +208,7 @@ impl Row<'_> {
         match self.take(names) {
             None if required => Err(self.missing(names[0])),
             None => Ok(Vec::new()),
-            Some((f, v)) => decode_tests(&v).map_err(|m| self.bad(&f, m)),
+            Some((f, v)) => decode_tests(&v).map_err(|m| self.bad(&f, m.to_string())),
         }
     }
 }
@@ -229,7 +229,7 @@ fn kind(v: &Value) -> &'static str {
 /// Python-literal list (SWE-bench Pro); a comma-separated string (FeatBench;
 /// commas inside `[...]` / `(...)` parameter ids do not split); an object
 /// whose keys are the tests (Multi-SWE-bench).
-pub fn decode_tests(v: &Value) -> Result<Vec<String>, String> {
+pub(crate) fn decode_tests(v: &Value) -> Result<Vec<String>, TestsError> {
     match v {
         Value::Null => Ok(Vec::new()),
         Value::Array(items) => items
@@ -237,7 +237,7 @@ pub fn decode_tests(v: &Value) -> Result<Vec<String>, String> {
             .map(|x| match x {
                 Value::String(s) => Ok(s.clone()),
                 Value::Number(n) => Ok(n.to_string()),
-                other => Err(format!("test list element is {}", kind(other))),
+                other => Err(TestsError::Element(kind(other))),
             })
             .collect(),
         Value::Object(m) => Ok(m.keys().cloned().collect()),
@@ -249,16 +249,34 @@ pub fn decode_tests(v: &Value) -> Result<Vec<String>, String> {
             if t.starts_with('[') || t.starts_with('(') {
                 let parsed = serde_json::from_str::<Value>(t)
                     .or_else(|_| parse_py_literal(t))
-                    .map_err(|e| format!("string is neither a JSON nor a Python list: {e}"))?;
+                    .map_err(|e| TestsError::NotAList(e.to_string()))?;
                 if !parsed.is_array() {
-                    return Err("string does not hold a list".into());
+                    return Err(TestsError::NoList);
                 }
                 return decode_tests(&parsed);
             }
             Ok(split_top_level_commas(t))
         }
-        other => Err(format!("expected a list of tests, found {}", kind(other))),
+        other => Err(TestsError::Kind(kind(other))),
     }
+}
+
+/// Why a test-list field could not be decoded (`decode_tests`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum TestsError {
+    /// A list element that is not a string or a number (its JSON kind).
+    #[error("test list element is {0}")]
+    Element(&'static str),
+    /// A bracketed string that neither JSON nor the Python-literal reader
+    /// reads (the reader's message).
+    #[error("string is neither a JSON nor a Python list: {0}")]
+    NotAList(String),
+    /// A bracketed string that holds something other than a list.
+    #[error("string does not hold a list")]
+    NoList,
+    /// A value of another JSON kind.
+    #[error("expected a list of tests, found {0}")]
+    Kind(&'static str),
 }
 
 /// Split on commas outside brackets, trimming whitespace, dropping empties.
@@ -293,7 +311,7 @@ fn split_top_level_commas(s: &str) -> Vec<String> {
 /// ([`per_file_patches_to_diff`]); the row's file, line and field are added
 /// by the loader.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum PerFileError {
+pub(crate) enum PerFileError {
     /// An element of the list is not an object.
     #[error("element {index} is {kind}, expected an object")]
     NotObject {
@@ -313,7 +331,7 @@ pub enum PerFileError {
 /// Turn FeatBench per-file patch objects (GitHub "files" API shape:
 /// `filename`, `status`, `patch` = hunks only, optional `previous_filename`)
 /// into one unified diff that `git apply` accepts.
-pub fn per_file_patches_to_diff(files: &[Value]) -> Result<String, PerFileError> {
+pub(crate) fn per_file_patches_to_diff(files: &[Value]) -> Result<String, PerFileError> {
     let mut out = String::new();
     for (i, f) in files.iter().enumerate() {
         let Value::Object(m) = f else {
@@ -378,7 +396,7 @@ pub fn per_file_patches_to_diff(files: &[Value]) -> Result<String, PerFileError>
 
 /// Build an [`Instance`] from one row. `key` is the row's key when the file
 /// maps ids to rows; `line` is where the row starts (for errors).
-pub fn instance_from_map(
+pub(crate) fn instance_from_map(
     map: Map<String, Value>,
     key: Option<&str>,
     path: &Path,

@@ -294,46 +294,7 @@ fn schema_children(footer: &[u8]) -> Result<Vec<i64>, String> {
 mod tests {
     use super::*;
 
-    /// A Parquet file with no rows whose schema nests `depth` groups.
-    fn nested(depth: usize) -> Vec<u8> {
-        let mut f = Vec::new();
-        f.push(0x15); // field 1 (version) i32
-        f.push(2); // zigzag(1)
-        f.push(0x19); // field 2 (schema) list
-        let n = depth + 1;
-        f.push(0xfc); // size 15+ , element type struct
-        let mut v = n as u64;
-        loop {
-            let b = (v & 0x7f) as u8;
-            v >>= 7;
-            if v == 0 {
-                f.push(b);
-                break;
-            }
-            f.push(b | 0x80);
-        }
-        for i in 0..n {
-            // name (field 4, binary "g")
-            f.push(0x48);
-            f.push(1);
-            f.push(b'g');
-            if i + 1 < n {
-                f.push(0x15); // field 5 num_children = 1
-                f.push(2);
-            }
-            f.push(0);
-        }
-        f.push(0x16); // field 3 num_rows i64 = 0
-        f.push(0);
-        f.push(0x19); // field 4 row_groups: empty list of structs
-        f.push(0x0c);
-        f.push(0);
-        let mut file = b"PAR1".to_vec();
-        file.extend_from_slice(&f);
-        file.extend_from_slice(&(f.len() as u32).to_le_bytes());
-        file.extend_from_slice(b"PAR1");
-        file
-    }
+    use codethread_testkit::parquet_nested as nested;
 
     /// Footers with bytes changed or cut short: an answer, never a panic or
     /// a hang (a deterministic xorshift, 20,000 mutants and their prefixes).

@@ -204,7 +204,7 @@ struct BuiltFiles {
 
 /// The file of an instance directory holding PR0 sealed
 /// ([`crate::stack::seal_on`]): what the agent-side setup applies.
-pub const PR0_SEALED_FILE: &str = "pr0_sealed.patch";
+pub(crate) const PR0_SEALED_FILE: &str = "pr0_sealed.patch";
 
 fn read_built(out: &Path, id: &str, limits: SourceLimits) -> Result<BuiltFiles, ChainError> {
     let dir = instance_dir(out, id);
@@ -908,7 +908,7 @@ pub struct FollowOnRow {
     /// `patch`, `setup_patch` = PR0 + PR1 combined against base): what the
     /// harness reads.
     pub row: serde_json::Map<String, Value>,
-    /// The same setup sealed ([`crate::stack::seal_on`]: forward-only
+    /// The same setup sealed (`seal_on`: forward-only
     /// literals, none of the original bodies PR0 removed): what the agent's
     /// sandbox applies ([`crate::export::write_mini_swe_agent_subset`]).
     pub sealed_setup: Vec<u8>,

@@ -32,7 +32,7 @@ pub struct Prediction {
 /// `model_name_or_path` is taken from the nested object or left empty.
 /// Patches are kept byte-for-byte (a leading blank line, as SWE-agent
 /// writes, is harmless to `git apply`); `model_patch_b64` (see
-/// [`crate::carry`]) is read before `model_patch`. Rows that cannot be read
+/// [`crate::bytes_of_value`]) is read before `model_patch`. Rows that cannot be read
 /// (no patch, a patch that is not a string, a truncated line) are reported
 /// in [`Loaded::errors`], naming file, line and field; so is a patch that is
 /// not UTF-8 (read those with [`load_patch_predictions`]). Rows sharing an
@@ -176,7 +176,13 @@ fn prediction_from_value(v: Value, key: Option<&str>) -> Result<PatchPrediction,
             // The byte-exact sibling wins over the text (crate::carry).
             if m.contains_key("model_patch_b64") {
                 let patch = crate::carry::take_bytes(&m, "model_patch")
-                    .map_err(|e| (id.clone(), "model_patch_b64".to_string(), Some(e)))?
+                    .map_err(|e| {
+                        (
+                            id.clone(),
+                            "model_patch_b64".to_string(),
+                            Some(e.to_string()),
+                        )
+                    })?
                     .unwrap_or_default();
                 let model = match m.remove("model_name_or_path") {
                     Some(Value::String(s)) => s,
@@ -237,7 +243,7 @@ fn prediction_from_value(v: Value, key: Option<&str>) -> Result<PatchPrediction,
 /// A prediction whose patch is bytes: what [`crate::pipeline::stack`]
 /// produces and [`load_patch_predictions`] reads. Serialized as a
 /// prediction row; a patch that is not UTF-8 is written as lossy text in
-/// `model_patch` plus the authoritative `model_patch_b64` ([`crate::carry`]).
+/// `model_patch` plus the authoritative `model_patch_b64` ([`crate::bytes_of_value`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PatchPrediction {
     /// The instance.

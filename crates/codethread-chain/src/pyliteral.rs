@@ -19,7 +19,7 @@ use crate::error::ChainError;
 /// serde_json's own default recursion limit, so a value read by either
 /// decoder can be dropped, serialized and re-read by the other. Real test
 /// lists and harness reports nest at most 4 deep.
-pub const MAX_DEPTH: usize = 128;
+pub(crate) const MAX_DEPTH: usize = 128;
 
 enum Frame {
     List {
@@ -37,7 +37,7 @@ enum Frame {
 
 /// Parse one Python literal into JSON (e.g. `['a', "b", None, {'k': (1, 2.5)}]`
 /// is `["a", "b", null, {"k": [1, 2.5]}]`; the unit tests hold the example).
-pub fn parse_py_literal(text: &str) -> Result<Value, ChainError> {
+pub(crate) fn parse_py_literal(text: &str) -> Result<Value, ChainError> {
     let b = text.as_bytes();
     let mut p = Parser { b, i: 0 };
     let mut stack: Vec<Frame> = Vec::new();

@@ -11,7 +11,7 @@ use crate::error::ChainError;
 
 /// One record of a JSON / JSONL file.
 #[derive(Debug)]
-pub struct Record {
+pub(crate) struct Record {
     /// 1-based line where the record starts.
     pub line: usize,
     /// The key when the file is a JSON object mapping ids to records.
@@ -55,7 +55,7 @@ pub(crate) fn read_text(
 /// UTF-8 by definition, and a stray non-UTF-8 byte in a problem statement
 /// must not lose the whole file. Patches that are not UTF-8 travel in
 /// `*_b64` fields ([`crate::carry`]), which are ASCII.
-pub fn decode_text(bytes: Vec<u8>) -> String {
+pub(crate) fn decode_text(bytes: Vec<u8>) -> String {
     match String::from_utf8(bytes) {
         Ok(s) => s,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
@@ -119,7 +119,7 @@ fn is_jsonl(path: &Path, text: &str) -> bool {
 ///   holding an array or object: its records (other keys are metadata).
 /// * A JSON object with a string `instance_id`: that one record.
 /// * Any other JSON object: one record per entry, `key` = the entry's key.
-pub fn split_records(
+pub(crate) fn split_records(
     path: &Path,
     text: &str,
     wrappers: &[&str],

@@ -91,7 +91,7 @@ pub enum HarnessNote {
 }
 
 /// The marker the harness logs when no apply command worked.
-pub const APPLY_PATCH_FAIL: &str = ">>>>> Patch Apply Failed";
+pub(crate) const APPLY_PATCH_FAIL: &str = ">>>>> Patch Apply Failed";
 
 fn reports_from_value(v: Value, origin: &Path) -> Result<Vec<InstanceReport>, ChainError> {
     let Value::Object(m) = v else {
@@ -197,7 +197,10 @@ pub fn load_reports_from_log(
 }
 
 /// Like [`load_reports_from_log`], for text in memory.
-pub fn parse_reports_from_log(path: &Path, text: &str) -> Result<Vec<InstanceReport>, ChainError> {
+pub(crate) fn parse_reports_from_log(
+    path: &Path,
+    text: &str,
+) -> Result<Vec<InstanceReport>, ChainError> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         if let Some(pos) = line.find("report: {") {
@@ -219,7 +222,7 @@ pub fn parse_reports_from_log(path: &Path, text: &str) -> Result<Vec<InstanceRep
 /// otherwise an apply failure ([`APPLY_PATCH_FAIL`]) or the first error the
 /// harness logged (an infrastructure failure), as a report without tests.
 /// `None` when the log says neither (e.g. a run still going).
-pub fn report_from_log(
+pub(crate) fn report_from_log(
     path: &Path,
     instance_id: &str,
     limits: SourceLimits,
@@ -230,7 +233,7 @@ pub fn report_from_log(
 
 /// Like [`report_from_log`], for the log's text in memory (`path` names it
 /// in errors).
-pub fn report_from_log_text(
+pub(crate) fn report_from_log_text(
     path: &Path,
     text: &str,
     instance_id: &str,
@@ -393,7 +396,7 @@ fn merge(found: Found, set: &mut ReportSet) {
 /// Every per-instance report under `dir` (the harness writes
 /// `logs/run_evaluation/<run_id>/<model>/<instance_id>/report.json`).
 /// Where a directory has no `report.json` but a `run_instance.log`, the log
-/// is read ([`report_from_log`]: its report line, or the apply failure or
+/// is read (its report line, or the apply failure or
 /// error it records). Unreadable files are returned as errors beside the
 /// good reports: a FIFO, device or a file over the size limit is refused
 /// unread, a symbolic link (to a file or a directory) is not followed (the

@@ -28,7 +28,7 @@ pub fn touched_paths(instance_id: &str, patch: &[u8]) -> Result<Vec<String>, Cha
 
 /// Read the base content of every path any layer touches (absent files are
 /// left out: patches create them).
-pub fn base_files(
+pub(crate) fn base_files(
     instance_id: &str,
     base_commit: &str,
     layers: &[&[u8]],
@@ -221,7 +221,7 @@ pub fn reverse_on(
 /// applied with `git apply` at base it gives the same tree as `patch`, and
 /// neither it nor `git apply -R` can restore the original bodies PR0
 /// removed. Empty when `patch` is empty.
-pub fn seal_on(
+pub(crate) fn seal_on(
     instance_id: &str,
     base: &BTreeMap<String, Vec<u8>>,
     patch: &[u8],
@@ -253,7 +253,7 @@ pub fn seal_on(
 }
 
 /// [`seal_on`] reading the base files from `source`.
-pub fn seal(
+pub(crate) fn seal(
     instance_id: &str,
     base_commit: &str,
     patch: &[u8],

@@ -111,7 +111,7 @@ impl TaskContext {
 }
 
 /// Section headings every answer (and every statement) carries per function.
-pub const FUNCTION_SECTIONS: [&str; 6] = [
+pub(crate) const FUNCTION_SECTIONS: [&str; 6] = [
     "Summary",
     "Args",
     "Returns",
@@ -392,7 +392,7 @@ pub struct ImportedStatement {
 
 /// Turn an answer into a statement: fenced code blocks are removed (the
 /// answer must carry no code); missing sections and functions are reported.
-pub fn statement_from_answer(ctx: &TaskContext, answer: &str) -> ImportedStatement {
+pub(crate) fn statement_from_answer(ctx: &TaskContext, answer: &str) -> ImportedStatement {
     let mut warnings = Vec::new();
     let mut out = String::new();
     let mut in_fence = false;
@@ -435,7 +435,7 @@ pub fn statement_from_answer(ctx: &TaskContext, answer: &str) -> ImportedStateme
 /// run of comment lines (`//`, `///`, `/* */`, and the language's own line
 /// comment, [`Lang::line_comment`]: `#` for Python and Ruby) directly above
 /// the definition.
-pub fn docstring_of(path: &str, f: &Function, source: &[u8]) -> Option<String> {
+pub(crate) fn docstring_of(path: &str, f: &Function, source: &[u8]) -> Option<String> {
     let lang = Lang::for_source(path, source, None);
     let is_py = lang == Some(Lang::Python);
     let line_comment = lang.map_or("//", Lang::line_comment);

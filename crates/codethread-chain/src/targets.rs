@@ -243,7 +243,7 @@ pub fn localize(
 /// [`NegativeCase::TestCodeOnly`]). [`localize`] itself keeps them (it
 /// answers which functions the gold patch edits, `docs/target-rules.md`);
 /// `pipeline::build` applies this before PR0.
-pub fn drop_non_targets(loc: &mut Localization) {
+pub(crate) fn drop_non_targets(loc: &mut Localization) {
     let hint = loc.language_hint;
     let before = &loc.before;
     let notes = &mut loc.notes;

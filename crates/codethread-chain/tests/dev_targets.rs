@@ -3,9 +3,9 @@
 
 use std::collections::BTreeMap;
 
-use codethread_chain::instance::load_instances;
-use codethread_chain::source::SnapshotSource;
-use codethread_chain::targets::localize;
+use codethread_chain::load_instances;
+use codethread_chain::localize;
+use codethread_chain::SnapshotSource;
 use serde_json::Value;
 
 #[test]
@@ -119,8 +119,8 @@ fn dev_multilingual_pr0_roundtrips_with_git() {
 /// `git apply -R` restores the base; at most `max_no_pr0` instances (all of
 /// whose targets hold parse errors) get no PR0.
 fn pr0_roundtrips(dev: &std::path::Path, count: usize, negatives: usize, max_no_pr0: usize) {
-    use codethread_chain::pr0::{make_pr0, Pr0Options};
-    use codethread_chain::stack::{check_roundtrip, compose_on, compose_with_git, reverse_on};
+    use codethread_chain::{check_roundtrip, compose_on, compose_with_git, reverse_on};
+    use codethread_chain::{make_pr0, Pr0Options};
     let insts =
         load_instances(&dev.join("instances.jsonl"), Default::default()).expect("instances");
     let mut src = SnapshotSource::new(dev.join("files"));
@@ -215,9 +215,8 @@ fn pr0_roundtrips(dev: &std::path::Path, count: usize, negatives: usize, max_no_
             repo.apply(combined, false)
                 .expect("combined applies with git");
             let after_dir = dev.join("files").join(&inst.instance_id).join("after");
-            for p in
-                codethread_chain::stack::touched_paths(&inst.instance_id, inst.patch.as_bytes())
-                    .expect("paths")
+            for p in codethread_chain::touched_paths(&inst.instance_id, inst.patch.as_bytes())
+                .expect("paths")
             {
                 assert_eq!(
                     repo.read(&p),

@@ -11,17 +11,15 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use codethread_chain::error::ChainError;
-use codethread_chain::gate::GateReason;
-use codethread_chain::instance::{load_instances, Instance};
-use codethread_chain::pipeline::{
+use codethread_chain::load_reports_dir;
+use codethread_chain::ChainError;
+use codethread_chain::GateReason;
+use codethread_chain::GitRepoDir;
+use codethread_chain::{
     build, follow_on_rows, gate_predictions, stack, BuildOptions, BuildStatus, Chain, Layer,
 };
-use codethread_chain::predictions::{
-    load_predictions, predictions_by_id, PatchPrediction, Prediction,
-};
-use codethread_chain::report::load_reports_dir;
-use codethread_chain::source::GitRepoDir;
+use codethread_chain::{load_instances, Instance};
+use codethread_chain::{load_predictions, predictions_by_id, PatchPrediction, Prediction};
 use serde_json::{json, Value};
 
 /// The stacked predictions as text (the fixture is UTF-8).
@@ -327,10 +325,7 @@ fn scripted_agent_end_to_end() {
         });
     }
     let pr1_file = tmp.join("pr1_preds.jsonl");
-    write(
-        &pr1_file,
-        &codethread_chain::predictions::predictions_to_jsonl(&pr1),
-    );
+    write(&pr1_file, &codethread_chain::predictions_to_jsonl(&pr1));
     let pr1_map = predictions_by_id(
         &load_predictions(&pr1_file, Default::default())
             .expect("preds")

@@ -8,14 +8,14 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use codethread_chain::gate::GateReason;
-use codethread_chain::instance::parse_instances;
-use codethread_chain::pipeline::{
+use codethread_chain::parse_instances;
+use codethread_chain::GateReason;
+use codethread_chain::Prediction;
+use codethread_chain::SnapshotSource;
+use codethread_chain::{
     build, gate_predictions, stack, stack_model_name, BuildOptions, BuildStatus, Chain, Layer,
 };
-use codethread_chain::predictions::Prediction;
-use codethread_chain::report::{load_reports, load_reports_dir, HarnessNote};
-use codethread_chain::source::SnapshotSource;
+use codethread_chain::{load_reports, load_reports_dir, HarnessNote};
 use codethread_patch::{diff_trees, ApplyOptions, DiffOptions, MemTree};
 use serde_json::{json, Value};
 
@@ -242,7 +242,7 @@ fn empty_stack_is_kept_as_base_without_a_report() {
     let no_reports = BTreeMap::new();
     for (patch, with_source) in [(&human, false), (&human, true), (&rewritten, true)] {
         let mut src = SnapshotSource::new(&fx.snapshots);
-        let source: Option<&mut dyn codethread_chain::source::SourceReader> =
+        let source: Option<&mut dyn codethread_chain::SourceReader> =
             if with_source { Some(&mut src) } else { None };
         let d = gate_predictions(&fx.chain, &pred(patch), &no_reports, source);
         assert_eq!(d.len(), 1);

@@ -25,23 +25,26 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use codethread_chain::export::HarnessGeneration;
-use codethread_chain::gate::GateReason;
 use codethread_chain::harbor::{
     export_harbor, import_harbor_job, HarborCondition, HarborExport, HarborExportOptions,
 };
-use codethread_chain::instance::{load_instances, Instance};
-use codethread_chain::pipeline::{
+use codethread_chain::load_reports_dir;
+use codethread_chain::GateReason;
+use codethread_chain::HarnessGeneration;
+use codethread_chain::SnapshotSource;
+use codethread_chain::{
     build, gate_predictions, stack, stack_model_name, BuildOptions, Chain, Layer,
 };
-use codethread_chain::predictions::{load_predictions, predictions_by_id};
-use codethread_chain::report::load_reports_dir;
-use codethread_chain::source::SnapshotSource;
+use codethread_chain::{load_instances, Instance};
+use codethread_chain::{load_predictions, predictions_by_id};
 use codethread_patch::{ApplyOptions, MemTree};
+use codethread_testkit::python;
 use serde_json::{json, Value};
 
 const HARBOR: &str = "0.25.0";
 const SWEBENCH: &str = "5.0.2";
+/// How CI provides the interpreters.
+const HINT: &str = ".ci/run installs it";
 
 fn py_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/py")
@@ -69,35 +72,6 @@ struct Env {
     swebench_py: PathBuf,
     work: PathBuf,
     packs: Vec<Pack>,
-}
-
-/// `python` if it imports `module` at `version`; else None, or a panic
-/// when `CODETHREAD_SHARED` is set.
-fn probe(python: PathBuf, module: &str, version: &str, shared_set: bool) -> Option<PathBuf> {
-    let out = Command::new(&python)
-        .args([
-            "-c",
-            &format!("import importlib.metadata as m; print(m.version({module:?}))"),
-        ])
-        .env("HARBOR_TELEMETRY", "0")
-        .output();
-    let got = out
-        .as_ref()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
-    if got.as_deref() == Some(version) {
-        return Some(python);
-    }
-    let why = format!(
-        "{} has no {module} {version} (got {got:?}); .ci/run installs it",
-        python.display()
-    );
-    if shared_set {
-        panic!("CODETHREAD_SHARED is set but {why}");
-    }
-    skip(&why);
-    None
 }
 
 fn join_upstream(shared: &Path, pack: &Path, out: &Path) -> PathBuf {
@@ -137,20 +111,17 @@ fn env() -> Option<&'static Env> {
     static ENV: OnceLock<Option<Env>> = OnceLock::new();
     ENV.get_or_init(|| {
         let shared_set = std::env::var_os(codethread_testkit::ENV).is_some_and(|v| !v.is_empty());
-        let harbor = std::env::var_os("CODETHREAD_HARBOR_PYTHON")
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-            .unwrap_or_else(|| repo_root().join(".venv-harbor/bin/python"));
+        let harbor = python::from_env(
+            "CODETHREAD_HARBOR_PYTHON",
+            repo_root().join(".venv-harbor/bin/python"),
+        );
         if !shared_set && !harbor.exists() {
             skip("no harbor venv and CODETHREAD_SHARED unset");
             return None;
         }
-        let harbor_py = probe(harbor, "harbor", HARBOR, shared_set)?;
-        let swebench = std::env::var_os("CODETHREAD_PYTHON")
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-            .unwrap_or_else(|| PathBuf::from("python3"));
-        let swebench_py = probe(swebench, "swebench", SWEBENCH, shared_set)?;
+        let harbor_py = python::require(harbor, &[("harbor", "harbor", HARBOR)], HINT)?;
+        let swebench = python::from_env("CODETHREAD_PYTHON", "python3");
+        let swebench_py = python::require(swebench, &[("swebench", "swebench", SWEBENCH)], HINT)?;
         let shared = codethread_testkit::shared()?;
         // Work directories of earlier runs whose process is gone.
         for e in std::fs::read_dir(std::env::temp_dir())
@@ -474,7 +445,7 @@ fn exported_verifier_grades_recorded_logs_as_swebench_does() {
             if diff.is_some_and(|d| !d.is_empty()) {
                 let preds = BTreeMap::from([(
                     id.clone(),
-                    codethread_chain::predictions::Prediction {
+                    codethread_chain::Prediction {
                         instance_id: id.clone(),
                         model_name_or_path: "m".into(),
                         model_patch: "diff --git a/x b/x\n".into(),

@@ -3,10 +3,10 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use codethread_chain::error::ChainError;
-use codethread_chain::instance::{load_instances, parse_instances, DatasetFormat, Instance};
-use codethread_chain::predictions::{load_predictions, parse_predictions};
-use codethread_chain::report::{load_reports_from_log, load_run_report, RunStatus};
+use codethread_chain::ChainError;
+use codethread_chain::{load_instances, parse_instances, DatasetFormat, Instance};
+use codethread_chain::{load_predictions, parse_predictions};
+use codethread_chain::{load_reports_from_log, load_run_report, RunStatus};
 use serde_json::Value;
 
 fn by_id(v: Vec<Instance>) -> BTreeMap<String, Instance> {
@@ -505,7 +505,7 @@ fn report_from_run_instance_log() {
         vec!["dubbo-common:org.apache.dubbo.common.utils.PojoUtilsTest".to_string()]
     );
     assert!(ts.pass_to_pass.success.is_empty());
-    let d = codethread_chain::gate::gate_one(&r.instance_id, Some(r), &[], &[]);
+    let d = codethread_chain::gate_one(&r.instance_id, Some(r), &[], &[]);
     assert!(d.kept, "F2P still failing, no P2P: kept");
 }
 
@@ -557,7 +557,7 @@ fn resolved_flags_from_pro_eval_results_and_run_reports() {
     for (run, results) in runs["runs"].as_object().into_iter().flatten() {
         let f = dir.join(format!("{run}.json"));
         std::fs::write(&f, results.to_string()).expect("write");
-        let flags = codethread_chain::report::load_resolved(&f, Default::default()).expect("flags");
+        let flags = codethread_chain::load_resolved(&f, Default::default()).expect("flags");
         assert_eq!(flags.len(), results.as_object().map_or(0, |m| m.len()));
         for (id, inst) in sample["instances"].as_object().into_iter().flatten() {
             if let Some(b) = inst["resolved_by_run"][run].as_bool() {
@@ -573,7 +573,7 @@ fn resolved_flags_from_pro_eval_results_and_run_reports() {
     ) else {
         return;
     };
-    let flags = codethread_chain::report::load_resolved(&t, Default::default()).expect("flags");
+    let flags = codethread_chain::load_resolved(&t, Default::default()).expect("flags");
     let raw: Value = json_file(&t);
     assert_eq!(
         flags.values().filter(|b| **b).count() as u64,

@@ -6,13 +6,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use codethread_chain::llm::cache::Cache;
-use codethread_chain::llm::format::{
+use codethread_chain::llm::Cache;
+use codethread_chain::llm::{
     anthropic_batch_line, openai_batch_line, read_batch_output, validate_request_line, BatchFormat,
     GenParams,
 };
-use codethread_chain::llm::runner::{output_lines, run, Job, JobOutcome, RunnerOptions};
-use codethread_chain::statement::{ChatMessage, LlmRequest};
+use codethread_chain::llm::{output_lines, run, Job, JobOutcome, RunnerOptions};
+use codethread_chain::{ChatMessage, LlmRequest};
 use codethread_testkit::chat_server::{ChatServer, Fault};
 use serde_json::{json, Value};
 
@@ -511,13 +511,13 @@ fn every_fault_is_retried_and_every_request_answered_once() {
     let mut retries = Vec::new();
     let mut done = 0;
     let s = run(&js, &o, &cache, &mut |p| match p {
-        codethread_chain::llm::runner::Progress::Retry {
+        codethread_chain::llm::Progress::Retry {
             custom_id,
             reason,
             wait,
             ..
         } => retries.push((custom_id.clone(), reason.clone(), *wait)),
-        codethread_chain::llm::runner::Progress::Done { .. } => done += 1,
+        codethread_chain::llm::Progress::Done { .. } => done += 1,
     })
     .expect("run");
     assert_eq!(done, 12);

@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use codethread_chain::llm::cache::Cache;
-use codethread_chain::llm::format::read_batch_output;
-use codethread_chain::llm::runner::{
+use codethread_chain::llm::read_batch_output;
+use codethread_chain::llm::Cache;
+use codethread_chain::llm::{check_id, load_requests, printable_id};
+use codethread_chain::llm::{
     output_lines, run, seconds_option, Job, JobOutcome, RunnerError, RunnerOptions, MAX_WAIT,
 };
-use codethread_chain::llm::{check_id, load_requests, printable_id};
 use codethread_testkit::chat_server::{ChatServer, Fault, Script};
 use serde_json::{json, Value};
 
@@ -71,7 +71,7 @@ fn files_containing(dir: &Path, needle: &[u8]) -> Vec<PathBuf> {
     out
 }
 
-fn outcome<'a>(s: &'a codethread_chain::llm::runner::RunSummary, id: &str) -> &'a JobOutcome {
+fn outcome<'a>(s: &'a codethread_chain::llm::RunSummary, id: &str) -> &'a JobOutcome {
     &s.outcomes.iter().find(|(i, _)| i == id).expect("job").1
 }
 
@@ -107,7 +107,7 @@ fn huge_or_bad_retry_after_is_capped_not_a_panic() {
     let js = jobs(&["a", "b", "c", "d", "e", "f"]);
     let mut waits = Vec::new();
     let s = run(&js, &opts(&server), &cache, &mut |p| {
-        if let codethread_chain::llm::runner::Progress::Retry {
+        if let codethread_chain::llm::Progress::Retry {
             custom_id, wait, ..
         } = p
         {
@@ -356,7 +356,7 @@ fn deep_answers_are_bounded_and_what_is_stored_reads_back() {
     ];
     let js = jobs(&ids);
     let s = run(&js, &opts(&server), &cache, &mut |_| {}).expect("run");
-    let deepest_ok = codethread_chain::llm::runner::MAX_ANSWER_DEPTH - 1;
+    let deepest_ok = codethread_chain::llm::MAX_ANSWER_DEPTH - 1;
     for id in ids {
         let depth: usize = id[1..].parse().expect("n");
         // The body nests `depth` arrays inside its top object.

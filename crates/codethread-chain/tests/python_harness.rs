@@ -22,16 +22,16 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use codethread_chain::export::{write_mini_swe_agent_subset, HarnessGeneration};
-use codethread_chain::gate::{GateDecision, GateReason};
-use codethread_chain::instance::{load_instances, Instance};
-use codethread_chain::pipeline::{
+use codethread_chain::load_reports;
+use codethread_chain::SnapshotSource;
+use codethread_chain::{
     build, follow_on_rows, gate_predictions, stack, stack_model_name, BuildOptions, BuildStatus,
     Chain, Layer,
 };
-use codethread_chain::predictions::{load_predictions, predictions_by_id, Prediction};
-use codethread_chain::report::load_reports;
-use codethread_chain::source::SnapshotSource;
+use codethread_chain::{load_instances, Instance};
+use codethread_chain::{load_predictions, predictions_by_id, Prediction};
+use codethread_chain::{write_mini_swe_agent_subset, HarnessGeneration};
+use codethread_chain::{GateDecision, GateReason};
 use codethread_patch::{diff_trees, ApplyOptions, DiffOptions, MemTree};
 use serde_json::{json, Value};
 
@@ -62,44 +62,15 @@ fn skip(why: &str) {
 
 /// The Python with the pinned packages, or None (SKIPPED) when neither
 /// `CODETHREAD_SHARED` is set nor the packages are there.
-fn find_python(shared_set: bool) -> Option<PathBuf> {
-    let python = std::env::var_os("CODETHREAD_PYTHON")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("python3"));
-    let out = Command::new(&python)
-        .args([
-            "-c",
-            "import swebench, minisweagent; print(swebench.__version__, minisweagent.__version__)",
-        ])
-        .env("MSWEA_SILENT_STARTUP", "1")
-        .env(
-            "MSWEA_GLOBAL_CONFIG_DIR",
-            std::env::temp_dir().join("ct-mswea-probe"),
-        )
-        .output();
-    let versions = out
-        .as_ref()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
-    let want = format!("{SWEBENCH} {MINI}");
-    match versions {
-        Some(v) if v == want => Some(python),
-        other => {
-            let why = format!(
-                "{} cannot import swebench {SWEBENCH} and mini-swe-agent {MINI} (got {:?}; {}); .ci/run installs them into .venv-ci and sets CODETHREAD_PYTHON",
-                python.display(),
-                other,
-                out.as_ref().map(|o| String::from_utf8_lossy(&o.stderr).lines().last().unwrap_or("").to_string()).unwrap_or_else(|e| e.to_string()),
-            );
-            if shared_set {
-                panic!("CODETHREAD_SHARED is set but {why}");
-            }
-            skip(&why);
-            None
-        }
-    }
+fn find_python() -> Option<PathBuf> {
+    codethread_testkit::python::require(
+        codethread_testkit::python::from_env("CODETHREAD_PYTHON", "python3"),
+        &[
+            ("swebench", "swebench", SWEBENCH),
+            ("minisweagent", "mini-swe-agent", MINI),
+        ],
+        ".ci/run installs them into .venv-ci and sets CODETHREAD_PYTHON",
+    )
 }
 
 /// The dev rows with every upstream column: the dev packs carry the
@@ -143,8 +114,7 @@ fn join_upstream(shared: &Path, pack: &Path, out: &Path) -> PathBuf {
 
 fn env() -> Option<&'static Env> {
     static ENV: OnceLock<Option<Env>> = OnceLock::new();
-    let shared_set = std::env::var_os(codethread_testkit::ENV).is_some_and(|v| !v.is_empty());
-    let python = find_python(shared_set)?;
+    let python = find_python()?;
     let shared = codethread_testkit::shared()?;
     ENV.get_or_init(|| {
         // Work directories of earlier runs whose process is gone.
@@ -280,7 +250,7 @@ fn swebench_make_test_spec_accepts_every_exported_row() {
             let Value::Object(row) = serde_json::from_str::<Value>(row).unwrap() else {
                 panic!("row")
             };
-            codethread_chain::export::check_harness_row(&row, HarnessGeneration::V4).unwrap();
+            codethread_chain::check_harness_row(&row, HarnessGeneration::V4).unwrap();
         }
     }
     assert!(total >= 30, "{total} built instances");
@@ -420,7 +390,7 @@ fn swebench_loads_every_stacked_predictions_file_and_git_applies_it() {
             .filter(|x| !x.model_patch.trim_ascii().is_empty())
             .count();
         let f = env.work.join(format!("stack-{k}-{name}.jsonl"));
-        std::fs::write(&f, codethread_chain::predictions::predictions_to_jsonl(&p)).unwrap();
+        std::fs::write(&f, codethread_chain::predictions_to_jsonl(&p)).unwrap();
         files.push(f);
     }
     let dataset = chain_dir.join("exports/implementation_task.jsonl");
@@ -641,7 +611,7 @@ fn mini(env: &Env, subset: &Path, id: &str, out: &Path, model: &Path, cwd: &Path
     let o = cmd
         .args(["swebench", "--subset"])
         .arg(subset)
-        .args(["--split", codethread_chain::export::MINI_SWE_AGENT_SPLIT])
+        .args(["--split", codethread_chain::MINI_SWE_AGENT_SPLIT])
         .args(["--filter", &format!("^{id}$"), "-o"])
         .arg(out)
         .args(["-c", "swebench.yaml", "-c"])
@@ -755,7 +725,7 @@ fn mini_swe_agent_runs_pr1_gate_follow_on_and_stack() {
         &mut SnapshotSource::new(snapshots),
         &mut |_, _, _| {},
     );
-    let mine = |o: &[codethread_chain::pipeline::StackOutcome]| {
+    let mine = |o: &[codethread_chain::StackOutcome]| {
         o.iter().find(|o| o.instance_id == id).cloned().unwrap()
     };
     assert_eq!(mine(&o).error, None);
@@ -866,7 +836,7 @@ fn mini_swe_agent_runs_pr1_gate_follow_on_and_stack() {
     let f = w.join("stacked_AA.jsonl");
     std::fs::write(
         &f,
-        codethread_chain::predictions::predictions_to_jsonl(std::slice::from_ref(s)),
+        codethread_chain::predictions_to_jsonl(std::slice::from_ref(s)),
     )
     .unwrap();
     let dataset = chain_dir.join("exports/implementation_task.jsonl");
@@ -1032,7 +1002,7 @@ fn the_agent_cannot_read_the_original_and_head_is_pr0() {
         script,
         format!(
             "set -- '{{{{ setup_patch_file }}}}'\n{}",
-            codethread_chain::export::SETUP_SCRIPT
+            codethread_chain::SETUP_SCRIPT
         ),
         "the yaml and SETUP_SCRIPT differ"
     );
@@ -1048,7 +1018,7 @@ fn the_agent_cannot_read_the_original_and_head_is_pr0() {
             .collect();
         for row in &rows {
             let id = row["instance_id"].as_str().unwrap();
-            for f in codethread_chain::export::AGENT_HIDDEN_FIELDS {
+            for f in codethread_chain::AGENT_HIDDEN_FIELDS {
                 assert!(row.get(*f).is_none(), "{id}: agent row carries {f}");
             }
             let setup = PathBuf::from(row["setup_patch_file"].as_str().unwrap());
@@ -1176,7 +1146,7 @@ fn every_written_dataset_file_passes_make_test_spec_in_5x_and_4x() {
         assert_eq!(rows.len(), ids.len());
         let fo = env.work.join(format!("follow_on_AA_{k}.jsonl"));
         let plain: Vec<_> = rows.iter().map(|r| &r.row).collect();
-        codethread_chain::export::write_jsonl(&fo, &plain).unwrap();
+        codethread_chain::write_jsonl(&fo, &plain).unwrap();
         files.push(fo);
         let mini_rows: Vec<_> = rows
             .iter()
@@ -1194,7 +1164,7 @@ fn every_written_dataset_file_passes_make_test_spec_in_5x_and_4x() {
                     panic!("row")
                 };
                 assert!(!row.contains_key("extra"), "{}: nested extra", f.display());
-                codethread_chain::export::check_harness_row(&row, HarnessGeneration::V5).unwrap();
+                codethread_chain::check_harness_row(&row, HarnessGeneration::V5).unwrap();
             }
         }
     }

@@ -9,14 +9,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use codethread_chain::instance::{load_instances, Instance};
-use codethread_chain::pipeline::{build, stack, BuildOptions, BuildStatus, Chain, Layer};
-use codethread_chain::predictions::{
+use codethread_chain::import_answers;
+use codethread_chain::load_reports_dir;
+use codethread_chain::SnapshotSource;
+use codethread_chain::{build, stack, BuildOptions, BuildStatus, Chain, Layer};
+use codethread_chain::{load_instances, Instance};
+use codethread_chain::{
     load_patch_predictions, load_predictions, predictions_to_jsonl, Prediction,
 };
-use codethread_chain::report::load_reports_dir;
-use codethread_chain::source::SnapshotSource;
-use codethread_chain::statement::import_answers;
 use serde_json::{json, Value};
 
 static N: AtomicUsize = AtomicUsize::new(0);
@@ -248,7 +248,7 @@ fn non_utf8_code_survives_every_export_byte_exact() {
     for (id, _) in &ids {
         let pr0 = std::fs::read(out.join("instances").join(id).join("pr0.patch")).unwrap();
         assert_eq!(
-            codethread_chain::carry::bytes_of_value(&init[id.as_str()]).unwrap(),
+            codethread_chain::bytes_of_value(&init[id.as_str()]).unwrap(),
             pr0
         );
         assert!(
@@ -536,12 +536,8 @@ fn a_damaged_instance_that_cannot_be_rebuilt_is_reported_and_the_others_exported
     )
     .unwrap();
     let chain = Chain::open(&out, Default::default()).unwrap();
-    let r = codethread_chain::pipeline::llm_requests(
-        &chain,
-        codethread_chain::pipeline::RequestFormat::Neutral,
-        "m",
-        10,
-    );
+    let r =
+        codethread_chain::llm_requests(&chain, codethread_chain::RequestFormat::Neutral, "m", 10);
     assert_eq!(r.len(), 3);
     assert!(r[2].1.is_ok());
     let e = r[1].1.as_ref().unwrap_err().to_string();
@@ -775,7 +771,7 @@ fn scratch_files_have_unpredictable_names() {
     let patch =
         b"--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n def f():\n-    return 1\n+    return 2\n";
     for _ in 0..5 {
-        codethread_chain::stack::check_roundtrip("i", &base, patch).unwrap();
+        codethread_chain::check_roundtrip("i", &base, patch).unwrap();
     }
     for p in &planted {
         let _ = std::fs::remove_file(p);

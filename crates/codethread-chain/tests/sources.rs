@@ -2,8 +2,8 @@
 
 use std::path::Path;
 
-use codethread_chain::error::ChainError;
-use codethread_chain::source::{GitRepoDir, GitSource, SnapshotSource, SourceReader};
+use codethread_chain::ChainError;
+use codethread_chain::{GitRepoDir, GitSource, SnapshotSource, SourceReader};
 
 fn git(dir: &Path, args: &[&str]) -> String {
     codethread_testkit::git(dir, args)

@@ -3,7 +3,7 @@
 //! both `parse` (one grammar, one tree) and `macros` (which re-parses
 //! masked bytes), so neither needs the other's caller.
 
-use crate::parse::{parse_budget, ParseBudget, ParsedFile};
+use crate::parse::{parse_lang, LangParseOptions, ParseBudget, ParsedFile};
 use crate::{Lang, LangError};
 
 /// How [`parse_file`] reads a file.
@@ -45,19 +45,19 @@ pub fn parse_file(
     source: impl Into<Vec<u8>>,
     options: &ParseOptions,
 ) -> Result<ParsedFile, LangError> {
-    let budget = &options.budget;
+    let budget = &LangParseOptions::with_budget(options.budget);
     let source = source.into();
     let lang =
         Lang::for_source(path, &source, options.hint).ok_or_else(|| LangError::Unsupported {
             path: path.to_path_buf(),
         })?;
-    let first = parse_budget(lang, source, budget)?;
+    let first = parse_lang(lang, source, budget)?;
     if first.parse_errors == 0 {
         return Ok(first);
     }
     let mut best = first;
     for &lang in best.lang.fallback_grammars() {
-        let alt = match parse_budget(lang, best.source.clone(), budget) {
+        let alt = match parse_lang(lang, best.source.clone(), budget) {
             Ok(alt) => alt,
             Err(LangError::Budget { .. }) => continue,
             Err(e) => return Err(e),

@@ -559,7 +559,11 @@ fn reparse_macro(
     let Some(inner) = file.source.get(inner_start..body.end_byte() - 1) else {
         return;
     };
-    let Ok(parsed) = crate::parse_with_grammar(file.lang, file.grammar, inner.to_vec()) else {
+    let grammar = crate::LangParseOptions {
+        grammar: Some(file.grammar),
+        ..Default::default()
+    };
+    let Ok(parsed) = crate::parse_lang(file.lang, inner.to_vec(), &grammar) else {
         return;
     };
     if parsed.parse_errors > 0 {

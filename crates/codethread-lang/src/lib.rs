@@ -81,8 +81,8 @@ pub use macros::{
     MacroRules,
 };
 pub use parse::{
-    code_end, estimate_tokens, parse, parse_budget, parse_path, parse_with_grammar,
-    parse_with_grammar_budget, parses_on_thread, BudgetLimit, ParseBudget, ParsedFile,
+    code_end, estimate_tokens, parse, parse_lang, parse_path, parses_on_thread, BudgetLimit,
+    LangParseOptions, ParseBudget, ParsedFile,
 };
 pub use tree_sitter;
 pub use walk::{count_errors, first_error, preorder, Preorder};

@@ -16,7 +16,7 @@ pub struct ParsedFile {
     /// The language the file is measured and named as.
     pub lang: Lang,
     /// The grammar the tree was parsed with: `lang` itself, except when a
-    /// caller chose another grammar for it with [`parse_with_grammar`]
+    /// caller chose another grammar for it ([`LangParseOptions::grammar`])
     /// (rust-code-analysis parses C with its C++ grammar). Node kind ids of
     /// `tree` belong to this grammar.
     pub grammar: Lang,
@@ -231,7 +231,31 @@ pub fn estimate_tokens(source: &[u8]) -> u64 {
     tokens
 }
 
-/// Parse `source` as `lang`, under the default [`ParseBudget`].
+/// How [`parse_lang`] reads bytes of a known language.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LangParseOptions {
+    /// Read the bytes with this language's grammar instead of the file's own
+    /// and label the result as the file's language ([`ParsedFile::lang`] is
+    /// the language given, [`ParsedFile::grammar`] this one): for tools
+    /// that read one language with another's grammar (the metrics' paper
+    /// profile reads C with the C++ grammar). `None`: the language's own.
+    pub grammar: Option<Lang>,
+    /// The limits of the parse.
+    pub budget: ParseBudget,
+}
+
+impl LangParseOptions {
+    /// The default options under `budget`.
+    pub fn with_budget(budget: ParseBudget) -> Self {
+        LangParseOptions {
+            grammar: None,
+            budget,
+        }
+    }
+}
+
+/// Parse `source` as `lang` with the default [`LangParseOptions`] (the
+/// language's own grammar, the default [`ParseBudget`]).
 ///
 /// Uses one cached parser per language per thread, so it is cheap to call from
 /// rayon workers. Syntax errors are not errors: see [`ParsedFile::parse_errors`].
@@ -242,46 +266,21 @@ pub fn estimate_tokens(source: &[u8]) -> u64 {
 /// [`LangError::Budget`] if the parse exceeds the budget and
 /// [`LangError::ParseAborted`] if tree-sitter returns no tree.
 pub fn parse(lang: Lang, source: impl Into<Vec<u8>>) -> Result<ParsedFile, LangError> {
-    parse_with_grammar_budget(lang, lang, source, &ParseBudget::default())
+    parse_lang(lang, source, &LangParseOptions::default())
 }
 
-/// [`parse`] under `budget`.
+/// Parse `source` as `lang` with `options` (another language's grammar, a
+/// budget); `parse_lang(l, s, &LangParseOptions::default())` is [`parse`].
 ///
 /// # Errors
 /// As [`parse`].
-pub fn parse_budget(
+pub fn parse_lang(
     lang: Lang,
     source: impl Into<Vec<u8>>,
-    budget: &ParseBudget,
+    options: &LangParseOptions,
 ) -> Result<ParsedFile, LangError> {
-    parse_with_grammar_budget(lang, lang, source, budget)
-}
-
-/// Parse `source` with the grammar of `grammar` and label the result as
-/// `lang` ([`ParsedFile::lang`] is `lang`, [`ParsedFile::grammar`] is
-/// `grammar`): for tools that read one language with another language's
-/// grammar. `parse_with_grammar(l, l, s)` is [`parse`].
-///
-/// # Errors
-/// As [`parse`].
-pub fn parse_with_grammar(
-    lang: Lang,
-    grammar: Lang,
-    source: impl Into<Vec<u8>>,
-) -> Result<ParsedFile, LangError> {
-    parse_with_grammar_budget(lang, grammar, source, &ParseBudget::default())
-}
-
-/// [`parse_with_grammar`] under `budget`.
-///
-/// # Errors
-/// As [`parse`].
-pub fn parse_with_grammar_budget(
-    lang: Lang,
-    grammar: Lang,
-    source: impl Into<Vec<u8>>,
-    budget: &ParseBudget,
-) -> Result<ParsedFile, LangError> {
+    let grammar = options.grammar.unwrap_or(lang);
+    let budget = &options.budget;
     let source = source.into();
     let bytes = source.len();
     if let Some(limit) = budget.tokens_limit(bytes) {

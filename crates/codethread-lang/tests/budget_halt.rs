@@ -6,8 +6,8 @@
 use std::time::{Duration, Instant};
 
 use codethread_lang::{
-    code_end, estimate_tokens, index_functions, parse, parse_budget, BudgetLimit, Lang, LangError,
-    ParseBudget,
+    code_end, estimate_tokens, index_functions, parse, parse_lang, BudgetLimit, Lang, LangError,
+    LangParseOptions, ParseBudget,
 };
 
 /// A C++ function whose every line is an unterminated `#include "x`:
@@ -66,12 +66,22 @@ fn unterminated_includes_parse_in_linear_time() {
         let (mut hostile, mut plain) = (Duration::MAX, Duration::MAX);
         for _ in 0..3 {
             let t = Instant::now();
-            let f = parse_budget(lang, src.clone(), &ParseBudget::UNLIMITED).unwrap();
+            let f = parse_lang(
+                lang,
+                src.clone(),
+                &LangParseOptions::with_budget(ParseBudget::UNLIMITED),
+            )
+            .unwrap();
             hostile = hostile.min(t.elapsed());
             assert_eq!(f.source, src, "the file's own bytes are kept");
             assert_eq!(index_functions(&f).len(), 1, "{lang}");
             let t = Instant::now();
-            let g = parse_budget(lang, control.clone(), &ParseBudget::UNLIMITED).unwrap();
+            let g = parse_lang(
+                lang,
+                control.clone(),
+                &LangParseOptions::with_budget(ParseBudget::UNLIMITED),
+            )
+            .unwrap();
             plain = plain.min(t.elapsed());
             assert_eq!(f.parse_errors, g.parse_errors);
         }
@@ -97,8 +107,12 @@ fn the_time_limit_stops_a_parse() {
     // Unbounded (no read limit), this takes more than 10 s in a debug build.
     for lang in [Lang::C, Lang::Cpp] {
         let t = Instant::now();
-        let err =
-            parse_budget(lang, unterminated_line(8000), &budget).expect_err("over the time limit");
+        let err = parse_lang(
+            lang,
+            unterminated_line(8000),
+            &LangParseOptions::with_budget(budget),
+        )
+        .expect_err("over the time limit");
         assert_eq!(budget_limit(&err), BudgetLimit::Time, "{lang}");
         assert!(
             t.elapsed() < Duration::from_secs(5),
@@ -144,7 +158,11 @@ fn the_work_limit_is_deterministic() {
             min_time: Duration::ZERO,
             ..ParseBudget::default()
         };
-        let got = parse_budget(Lang::Cpp, src.clone(), &budget);
+        let got = parse_lang(
+            Lang::Cpp,
+            src.clone(),
+            &LangParseOptions::with_budget(budget),
+        );
         match (over, got) {
             (true, Err(e)) => assert_eq!(budget_limit(&e), BudgetLimit::Work),
             (false, Ok(f)) => assert!(f.parse_errors > 0),
@@ -166,13 +184,19 @@ fn token_dense_sources_are_refused_before_parsing() {
     ];
     for src in dense {
         let t = Instant::now();
-        let err = parse_budget(Lang::C, src, &budget).expect_err("too dense");
+        let err = parse_lang(Lang::C, src, &LangParseOptions::with_budget(budget))
+            .expect_err("too dense");
         assert_eq!(budget_limit(&err), BudgetLimit::Tokens);
         assert!(t.elapsed() < Duration::from_secs(2));
     }
     // Ordinary code of the same size is parsed.
     let plain = "int f(int a) { return a + 1; }\n".repeat(4000);
-    assert!(parse_budget(Lang::C, plain.into_bytes(), &budget).is_ok());
+    assert!(parse_lang(
+        Lang::C,
+        plain.into_bytes(),
+        &LangParseOptions::with_budget(budget)
+    )
+    .is_ok());
     // The default floor parses any file below 100,000 tokens.
     let small = format!("int a[] = {{{}}};\n", "1,".repeat(1000));
     assert!(parse(Lang::C, small.into_bytes()).is_ok());
@@ -229,7 +253,12 @@ fn dense_nests_are_refused_before_parsing() {
 #[test]
 fn unlimited_budget_checks_nothing() {
     let src = unterminated_strings(500);
-    let f = parse_budget(Lang::Cpp, src, &ParseBudget::UNLIMITED).unwrap();
+    let f = parse_lang(
+        Lang::Cpp,
+        src,
+        &LangParseOptions::with_budget(ParseBudget::UNLIMITED),
+    )
+    .unwrap();
     assert!(f.parse_errors > 0);
 }
 
@@ -314,21 +343,27 @@ fn the_read_limit_stops_re_lexing_deterministically() {
         ..ParseBudget::default()
     };
     for _ in 0..2 {
-        let Err(err) = parse_budget(Lang::Cpp, src.clone(), &reads) else {
+        let Err(err) = parse_lang(
+            Lang::Cpp,
+            src.clone(),
+            &LangParseOptions::with_budget(reads),
+        ) else {
             panic!("parsed within the read limit");
         };
         assert_eq!(budget_limit(&err), BudgetLimit::Reads);
         assert!(err.to_string().contains("bytes read by the lexer"), "{err}");
     }
     // The error names the limit: 32 bytes read per input byte.
-    let Err(LangError::Budget { allowed, bytes, .. }) = parse_budget(Lang::Cpp, src, &reads) else {
+    let Err(LangError::Budget { allowed, bytes, .. }) =
+        parse_lang(Lang::Cpp, src, &LangParseOptions::with_budget(reads))
+    else {
         panic!("not a budget error");
     };
     assert_eq!(allowed, 32 * bytes as u64);
     // Ordinary code reads each byte about once: far within the limit, and
     // the tree is the one of an unlimited parse.
     let ok = b"int g(int a) { if (a) { return 1; } return 0; }\n".repeat(200);
-    let limited = parse_budget(Lang::Cpp, ok.clone(), &reads).unwrap();
+    let limited = parse_lang(Lang::Cpp, ok.clone(), &LangParseOptions::with_budget(reads)).unwrap();
     let plain = parse(Lang::Cpp, ok).unwrap();
     assert_eq!(
         limited.tree.root_node().to_sexp(),

@@ -130,9 +130,14 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
         Backend::Tree(t) => {
             let want = backend.grammar(file.lang);
             if file.grammar != want {
-                if let Ok(reparsed) =
-                    codethread_lang::parse_with_grammar(file.lang, want, file.source.clone())
-                {
+                if let Ok(reparsed) = codethread_lang::parse_lang(
+                    file.lang,
+                    file.source.clone(),
+                    &codethread_lang::LangParseOptions {
+                        grammar: Some(want),
+                        ..Default::default()
+                    },
+                ) {
                     return crate::paper::analyze_tree(path, &reparsed, t);
                 }
             }
@@ -166,7 +171,14 @@ fn parse_budgeted(
     budget: &ParseBudget,
 ) -> Result<ParsedFile, LangError> {
     let grammar = Backend::of(profile, lang).grammar(lang);
-    let file = codethread_lang::parse_with_grammar_budget(lang, grammar, source, budget)?;
+    let file = codethread_lang::parse_lang(
+        lang,
+        source,
+        &codethread_lang::LangParseOptions {
+            grammar: Some(grammar),
+            budget: *budget,
+        },
+    )?;
     // The canonical profile reads the tree `chain targets` reads (C/C++
     // macros masked where that removes errors: `codethread_lang::tolerant`),
     // so its ids join the targets; the paper profile keeps the reference

@@ -37,12 +37,17 @@ pub(crate) const NO_ID_PARSE_FAILED: &str =
 /// (lizard's values do not depend on this tree).
 ///
 /// # Errors
-/// As [`codethread_lang::parse_budget`]: [`LangError::Budget`] when the
+/// As [`codethread_lang::parse_lang`]: [`LangError::Budget`] when the
 /// parse exceeds `budget`.
 pub(crate) fn parse_for_names(
     lang: Lang,
     source: &[u8],
     budget: &ParseBudget,
 ) -> Result<ParsedFile, LangError> {
-    codethread_lang::parse_budget(lang, source.to_vec(), budget).map(codethread_lang::tolerant)
+    codethread_lang::parse_lang(
+        lang,
+        source.to_vec(),
+        &codethread_lang::LangParseOptions::with_budget(*budget),
+    )
+    .map(codethread_lang::tolerant)
 }

@@ -1,7 +1,9 @@
 //! Skeletonizing one parsed file; applying and undoing edits.
 
 use codethread_lang::tree_sitter::Node;
-use codethread_lang::{index_flat, parse, parse_budget, FlatTree, Function, Lang, ParsedFile};
+use codethread_lang::{
+    index_flat, parse, parse_lang, FlatTree, Function, Lang, LangParseOptions, ParsedFile,
+};
 
 use crate::plan::{plan, rules, PlanError, PlanInput, Planned, UnitCache};
 use crate::select::{is_overload_stub, Selector};
@@ -175,7 +177,11 @@ pub fn skeletonize(
         // The mask only lowers the error count, and only the count decides
         // (Go, whose imports are checked, has no macro rules): a plain parse
         // that verifies needs no second, masked one.
-        let plain = parse_budget(file.lang, text.clone(), &options.parse_budget)?;
+        let plain = parse_lang(
+            file.lang,
+            text.clone(),
+            &LangParseOptions::with_budget(options.parse_budget),
+        )?;
         let re = if check_imports || plain.parse_errors > file.parse_errors {
             codethread_lang::tolerant(plain)
         } else {
@@ -214,7 +220,11 @@ pub fn skeletonize_source(
     selectors: &[Selector],
     options: &Options,
 ) -> Result<Skeleton, SkeletonError> {
-    let file = parse_budget(lang, source, &options.parse_budget)?;
+    let file = parse_lang(
+        lang,
+        source,
+        &LangParseOptions::with_budget(options.parse_budget),
+    )?;
     skeletonize(&file, selectors, options)
 }
 

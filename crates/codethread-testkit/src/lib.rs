@@ -291,3 +291,157 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+/// The example binary `name` that `cargo test` built for the running test
+/// binary: `target/<profile>/examples/<name>` or, when only hashed copies
+/// exist, the newest `<name>-<hash>` there.
+///
+/// # Panics
+/// When no such file exists (the message names the directory).
+pub fn example(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().unwrap_or_else(|e| panic!("current_exe: {e}"));
+    let dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .unwrap_or_else(|| panic!("{} has no grandparent", exe.display()))
+        .join("examples");
+    let exact = format!("{name}{}", std::env::consts::EXE_SUFFIX);
+    let prefix = format!("{name}-");
+    std::fs::read_dir(&dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter(|e| {
+            let n = e.file_name().to_string_lossy().into_owned();
+            (n == exact || (n.starts_with(&prefix) && !n.contains('.')))
+                && e.file_type().is_ok_and(|t| t.is_file())
+        })
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .max()
+        .map(|(_, p)| p)
+        .unwrap_or_else(|| {
+            panic!(
+                "{name} not built in {} (cargo test builds the examples, or `cargo build --example {name}`)",
+                dir.display()
+            )
+        })
+}
+
+/// The Python interpreters of the harness suites (swebench, mini-swe-agent,
+/// Harbor): which one, and whether it has the pinned packages.
+pub mod python {
+    use std::path::PathBuf;
+    use std::process::Command;
+
+    /// The interpreter named by the environment variable `var` (when set
+    /// and not empty), else `default`.
+    pub fn from_env(var: &str, default: impl Into<PathBuf>) -> PathBuf {
+        std::env::var_os(var)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .unwrap_or_else(|| default.into())
+    }
+
+    /// The installed versions of `want`'s distributions, space-separated, as
+    /// `python` reports them after importing each module; `Err` with the
+    /// last line of its stderr (or why it cannot run).
+    fn versions(python: &PathBuf, want: &[(&str, &str, &str)]) -> Result<String, String> {
+        let pairs: Vec<String> = want
+            .iter()
+            .map(|(module, dist, _)| format!("({module:?}, {dist:?})"))
+            .collect();
+        let script = format!(
+            "import importlib, importlib.metadata as m\nw = [{}]\nfor mod, _ in w:\n    importlib.import_module(mod)\nprint(' '.join(m.version(d) for _, d in w))",
+            pairs.join(", ")
+        );
+        let out = Command::new(python)
+            .args(["-c", &script])
+            .env("MSWEA_SILENT_STARTUP", "1")
+            .env(
+                "MSWEA_GLOBAL_CONFIG_DIR",
+                std::env::temp_dir().join("ct-mswea-probe"),
+            )
+            .env("HARBOR_TELEMETRY", "0")
+            .output()
+            .map_err(|e| e.to_string())?;
+        if out.status.success() {
+            Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+        } else {
+            let err = String::from_utf8_lossy(&out.stderr);
+            Err(err.lines().last().unwrap_or("").to_string())
+        }
+    }
+
+    /// `python` when it imports every `(module, distribution, version)` of
+    /// `want` at exactly that version. Otherwise: without
+    /// `CODETHREAD_SHARED` a visible `SKIPPED` line and `None`; with it set
+    /// a panic naming the interpreter, what it has, and `hint` (how CI
+    /// installs it), so a broken CI setup never passes silently.
+    pub fn require(python: PathBuf, want: &[(&str, &str, &str)], hint: &str) -> Option<PathBuf> {
+        let expected: Vec<&str> = want.iter().map(|(_, _, v)| *v).collect();
+        let expected = expected.join(" ");
+        let got = versions(&python, want);
+        if got.as_deref() == Ok(expected.as_str()) {
+            return Some(python);
+        }
+        let names: Vec<String> = want.iter().map(|(_, d, v)| format!("{d} {v}")).collect();
+        let why = format!(
+            "{} has no {} (got {got:?}); {hint}",
+            python.display(),
+            names.join(" and ")
+        );
+        if std::env::var_os(crate::ENV).is_some_and(|v| !v.is_empty()) {
+            panic!("CODETHREAD_SHARED is set but {why}");
+        }
+        let test = std::thread::current().name().unwrap_or("?").to_string();
+        eprintln!("SKIPPED {test}: {why}");
+        None
+    }
+}
+
+/// Unsigned LEB128, the Thrift compact protocol's varint.
+fn thrift_varint(mut v: u64, out: &mut Vec<u8>) {
+    loop {
+        let b = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(b);
+            return;
+        }
+        out.push(b | 0x80);
+    }
+}
+
+/// A Parquet file (Thrift compact footer written by hand) with no rows whose
+/// schema is a chain of `depth` groups ending in an INT32 leaf: the shape
+/// that overflowed the `parquet` crate's recursive schema conversion.
+pub fn parquet_nested(depth: usize) -> Vec<u8> {
+    let mut f = vec![0x15, 2]; // version = 1
+    f.push(0x19); // schema: list<struct>
+    f.push(0xfc);
+    thrift_varint(depth as u64 + 1, &mut f);
+    for i in 0..=depth {
+        if i == depth {
+            f.extend_from_slice(&[0x15, 2]); // type = INT32
+            f.extend_from_slice(&[0x25, 0]); // repetition_type = REQUIRED
+            f.extend_from_slice(&[0x18, 1, b'x']); // name
+        } else {
+            if i > 0 {
+                f.extend_from_slice(&[0x35, 0]); // repetition_type (field 3) = REQUIRED
+                f.extend_from_slice(&[0x18, 1, b'g']); // name (field 4)
+            } else {
+                f.extend_from_slice(&[0x48, 1, b'g']); // name
+            }
+            f.extend_from_slice(&[0x15, 2]); // num_children = 1
+        }
+        f.push(0);
+    }
+    f.extend_from_slice(&[0x16, 0]); // num_rows = 0
+    f.extend_from_slice(&[0x19, 0x0c]); // row_groups: empty
+    f.push(0);
+    let mut file = b"PAR1".to_vec();
+    file.extend_from_slice(&f);
+    file.extend_from_slice(&(f.len() as u32).to_le_bytes());
+    file.extend_from_slice(b"PAR1");
+    file
+}

@@ -8,10 +8,10 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use codethread_chain::carry::{b64_decode, b64_encode};
-use codethread_chain::instance::parse_instances_bytes;
-use codethread_chain::predictions::{parse_patch_predictions, parse_patch_predictions_bytes};
-use codethread_chain::report::parse_report_bytes;
+use codethread_chain::{b64_decode, b64_encode};
+use codethread_chain::parse_instances_bytes;
+use codethread_chain::{parse_patch_predictions, parse_patch_predictions_bytes};
+use codethread_chain::parse_report_bytes;
 
 fn split(data: &[u8], names: &[&'static str]) -> (&'static str, Vec<u8>) {
     match data.split_first() {
@@ -147,7 +147,7 @@ pub const FUZZ_KEYS: [&str; 2] = ["sk-fuzz-key-0123456789", "k9"];
 /// * 3 — the strict drift-judge answer (`judge::parse_drift_answer`): an
 ///   accepted answer labels each target once, with distinct labels.
 pub fn check_llm(data: &[u8]) {
-    use codethread_chain::llm::runner::{decode_response, json_depth, Attempt, MAX_ANSWER_DEPTH, MAX_WAIT};
+    use codethread_chain::llm::{decode_response, json_depth, Attempt, MAX_ANSWER_DEPTH, MAX_WAIT};
     let Some((&sel, rest)) = data.split_first() else {
         return;
     };
@@ -167,10 +167,10 @@ pub fn check_llm(data: &[u8]) {
             match decode_response(status, ra.as_deref(), text, "fuzz-id", Some(key)) {
                 Attempt::Ok { content, body } => {
                     assert_eq!(status, 200, "a {status} became an answer");
-                    let line = codethread_chain::llm::format::output_line_ok("fuzz-id", "r", &body).to_string();
+                    let line = codethread_chain::llm::output_line_ok("fuzz-id", "r", &body).to_string();
                     assert!(json_depth(line.as_bytes()) <= MAX_ANSWER_DEPTH + 2, "too deep stored");
                     assert!(!line.contains(key) && !content.contains(key), "the key was accepted in an answer");
-                    let back = codethread_chain::llm::format::parse_batch_output(Path::new("output.jsonl"), line.as_bytes(), None)
+                    let back = codethread_chain::llm::parse_batch_output(Path::new("output.jsonl"), line.as_bytes(), None)
                         .expect("own output line");
                     assert!(back.errors.is_empty(), "own output unreadable: {:?}", back.errors);
                     assert_eq!(back.answers.len(), 1, "own output: {:?}", back.failures);
@@ -189,7 +189,7 @@ pub fn check_llm(data: &[u8]) {
         }
         1 => {
             let (name, bytes) = split(rest, &["o.jsonl", "o.json"]);
-            let Ok(o) = codethread_chain::llm::format::parse_batch_output(Path::new(name), &bytes, None) else {
+            let Ok(o) = codethread_chain::llm::parse_batch_output(Path::new(name), &bytes, None) else {
                 return;
             };
             for a in &o.answers {

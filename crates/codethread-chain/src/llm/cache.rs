@@ -22,7 +22,7 @@ use sha2::{Digest, Sha256};
 use crate::error::ChainError;
 
 /// The cache key of a request body: lowercase hex SHA-256 of its bytes.
-pub fn request_key(body: &[u8]) -> String {
+pub(crate) fn request_key(body: &[u8]) -> String {
     let d = Sha256::digest(body);
     let mut s = String::with_capacity(64);
     for b in d {
@@ -36,7 +36,7 @@ pub fn request_key(body: &[u8]) -> String {
 pub struct CacheRecord {
     /// The request's `custom_id` when it was answered.
     pub custom_id: String,
-    /// [`request_key`] of the body.
+    /// The SHA-256 (hex) of the body, the cache key.
     pub key: String,
     /// The answer text (`choices[0].message.content`).
     pub content: String,

@@ -143,7 +143,7 @@ fn heading(line: &str) -> Option<String> {
 }
 
 /// The section flags of `statement` (see the module docs).
-pub fn check_sections(ctx: &TaskContext, statement: &str) -> Vec<Flag> {
+pub(crate) fn check_sections(ctx: &TaskContext, statement: &str) -> Vec<Flag> {
     let heads: Vec<String> = statement.lines().filter_map(heading).collect();
     let mut flags = Vec::new();
     if !heads.iter().any(|h| h == "task overview") {

@@ -173,7 +173,7 @@ impl GenParams {
 /// `messages`: `{model, messages, max_completion_tokens}`, plus
 /// `temperature` when one is set. This exact body is what the online
 /// runner sends and hashes.
-pub fn openai_chat_body(messages: &[ChatMessage], p: &GenParams) -> Value {
+pub(crate) fn openai_chat_body(messages: &[ChatMessage], p: &GenParams) -> Value {
     let mut body = json!({
         "model": p.model,
         "messages": messages,
@@ -197,7 +197,7 @@ pub fn openai_batch_line(req: &LlmRequest, p: &GenParams) -> Value {
 
 /// Whether `id` is a valid Anthropic batch `custom_id`
 /// (`^[a-zA-Z0-9_-]{1,64}$`).
-pub fn is_anthropic_custom_id(id: &str) -> bool {
+pub(crate) fn is_anthropic_custom_id(id: &str) -> bool {
     (1..=64).contains(&id.len())
         && id
             .bytes()
@@ -447,7 +447,7 @@ fn content_text(v: &Value) -> Option<String> {
 /// The answer text of a chat-completions response body
 /// (`choices[0].message.content`), with a warning when it was cut by the
 /// token limit.
-pub fn chat_completion_text(body: &Value) -> Option<(String, Option<String>)> {
+pub(crate) fn chat_completion_text(body: &Value) -> Option<(String, Option<String>)> {
     let text = body
         .pointer("/choices/0/message/content")
         .and_then(content_text)?;
@@ -743,7 +743,7 @@ pub fn output_line_ok(custom_id: &str, request_id: &str, body: &Value) -> Value 
 }
 
 /// One OpenAI-batch-output-shaped line for a request that got no answer.
-pub fn output_line_error(custom_id: &str, code: &str, message: &str) -> Value {
+pub(crate) fn output_line_error(custom_id: &str, code: &str, message: &str) -> Value {
     json!({
         "id": format!("batch_req_{custom_id}"),
         "custom_id": custom_id,

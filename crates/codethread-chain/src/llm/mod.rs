@@ -3,21 +3,43 @@
 //! OpenAI-compatible `/v1/chat/completions` endpoint with a cache, and
 //! checks of the statements that come back.
 //!
-//! - [`format`](mod@format): OpenAI Batch (also `vllm run-batch`) and Anthropic Message
-//!   Batches request lines, their validation against the published
-//!   schemas, and one reader for every engine's output file (per-line
-//!   errors kept per instance).
-//! - [`runner`]: bounded concurrency, retries with backoff and jitter, a
-//!   timeout, the API key from an environment variable, progress through a
-//!   callback.
-//! - [`cache`]: one atomically written file per answered request, keyed by
-//!   the SHA-256 of the exact request body.
-//! - [`check`]: required sections and leaks (original bodies, gold patch).
+//! - Formats ([`batch_line`], [`read_batch_output`]): OpenAI Batch (also
+//!   `vllm run-batch`) and Anthropic Message Batches request lines, their
+//!   validation against the published schemas, and one reader for every
+//!   engine's output file (per-line errors kept per instance).
+//! - The runner ([`run`]): bounded concurrency, retries with backoff and
+//!   jitter, a timeout, the API key from an environment variable, progress
+//!   through a callback.
+//! - The [`Cache`]: one atomically written file per answered request, keyed
+//!   by the SHA-256 of the exact request body.
+//! - Checks ([`check_statement`]): required sections and leaks (original
+//!   bodies, gold patch).
 
-pub mod cache;
-pub mod check;
-pub mod format;
-pub mod runner;
+pub(crate) mod cache;
+pub(crate) mod check;
+pub(crate) mod format;
+pub(crate) mod runner;
+
+// The answer cache.
+pub use cache::{Cache, CacheRecord};
+
+// Statement checks: sections and leaks.
+pub use check::{check_leaks, check_statement, tokens, CheckConfig, Flag};
+
+// Batch-engine request lines and result files.
+pub use format::{
+    anthropic_batch_line, batch_line, openai_batch_line, output_line_ok, parse_batch_output,
+    read_batch_output, validate_request_line, BatchFormat, BatchOutput, Failure, GenParams,
+    RequestLineError,
+};
+
+// The online runner for OpenAI-compatible endpoints.
+#[cfg(feature = "http")]
+pub use runner::run;
+pub use runner::{
+    decode_response, json_depth, output_lines, seconds_option, Attempt, Job, JobOutcome, Progress,
+    RunSummary, RunnerError, RunnerOptions, MAX_ANSWER_DEPTH, MAX_WAIT,
+};
 
 use crate::error::ChainError;
 use crate::statement::LlmRequest;
@@ -73,7 +95,7 @@ pub fn task_context(
 /// an HTTP header and would forge lines or terminal escapes where the id is
 /// printed). Request ids name no file (the cache is keyed by the body's
 /// hash), so `/` is allowed here, unlike the instance ids of
-/// [`crate::ids`]. The message names the first offending character.
+/// the instance-id rule. The message names the first offending character.
 pub fn check_id(id: &str) -> Result<(), IdError> {
     if id.is_empty() {
         return Err(IdError::Empty);

@@ -53,7 +53,7 @@ use crate::error::ChainError;
 pub struct Job {
     /// The instance (or judge item) the answer belongs to.
     pub custom_id: String,
-    /// The chat-completions body (see [`super::format::openai_chat_body`]).
+    /// The chat-completions body (see `openai_chat_body`).
     pub body: Value,
 }
 
@@ -193,7 +193,7 @@ pub const MAX_ANSWER_DEPTH: usize = 64;
 pub const MAX_WAIT: Duration = Duration::from_secs(7 * 24 * 3600);
 
 /// The most worker threads.
-pub const MAX_CONCURRENCY: usize = 1024;
+pub(crate) const MAX_CONCURRENCY: usize = 1024;
 
 /// Errors that stop a run before it starts.
 #[derive(Debug, thiserror::Error)]
@@ -252,7 +252,7 @@ fn check_options(opts: &RunnerOptions) -> Result<(), RunnerError> {
 }
 
 /// The URL requests go to.
-pub fn completions_url(endpoint: &str) -> String {
+pub(crate) fn completions_url(endpoint: &str) -> String {
     let e = endpoint.trim_end_matches('/');
     if e.ends_with("/chat/completions") {
         e.to_string()
