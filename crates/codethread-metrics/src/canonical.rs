@@ -134,7 +134,7 @@ pub(crate) fn measure(
                 Cog::Flat(k) => w.cog = w.cog.saturating_add(k),
             }
         }
-        if n.child_count() == 0 {
+        if n.first_child().is_none() {
             w.leaf(n, kind);
             continue;
         }
