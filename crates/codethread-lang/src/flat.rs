@@ -37,25 +37,38 @@ use crate::{Lang, ParsedFile};
 /// No node (end of a sibling chain, parent of the root).
 const NONE: u32 = u32::MAX;
 
-const NAMED: u8 = 1;
-const EXTRA: u8 = 2;
-const MISSING: u8 = 4;
-const HAS_ERROR: u8 = 8;
+// Flags live in the top bits of `Rec::field_flags`; the field id in the
+// low 12 (grammars have at most a few hundred fields: `FIELD_MASK`).
+const NAMED: u16 = 1 << 12;
+const EXTRA: u16 = 1 << 13;
+const MISSING: u16 = 1 << 14;
+const HAS_ERROR: u16 = 1 << 15;
+const FIELD_MASK: u16 = (1 << 12) - 1;
 
-/// One node of a [`FlatTree`] (36 bytes; positions come from the line table).
+/// One node of a [`FlatTree`] (24 bytes; positions come from the line
+/// table, the next sibling from `subtree_end`, the child count from the
+/// sibling chain).
 #[derive(Debug, Clone, Copy)]
 struct Rec {
     kind: u16,
-    field: u16,
-    flags: u8,
+    /// Field id (low 12 bits) and the flags above.
+    field_flags: u16,
     start_byte: u32,
     end_byte: u32,
     parent: u32,
-    next: u32,
     prev: u32,
     /// One past the last node of the subtree (pre-order index).
     subtree_end: u32,
-    child_count: u32,
+}
+
+impl Rec {
+    fn field(&self) -> u16 {
+        self.field_flags & FIELD_MASK
+    }
+
+    fn has(&self, flag: u16) -> bool {
+        self.field_flags & flag != 0
+    }
 }
 
 /// Kind and field names of one grammar, by id.
@@ -110,7 +123,8 @@ impl FlatTree {
     /// Flatten the subtree of `root`, a node of a tree parsed as `lang` from
     /// `source`.
     pub fn from_node(lang: Lang, source: &[u8], root: Node<'_>) -> FlatTree {
-        let mut nodes: Vec<Rec> = Vec::new();
+        // Exact: the cursor visits the visible nodes tree-sitter counts.
+        let mut nodes: Vec<Rec> = Vec::with_capacity(root.descendant_count());
         // Ancestors of the cursor's node, and the last child seen at each depth.
         let mut stack: Vec<u32> = Vec::new();
         let mut last: Vec<u32> = vec![NONE];
@@ -122,7 +136,9 @@ impl FlatTree {
             let parent = stack.last().copied().unwrap_or(NONE);
             let depth = stack.len();
             let prev = last.get(depth).copied().unwrap_or(NONE);
-            let mut flags = 0u8;
+            // A field id beyond the mask (no grammar has one) reads as none.
+            let field = cursor.field_id().map_or(0, u16::from);
+            let mut flags = if field > FIELD_MASK { 0 } else { field };
             if node.is_named() {
                 flags |= NAMED;
             }
@@ -137,24 +153,15 @@ impl FlatTree {
             }
             nodes.push(Rec {
                 kind: node.kind_id(),
-                field: cursor.field_id().map_or(0, u16::from),
-                flags,
+                field_flags: flags,
                 start_byte: to32(node.start_byte()),
                 end_byte: to32(node.end_byte()),
                 parent,
-                next: NONE,
                 prev,
                 subtree_end: id.saturating_add(1),
-                child_count: 0,
             });
-            if let Some(p) = nodes.get_mut(prev as usize) {
-                p.next = id;
-            }
             if let Some(slot) = last.get_mut(depth) {
                 *slot = id;
-            }
-            if let Some(p) = nodes.get_mut(parent as usize) {
-                p.child_count += 1;
             }
             if cursor.goto_first_child() {
                 stack.push(id);
@@ -411,17 +418,17 @@ impl<'t> FlatNode<'t> {
 
     /// Named node (not an anonymous token).
     pub fn is_named(&self) -> bool {
-        self.rec().flags & NAMED != 0
+        self.rec().has(NAMED)
     }
 
     /// Extra node (comments and the like).
     pub fn is_extra(&self) -> bool {
-        self.rec().flags & EXTRA != 0
+        self.rec().has(EXTRA)
     }
 
     /// Inserted by error recovery.
     pub fn is_missing(&self) -> bool {
-        self.rec().flags & MISSING != 0
+        self.rec().has(MISSING)
     }
 
     /// An ERROR node.
@@ -431,7 +438,7 @@ impl<'t> FlatNode<'t> {
 
     /// The subtree contains an ERROR or MISSING node.
     pub fn has_error(&self) -> bool {
-        self.rec().flags & HAS_ERROR != 0
+        self.rec().has(HAS_ERROR)
     }
 
     /// First byte.
@@ -464,9 +471,18 @@ impl<'t> FlatNode<'t> {
         self.tree.wrap(self.rec().parent)
     }
 
-    /// The next sibling, named or not.
+    /// The next sibling, named or not: the node after the subtree, when
+    /// it is still inside the parent's.
     pub fn next_sibling(&self) -> Option<FlatNode<'t>> {
-        self.tree.wrap(self.rec().next)
+        let r = self.rec();
+        if r.parent == NONE {
+            return None;
+        }
+        let end = r.subtree_end;
+        (end < self.tree.rec(r.parent).subtree_end).then_some(FlatNode {
+            tree: self.tree,
+            id: end,
+        })
     }
 
     /// The previous sibling, named or not.
@@ -498,9 +514,10 @@ impl<'t> FlatNode<'t> {
         None
     }
 
-    /// Number of children, named or not.
+    /// Number of children, named or not (O(1) for a leaf, else one step
+    /// per child).
     pub fn child_count(&self) -> usize {
-        self.rec().child_count as usize
+        self.children().count()
     }
 
     /// Number of named children.
@@ -552,12 +569,12 @@ impl<'t> FlatNode<'t> {
 
     /// The field id under which this node is its parent's child (0: none).
     pub fn field_id(&self) -> u16 {
-        self.rec().field
+        self.rec().field()
     }
 
     /// The field name under which this node is its parent's child.
     pub fn field_name(&self) -> Option<&'static str> {
-        let f = self.rec().field;
+        let f = self.rec().field();
         (f != 0)
             .then(|| self.tree.names.fields.get(usize::from(f)).copied())
             .flatten()
@@ -567,7 +584,7 @@ impl<'t> FlatNode<'t> {
     pub fn child_by_field_name(&self, name: &str) -> Option<FlatNode<'t>> {
         let fields = &self.tree.names.fields;
         self.children().find(|c| {
-            let f = c.rec().field;
+            let f = c.rec().field();
             f != 0 && fields.get(usize::from(f)).is_some_and(|n| *n == name)
         })
     }
@@ -577,14 +594,14 @@ impl<'t> FlatNode<'t> {
         if field == 0 {
             return None;
         }
-        self.children().find(|c| c.rec().field == field)
+        self.children().find(|c| c.rec().field() == field)
     }
 
     /// The children under field `name`, in order.
     pub fn children_by_field_name(&self, name: &str) -> impl Iterator<Item = FlatNode<'t>> {
         let field = self.tree.field_id_for_name(name);
         self.children()
-            .filter(move |c| field != 0 && c.rec().field == field)
+            .filter(move |c| field != 0 && c.rec().field() == field)
     }
 
     /// A cursor starting at this node (it never leaves the node's subtree).
@@ -682,5 +699,35 @@ impl<'t> FlatCursor<'t> {
     pub fn reset(&mut self, node: FlatNode<'t>) {
         self.root = node.id;
         self.at = node.id;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_node_record_is_24_bytes() {
+        // The flat copy is held beside tree-sitter's tree: its size per
+        // node is the part of a file's peak memory this crate controls.
+        assert_eq!(std::mem::size_of::<Rec>(), 24);
+    }
+
+    #[test]
+    fn every_grammar_field_id_fits_the_mask() {
+        for lang in Lang::ALL {
+            if let Some(l) = lang.ts_language() {
+                assert!(l.field_count() <= usize::from(FIELD_MASK), "{lang:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn capacity_is_exact() {
+        let file = crate::parse(Lang::C, &b"int f(int a) { return a + 1 * 2; }\n"[..])
+            .unwrap_or_else(|e| panic!("{e}"));
+        let flat = FlatTree::new(&file);
+        assert_eq!(flat.nodes.capacity(), flat.len());
+        assert_eq!(flat.len(), file.root().descendant_count());
     }
 }

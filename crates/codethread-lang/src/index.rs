@@ -720,7 +720,7 @@ fn tokens(spec: &LangSpec, src: &[u8], node: Node<'_>, until: Option<usize>) -> 
             skip_to = n.end_byte();
             continue;
         }
-        if n.child_count() > 0 {
+        if n.first_child().is_some() {
             continue;
         }
         let t = text(src, n);
@@ -845,7 +845,7 @@ fn read_declarator<'t>(
         } else if rule.wrappers.contains(&kind) {
             node = node.child_by_field_name("declarator").or_else(|| {
                 node.named_children()
-                    .find(|c| is_declarator(kind_of(c)) || c.child_count() == 0)
+                    .find(|c| is_declarator(kind_of(c)) || c.first_child().is_none())
             })?;
         } else if rule.qualified.contains(&kind) {
             if let Some(scope) = node.child_by_field_name("scope") {
@@ -1178,11 +1178,11 @@ fn last_content<'t>(spec: &LangSpec, node: Node<'t>) -> Node<'t> {
         }
         match child {
             // The last child already ends where `cur` ends: nothing to trim.
-            Some(c) if c.end_byte() == cur.end_byte() && c.child_count() == 0 => return cur,
+            Some(c) if c.end_byte() == cur.end_byte() && c.first_child().is_none() => return cur,
             Some(c) => cur = c,
             None => return cur,
         }
-        if cur.child_count() == 0 {
+        if cur.first_child().is_none() {
             return cur;
         }
     }

@@ -19,7 +19,7 @@ use crate::model::{assign_occurrences, FileMetrics, FileTotals, FunctionMetrics,
 use crate::profile::Profile;
 use crate::rules::canonical as rules;
 use crate::rules::when::Site;
-use crate::targets::{match_target_ids, target_index};
+use crate::targets::{match_target_ids, needs_reparse, reparsed_index};
 use crate::tree::{count_errors, first_error};
 use rules::{CanonRules, Cog, Nest, Rule};
 
@@ -93,8 +93,6 @@ pub(crate) fn measure(
     };
     let mut stack: Vec<Frame<'_>> = vec![Frame {
         node,
-        parent: None,
-        field: None,
         nesting: 0,
         in_chain: false,
         root: true,
@@ -121,7 +119,8 @@ pub(crate) fn measure(
         let rule = if f.root {
             None
         } else {
-            find_rule(file, t, n, kind, f.parent, f.field)
+            // Not the root: the parent is the node the frame came from.
+            find_rule(file, t, n, kind, n.parent(), n.field_name())
         };
         if let Some(r) = rule {
             w.cc = w.cc.saturating_add(r.cc);
@@ -135,7 +134,7 @@ pub(crate) fn measure(
                 Cog::Flat(k) => w.cog = w.cog.saturating_add(k),
             }
         }
-        if n.child_count() == 0 {
+        if n.first_child().is_none() {
             w.leaf(n, kind);
             continue;
         }
@@ -197,8 +196,6 @@ pub(crate) fn measure(
                 }
                 kids.push(Frame {
                     node: c,
-                    parent: Some(n),
-                    field,
                     nesting,
                     in_chain: chain_continues,
                     root: false,
@@ -228,10 +225,11 @@ pub(crate) fn measure(
     }
 }
 
+/// A node waiting to be walked (one per pending sibling: kept small, a
+/// left-deep expression leaves two per level on the stack); its parent and
+/// field come from the flat tree.
 struct Frame<'t> {
     node: Node<'t>,
-    parent: Option<Node<'t>>,
-    field: Option<&'static str>,
     nesting: u32,
     /// The node continues a boolean sequence counted at its top.
     in_chain: bool,
@@ -706,20 +704,16 @@ fn bare_name(name: &str) -> &[u8] {
 /// The canonical metrics of an already parsed file.
 /// The canonical records of `file` under its grammar's table `t`.
 pub(crate) fn analyze(path: &str, file: &ParsedFile, t: &'static CanonRules) -> FileMetrics {
+    // The join key: this file's index is the one `chain targets` builds
+    // unless the file needs another grammar (a JavaScript file with parse
+    // errors); that parse comes first, so its tree is gone before this
+    // one's flat copy is built.
+    let other = needs_reparse(file.grammar, file.lang, file.parse_errors)
+        .then(|| reparsed_index(file.lang, &file.source));
     let flat = FlatTree::new(file);
     let index = index_flat(file, &flat);
     let all = measure_all(file, t, &flat, &index);
-    // The join key: this index is the one `chain targets` builds unless the
-    // file needs another grammar (a JavaScript file with parse errors).
-    let natural = file.grammar == file.lang
-        && (file.parse_errors == 0 || file.lang.fallback_grammars().is_empty());
-    let other;
-    let ids: &[Function] = if natural {
-        &index
-    } else {
-        other = target_index(file, None);
-        &other
-    };
+    let ids: &[Function] = other.as_deref().unwrap_or(&index);
     let funcs: Vec<&Function> = all.iter().filter_map(|m| index.get(m.index)).collect();
     let target_ids = match_target_ids(path, &funcs, ids);
     let mut record_of: Vec<Option<usize>> = vec![None; index.len()];

@@ -104,11 +104,11 @@ impl Nesting {
     }
 }
 
+/// A node waiting to be walked (one per pending sibling: kept small, a
+/// left-deep expression leaves two per level on the stack). The parent and
+/// the field come from the flat tree (O(1)).
 struct Frame<'t> {
     node: Node<'t>,
-    /// The parent and the field the node is in (`Node::parent` costs O(depth)).
-    parent: Option<Node<'t>>,
-    field: Option<&'static str>,
     /// Bit i: some ancestor has the i-th watched kind (function-depth kinds).
     seen: u64,
     scan: Scan,
@@ -195,8 +195,6 @@ fn cognitive_memo(file: &ParsedFile, func: Node<'_>, table: &CogRules, memo: &mu
     let mut chained: HashSet<usize> = HashSet::new();
     let mut stack = vec![Frame {
         node: func,
-        parent,
-        field,
         seen,
         scan: table.start,
         nesting: start,
@@ -217,6 +215,10 @@ fn cognitive_memo(file: &ParsedFile, func: Node<'_>, table: &CogRules, memo: &mu
         if frame.scan == Scan::Skip {
             continue;
         }
+        let (frame_parent, frame_field) = match node.parent() {
+            Some(p) => (Some(p), node.field_name()),
+            None => (None, None),
+        };
         let mut space = frame.space;
         let kind = crate::kinds::kind_of(node);
         if node.id() != func.id() && node.is_named() && table.spaces.contains(&kind) {
@@ -225,8 +227,8 @@ fn cognitive_memo(file: &ParsedFile, func: Node<'_>, table: &CogRules, memo: &mu
                     scan: frame.scan,
                     nesting: frame.nesting,
                     seen: frame.seen,
-                    parent: frame.parent.map(|p| p.id()),
-                    field: frame.field,
+                    parent: frame_parent.map(|p| p.id()),
+                    field: frame_field,
                     total: m.total,
                 };
                 if here == *m {
@@ -242,8 +244,8 @@ fn cognitive_memo(file: &ParsedFile, func: Node<'_>, table: &CogRules, memo: &mu
             table,
             node,
             kind,
-            frame.parent,
-            frame.field,
+            frame_parent,
+            frame_field,
             frame.scan,
         );
         let mut nesting = frame.nesting;
@@ -367,8 +369,6 @@ fn route_children<'t>(
             n.nest = n.nest.saturating_add(extra);
             out.push(Frame {
                 node: child,
-                parent: Some(node),
-                field,
                 seen,
                 scan: child_scan,
                 nesting: n,

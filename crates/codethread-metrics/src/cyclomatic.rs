@@ -4,7 +4,8 @@
 //! - Node mode: every node whose kind is a decision point (under its
 //!   context condition) adds 1; radon's `match` rule is a table entry too.
 //! - Token mode: every leaf token whose text is a decision token adds 1
-//!   (lizard); string and comment subtrees count as single tokens.
+//!   (lizard's Go CCN, `crate::lizard::go`); string and comment subtrees
+//!   count as single tokens.
 //! - Excluded kinds (nested functions a tool reports on their own) are not
 //!   entered; nested-space kinds (rust-code-analysis sums) add the base value.
 
@@ -76,7 +77,14 @@ fn cyclomatic_memo(file: &ParsedFile, func: Node<'_>, table: &CcRules, memo: &mu
         None => func,
     };
     if table.mode == CcMode::Tokens {
-        return table.base.saturating_add(count_tokens(file, func, table));
+        // lizard's CCN read from the tree's tokens (Go): in `lizard/`.
+        let tokens = crate::lizard::go::TokenCount {
+            texts: table.token_texts,
+            atomic: table.atomic,
+            excluded: table.excluded,
+            brace_scope: table.brace_scope.as_ref(),
+        };
+        return table.base.saturating_add(tokens.count(file, func));
     }
     // Ancestor kinds some decision's condition looks at (`NotInside`): carried
     // down the walk as bits, because `Node::parent` costs O(depth).
@@ -174,68 +182,6 @@ struct Item<'t> {
     parent: Option<Node<'t>>,
     /// Bit i: some ancestor has the i-th watched kind.
     inside: u64,
-}
-
-/// Token mode: decision tokens among the function's tokens (atomic subtrees
-/// are one token, excluded subtrees are skipped), limited to the tool's idea
-/// of the function's extent when the table has a [`rules::BraceScope`].
-fn count_tokens(file: &ParsedFile, func: Node<'_>, table: &CcRules) -> u32 {
-    let mut tokens: Vec<(usize, &[u8])> = Vec::new();
-    let mut stack: Vec<Node<'_>> = vec![func];
-    let mut cursor = func.walk();
-    while let Some(node) = stack.pop() {
-        let kind = crate::kinds::kind_of(node);
-        if node.id() != func.id() && table.excluded.contains(&kind) {
-            continue;
-        }
-        if table.atomic.contains(&kind) || node.child_count() == 0 {
-            tokens.push((node.start_byte(), file.text(node)));
-            continue;
-        }
-        push_children(node, &mut stack, &mut cursor);
-    }
-    let end = match &table.brace_scope {
-        Some(scope) => brace_end(func, &tokens, scope).unwrap_or(tokens.len()),
-        None => tokens.len(),
-    };
-    let counted = tokens.get(..end).unwrap_or(&tokens);
-    let hits = counted
-        .iter()
-        .filter(|(_, text)| table.token_texts.iter().any(|t| t.as_bytes() == *text))
-        .count();
-    u32::try_from(hits).unwrap_or(u32::MAX)
-}
-
-/// Index one past the closing token of the tool's function body.
-fn brace_end(
-    func: Node<'_>,
-    tokens: &[(usize, &[u8])],
-    scope: &rules::BraceScope,
-) -> Option<usize> {
-    let after = func.child_by_field_name(scope.after_field)?.end_byte();
-    let open = scope.open.as_bytes();
-    let close = scope.close.as_bytes();
-    let start = tokens.iter().enumerate().position(|(i, (pos, text))| {
-        *pos >= after
-            && *text == open
-            && !(i > 0
-                && scope
-                    .not_after
-                    .iter()
-                    .any(|n| n.as_bytes() == tokens[i - 1].1))
-    })?;
-    let mut depth = 0usize;
-    for (i, (_, text)) in tokens.iter().enumerate().skip(start) {
-        if *text == open {
-            depth += 1;
-        } else if *text == close {
-            depth = depth.saturating_sub(1);
-            if depth == 0 {
-                return Some(i + 1);
-            }
-        }
-    }
-    None
 }
 
 /// Push `node`'s children so that they pop in source order (`cursor` is

@@ -130,6 +130,9 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
         Backend::Tree(t) => {
             let want = backend.grammar(file.lang);
             if file.grammar != want {
+                // The join key's index before the tool's tree (one extra
+                // tree at a time).
+                let ids = crate::targets::reparsed_index(file.lang, &file.source);
                 if let Ok(reparsed) = codethread_lang::parse_lang(
                     file.lang,
                     file.source.clone(),
@@ -138,10 +141,10 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
                         ..Default::default()
                     },
                 ) {
-                    return crate::paper::analyze_tree(path, &reparsed, t);
+                    return crate::paper::analyze_tree(path, &reparsed, t, Some(ids));
                 }
             }
-            crate::paper::analyze_tree(path, file, t)
+            crate::paper::analyze_tree(path, file, t, None)
         }
     }
 }
@@ -213,17 +216,30 @@ fn measure_bytes(
     source: Vec<u8>,
     opts: &AnalyzeOptions,
 ) -> Result<FileMetrics, MetricsError> {
-    if let Backend::Lizard(l) = Backend::of(opts.profile, lang) {
+    let backend = Backend::of(opts.profile, lang);
+    if let Backend::Lizard(l) = backend {
         // lizard reads tokens, not a tree; the tree only names the records.
         return Ok(lizard_with_index(label, lang, source, l, opts));
     }
+    // A tool that reads the language with another grammar (C with the C++
+    // one) gets its records' join key from the language's own parse: that
+    // index is built, and its tree dropped, before the tool's tree exists.
+    let ids = match backend {
+        Backend::Tree(_) if backend.grammar(lang) != lang => {
+            Some(crate::targets::reparsed_index(lang, &source))
+        }
+        _ => None,
+    };
     let file = parse_budgeted(opts.profile, lang, source, &opts.budget).map_err(|source| {
         MetricsError::Parse {
             path: path.to_path_buf(),
             source,
         }
     })?;
-    Ok(analyze_parsed(label, &file, opts.profile))
+    Ok(match (backend, ids) {
+        (Backend::Tree(t), Some(ids)) => crate::paper::analyze_tree(label, &file, t, Some(ids)),
+        _ => analyze_parsed(label, &file, opts.profile),
+    })
 }
 
 /// Read, parse and measure one file; `label` is the path written into the

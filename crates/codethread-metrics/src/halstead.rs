@@ -129,7 +129,7 @@ fn count_tokens(t: &TokenRules, source: &[u8], node: Node<'_>) -> Option<Halstea
         let kind = crate::kinds::kind_of(n);
         if t.ignored_kinds.contains(&kind) {
             descend = false;
-        } else if t.atomic_kinds.contains(&kind) || n.child_count() == 0 {
+        } else if t.atomic_kinds.contains(&kind) || n.first_child().is_none() {
             descend = false;
             let (s, e) = (n.start_byte(), n.end_byte().min(end));
             let tok = source.get(s..e).unwrap_or(&[]);
@@ -444,7 +444,7 @@ fn count_nodes_memo<'s>(
                 NodeClass::Operator(key) => c.operator(key),
                 NodeClass::Operand
                     if !rules.hidden_glue.is_empty()
-                        && n.child_count() == 0
+                        && n.first_child().is_none()
                         && hidden_end == Some(n.start_byte()) =>
                 {
                     glued_operand(c, text(source, n), rules.hidden_glue);

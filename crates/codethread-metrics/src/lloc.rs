@@ -190,7 +190,7 @@ fn logical_lines(node: Node<'_>, src: &[u8], flags: &KindFlags) -> u32 {
         let n = cursor.node();
         let f = flags.get(n);
         let atomic = f & ATOMIC != 0;
-        let leaf = atomic || n.child_count() == 0;
+        let leaf = atomic || n.first_child().is_none();
         if leaf && f & COMMENT == 0 && !is_blank_leaf(n, src) {
             if f & CONTINUATION != 0 {
                 continued = true;
@@ -279,7 +279,7 @@ fn code_lines(node: Node<'_>, src: &[u8], r: &CodeLines, flags: &KindFlags) -> u
         let f = flags.get(n);
         let nested = d > 0 && f & NESTED != 0;
         let atomic = f & ATOMIC != 0;
-        let leaf = atomic || n.child_count() == 0;
+        let leaf = atomic || n.first_child().is_none();
         if nested {
             // The literal's first token (`func`) is ours; the rest is its own.
             let start = n.start_position().row;

@@ -9,15 +9,30 @@ use crate::model::{assign_occurrences, totals, FileMetrics, FunctionMetrics, Hal
 use crate::profile::Profile;
 use crate::rules::functions::{DeclaratorNaming, FunctionSet, GoNaming, Kinds, Naming};
 use crate::rules::paper::TreeTables;
-use crate::targets::{match_target_ids, target_index};
+use crate::targets::{match_target_ids, needs_reparse, reparsed_index, target_index};
 use crate::tree::{count_errors, first_error};
 use crate::unmeasured::constant_notes;
 
 /// The paper profile's records of `file` under its language's tree tables
-/// `t` (`file` parsed with the grammar the tool reads it with).
-pub(crate) fn analyze_tree(path: &str, file: &ParsedFile, t: &'static TreeTables) -> FileMetrics {
+/// `t` (`file` parsed with the grammar the tool reads it with). `ids` is
+/// the file's target index ([`reparsed_index`]) when the caller built it
+/// before parsing `file` (so that two trees are never held at once).
+pub(crate) fn analyze_tree(
+    path: &str,
+    file: &ParsedFile,
+    t: &'static TreeTables,
+    ids: Option<Vec<Function>>,
+) -> FileMetrics {
     let profile = Profile::Paper;
     let set = t.functions;
+    // The other parse's index first: its tree is gone before this one's
+    // flat copy is built.
+    let reparse = needs_reparse(file.grammar, file.lang, file.parse_errors);
+    let other = match ids {
+        Some(ids) => Some(ids),
+        None if reparse => Some(reparsed_index(file.lang, &file.source)),
+        None => None,
+    };
     let flat = FlatTree::new(file);
     let index = codethread_lang::index_flat_with(
         file,
@@ -94,15 +109,16 @@ pub(crate) fn analyze_tree(path: &str, file: &ParsedFile, t: &'static TreeTables
     // The join key: ids of the index `chain targets` builds (this one when
     // it is the same; Java lists bodiless declarations, C is read with the
     // C++ grammar here).
-    let same = !set.bodiless
-        && file.grammar == file.lang
-        && (file.parse_errors == 0 || file.lang.fallback_grammars().is_empty());
-    let other;
-    let ids: &[Function] = if same {
-        &index
-    } else {
-        other = target_index(file, None);
-        &other
+    let bodiless_index;
+    let ids: &[Function] = match &other {
+        Some(other) => other,
+        // Java lists bodiless declarations: the targets' index of the same
+        // tree leaves them out.
+        None if set.bodiless => {
+            bodiless_index = target_index(file, Some(&flat));
+            &bodiless_index
+        }
+        None => &index,
     };
     let funcs_of: Vec<&Function> = funcs.iter().filter_map(|&i| index.get(i)).collect();
     let constant = constant_notes(profile, file.lang);

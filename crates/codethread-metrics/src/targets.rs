@@ -1,7 +1,7 @@
 //! The join key: target ids of records, from the codethread-lang index of
 //! the file as `chain targets` builds it.
 
-use codethread_lang::{index_flat, FlatTree, Function, ParsedFile};
+use codethread_lang::{index_flat, FlatTree, Function, Lang, ParsedFile};
 
 /// The codethread-lang index of `file` as `chain targets` reads the file
 /// (`codethread_lang::parse_path_hinted`: the language's own grammar, and
@@ -9,15 +9,30 @@ use codethread_lang::{index_flat, FlatTree, Function, ParsedFile};
 /// that [`Function::target_id`] gives the ids of target lists. `flat` is
 /// `file`'s flat tree when the caller has one.
 pub(crate) fn target_index(file: &ParsedFile, flat: Option<&FlatTree>) -> Vec<Function> {
-    let natural = file.grammar == file.lang
-        && (file.parse_errors == 0 || file.lang.fallback_grammars().is_empty());
-    if natural {
+    if !needs_reparse(file.grammar, file.lang, file.parse_errors) {
         return match flat {
             Some(flat) => index_flat(file, flat),
             None => index_flat(file, &FlatTree::new(file)),
         };
     }
-    let Ok(first) = codethread_lang::parse(file.lang, file.source.clone()) else {
+    reparsed_index(file.lang, &file.source)
+}
+
+/// Whether the target index of a `lang` file parsed with `grammar` (with
+/// `parse_errors`) needs another parse: `chain targets` reads the file with
+/// the language's own grammar (C, not the C++ grammar the paper profile
+/// reads it with) and, when it has errors, with the fallback grammar with
+/// fewer errors.
+pub(crate) fn needs_reparse(grammar: Lang, lang: Lang, parse_errors: usize) -> bool {
+    !(grammar == lang && (parse_errors == 0 || lang.fallback_grammars().is_empty()))
+}
+
+/// The index `chain targets` builds of `source`, a `lang` file, from its
+/// own parse: the language's grammar, and for a file with parse errors the
+/// fallback grammar with fewer errors (empty when the parser fails). Every
+/// tree it builds is dropped before it returns.
+pub(crate) fn reparsed_index(lang: Lang, source: &[u8]) -> Vec<Function> {
+    let Ok(first) = codethread_lang::parse(lang, source.to_vec()) else {
         return Vec::new();
     };
     let mut best = first;

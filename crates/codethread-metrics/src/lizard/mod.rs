@@ -1,5 +1,6 @@
 //! A lizard-compatible token reader (lizard 1.24.3): the function list,
-//! names, spans and CCN that lizard reports for C++, Ruby and PHP.
+//! names, spans and CCN that lizard reports for C++, Ruby and PHP; and
+//! (`go.rs`) lizard's Go CCN, counted over the tree's tokens.
 //!
 //! lizard does not parse. It tokenizes (`tokens.rs`, rules per language),
 //! runs each token through the same fixed pipeline (drop spaces / the C
@@ -14,6 +15,7 @@
 //! reader, on purpose: the reference values are lizard's.
 
 mod clike;
+pub(crate) mod go;
 mod php;
 mod records;
 mod ruby;

@@ -43,21 +43,9 @@ pub struct MatchCases {
     pub capture_kind: &'static str,
 }
 
-/// Token mode: where a token-based tool thinks the function ends. lizard's Go
-/// reader takes the first `{` after the parameter list that does not follow
-/// `interface` as the body, so a result type `<-chan struct{}` ends the
-/// "function" at `struct{}`'s closing brace.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BraceScope {
-    /// Field of the function node after which the body brace is looked for.
-    pub after_field: &'static str,
-    /// Opening token.
-    pub open: &'static str,
-    /// Closing token.
-    pub close: &'static str,
-    /// An opening token right after one of these does not open the body.
-    pub not_after: &'static [&'static str],
-}
+/// Token mode: where a token-based tool thinks the function ends (defined
+/// beside lizard's Go token count).
+pub use crate::lizard::go::BraceScope;
 
 /// The cyclomatic rules of one tool for one language.
 #[derive(Debug, Clone, Copy)]
