@@ -17,7 +17,7 @@ pub const NAMING_BUDGET: ParseBudget = ParseBudget {
     reads_per_byte: 32,
     min_reads: 1_000_000,
     tokens_per_100_bytes: 75,
-    min_tokens: 1_000_000,
+    min_tokens: 100_000,
     time_per_mib: std::time::Duration::from_secs(10),
     min_time: std::time::Duration::from_secs(10),
 };
