@@ -642,7 +642,12 @@ fn a_harbor_job_round_trips_into_gate_and_stack() {
          "steps": [{"step_name": "implement", "rewards": rs1}, {"step_name": "follow_on", "rewards": rs2}]},
         {"trial_name": "nodiff__1", "task_dir": p.dataset.join(format!("{id}.follow_on_human")), "agent": "oracle", "model": null, "rewards": null, "exception": "agent timed out"},
         {"trial_name": "escape__1", "task_dir": p.dataset.join(format!("{}.implementation", other_id(p, &id))), "agent": "oracle", "model": null, "rewards": {"reward": 0}},
+        {"trial_name": "linkpatch__1", "task_dir": p.dataset.join(format!("{}.follow_on_human", other_id(p, &id))), "agent": "oracle", "model": null, "rewards": {"reward": 1}},
     ]});
+    // A sandbox-planted link as the collected diff: never followed.
+    let a6 = job.join("linkpatch__1/artifacts/logs/artifacts");
+    std::fs::create_dir_all(&a6).unwrap();
+    std::os::unix::fs::symlink(art1.join("model.patch"), a6.join("model.patch")).unwrap();
     std::fs::write(w.join("spec.json"), spec.to_string()).unwrap();
     let o = Command::new(&env.harbor_py)
         .arg(py_dir().join("harbor_results.py"))
@@ -682,8 +687,20 @@ fn a_harbor_job_round_trips_into_gate_and_stack() {
     assert!(broken.message.unwrap().contains("broken__1/result.json"));
     let linked = by("linked__1", "");
     assert!(linked.message.unwrap().contains("symbolic link"));
-    // impl 1 + chain 2 steps + four bad trials.
-    assert_eq!(imp.outcomes.len(), 7);
+    let lp = by("linkpatch__1", "follow_on");
+    assert_eq!(lp.outcome, "error");
+    assert!(!lp.imported_diff);
+    assert!(lp.message.unwrap().contains("symbolic link"));
+    // impl 1 + chain 2 steps + five bad trials.
+    assert_eq!(imp.outcomes.len(), 8);
+    // The linked diff went into no predictions file.
+    let ha = out.join("follow_on_human/pr2.jsonl");
+    assert!(
+        !ha.exists()
+            || !std::fs::read_to_string(&ha)
+                .unwrap()
+                .contains(&other_id(p, &id))
+    );
 
     // The gate on the imported PR1 and reports, unchanged.
     let chain = Chain::open(&p.chain, Default::default()).unwrap();
