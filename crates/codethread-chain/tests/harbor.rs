@@ -519,6 +519,17 @@ fn collect_cmd(task: &Path, nth: usize, repo: &Path, art: &Path) -> String {
         .replace("/testbed", &repo.display().to_string())
 }
 
+/// The oracle's exported `solve.sh` of a solution directory, run on `repo`
+/// with the container's paths (`/testbed`, `/solution`) replaced by local
+/// ones.
+fn solve(solution: &Path, repo: &Path) {
+    let script = std::fs::read_to_string(solution.join("solve.sh")).unwrap();
+    assert!(script.contains("/testbed") && script.contains("/solution/solution.patch"));
+    sh(&script
+        .replace("/testbed", &repo.display().to_string())
+        .replace("/solution/", &format!("{}/", solution.display())));
+}
+
 fn sh(cmd: &str) {
     let o = Command::new("sh").arg("-c").arg(cmd).output().unwrap();
     assert!(
@@ -557,11 +568,7 @@ fn a_harbor_job_round_trips_into_gate_and_stack() {
     // Trial 1: the Implementation Task, the oracle's PR1.
     let repo = w.join("sandbox1");
     agent_sandbox(&p.snapshots, &id, &implementation, &repo);
-    sh(&format!(
-        "cd '{}' && git apply '{}'",
-        repo.display(),
-        implementation.join("solution/solution.patch").display()
-    ));
+    solve(&implementation.join("solution"), &repo);
     let t1 = job.join("impl__1");
     let art1 = t1.join("artifacts/logs/artifacts");
     std::fs::create_dir_all(&art1).unwrap();
@@ -580,13 +587,7 @@ fn a_harbor_job_round_trips_into_gate_and_stack() {
     // Trial 2: the two-step chain, the oracle in both steps.
     let repo = w.join("sandbox2");
     agent_sandbox(&p.snapshots, &id, &chain_task, &repo);
-    sh(&format!(
-        "cd '{}' && git apply '{}'",
-        repo.display(),
-        chain_task
-            .join("steps/implement/solution/solution.patch")
-            .display()
-    ));
+    solve(&chain_task.join("steps/implement/solution"), &repo);
     let t2 = job.join("chain__1");
     let s1 = t2.join("steps/implement");
     let a1 = s1.join("artifacts/logs/artifacts");
@@ -606,13 +607,7 @@ fn a_harbor_job_round_trips_into_gate_and_stack() {
         .unwrap()
         .replace("/testbed", &repo.display().to_string());
     sh(&setup2);
-    sh(&format!(
-        "cd '{}' && git apply '{}'",
-        repo.display(),
-        chain_task
-            .join("steps/follow_on/solution/solution.patch")
-            .display()
-    ));
+    solve(&chain_task.join("steps/follow_on/solution"), &repo);
     let s2 = t2.join("steps/follow_on");
     let a2 = s2.join("artifacts/logs/artifacts");
     std::fs::create_dir_all(&a2).unwrap();
