@@ -243,6 +243,13 @@ enum Cmd {
         /// (HA), chain (AA as one two-step task). Default: all three.
         #[arg(long, num_args = 1.., value_delimiter = ',')]
         conditions: Vec<String>,
+        /// Name prebuilt images in each task (for singularity): `{id}` and `{role}`
+        /// replaced, e.g. 'registry.example.org/codethread/{id}:{role}'; writes OUT/images.tsv.
+        #[arg(long)]
+        docker_image_template: Option<String>,
+        /// org/name of OUT/dataset.toml (default: codethread/<OUT's name>).
+        #[arg(long)]
+        dataset_name: Option<String>,
     },
     /// Read a Harbor job's trials (result.json + collected diffs) into
     /// predictions and report trees that `gate` and `stack` read.
@@ -928,9 +935,13 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             chain,
             out,
             conditions,
+            docker_image_template,
+            dataset_name,
         } => {
             let mut opts = codethread::chain::harbor::HarborExportOptions {
                 limits: lim,
+                docker_image_template,
+                dataset_name,
                 ..Default::default()
             };
             if !conditions.is_empty() {
@@ -945,9 +956,11 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             }
             writeln!(
                 stdout,
-                "wrote {} Harbor tasks under {}, {} instances failed",
+                "wrote {} Harbor tasks under {} (dataset.toml pins {}, {} prebuilt image names), {} instances failed",
                 r.tasks.len(),
                 out.display(),
+                r.pinned.len(),
+                r.images.len(),
                 r.errors.len()
             )?;
             Ok(from_counts(r.tasks.len(), r.errors.len()))

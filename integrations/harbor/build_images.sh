@@ -1,25 +1,23 @@
 #!/bin/sh
-# Build and push the agent and verifier images of every task of a CodeThread
-# Harbor dataset, and name them in each task.toml (for backends that need
-# prebuilt images, such as singularity). Not exercised by the test-suite.
-#   sh build_images.sh DATASET REGISTRY/PREFIX [docker|podman]
-set -e
-dataset="$1"; prefix="$2"; engine="${3:-docker}"
-[ -n "$dataset" ] && [ -n "$prefix" ] || { echo "usage: $0 DATASET REGISTRY/PREFIX [docker|podman]" >&2; exit 2; }
-for task in "$dataset"/*/; do
-  task="${task%/}"; name="$(basename "$task" | tr 'A-Z' 'a-z' | tr -c 'a-z0-9._-\n' '-')"
-  agent="$prefix/agent:$name"
-  "$engine" build -t "$agent" "$task/environment"; "$engine" push "$agent"
-  if [ -d "$task/steps" ]; then
-    for step in "$task"/steps/*/; do
-      s="$(basename "$step")"; img="$prefix/verifier:$name-$s"
-      "$engine" build -t "$img" "$step/tests"; "$engine" push "$img"
-      echo "# verifier image of step $s: $img (set [steps.verifier.environment] docker_image)" >> "$task/task.toml"
-    done
-  else
-    img="$prefix/verifier:$name"
-    "$engine" build -t "$img" "$task/tests"; "$engine" push "$img"
-    printf '\n[verifier.environment]\ndocker_image = "%s"\n' "$img" >> "$task/task.toml"
-  fi
-  sed -i "s|^\[environment\]$|[environment]\ndocker_image = \"$agent\"|" "$task/task.toml"
+# Build and push the prebuilt images a CodeThread Harbor dataset names
+# (exported with `chain harbor --docker-image-template ...`, see
+# docs/harbor.md): one line of DATASET/images.tsv per image, `IMAGE<TAB>DIR`,
+# DIR the build context relative to DATASET (a Dockerfile using
+# `RUN --mount`: BuildKit, or podman). Run it on a build host with a
+# container engine and push access; the task.toml files already name the
+# images. Not exercised by the test-suite (no container runtime there).
+#   sh build_images.sh DATASET [docker|podman] [--no-push]
+set -eu
+dataset="${1:?usage: $0 DATASET [docker|podman] [--no-push]}"
+engine="${2:-docker}"
+push=yes
+[ "${3:-}" = "--no-push" ] && push=no
+list="$dataset/images.tsv"
+[ -f "$list" ] || { echo "$list: missing (export with --docker-image-template)" >&2; exit 2; }
+tab="$(printf '\t')"
+grep -v '^#' "$list" | while IFS="$tab" read -r image context; do
+  [ -n "$image" ] || continue
+  echo "== $image ($context)"
+  "$engine" build -t "$image" "$dataset/$context"
+  if [ "$push" = yes ]; then "$engine" push "$image"; fi
 done

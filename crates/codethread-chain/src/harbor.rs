@@ -24,7 +24,10 @@
 pub mod export;
 pub mod import;
 
-pub use export::{export_harbor, HarborCondition, HarborExport, HarborExportOptions};
+pub use export::{
+    export_harbor, task_digest, HarborCondition, HarborExport, HarborExportOptions, HarborImage,
+    ImageRole, IMAGES_FILE,
+};
 pub use import::{import_harbor_job, HarborImport, TrialOutcome};
 
 /// The swebench release baked into every verifier image (its grading code

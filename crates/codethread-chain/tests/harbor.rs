@@ -26,7 +26,8 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 use codethread_chain::harbor::{
-    export_harbor, import_harbor_job, HarborCondition, HarborExport, HarborExportOptions,
+    export_harbor, import_harbor_job, task_digest, HarborCondition, HarborExport,
+    HarborExportOptions, HarborImage, IMAGES_FILE,
 };
 use codethread_chain::load_reports_dir;
 use codethread_chain::GateReason;
@@ -65,7 +66,13 @@ struct Pack {
     insts: Vec<Instance>,
     dataset: PathBuf,
     export: HarborExport,
+    /// The same chain exported with [`SIF_TEMPLATE`] (prebuilt images).
+    sif_dataset: PathBuf,
+    sif_export: HarborExport,
 }
+
+/// The image template of the singularity export.
+const SIF_TEMPLATE: &str = "registry.example.org:5000/codethread/{id}:{role}";
 
 struct Env {
     harbor_py: PathBuf,
@@ -159,12 +166,24 @@ fn env() -> Option<&'static Env> {
             .unwrap();
             let dataset = work.join(format!("harbor-{name}"));
             let export = export_harbor(&chain, &dataset, &HarborExportOptions::default()).unwrap();
+            let sif_dataset = work.join(format!("harbor-{name}-sif"));
+            let sif_export = export_harbor(
+                &chain,
+                &sif_dataset,
+                &HarborExportOptions {
+                    docker_image_template: Some(SIF_TEMPLATE.into()),
+                    ..Default::default()
+                },
+            )
+            .unwrap();
             packs.push(Pack {
                 chain,
                 snapshots: pack.join("files"),
                 insts: loaded.items,
                 dataset,
                 export,
+                sif_dataset,
+                sif_export,
             });
         }
         Some(Env {
@@ -192,56 +211,55 @@ fn harbor_lint_and_task_loader_accept_every_exported_task() {
     let harbor = env.harbor_py.with_file_name("harbor");
     let mut total = 0;
     for p in &env.packs {
-        assert!(p.export.errors.is_empty(), "{:?}", p.export.errors);
-        let ids = built(&p.chain);
-        assert!(!ids.is_empty());
-        assert_eq!(p.export.tasks.len(), 3 * ids.len());
-        let dirs: Vec<PathBuf> = p
-            .export
-            .tasks
-            .iter()
-            .map(|t| p.dataset.join(&t.2))
-            .collect();
-        // harbor lint, default rules (shared-verifier included): no finding.
-        let out = Command::new(&harbor)
-            .arg("lint")
-            .arg("--json")
-            .args(&dirs)
-            .env("HARBOR_TELEMETRY", "0")
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "harbor lint: {stdout}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let findings: Value = serde_json::from_str(stdout.trim()).unwrap();
-        assert_eq!(findings, json!([]), "{stdout}");
-        // harbor's Task loader and is_valid_dir on every task.
-        let list = env.work.join(format!(
-            "{}.tasks.json",
-            p.dataset.display().to_string().replace('/', "_")
-        ));
-        std::fs::write(&list, serde_json::to_string(&dirs).unwrap()).unwrap();
-        let out = Command::new(&env.harbor_py)
-            .arg(py_dir().join("harbor_tasks.py"))
-            .arg(&list)
-            .env("HARBOR_TELEMETRY", "0")
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let r: Value = serde_json::from_slice(out.stdout.trim_ascii()).unwrap();
-        assert_eq!(r["loaded"], json!(dirs.len()), "{r}");
-        assert_eq!(r["valid"], json!(dirs.len()), "{r}");
-        assert_eq!(r["multi_step"], json!(ids.len()), "{r}");
-        total += dirs.len();
+        for (dataset, export) in [(&p.dataset, &p.export), (&p.sif_dataset, &p.sif_export)] {
+            assert!(export.errors.is_empty(), "{:?}", export.errors);
+            let ids = built(&p.chain);
+            assert!(!ids.is_empty());
+            assert_eq!(export.tasks.len(), 3 * ids.len());
+            let dirs: Vec<PathBuf> = export.tasks.iter().map(|t| dataset.join(&t.2)).collect();
+            // harbor lint, default rules (shared-verifier included): no finding.
+            let out = Command::new(&harbor)
+                .arg("lint")
+                .arg("--json")
+                .args(&dirs)
+                .env("HARBOR_TELEMETRY", "0")
+                .output()
+                .unwrap();
+            let stdout = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                out.status.success(),
+                "harbor lint: {stdout}\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let findings: Value = serde_json::from_str(stdout.trim()).unwrap();
+            assert_eq!(findings, json!([]), "{stdout}");
+            // harbor's Task loader and is_valid_dir on every task.
+            let list = env.work.join(format!(
+                "{}.tasks.json",
+                dataset.display().to_string().replace('/', "_")
+            ));
+            std::fs::write(&list, serde_json::to_string(&dirs).unwrap()).unwrap();
+            let out = Command::new(&env.harbor_py)
+                .arg(py_dir().join("harbor_tasks.py"))
+                .arg(&list)
+                .env("HARBOR_TELEMETRY", "0")
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let r: Value = serde_json::from_slice(out.stdout.trim_ascii()).unwrap();
+            assert_eq!(r["loaded"], json!(dirs.len()), "{r}");
+            assert_eq!(r["valid"], json!(dirs.len()), "{r}");
+            assert_eq!(r["multi_step"], json!(ids.len()), "{r}");
+            total += dirs.len();
+        }
     }
-    eprintln!("harbor lint + Task loader: {total}/{total} tasks");
+    eprintln!(
+        "harbor lint + Task loader: {total}/{total} tasks (Dockerfile and prebuilt-image exports)"
+    );
 }
 
 /// A log in the harness's format for pytest-style parsers.
@@ -472,6 +490,17 @@ fn collect_cmd(task: &Path, nth: usize, repo: &Path, art: &Path) -> String {
         .replace("/testbed", &repo.display().to_string())
 }
 
+/// The oracle's exported `solve.sh` of a solution directory, run on `repo`
+/// with the container's paths (`/testbed`, `/solution`) replaced by local
+/// ones.
+fn solve(solution: &Path, repo: &Path) {
+    let script = std::fs::read_to_string(solution.join("solve.sh")).unwrap();
+    assert!(script.contains("/testbed") && script.contains("/solution/solution.patch"));
+    sh(&script
+        .replace("/testbed", &repo.display().to_string())
+        .replace("/solution/", &format!("{}/", solution.display())));
+}
+
 fn sh(cmd: &str) {
     let o = Command::new("sh").arg("-c").arg(cmd).output().unwrap();
     assert!(
@@ -510,11 +539,7 @@ fn a_harbor_job_round_trips_into_gate_and_stack() {
     // Trial 1: the Implementation Task, the oracle's PR1.
     let repo = w.join("sandbox1");
     agent_sandbox(&p.snapshots, &id, &implementation, &repo);
-    sh(&format!(
-        "cd '{}' && git apply '{}'",
-        repo.display(),
-        implementation.join("solution/solution.patch").display()
-    ));
+    solve(&implementation.join("solution"), &repo);
     let t1 = job.join("impl__1");
     let art1 = t1.join("artifacts/logs/artifacts");
     std::fs::create_dir_all(&art1).unwrap();
@@ -533,13 +558,7 @@ fn a_harbor_job_round_trips_into_gate_and_stack() {
     // Trial 2: the two-step chain, the oracle in both steps.
     let repo = w.join("sandbox2");
     agent_sandbox(&p.snapshots, &id, &chain_task, &repo);
-    sh(&format!(
-        "cd '{}' && git apply '{}'",
-        repo.display(),
-        chain_task
-            .join("steps/implement/solution/solution.patch")
-            .display()
-    ));
+    solve(&chain_task.join("steps/implement/solution"), &repo);
     let t2 = job.join("chain__1");
     let s1 = t2.join("steps/implement");
     let a1 = s1.join("artifacts/logs/artifacts");
@@ -559,13 +578,7 @@ fn a_harbor_job_round_trips_into_gate_and_stack() {
         .unwrap()
         .replace("/testbed", &repo.display().to_string());
     sh(&setup2);
-    sh(&format!(
-        "cd '{}' && git apply '{}'",
-        repo.display(),
-        chain_task
-            .join("steps/follow_on/solution/solution.patch")
-            .display()
-    ));
+    solve(&chain_task.join("steps/follow_on/solution"), &repo);
     let s2 = t2.join("steps/follow_on");
     let a2 = s2.join("artifacts/logs/artifacts");
     std::fs::create_dir_all(&a2).unwrap();
@@ -595,7 +608,12 @@ fn a_harbor_job_round_trips_into_gate_and_stack() {
          "steps": [{"step_name": "implement", "rewards": rs1}, {"step_name": "follow_on", "rewards": rs2}]},
         {"trial_name": "nodiff__1", "task_dir": p.dataset.join(format!("{id}.follow_on_human")), "agent": "oracle", "model": null, "rewards": null, "exception": "agent timed out"},
         {"trial_name": "escape__1", "task_dir": p.dataset.join(format!("{}.implementation", other_id(p, &id))), "agent": "oracle", "model": null, "rewards": {"reward": 0}},
+        {"trial_name": "linkpatch__1", "task_dir": p.dataset.join(format!("{}.follow_on_human", other_id(p, &id))), "agent": "oracle", "model": null, "rewards": {"reward": 1}},
     ]});
+    // A sandbox-planted link as the collected diff: never followed.
+    let a6 = job.join("linkpatch__1/artifacts/logs/artifacts");
+    std::fs::create_dir_all(&a6).unwrap();
+    std::os::unix::fs::symlink(art1.join("model.patch"), a6.join("model.patch")).unwrap();
     std::fs::write(w.join("spec.json"), spec.to_string()).unwrap();
     let o = Command::new(&env.harbor_py)
         .arg(py_dir().join("harbor_results.py"))
@@ -635,8 +653,20 @@ fn a_harbor_job_round_trips_into_gate_and_stack() {
     assert!(broken.message.unwrap().contains("broken__1/result.json"));
     let linked = by("linked__1", "");
     assert!(linked.message.unwrap().contains("symbolic link"));
-    // impl 1 + chain 2 steps + four bad trials.
-    assert_eq!(imp.outcomes.len(), 7);
+    let lp = by("linkpatch__1", "follow_on");
+    assert_eq!(lp.outcome, "error");
+    assert!(!lp.imported_diff);
+    assert!(lp.message.unwrap().contains("symbolic link"));
+    // impl 1 + chain 2 steps + five bad trials.
+    assert_eq!(imp.outcomes.len(), 8);
+    // The linked diff went into no predictions file.
+    let ha = out.join("follow_on_human/pr2.jsonl");
+    assert!(
+        !ha.exists()
+            || !std::fs::read_to_string(&ha)
+                .unwrap()
+                .contains(&other_id(p, &id))
+    );
 
     // The gate on the imported PR1 and reports, unchanged.
     let chain = Chain::open(&p.chain, Default::default()).unwrap();
@@ -844,4 +874,191 @@ fn no_task_shows_the_agent_the_code_it_restores() {
     eprintln!(
         "harbor: {restored} restored lines absent from {files} agent-visible files ({patches} setup patches forward-only)"
     );
+}
+
+/// `dataset.toml` is the manifest harbor itself writes: harbor's
+/// `DatasetManifest` serializes it back to the same bytes, every digest is
+/// harbor's `Packager.compute_content_hash` of the task directory (what
+/// `harbor dataset add` pins), `harbor init --dataset` on a copy of the
+/// task directories writes the same manifest, `harbor sync` changes
+/// nothing, and `harbor run --dry-run -p` loads the dataset. The crate's
+/// own [`task_digest`] follows a changed task as harbor does (an added
+/// test file changes the digest, an ignored `.pyc` does not).
+#[test]
+fn dataset_toml_pins_every_task_as_harbor_does() {
+    let Some(env) = env() else { return };
+    let mut total = 0;
+    for p in &env.packs {
+        for (dataset, export) in [(&p.dataset, &p.export), (&p.sif_dataset, &p.sif_export)] {
+            assert_eq!(export.pinned.len(), export.tasks.len());
+            let scratch = codethread_chain::lang::io::create_temp_dir_in(&env.work, "ds").unwrap();
+            let out = Command::new(&env.harbor_py)
+                .arg(py_dir().join("harbor_dataset.py"))
+                .arg(dataset)
+                .arg(&scratch)
+                .env("HARBOR_TELEMETRY", "0")
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}: {}",
+                dataset.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let r: Value = serde_json::from_slice(out.stdout.trim_ascii()).unwrap();
+            assert_eq!(r["tasks"], json!(export.tasks.len()), "{r}");
+            let name = dataset.file_name().unwrap().to_string_lossy();
+            assert_eq!(r["name"], json!(format!("codethread/{name}")));
+            let changed = r["changed"].as_array().unwrap();
+            let task = PathBuf::from(changed[0].as_str().unwrap());
+            let ignored_pyc = changed[1].as_str().unwrap();
+            let added_test = changed[2].as_str().unwrap();
+            let original = &export
+                .pinned
+                .iter()
+                .find(|(n, _)| {
+                    *n == format!("codethread/{}", task.file_name().unwrap().to_string_lossy())
+                })
+                .unwrap()
+                .1;
+            assert_eq!(
+                ignored_pyc, original,
+                "an ignored .pyc changed harbor's digest"
+            );
+            assert_ne!(added_test, original);
+            assert_eq!(task_digest(&task, Default::default()).unwrap(), added_test);
+            std::fs::remove_file(task.join("tests/extra.txt")).unwrap();
+            assert_eq!(task_digest(&task, Default::default()).unwrap(), ignored_pyc);
+            total += export.pinned.len();
+        }
+    }
+    eprintln!("dataset.toml: {total}/{total} task digests equal harbor's (init, sync, dry run)");
+}
+
+/// With `docker_image_template` every task names prebuilt images, as
+/// harbor's singularity environment needs: harbor resolves the agent's
+/// image and every step's verifier image (tests baked in, not uploaded) to
+/// the names in `images.tsv`, and `SingularityEnvironment` accepts each
+/// definition; the Dockerfile export is refused by the same check. One
+/// image serves every task naming it (harbor's `environment_content_hash`
+/// of the build contexts is one), and the tasks differ from the Dockerfile
+/// export only in `task.toml`.
+#[test]
+fn singularity_tasks_name_prebuilt_images_harbor_accepts() {
+    let Some(env) = env() else { return };
+    let (mut ok_total, mut images_total) = (0, 0);
+    for p in &env.packs {
+        let listed = std::fs::read_to_string(p.sif_dataset.join(IMAGES_FILE)).unwrap();
+        let listed: BTreeMap<String, String> = listed
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .map(|l| {
+                let (i, c) = l.split_once('\t').unwrap();
+                (i.to_string(), c.to_string())
+            })
+            .collect();
+        let ids = built(&p.chain);
+        assert_eq!(listed.len(), 5 * ids.len(), "five images per instance");
+        for (dataset, export, want_ok) in [
+            (&p.sif_dataset, &p.sif_export, true),
+            (&p.dataset, &p.export, false),
+        ] {
+            let mut tasks = Vec::new();
+            for (id, cond, rel) in &export.tasks {
+                let named: Vec<&HarborImage> = p
+                    .sif_export
+                    .images
+                    .iter()
+                    .filter(|i| i.instance_id == *id && i.context.starts_with(rel))
+                    .collect();
+                let img = |i: usize| {
+                    if want_ok {
+                        json!(named[i].image)
+                    } else {
+                        Value::Null
+                    }
+                };
+                let verifiers: Vec<Value> = (1..named.len()).map(img).collect();
+                assert_eq!(
+                    verifiers.len(),
+                    if *cond == HarborCondition::Chain {
+                        2
+                    } else {
+                        1
+                    }
+                );
+                tasks.push(
+                    json!({"dir": dataset.join(rel), "agent": img(0), "verifiers": verifiers}),
+                );
+            }
+            let contexts: Vec<Value> = p
+                .sif_export
+                .images
+                .iter()
+                .map(|i| json!([i.image, p.sif_dataset.join(&i.context)]))
+                .collect();
+            for i in &p.sif_export.images {
+                assert!(
+                    listed.contains_key(&i.image),
+                    "{} not in {IMAGES_FILE}",
+                    i.image
+                );
+            }
+            let spec = env.work.join(format!(
+                "{}.sif.json",
+                dataset.display().to_string().replace('/', "_")
+            ));
+            std::fs::write(
+                &spec,
+                json!({"tasks": tasks, "images": contexts, "scratch": env.work.join("sif-scratch")})
+                    .to_string(),
+            )
+            .unwrap();
+            let out = Command::new(&env.harbor_py)
+                .arg(py_dir().join("harbor_singularity.py"))
+                .arg(&spec)
+                .env("HARBOR_TELEMETRY", "0")
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let r: Value = serde_json::from_slice(out.stdout.trim_ascii()).unwrap();
+            let n = export.tasks.len();
+            if want_ok {
+                assert_eq!(
+                    (r["ok"].clone(), r["refused"].clone()),
+                    (json!(n), json!(0)),
+                    "{r}"
+                );
+                assert_eq!(r["images"], json!(listed.len()), "{r}");
+                ok_total += n;
+                images_total += listed.len();
+            } else {
+                // The Dockerfile tasks name no image: singularity refuses every one.
+                assert_eq!(
+                    (r["ok"].clone(), r["refused"].clone()),
+                    (json!(0), json!(n)),
+                    "{r}"
+                );
+            }
+        }
+        // Only task.toml differs between the two exports.
+        for (_, _, rel) in &p.export.tasks {
+            let a = codethread_chain::lang::io::read_tree_nofollow(&p.dataset.join(rel), u64::MAX)
+                .unwrap();
+            let b =
+                codethread_chain::lang::io::read_tree_nofollow(&p.sif_dataset.join(rel), u64::MAX)
+                    .unwrap();
+            let strip = |t: Vec<codethread_chain::lang::io::TreeFile>| {
+                t.into_iter()
+                    .filter(|f| f.rel != b"task.toml")
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(strip(a), strip(b), "{}", rel.display());
+        }
+    }
+    eprintln!("singularity: {ok_total} tasks name {images_total} prebuilt images harbor resolves and accepts");
 }

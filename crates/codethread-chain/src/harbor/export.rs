@@ -13,6 +13,10 @@
 //! solution/{solve.sh,solution.patch}   the oracle: the human PR1 / the gold patch
 //! steps/<implement|follow_on>/...      (chain) per-step instruction.md, tests/, solution/, workdir/setup.sh
 //! ```
+//!
+//! and beside the tasks `<out>/dataset.toml` (Harbor's manifest, each task
+//! pinned by [`task_digest`]) and, with
+//! [`HarborExportOptions::docker_image_template`], `<out>/images.tsv`.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -95,6 +99,20 @@ pub struct HarborExportOptions {
     pub build_timeout_sec: f64,
     /// The limits every file of the chain is read under.
     pub limits: codethread_lang::io::SourceLimits,
+    /// Name every image by this template instead of leaving the builds to
+    /// the backend: `{id}` (the instance id, lowercased) and `{role}` (an
+    /// [`ImageRole`] name) are replaced, e.g.
+    /// `registry.example.org/codethread/{id}:{role}`. Each task then names
+    /// its agent image in `[environment].docker_image` and each verifier
+    /// image in `[verifier.environment]` / `[steps.verifier.environment]`
+    /// (what Harbor's singularity environment needs), and `images.tsv`
+    /// lists every image with the directory to build it from. Both
+    /// placeholders are required (five distinct images per instance).
+    pub docker_image_template: Option<String>,
+    /// The `org/name` of `dataset.toml` (default: `codethread/<name of the
+    /// output directory>`, or `codethread/dataset` when that name cannot
+    /// be one).
+    pub dataset_name: Option<String>,
 }
 
 impl Default for HarborExportOptions {
@@ -105,6 +123,8 @@ impl Default for HarborExportOptions {
             verifier_timeout_sec: 1800.0,
             build_timeout_sec: 1800.0,
             limits: codethread_lang::io::SourceLimits::default(),
+            docker_image_template: None,
+            dataset_name: None,
         }
     }
 }
@@ -115,8 +135,74 @@ impl Default for HarborExportOptions {
 pub struct HarborExport {
     /// `(instance_id, condition, task directory)` of every task written.
     pub tasks: Vec<(String, HarborCondition, PathBuf)>,
+    /// `(task name, digest)` of every task pinned in `dataset.toml`, in
+    /// its order (`sha256:<hex>`, Harbor's content hash of the task
+    /// directory, [`task_digest`]).
+    pub pinned: Vec<(String, String)>,
+    /// The prebuilt images the tasks name (empty without
+    /// [`HarborExportOptions::docker_image_template`]), one per image and
+    /// task directory using it, in task order.
+    pub images: Vec<HarborImage>,
     /// Instances (and conditions) that could not be exported.
     pub errors: Vec<ChainError>,
+}
+
+/// Which image of an instance a name of
+/// [`HarborExportOptions::docker_image_template`] stands for (`{role}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ImageRole {
+    /// The agent's image at PR0 (`environment/` of `implementation` and
+    /// `chain`).
+    AgentPr0,
+    /// The agent's image at base, the human PR1 (`environment/` of
+    /// `follow_on_human`).
+    AgentBase,
+    /// The PR1 gate's verifier (`tests/` of `implementation`,
+    /// `steps/implement/tests/` of `chain`).
+    VerifierGate,
+    /// The Follow-On's verifier on the human PR1 (`tests/` of
+    /// `follow_on_human`).
+    VerifierHa,
+    /// The Follow-On's verifier on the agent's PR1
+    /// (`steps/follow_on/tests/` of `chain`: grades PR1 + PR2).
+    VerifierAa,
+}
+
+impl ImageRole {
+    /// Every role.
+    pub const ALL: [ImageRole; 5] = [
+        ImageRole::AgentPr0,
+        ImageRole::AgentBase,
+        ImageRole::VerifierGate,
+        ImageRole::VerifierHa,
+        ImageRole::VerifierAa,
+    ];
+
+    /// The `{role}` text: `agent-pr0`, `agent-base`, `verifier-gate`,
+    /// `verifier-ha`, `verifier-aa`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ImageRole::AgentPr0 => "agent-pr0",
+            ImageRole::AgentBase => "agent-base",
+            ImageRole::VerifierGate => "verifier-gate",
+            ImageRole::VerifierHa => "verifier-ha",
+            ImageRole::VerifierAa => "verifier-aa",
+        }
+    }
+}
+
+/// One prebuilt image a task names, and where to build it from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HarborImage {
+    /// The image reference written into `task.toml`.
+    pub image: String,
+    /// What it is.
+    pub role: ImageRole,
+    /// The instance.
+    pub instance_id: String,
+    /// The build context (a directory with a `Dockerfile`), relative to the
+    /// output root.
+    pub context: PathBuf,
 }
 
 /// The task name of an instance and condition: `codethread/<id>.<condition>`
@@ -144,6 +230,230 @@ fn check_id(id: &str) -> Result<(), ChainError> {
             message: "instance id cannot name a Harbor task (letters, digits, `._-` only)".into(),
         })
     }
+}
+
+/// Whether `s` is a Docker image reference Harbor's backends pull:
+/// `[host[:port]/]path[:tag]`, each path component lowercase
+/// (`[a-z0-9]+` joined by `.`, `_`, `__` or dashes), the tag
+/// `[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}`, at most 255 characters before it.
+fn check_image_ref(s: &str) -> Result<(), String> {
+    let (name, tag) = match s.rfind(':') {
+        Some(i) if !s[i..].contains('/') => (&s[..i], Some(&s[i + 1..])),
+        _ => (s, None),
+    };
+    if let Some(tag) = tag {
+        let b = tag.as_bytes();
+        let ok = !b.is_empty()
+            && b.len() <= 128
+            && (b[0].is_ascii_alphanumeric() || b[0] == b'_')
+            && b.iter()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-'));
+        if !ok {
+            return Err(format!("tag {tag:?} is not a Docker tag"));
+        }
+    }
+    if name.is_empty() || name.len() > 255 {
+        return Err("the name is empty or longer than 255 characters".into());
+    }
+    let mut parts: Vec<&str> = name.split('/').collect();
+    if parts.len() > 1 && (parts[0].contains(['.', ':']) || parts[0] == "localhost") {
+        let host = parts.remove(0);
+        let (h, port) = host.split_once(':').unwrap_or((host, "0"));
+        let ok = !h.is_empty()
+            && h.bytes()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'.' | b'-'))
+            && !port.is_empty()
+            && port.bytes().all(|c| c.is_ascii_digit());
+        if !ok {
+            return Err(format!("registry {host:?} is not a host[:port]"));
+        }
+    }
+    for p in parts {
+        // [a-z0-9]+ ((\.|_|__|-+) [a-z0-9]+)*
+        let b = p.as_bytes();
+        let alnum = |c: u8| c.is_ascii_lowercase() || c.is_ascii_digit();
+        let mut ok = !b.is_empty() && alnum(b[0]) && alnum(b[b.len() - 1]);
+        let mut i = 0;
+        while ok && i < b.len() {
+            if alnum(b[i]) {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < b.len() && !alnum(b[i]) {
+                i += 1;
+            }
+            let sep = &p[start..i];
+            ok = matches!(sep, "." | "_" | "__") || sep.bytes().all(|c| c == b'-');
+        }
+        if !ok {
+            return Err(format!(
+                "path component {p:?} is not lowercase letters and digits joined by `.`, `_`, `__` or `-`"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `template` with `{id}` (lowercased: Docker repositories are lowercase)
+/// and `{role}` replaced, checked to be an image reference.
+fn render_image(template: &str, id: &str, role: ImageRole) -> Result<String, ChainError> {
+    let image = template
+        .replace("{id}", &id.to_ascii_lowercase())
+        .replace("{role}", role.name());
+    check_image_ref(&image).map_err(|why| ChainError::Instance {
+        instance_id: id.to_string(),
+        message: format!(
+            "--docker-image-template {template:?} gives {image:?}, not an image reference: {why}"
+        ),
+    })?;
+    Ok(image)
+}
+
+/// Harbor's task content hash (`harbor dataset add`, `harbor sync`,
+/// `harbor publish`: harbor 0.25.0's `Packager.compute_content_hash`) of
+/// the task directory `task`, as `sha256:<hex>`: the SHA-256 of one line
+/// `<path>\0<sha256 hex of the file>\n` per file, sorted by path — the
+/// files `task.toml`, `instruction.md`, `README.md`, `trajectory.json` and
+/// every file below `environment/`, `tests/`, `solution/` and `steps/`,
+/// less Harbor's default ignores (`__pycache__/`, `*.pyc`, `.DS_Store`,
+/// `*.swp`, `*.swo`, `*~`). The directory is read without following links;
+/// a symbolic link, a `.gitignore` or `.harborignore` (which would change
+/// Harbor's selection), a name that is not UTF-8 or a file over
+/// `limits.max_file_bytes` is an error naming it.
+pub fn task_digest(
+    task: &Path,
+    limits: codethread_lang::io::SourceLimits,
+) -> Result<String, ChainError> {
+    use sha2::{Digest, Sha256};
+    let limit = limits.max_file_bytes;
+    let refuse = |path: PathBuf, why: &str| ChainError::Format {
+        path,
+        message: format!("cannot pin the task in dataset.toml: {why}"),
+    };
+    let first = |errs: Vec<codethread_lang::io::IoError>| {
+        errs.into_iter()
+            .next()
+            .map(ChainError::from)
+            .unwrap_or_else(|| refuse(task.to_path_buf(), "unreadable"))
+    };
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    if std::fs::symlink_metadata(task.join(".gitignore")).is_ok() {
+        return Err(refuse(task.join(".gitignore"), "Harbor would filter by it"));
+    }
+    for single in [
+        "task.toml",
+        "instruction.md",
+        "README.md",
+        "trajectory.json",
+    ] {
+        let p = task.join(single);
+        match std::fs::symlink_metadata(&p) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(ChainError::io(&p, e)),
+            Ok(_) => files.push((
+                single.to_string(),
+                codethread_lang::io::read_regular_nofollow(&p, limit)?,
+            )),
+        }
+    }
+    for dir in ["environment", "tests", "solution", "steps"] {
+        let Some(d) = codethread_lang::io::dir_below_nofollow(task, Path::new(dir))? else {
+            continue;
+        };
+        for f in codethread_lang::io::read_tree_nofollow(&d, limit).map_err(first)? {
+            let Ok(rel) = String::from_utf8(f.rel) else {
+                return Err(refuse(d.clone(), "a file name is not UTF-8"));
+            };
+            let name = rel.rsplit('/').next().unwrap_or(&rel);
+            if name == ".harborignore" {
+                return Err(refuse(d.join(&rel), "Harbor would filter by it"));
+            }
+            let ignored = rel.split('/').any(|c| c == "__pycache__")
+                || name == ".DS_Store"
+                || [".pyc", ".swp", ".swo", "~"]
+                    .iter()
+                    .any(|s| name.ends_with(s));
+            if !ignored {
+                files.push((format!("{dir}/{rel}"), f.bytes));
+            }
+        }
+    }
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut outer = Sha256::new();
+    for (rel, bytes) in &files {
+        let inner = Sha256::digest(bytes);
+        outer.update(rel.as_bytes());
+        outer.update(b"\0");
+        outer.update(hex(&inner).as_bytes());
+        outer.update(b"\n");
+    }
+    Ok(format!("sha256:{}", hex(&outer.finalize())))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether `name` is a Harbor package name (`org/name`, each
+/// `[A-Za-z0-9][A-Za-z0-9._-]*`, no `..`).
+fn is_package_name(name: &str) -> bool {
+    let part = |p: &str| {
+        p.as_bytes().first().is_some_and(u8::is_ascii_alphanumeric)
+            && p.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+    };
+    !name.contains("..")
+        && name
+            .split_once('/')
+            .is_some_and(|(o, n)| part(o) && part(n))
+}
+
+/// The dataset's `org/name`: the option, or `codethread/<out's name>`.
+fn dataset_name(out: &Path, opts: &HarborExportOptions) -> Result<String, ChainError> {
+    if let Some(n) = &opts.dataset_name {
+        if !is_package_name(n) {
+            return Err(ChainError::Format {
+                path: out.join("dataset.toml"),
+                message: format!(
+                    "dataset name {n:?} is not `org/name` (letters, digits, `._-`, not starting with a dot, no `..`)"
+                ),
+            });
+        }
+        return Ok(n.clone());
+    }
+    let derived = out
+        .file_name()
+        .and_then(|n| n.to_str())
+        .map(|n| format!("codethread/{n}"))
+        .filter(|n| is_package_name(n));
+    Ok(derived.unwrap_or_else(|| "codethread/dataset".into()))
+}
+
+/// `dataset.toml` as Harbor 0.25.0 writes it (`harbor init --dataset`,
+/// then `harbor dataset add` of each task: `DatasetManifest.to_toml`), under
+/// a header of comment lines.
+fn dataset_toml(name: &str, description: &str, tasks: &[(String, String)]) -> String {
+    let mut t = format!(
+        "# Harbor dataset manifest for {name}, written by codethread-chain (chain harbor).\n\
+         # Each task is pinned by its content hash; after editing a task: harbor sync DIR\n\n"
+    );
+    t.push_str(&format!(
+        "[dataset]\nname = {}\nversion = \"1.0.0\"\ndescription = {}\nauthors = []\nkeywords = []\n\n",
+        toml_str(name),
+        toml_str(description)
+    ));
+    if tasks.is_empty() {
+        t.push_str("tasks = []\n");
+    }
+    for (task, digest) in tasks {
+        t.push_str(&format!(
+            "[[tasks]]\nname = {}\ndigest = {}\n\n",
+            toml_str(task),
+            toml_str(digest)
+        ));
+    }
+    t
 }
 
 /// A TOML basic string.
@@ -350,6 +660,8 @@ struct TomlTask<'a> {
     cond: HarborCondition,
     repo: &'a str,
     opts: &'a HarborExportOptions,
+    /// `[environment].docker_image` (with a template).
+    agent_image: Option<&'a str>,
 }
 
 impl TomlTask<'_> {
@@ -377,32 +689,51 @@ impl TomlTask<'_> {
             "\n[environment]\nbuild_timeout_sec = {:.1}\nworkdir = \"/testbed\"\n",
             self.opts.build_timeout_sec
         ));
+        if let Some(image) = self.agent_image {
+            t.push_str(&format!("docker_image = {}\n", toml_str(image)));
+        }
         t
     }
 
-    fn single(&self, collect: &str) -> String {
+    /// The verifier's own prebuilt image (`table` is `verifier` or
+    /// `steps.verifier`): Harbor then runs it without building `tests/`
+    /// and without uploading the tests (they are baked in at `/tests`).
+    fn verifier_env(&self, table: &str, image: Option<&str>) -> String {
+        match image {
+            None => String::new(),
+            Some(image) => format!(
+                "\n[{table}.environment]\nbuild_timeout_sec = {:.1}\nworkdir = \"/testbed\"\ndocker_image = {}\n",
+                self.opts.build_timeout_sec,
+                toml_str(image)
+            ),
+        }
+    }
+
+    fn single(&self, collect: &str, verifier_image: Option<&str>) -> String {
         let mut t = self.head();
         t.push_str(&format!(
-            "\n[agent]\ntimeout_sec = {:.1}\n\n[verifier]\nenvironment_mode = \"separate\"\ntimeout_sec = {:.1}\n\n[[verifier.collect]]\ncommand = {}\n",
+            "\n[agent]\ntimeout_sec = {:.1}\n\n[verifier]\nenvironment_mode = \"separate\"\ntimeout_sec = {:.1}\n{}\n[[verifier.collect]]\ncommand = {}\n",
             self.opts.agent_timeout_sec,
             self.opts.verifier_timeout_sec,
+            self.verifier_env("verifier", verifier_image),
             toml_str(collect)
         ));
         t
     }
 
-    fn steps(&self, steps: &[(&str, Option<f64>, String)]) -> String {
+    fn steps(&self, steps: &[(&str, Option<f64>, String, Option<String>)]) -> String {
         let mut t = self.head();
         t.push_str("\n[verifier]\nenvironment_mode = \"separate\"\n");
-        for (name, min_reward, collect) in steps {
+        for (name, min_reward, collect, verifier_image) in steps {
             t.push_str(&format!("\n[[steps]]\nname = {}\n", toml_str(name)));
             if let Some(m) = min_reward {
                 t.push_str(&format!("min_reward = {m:.1}\n"));
             }
             t.push_str(&format!(
-                "\n[steps.agent]\ntimeout_sec = {:.1}\n\n[steps.verifier]\nenvironment_mode = \"separate\"\ntimeout_sec = {:.1}\n\n[[steps.verifier.collect]]\ncommand = {}\n",
+                "\n[steps.agent]\ntimeout_sec = {:.1}\n\n[steps.verifier]\nenvironment_mode = \"separate\"\ntimeout_sec = {:.1}\n{}\n[[steps.verifier.collect]]\ncommand = {}\n",
                 self.opts.agent_timeout_sec,
                 self.opts.verifier_timeout_sec,
+                self.verifier_env("steps.verifier", verifier_image.as_deref()),
                 toml_str(collect)
             ));
         }
@@ -421,19 +752,53 @@ struct Material {
     gold: Vec<u8>,
 }
 
+/// The images one task names, and where each is built from (relative to
+/// the task directory): the agent's first.
+fn task_images(cond: HarborCondition) -> Vec<(ImageRole, &'static str)> {
+    match cond {
+        HarborCondition::Implementation => vec![
+            (ImageRole::AgentPr0, "environment"),
+            (ImageRole::VerifierGate, "tests"),
+        ],
+        HarborCondition::FollowOnHuman => vec![
+            (ImageRole::AgentBase, "environment"),
+            (ImageRole::VerifierHa, "tests"),
+        ],
+        HarborCondition::Chain => vec![
+            (ImageRole::AgentPr0, "environment"),
+            (ImageRole::VerifierGate, "steps/implement/tests"),
+            (ImageRole::VerifierAa, "steps/follow_on/tests"),
+        ],
+    }
+}
+
 fn write_task(
     out: &Path,
     m: &Material,
     cond: HarborCondition,
     opts: &HarborExportOptions,
-) -> Result<PathBuf, ChainError> {
+) -> Result<(PathBuf, Vec<HarborImage>), ChainError> {
     let rel = PathBuf::from(format!("{}.{cond}", m.id));
+    let mut images = Vec::new();
+    if let Some(template) = &opts.docker_image_template {
+        for (role, context) in task_images(cond) {
+            images.push(HarborImage {
+                image: render_image(template, &m.id, role)?,
+                role,
+                instance_id: m.id.clone(),
+                context: rel.join(context),
+            });
+        }
+    }
+    let image = |i: usize| images.get(i).map(|h| h.image.clone());
     let task = codethread_lang::io::create_dir_all_nofollow(out, &rel)?;
+    let agent_image = image(0);
     let toml = TomlTask {
         id: &m.id,
         cond,
         repo: &m.repo,
         opts,
+        agent_image: agent_image.as_deref(),
     };
     let from = upstream_image(&m.impl_row);
     if from.is_empty() || from.chars().any(|c| c.is_whitespace() || c.is_control()) {
@@ -465,7 +830,7 @@ fn write_task(
             write_in(
                 &task,
                 Path::new("task.toml"),
-                toml.single(&first_collect).as_bytes(),
+                toml.single(&first_collect, image(1).as_deref()).as_bytes(),
             )?;
             write_in(
                 &task,
@@ -482,8 +847,8 @@ fn write_task(
                 &task,
                 Path::new("task.toml"),
                 toml.steps(&[
-                    ("implement", Some(1.0), first_collect),
-                    ("follow_on", None, second_collect),
+                    ("implement", Some(1.0), first_collect, image(1)),
+                    ("follow_on", None, second_collect, image(2)),
                 ])
                 .as_bytes(),
             )?;
@@ -524,7 +889,7 @@ fn write_task(
             write_solution(&task, &s2.join("solution"), &m.gold)?;
         }
     }
-    Ok(rel)
+    Ok((rel, images))
 }
 
 /// Export every built instance of the chain at `chain_dir` as Harbor tasks
@@ -549,7 +914,20 @@ pub fn export_harbor(
         opts.limits,
     )?;
     std::fs::create_dir_all(out).map_err(|e| ChainError::io(out, e))?;
+    let name = dataset_name(out, opts)?;
+    if let Some(t) = &opts.docker_image_template {
+        if !(t.contains("{id}") && t.contains("{role}")) {
+            return Err(ChainError::Format {
+                path: out.to_path_buf(),
+                message: format!(
+                    "--docker-image-template {t:?} must contain {{id}} and {{role}} (five images per instance)"
+                ),
+            });
+        }
+    }
     let mut res = HarborExport::default();
+    // image -> (instance, role): two instances must not share a name.
+    let mut image_owner: BTreeMap<String, (String, ImageRole)> = BTreeMap::new();
     let mut conds = opts.conditions.clone();
     conds.sort();
     conds.dedup();
@@ -598,14 +976,70 @@ pub fn export_harbor(
             }
         };
         for &c in &conds {
-            match write_task(out, &m, c, opts) {
-                Ok(rel) => res.tasks.push((id.clone(), c, rel)),
+            let written = write_task(out, &m, c, opts).and_then(|(rel, images)| {
+                for i in &images {
+                    let owner = image_owner
+                        .entry(i.image.clone())
+                        .or_insert_with(|| (id.clone(), i.role));
+                    if *owner != (id.clone(), i.role) {
+                        return Err(ChainError::Instance {
+                            instance_id: id.clone(),
+                            message: format!(
+                                "image {} would also be the {} image of {}",
+                                i.image,
+                                owner.1.name(),
+                                owner.0
+                            ),
+                        });
+                    }
+                }
+                let digest = task_digest(&out.join(&rel), opts.limits)?;
+                Ok((rel, images, digest))
+            });
+            match written {
+                Ok((rel, images, digest)) => {
+                    res.pinned.push((task_name(id, c), digest));
+                    res.images.extend(images);
+                    res.tasks.push((id.clone(), c, rel));
+                }
                 Err(e) => res.errors.push(e),
             }
         }
     }
+    // The order of `harbor init`'s scan: by task directory (the task name
+    // is `codethread/<directory>`).
+    res.pinned.sort();
+    let description = format!(
+        "CodeThread chains as Harbor tasks ({}), exported by codethread-chain",
+        conds
+            .iter()
+            .map(|c| c.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    write_in(
+        out,
+        Path::new("dataset.toml"),
+        dataset_toml(&name, &description, &res.pinned).as_bytes(),
+    )?;
+    if opts.docker_image_template.is_some() {
+        let mut lines = String::from("# image\tbuild context (relative to this directory)\n");
+        let mut seen = std::collections::BTreeSet::new();
+        for i in &res.images {
+            if seen.insert(i.image.clone()) {
+                lines.push_str(&format!("{}\t{}\n", i.image, i.context.display()));
+            }
+        }
+        write_in(out, Path::new(IMAGES_FILE), lines.as_bytes())?;
+    }
     Ok(res)
 }
+
+/// The list of prebuilt images written beside `dataset.toml` with
+/// [`HarborExportOptions::docker_image_template`]: one line per image,
+/// `<image>\t<build context>` (the context relative to the dataset,
+/// the first task directory using the image), after one comment line.
+pub const IMAGES_FILE: &str = "images.tsv";
 
 #[cfg(test)]
 mod tests {
@@ -645,6 +1079,48 @@ sh /codethread-setup/setup.sh /codethread-setup/setup.patch && git update-ref re
     #[test]
     fn toml_strings_escape() {
         assert_eq!(toml_str("a\"b\\c\n\u{1}"), "\"a\\\"b\\\\c\\n\\u0001\"");
+    }
+
+    #[test]
+    fn image_references_are_checked() {
+        for good in [
+            "ubuntu:22.04",
+            "registry.example.org:5000/codethread/django__django-11099:verifier-gate",
+            "localhost/a-b/c.d:Tag_1",
+            "docker.io/swebench/sweb.eval.x86_64.django_1776_django-11099:latest",
+        ] {
+            check_image_ref(good).unwrap_or_else(|e| panic!("{good}: {e}"));
+        }
+        for bad in [
+            "",
+            "Upper/case:x",
+            "a//b",
+            "a/b:",
+            "a/b:-x",
+            "a b",
+            "/abs/path.sif",
+            "reg.io:port/x",
+            "a/-b",
+            "a/b_",
+        ] {
+            assert!(check_image_ref(bad).is_err(), "{bad:?}");
+        }
+        let t = "reg.io/ct/{id}:{role}";
+        assert_eq!(
+            render_image(t, "BurntSushi__ripgrep-2209", ImageRole::AgentPr0).expect("valid"),
+            "reg.io/ct/burntsushi__ripgrep-2209:agent-pr0"
+        );
+        let e =
+            render_image("reg.io/{id}/{role}:x y", "a", ImageRole::VerifierAa).expect_err("space");
+        assert!(e.to_string().contains("instance a"), "{e}");
+    }
+
+    #[test]
+    fn package_names() {
+        assert!(is_package_name("codethread/harbor-dev_multilingual"));
+        for bad in ["x", "/x", "a/", "a/.b", "a/b/c", "a/b..c", "a/b c"] {
+            assert!(!is_package_name(bad), "{bad}");
+        }
     }
 
     #[test]
