@@ -9,7 +9,8 @@
 #   REPO: fmt jq redis (default all three); IDs restrict to those instances.
 # Env: CODETHREAD_SHARED (default ../shared beside the repository root),
 #      REDIS_GIT (a redis git dir; default /work/.mirror/redis+redis/repo),
-#      WORK (scratch dir; default a new mktemp -d), JOBS (default 2).
+#      WORK (scratch dir; default a new mktemp -d), JOBS (default 2),
+#      CHAIN_BIN (a built `chain` example; default: cargo build --release).
 # fmt: cmake -DFMT_TEST=ON, then `make <test target>` of each test file the
 #      instance's test_patch touches (test/ranges-test.cc -> ranges-test).
 # jq:  autoreconf -i, ./configure --with-oniguruma=no --disable-docs, make
@@ -30,7 +31,7 @@ done
 dataset=$shared/swebench/swebench_datasets/SWE-bench_Multilingual.test.jsonl
 mkdir -p "$work"
 echo "# work dir: $work" >&2
-chain_bin=$work/chain
+chain_bin=${CHAIN_BIN:-$work/chain}
 if [ ! -x "$chain_bin" ]; then
   (cd "$root" && cargo build --release --example chain -q) || exit 2
   cp "${CARGO_TARGET_DIR:-$root/target}/release/examples/chain" "$chain_bin" || exit 2
@@ -93,8 +94,13 @@ for l in open(sys.argv[1]):
       redis)
         (cd "$tree" && nice make -j"$jobs" -C src redis-server > "$log" 2>&1) || ok=0 ;;
     esac
-    if [ $ok = 1 ]; then
-      echo "$id  chain=built  pr0=compiles"
+    # The stubs must survive the build (a regenerated lexer.c erases them).
+    stubs=$(git -C "$tree" diff --name-only | while read -r f; do grep -c __builtin_trap "$tree/$f"; done \
+      | awk '{s+=$1} END {print s+0}')
+    if [ $ok = 1 ] && [ "$stubs" = 0 ]; then
+      echo "$id  chain=built  pr0=NO-OP(no stub left after the build)"
+    elif [ $ok = 1 ]; then
+      echo "$id  chain=built  pr0=compiles ($stubs stubs)"
       git --git-dir="$git_dir" worktree remove --force "$tree" 2>/dev/null
     else
       echo "$id  chain=built  pr0=FAILS(see $log)"
