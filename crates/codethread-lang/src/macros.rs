@@ -578,16 +578,214 @@ pub fn macro_mask_spans(lang: Lang, src: &[u8]) -> Vec<(usize, usize)> {
     out
 }
 
+/// The directive word of a preprocessor line (`#  ifdef X` gives `ifdef`).
+fn directive_word(line: &[u8]) -> &[u8] {
+    let mut i = usize::from(line.first() == Some(&b'#'));
+    while i < line.len() && (line[i] == b' ' || line[i] == b'\t') {
+        i += 1;
+    }
+    let s = i;
+    while i < line.len() && line[i].is_ascii_alphabetic() {
+        i += 1;
+    }
+    &line[s..i]
+}
+
+/// Whether a conditional's opening line is negated (`#ifndef X`,
+/// `#if !defined(X)`, `#if !X`): its first branch is what a build without
+/// the named macros compiles.
+fn negated_opening(line: &[u8]) -> bool {
+    let w = directive_word(line);
+    if w == b"ifndef" {
+        return true;
+    }
+    if w != b"if" {
+        return false;
+    }
+    let pos = line
+        .windows(2)
+        .position(|x| x == b"if")
+        .map_or(line.len(), |p| p + 2);
+    line[pos..]
+        .iter()
+        .find(|b| !matches!(b, b' ' | b'\t' | b'('))
+        == Some(&b'!')
+}
+
+/// The spans of the preprocessor alternatives of one construct: a
+/// conditional group (`#if`/`#ifdef`/`#ifndef` … `#else` … `#endif`, with
+/// any `#elif`s) with an `#else` whose every branch opens (or closes) the
+/// same nonzero number of braces, as two headers of one function written
+/// `#ifdef WIN32 int umain(…) { #else int main(…) { #endif body }` (jq's
+/// `src/main.c`). The branch a default build compiles is kept (the
+/// `#else` branch, or the first one when the group opens negated:
+/// `#ifndef X`, `#if !defined(X)`); every other branch and the group's
+/// directive lines are returned, to be blanked, so the parser sees one
+/// function. Outermost such groups only; one pass over the tokens.
+pub fn alternative_spans(lang: Lang, src: &[u8]) -> Vec<(usize, usize)> {
+    if macro_rules(lang).is_none() {
+        return Vec::new();
+    }
+    let (toks, _) = tokenize(src);
+    alternatives_of(src, &toks)
+}
+
+fn alternatives_of(src: &[u8], toks: &[Token]) -> Vec<(usize, usize)> {
+    /// An open group: the token index of each branch's directive and the
+    /// brace delta of each branch.
+    struct Group {
+        branches: Vec<usize>,
+        deltas: Vec<i64>,
+        has_else: bool,
+    }
+    let mut stack: Vec<Group> = Vec::new();
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    let mut covered_to = 0usize;
+    for (k, t) in toks.iter().enumerate() {
+        match t.kind {
+            Tok::Punct(c @ (b'{' | b'}')) => {
+                // Nested groups count towards each enclosing branch.
+                let d = if c == b'{' { 1 } else { -1 };
+                for g in stack.iter_mut() {
+                    if let Some(x) = g.deltas.last_mut() {
+                        *x += d;
+                    }
+                }
+            }
+            Tok::Directive => {
+                let w = directive_word(&src[t.start..t.end]);
+                match w {
+                    b"if" | b"ifdef" | b"ifndef" => stack.push(Group {
+                        branches: vec![k],
+                        deltas: vec![0],
+                        has_else: false,
+                    }),
+                    b"elif" | b"elifdef" | b"elifndef" | b"else" => {
+                        if let Some(g) = stack.last_mut() {
+                            g.branches.push(k);
+                            g.deltas.push(0);
+                            g.has_else |= w == b"else";
+                        }
+                    }
+                    b"endif" => {
+                        let Some(g) = stack.pop() else { continue };
+                        let first = g.deltas[0];
+                        let open = toks[g.branches[0]];
+                        if !g.has_else
+                            || first == 0
+                            || g.deltas.iter().any(|&d| d != first)
+                            || open.start < covered_to
+                        {
+                            continue;
+                        }
+                        let keep = if negated_opening(&src[open.start..open.end]) {
+                            0
+                        } else {
+                            g.branches.len() - 1
+                        };
+                        // Drop spans of inner groups this one covers.
+                        while out.last().is_some_and(|&(s, _)| s >= open.start) {
+                            out.pop();
+                        }
+                        for (b, &at) in g.branches.iter().enumerate() {
+                            let d = toks[at];
+                            let branch_end =
+                                g.branches.get(b + 1).map_or(t.start, |&n| toks[n].start);
+                            if b == keep {
+                                out.push((d.start, d.end));
+                            } else {
+                                out.push((d.start, branch_end));
+                            }
+                        }
+                        out.push((t.start, t.end));
+                        covered_to = t.end;
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Where a stub that would start at `start` (just after a body's `{`) must
+/// start so that it removes no preprocessor line closing or continuing a
+/// group opened before the `{`: after the `#endif` (and an `#else` branch
+/// up to it) that directly follow the opener line, as in jq's
+/// `int main(…) {` / `#endif`. `start` itself when none follows; never
+/// beyond `end`. Reads only the lines it skips.
+pub fn after_group_tail(src: &[u8], start: usize, end: usize) -> usize {
+    let end = end.min(src.len());
+    let mut result = start;
+    let Some(nl) = src
+        .get(start..end)
+        .and_then(|s| s.iter().position(|&b| b == b'\n'))
+    else {
+        return start;
+    };
+    let mut i = start + nl + 1;
+    let mut in_alt = false;
+    let mut depth = 0usize;
+    while i < end {
+        let line_end = src[i..end]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(end, |p| i + p);
+        let line = &src[i..line_end];
+        let t = line
+            .iter()
+            .position(|b| !matches!(b, b' ' | b'\t' | b'\r'))
+            .map_or(&line[line.len()..], |p| &line[p..]);
+        if t.first() == Some(&b'#') {
+            let w = directive_word(t);
+            match w {
+                b"if" | b"ifdef" | b"ifndef" if in_alt => depth += 1,
+                b"endif" if depth > 0 => depth -= 1,
+                b"endif" => {
+                    in_alt = false;
+                    result = if line_end > 0 && src[line_end - 1] == b'\r' {
+                        line_end - 1
+                    } else {
+                        line_end
+                    };
+                }
+                b"else" | b"elif" | b"elifdef" | b"elifndef" if depth == 0 => in_alt = true,
+                _ if in_alt => {}
+                _ => break,
+            }
+        } else if !t.is_empty() && !in_alt {
+            break;
+        }
+        i = line_end + 1;
+    }
+    if in_alt {
+        // An alternative that never closes before the body's end: keep all.
+        return start;
+    }
+    result
+}
+
 /// `src` with every span of [`macro_mask_spans`] replaced by spaces (same
 /// length; a name of [`MacroRules::keyword_substitutions`] by its keyword
-/// and spaces), or `None` when nothing is masked.
+/// and spaces) and the non-default branches of [`alternative_spans`]
+/// blanked (line breaks kept, so rows do not move), or `None` when nothing
+/// is masked.
 pub fn mask_macros(lang: Lang, src: &[u8]) -> Option<Vec<u8>> {
     let rules = macro_rules(lang)?;
     let spans = macro_mask_spans(lang, src);
-    if spans.is_empty() {
+    let alts = alternative_spans(lang, src);
+    if spans.is_empty() && alts.is_empty() {
         return None;
     }
     let mut out = src.to_vec();
+    for (s, e) in alts {
+        for b in &mut out[s..e] {
+            if *b != b'\n' && *b != b'\r' {
+                *b = b' ';
+            }
+        }
+    }
     for (s, e) in spans {
         let name = &src[s..e];
         let kw = rules

@@ -115,6 +115,22 @@ pub(crate) struct HeaderWarning {
     pub warning: Warning,
 }
 
+/// A stub for `constexpr` functions returning nothing (C++): one that is a
+/// constant expression, so compile-time calls still compile, and that
+/// still traps at run time. It replaces the plain stub, and the function's
+/// [`Warning::ConstexprStub`] is dropped, when the function node's
+/// `type_field` is a `void_kind` node with text `void_text` and its
+/// `declarator_field` a `declarator_kind` node directly (not `void *f()`).
+#[derive(Debug)]
+pub(crate) struct ConstexprVoid {
+    pub stub: &'static str,
+    pub type_field: &'static str,
+    pub void_kind: &'static str,
+    pub void_text: &'static str,
+    pub declarator_field: &'static str,
+    pub declarator_kind: &'static str,
+}
+
 /// A constructor of a derived class, whose stub removes a required
 /// `super()` call (TypeScript TS2377): a function node of `node_kind` named
 /// `name`, whose class (the grandparent) has a `heritage_kind` child holding
@@ -155,6 +171,9 @@ pub(crate) struct StubRules {
     pub unfielded_bodies: &'static [&'static str],
     /// Header shapes whose stub parses but may not compile.
     pub header_warnings: &'static [HeaderWarning],
+    /// The stub of `constexpr` functions that return nothing, if the
+    /// language has one ([`ConstexprVoid`]).
+    pub constexpr_void: Option<ConstexprVoid>,
     /// Function nodes are only stubbed when their declarator chain has this
     /// shape (C, C++).
     pub declarator_chain: Option<DeclaratorChain>,
@@ -194,6 +213,7 @@ const PLAIN_RULES: StubRules = StubRules {
     try_body: None,
     unfielded_bodies: &[],
     header_warnings: &[],
+    constexpr_void: None,
     declarator_chain: None,
     derived_constructor: None,
     heredocs: None,
@@ -275,6 +295,15 @@ pub const JAVA_STUB: &str = "throw new UnsupportedOperationException(\"not imple
 /// also allowed in C++14 and later `constexpr` functions that are not
 /// evaluated in a constant expression.
 pub const C_STUB: &str = "__builtin_trap();";
+/// The statement that replaces the body of a C++ `constexpr` function
+/// returning `void`: in a constant evaluation (fmt's compile-time format
+/// string checks call `FMT_CONSTEXPR void on_zero()`) it does nothing, so
+/// the call is a constant expression; at run time it traps like
+/// [`C_STUB`]. `__builtin_is_constant_evaluated` is a GCC (9+) and Clang
+/// (9+) builtin, usable in every C++ mode; a plain `__builtin_trap()` is not
+/// a constant expression and failed fmt-3248's build.
+pub const CPP_CONSTEXPR_VOID_STUB: &str =
+    "if (!__builtin_is_constant_evaluated()) __builtin_trap();";
 /// The statement that replaces a Ruby body.
 pub const RUBY_STUB: &str = "raise NotImplementedError";
 /// The expression that replaces the body of a Ruby endless method
@@ -353,6 +382,14 @@ static CPP_RULES: StubRules = StubRules {
             warning: Warning::DeducedReturnType,
         },
     ],
+    constexpr_void: Some(ConstexprVoid {
+        stub: CPP_CONSTEXPR_VOID_STUB,
+        type_field: "type",
+        void_kind: "primitive_type",
+        void_text: "void",
+        declarator_field: "declarator",
+        declarator_kind: "function_declarator",
+    }),
     declarator_chain: Some(DeclaratorChain {
         field: "declarator",
         through: C_DECLARATOR_WRAPPERS,
@@ -607,6 +644,17 @@ pub(crate) fn plan(inp: &PlanInput<'_, '_>, units: &mut UnitCache) -> Result<Pla
         (_, None) => return Err(PlanError::NoBody),
         (_, Some(_)) => return Err(PlanError::Malformed("body without braces")),
     };
+    if let Some(cv) = &r.constexpr_void {
+        if warnings.contains(&Warning::ConstexprStub) && returns_void(inp, cv) {
+            let plain = stub_statement(inp.lang);
+            if let Some(at) = planned.replacement.find(plain) {
+                planned
+                    .replacement
+                    .replace_range(at..at + plain.len(), cv.stub);
+                warnings.retain(|w| *w != Warning::ConstexprStub);
+            }
+        }
+    }
     planned.warnings = warnings;
     match &units.heredocs {
         Some(h) => take_heredoc_bodies(planned, inp.src, h),
@@ -816,7 +864,11 @@ fn layout(
             close_indent: String::new(),
         };
     }
-    let start = fix_start(src, off + kept_end);
+    let mut start = fix_start(src, off + kept_end);
+    if codethread_lang::macro_rules(inp.lang).is_some() {
+        // `#ifdef W int a() { #else int b() { #endif`: the `#endif` stays.
+        start = fix_start(src, codethread_lang::after_group_tail(src, start, end));
+    }
     let eol = eol_near(src, start).as_str();
     let close_indent = line_indent(src, end);
     let inner = match first_inner_line_indent(src, start, end) {
@@ -1194,6 +1246,20 @@ fn is_derived_constructor(inp: &PlanInput<'_, '_>, d: &DerivedConstructor) -> bo
             found
         });
     derived
+}
+
+/// Whether the function of `inp` returns `void` ([`ConstexprVoid`]).
+fn returns_void(inp: &PlanInput<'_, '_>, cv: &ConstexprVoid) -> bool {
+    let node = inp.node;
+    let ty = node.child_by_field_name(cv.type_field);
+    let decl = node.child_by_field_name(cv.declarator_field);
+    ty.is_some_and(|t| {
+        t.kind() == cv.void_kind
+            && inp
+                .src
+                .get(inp.off + t.start_byte()..inp.off + t.end_byte())
+                == Some(cv.void_text.as_bytes())
+    }) && decl.is_some_and(|d| d.kind() == cv.declarator_kind)
 }
 
 /// Iterative search for a node kind below (and including) `root`.
