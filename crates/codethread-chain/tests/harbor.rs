@@ -51,6 +51,28 @@ fn py_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/py")
 }
 
+/// Runs `tests/py/<script>` with harbor's interpreter on `args`; panics
+/// with its stderr (and `what`) unless it succeeds; returns its stdout read
+/// as one JSON value (`Value::Null` for none).
+fn harbor_script(env: &Env, script: &str, args: &[&Path], what: &str) -> Value {
+    let out = Command::new(&env.harbor_py)
+        .arg(py_dir().join(script))
+        .args(args)
+        .env("HARBOR_TELEMETRY", "0")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{script} {what}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = out.stdout.trim_ascii();
+    if text.is_empty() {
+        return Value::Null;
+    }
+    serde_json::from_slice(text).unwrap()
+}
+
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -239,18 +261,7 @@ fn harbor_lint_and_task_loader_accept_every_exported_task() {
                 dataset.display().to_string().replace('/', "_")
             ));
             std::fs::write(&list, serde_json::to_string(&dirs).unwrap()).unwrap();
-            let out = Command::new(&env.harbor_py)
-                .arg(py_dir().join("harbor_tasks.py"))
-                .arg(&list)
-                .env("HARBOR_TELEMETRY", "0")
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            let r: Value = serde_json::from_slice(out.stdout.trim_ascii()).unwrap();
+            let r = harbor_script(env, "harbor_tasks.py", &[&list], "");
             assert_eq!(r["loaded"], json!(dirs.len()), "{r}");
             assert_eq!(r["valid"], json!(dirs.len()), "{r}");
             assert_eq!(r["multi_step"], json!(ids.len()), "{r}");
@@ -615,13 +626,7 @@ fn a_harbor_job_round_trips_into_gate_and_stack() {
     std::fs::create_dir_all(&a6).unwrap();
     std::os::unix::fs::symlink(art1.join("model.patch"), a6.join("model.patch")).unwrap();
     std::fs::write(w.join("spec.json"), spec.to_string()).unwrap();
-    let o = Command::new(&env.harbor_py)
-        .arg(py_dir().join("harbor_results.py"))
-        .arg(w.join("spec.json"))
-        .env("HARBOR_TELEMETRY", "0")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    harbor_script(env, "harbor_results.py", &[&w.join("spec.json")], "");
     std::fs::create_dir_all(job.join("broken__1")).unwrap();
     std::fs::write(job.join("broken__1/result.json"), "{\"task_name\": ").unwrap();
     std::os::unix::fs::symlink(&t1, job.join("linked__1")).unwrap();
@@ -892,20 +897,12 @@ fn dataset_toml_pins_every_task_as_harbor_does() {
         for (dataset, export) in [(&p.dataset, &p.export), (&p.sif_dataset, &p.sif_export)] {
             assert_eq!(export.pinned.len(), export.tasks.len());
             let scratch = codethread_chain::lang::io::create_temp_dir_in(&env.work, "ds").unwrap();
-            let out = Command::new(&env.harbor_py)
-                .arg(py_dir().join("harbor_dataset.py"))
-                .arg(dataset)
-                .arg(&scratch)
-                .env("HARBOR_TELEMETRY", "0")
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "{}: {}",
-                dataset.display(),
-                String::from_utf8_lossy(&out.stderr)
+            let r = harbor_script(
+                env,
+                "harbor_dataset.py",
+                &[dataset, &scratch],
+                &dataset.display().to_string(),
             );
-            let r: Value = serde_json::from_slice(out.stdout.trim_ascii()).unwrap();
             assert_eq!(r["tasks"], json!(export.tasks.len()), "{r}");
             let name = dataset.file_name().unwrap().to_string_lossy();
             assert_eq!(r["name"], json!(format!("codethread/{name}")));
@@ -1014,18 +1011,7 @@ fn singularity_tasks_name_prebuilt_images_harbor_accepts() {
                     .to_string(),
             )
             .unwrap();
-            let out = Command::new(&env.harbor_py)
-                .arg(py_dir().join("harbor_singularity.py"))
-                .arg(&spec)
-                .env("HARBOR_TELEMETRY", "0")
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            let r: Value = serde_json::from_slice(out.stdout.trim_ascii()).unwrap();
+            let r = harbor_script(env, "harbor_singularity.py", &[&spec], "");
             let n = export.tasks.len();
             if want_ok {
                 assert_eq!(

@@ -10,6 +10,7 @@ use codethread_patch::{
     diff_files, parse, ApplyError, ApplyOptions, Binary, BinaryHunk, BinaryMethod, DiffOptions,
     FileChange, MemTree, ParseError,
 };
+use codethread_testkit::leb128;
 
 fn header_patch(header: &str) -> Vec<u8> {
     format!("--- a/m.py\n+++ b/m.py\n{header}\n-x = 1\n+x = 2\n").into_bytes()
@@ -102,19 +103,6 @@ fn zlib(data: &[u8]) -> Vec<u8> {
     e.finish().unwrap()
 }
 
-/// A git varint (delta header size).
-fn varint(mut v: u64, out: &mut Vec<u8>) {
-    loop {
-        let b = (v & 0x7f) as u8;
-        v >>= 7;
-        if v == 0 {
-            out.push(b);
-            return;
-        }
-        out.push(b | 0x80);
-    }
-}
-
 fn with_forward(hunk: BinaryHunk) -> codethread_patch::Patch {
     let mut p = binary_patch();
     p.files[0].binary = Some(Binary::Git {
@@ -130,8 +118,8 @@ fn absurd_delta_sizes_are_typed_errors() {
     let base_len = 10u64;
     for dst in [1u64 << 40, 1 << 56, u64::MAX >> 8, 99_999_999_999] {
         let mut delta = Vec::new();
-        varint(base_len, &mut delta);
-        varint(dst, &mut delta);
+        leb128(base_len, &mut delta);
+        leb128(dst, &mut delta);
         // Copy the whole base, many times: 8 bytes of delta, 10 bytes out each.
         for _ in 0..64 {
             delta.extend_from_slice(&[0x91, 0, base_len as u8]);
@@ -169,8 +157,8 @@ fn delta_amplification_is_bounded() {
     let base = vec![7u8; 0x10000];
     let dst = 1u64 << 33; // 8 GiB announced
     let mut delta = Vec::new();
-    varint(base.len() as u64, &mut delta);
-    varint(dst, &mut delta);
+    leb128(base.len() as u64, &mut delta);
+    leb128(dst, &mut delta);
     // Each `0x80` op copies 0x10000 bytes from offset 0.
     delta.extend(std::iter::repeat_n(0x80u8, (dst / 0x10000) as usize));
     let p = with_forward(BinaryHunk {

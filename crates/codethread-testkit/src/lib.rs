@@ -399,8 +399,9 @@ pub mod python {
     }
 }
 
-/// Unsigned LEB128, the Thrift compact protocol's varint.
-fn thrift_varint(mut v: u64, out: &mut Vec<u8>) {
+/// Appends `v` as an unsigned LEB128 varint (seven bits a byte, low bits
+/// first): the Thrift compact protocol's varint and git's delta header size.
+pub fn leb128(mut v: u64, out: &mut Vec<u8>) {
     loop {
         let b = (v & 0x7f) as u8;
         v >>= 7;
@@ -419,7 +420,7 @@ pub fn parquet_nested(depth: usize) -> Vec<u8> {
     let mut f = vec![0x15, 2]; // version = 1
     f.push(0x19); // schema: list<struct>
     f.push(0xfc);
-    thrift_varint(depth as u64 + 1, &mut f);
+    leb128(depth as u64 + 1, &mut f);
     for i in 0..=depth {
         if i == depth {
             f.extend_from_slice(&[0x15, 2]); // type = INT32
