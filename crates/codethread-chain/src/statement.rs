@@ -457,11 +457,25 @@ pub(crate) fn docstring_of(path: &str, f: &Function, source: &[u8]) -> Option<St
         lines.pop();
     }
     let mut doc: Vec<String> = Vec::new();
-    let mut in_block = false;
+    // Inside a `/* … */` block read upward: where its lines start in `doc`.
+    let mut block_start: Option<usize> = None;
     while let Some(l) = lines.pop() {
         let t = l.trim();
-        if in_block {
-            let done = t.starts_with("/*");
+        if let Some(start) = block_start {
+            if t.contains("*/") {
+                // Another block ends here before this one opened: the text
+                // between is code (`#else /*}*/` above `int main(`).
+                doc.truncate(start);
+                break;
+            }
+            if let Some(at) = t.find("/*") {
+                if at > 0 {
+                    // Code before the opener: not a comment block.
+                    doc.truncate(start);
+                    break;
+                }
+                block_start = None;
+            }
             doc.push(
                 t.trim_start_matches("/**")
                     .trim_start_matches("/*")
@@ -469,14 +483,16 @@ pub(crate) fn docstring_of(path: &str, f: &Function, source: &[u8]) -> Option<St
                     .trim()
                     .to_string(),
             );
-            if done {
-                in_block = false;
-                continue;
-            }
             continue;
         }
         if t.ends_with("*/") {
-            let single = t.starts_with("/*");
+            match t.find("/*") {
+                // A comment after code on its line (`#else /*}*/`,
+                // `int x; /* … */`) is no documentation.
+                Some(at) if at > 0 => break,
+                Some(_) => {}
+                None => block_start = Some(doc.len()),
+            }
             doc.push(
                 t.trim_end_matches("*/")
                     .trim_start_matches("/**")
@@ -485,7 +501,6 @@ pub(crate) fn docstring_of(path: &str, f: &Function, source: &[u8]) -> Option<St
                     .trim()
                     .to_string(),
             );
-            in_block = !single;
             continue;
         }
         if let Some(c) = t
@@ -501,6 +516,10 @@ pub(crate) fn docstring_of(path: &str, f: &Function, source: &[u8]) -> Option<St
             continue;
         }
         break;
+    }
+    if let Some(start) = block_start {
+        // The file began inside the block: no opener, no comment.
+        doc.truncate(start);
     }
     doc.reverse();
     let s = doc.join("\n").trim().to_string();
@@ -581,6 +600,35 @@ mod tests {
         assert_eq!(s, offline_statement(&c), "deterministic");
         let imported = statement_from_answer(&c, &s);
         assert!(imported.warnings.is_empty(), "{:?}", imported.warnings);
+    }
+
+    #[test]
+    fn a_comment_after_code_is_no_documentation() {
+        // jq's main (issue 18's validity rule: the statement must not carry
+        // code): the line above `int main(` is `#else /*}*/`; the block
+        // reader once took it for the end of a block and copied everything
+        // up to an earlier `/*`, function bodies included.
+        let src = b"/* flags */\nenum { A = 1, /* debugging only */ B = 2 };\nstatic int process(int x) {\n  int ret = x + 4; // code\n  return ret;\n}\n#ifdef WIN32\nint umain(int argc) {\n#else /*}*/\nint main(int argc) {\n#endif\n  return process(argc);\n}\n";
+        let c = ctx(src, Lang::C, "src/main.c");
+        for t in &c.targets {
+            let doc = t.docstring.as_deref().unwrap_or("");
+            assert!(!doc.contains("int ret"), "{}: {doc:?}", t.qualname);
+        }
+        // Real comment blocks above a function are still its documentation.
+        let src = b"int x; /* trailing */\n/*\n * Adds one.\n */\nint f(int a) { return a + 1; }\n/** One line. */\nint g(int a) { return a; }\n";
+        let c = ctx(src, Lang::C, "a.c");
+        let doc = |name: &str| {
+            c.targets
+                .iter()
+                .find(|t| t.qualname == name)
+                .and_then(|t| t.docstring.clone())
+        };
+        assert_eq!(doc("f").as_deref(), Some("Adds one."));
+        assert_eq!(doc("g").as_deref(), Some("One line."));
+        // A block whose opener follows code on its line is no comment block.
+        let src = b"int x = 1; /* starts\n   here */\nint h(void) { return 0; }\n";
+        let c = ctx(src, Lang::C, "b.c");
+        assert_eq!(c.targets[0].docstring, None);
     }
 
     #[test]
