@@ -28,9 +28,11 @@ pub(crate) fn needs_reparse(grammar: Lang, lang: Lang, parse_errors: usize) -> b
 }
 
 /// The index `chain targets` builds of `source`, a `lang` file, from its
-/// own parse: the language's grammar, and for a file with parse errors the
-/// fallback grammar with fewer errors (empty when the parser fails). Every
-/// tree it builds is dropped before it returns.
+/// own parse (`codethread_lang::parse_file`): the language's grammar, for a
+/// file with parse errors the fallback grammar with fewer errors, then the
+/// macro mask where it removes errors (`codethread_lang::tolerant`; empty
+/// when the parser fails). Every tree it builds is dropped before it
+/// returns.
 pub(crate) fn reparsed_index(lang: Lang, source: &[u8]) -> Vec<Function> {
     let Ok(first) = codethread_lang::parse(lang, source.to_vec()) else {
         return Vec::new();
@@ -45,6 +47,7 @@ pub(crate) fn reparsed_index(lang: Lang, source: &[u8]) -> Vec<Function> {
             }
         }
     }
+    let best = codethread_lang::tolerant(best);
     index_flat(&best, &FlatTree::new(&best))
 }
 
