@@ -20,8 +20,11 @@ use codethread_metrics::{analyze_source, parse_for, AnalyzeOptions, Profile};
 
 const CHILD_ENV: &str = "CODETHREAD_MEM_CHILD";
 
-/// Input size of every shape (bytes).
-const SIZE: usize = 250_000;
+/// Input size of every shape (bytes): under the default parse budget's
+/// token floor (100,000 estimated tokens; the densest shape has one a
+/// byte), which a denser or larger file exceeds and is then refused before
+/// it is parsed (`codethread-lang`'s budget tests).
+const SIZE: usize = 90_000;
 
 fn dense_expression(size: usize) -> String {
     let ops = ['+', '-', '*'];
