@@ -28,6 +28,19 @@ while [ $# -gt 0 ]; do
   repos+=("$1"); shift
 done
 [ ${#repos[@]} -eq 0 ] && repos=(fmt jq redis)
+# A missing build tool is named up front (exit 2), never reported as a PR0
+# that fails to compile.
+for r in "${repos[@]}"; do
+  case $r in
+    fmt) tools="cmake make c++" ;;
+    jq) tools="autoreconf libtoolize bison flex make cc" ;;
+    redis) tools="make cc" ;;
+    *) tools="" ;;
+  esac
+  for t in $tools; do
+    command -v "$t" >/dev/null 2>&1 || { echo "$r needs $t (not on PATH)" >&2; exit 2; }
+  done
+done
 dataset=$shared/swebench/swebench_datasets/SWE-bench_Multilingual.test.jsonl
 mkdir -p "$work"
 echo "# work dir: $work" >&2
