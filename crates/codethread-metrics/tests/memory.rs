@@ -22,8 +22,8 @@ const CHILD_ENV: &str = "CODETHREAD_MEM_CHILD";
 
 /// Input size of every shape (bytes): under the default parse budget's
 /// token floor (100,000 estimated tokens; the densest shape has one a
-/// byte), which a denser or larger file exceeds and is then refused before
-/// it is parsed (`codethread-lang`'s budget tests).
+/// byte). Above the floor a file denser than 75 tokens per 100 bytes is
+/// refused before it is parsed (`codethread-lang`'s budget tests).
 const SIZE: usize = 90_000;
 
 fn dense_expression(size: usize) -> String {
