@@ -1,5 +1,5 @@
 //! Logical lines of code (paper profile), by one of three generic counters
-//! chosen by the language's rule (`rules/lloc.rs`, named by its
+//! chosen by the language's rule (its tool's `rules::<tool>::lloc` table, named by its
 //! `rules::paper` row).
 //!
 //! All walks are iterative (a `TreeCursor`), so any nesting depth is safe.

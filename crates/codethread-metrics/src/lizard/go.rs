@@ -3,7 +3,7 @@
 //! (strings and comments as single tokens) are lizard's tokens, so the
 //! count needs no token reader of its own — only lizard's idea of where a
 //! Go function ends ([`BraceScope`]). The paper profile's Go row names
-//! this through `rules::cyclomatic::GO_LIZARD` (token mode); the C++, Ruby
+//! this through `rules::lizard::cyclomatic::GO_LIZARD` (token mode); the C++, Ruby
 //! and PHP reader is the rest of this module.
 
 use codethread_lang::{FlatNode as Node, ParsedFile};

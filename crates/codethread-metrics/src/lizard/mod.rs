@@ -7,20 +7,20 @@
 //! preprocessor pass, comments, line counting, conditions) and feeds it to
 //! the language's reader state machine (`clike.rs`, `ruby.rs`, `php.rs`),
 //! which opens and closes functions in a shared context (`Context`). Every
-//! per-language choice is a field of a [`LizardLang`] table (`tables.rs`);
+//! per-language choice is a field of a [`LizardLang`] table
+//! (`rules/lizard/tables.rs`);
 //! the pipeline and the context are one generic engine.
 //!
 //! CCN = 1 + each condition token met while a function is current. Where
 //! lizard's block pairing goes wrong (see `docs/metrics.md`), so does this
 //! reader, on purpose: the reference values are lizard's.
 
-mod clike;
+pub(crate) mod clike;
 pub(crate) mod go;
-mod php;
+pub(crate) mod php;
 mod records;
-mod ruby;
-pub(crate) mod tables;
-mod tokens;
+pub(crate) mod ruby;
+pub(crate) mod tokens;
 
 pub(crate) use records::file_metrics;
 use tokens::{Tok, TokenTable, Tokenizer};

@@ -12,7 +12,7 @@ use super::cyclomatic::CcRules;
 use super::functions::FunctionSet;
 use super::halstead::HalsteadRules;
 use super::lloc::LlocRule;
-use super::{cognitive as cog, cyclomatic as cc, functions as fs, halstead as hal, lloc};
+use super::{complexipy, go_halstead, gocognit, lizard, radon, rca};
 use crate::lizard::LizardLang;
 
 /// The tables of a tool read from the tree: the functions it reports and
@@ -57,77 +57,77 @@ pub(crate) enum PaperTables {
 // radon 6.0.1 (CC, Halstead, LLOC) + complexipy (cognitive).
 static PYTHON: PaperTables = PaperTables::Tree(TreeTables {
     tool: "radon 6.0.1 + complexipy",
-    functions: &fs::PYTHON,
-    cyclomatic: &cc::PYTHON_RADON,
-    cognitive: &cog::PYTHON_COMPLEXIPY,
-    halstead: &hal::python::PAPER,
-    lloc: LlocRule::LogicalLines(&lloc::PYTHON_RADON),
+    functions: &radon::functions::PYTHON,
+    cyclomatic: &radon::cyclomatic::PYTHON_RADON,
+    cognitive: &complexipy::PYTHON_COMPLEXIPY,
+    halstead: &radon::halstead::PAPER,
+    lloc: LlocRule::LogicalLines(&radon::lloc::PYTHON_RADON),
 });
 
 // lizard (CC, NLOC) + gocognit (cognitive) + go-halstead.
 static GO: PaperTables = PaperTables::Tree(TreeTables {
     tool: "lizard + gocognit + go-halstead",
-    functions: &fs::GO,
-    cyclomatic: &cc::GO_LIZARD,
-    cognitive: &cog::GO_GOCOGNIT,
-    halstead: &hal::go::PAPER,
-    lloc: LlocRule::CodeLines(&lloc::GO_LIZARD),
+    functions: &lizard::functions::GO,
+    cyclomatic: &lizard::cyclomatic::GO_LIZARD,
+    cognitive: &gocognit::GO_GOCOGNIT,
+    halstead: &go_halstead::PAPER,
+    lloc: LlocRule::CodeLines(&lizard::lloc::GO_LIZARD),
 });
 
 // rust-code-analysis 0.0.25.
 static RUST: PaperTables = PaperTables::Tree(TreeTables {
     tool: "rust-code-analysis 0.0.25",
-    functions: &fs::RUST,
-    cyclomatic: &cc::RUST_RCA,
-    cognitive: &cog::RUST_RCA,
-    halstead: &hal::rca_rust::PAPER,
-    lloc: LlocRule::Statements(&lloc::RUST_RCA),
+    functions: &rca::functions::RUST,
+    cyclomatic: &rca::cyclomatic::RUST_RCA,
+    cognitive: &rca::cognitive::RUST_RCA,
+    halstead: &rca::halstead::rust::PAPER,
+    lloc: LlocRule::Statements(&rca::lloc::RUST_RCA),
 });
 static JAVASCRIPT: PaperTables = PaperTables::Tree(TreeTables {
     tool: "rust-code-analysis 0.0.25",
-    functions: &fs::JS,
-    cyclomatic: &cc::JS_RCA,
-    cognitive: &cog::JS_RCA,
-    halstead: &hal::rca_js::PAPER_JS,
-    lloc: LlocRule::Statements(&lloc::JS_RCA),
+    functions: &rca::functions::JS,
+    cyclomatic: &rca::cyclomatic::JS_RCA,
+    cognitive: &rca::cognitive::JS_RCA,
+    halstead: &rca::halstead::js::PAPER_JS,
+    lloc: LlocRule::Statements(&rca::lloc::JS_RCA),
 });
 static TYPESCRIPT: PaperTables = PaperTables::Tree(TreeTables {
     tool: "rust-code-analysis 0.0.25",
-    functions: &fs::TS,
-    cyclomatic: &cc::JS_RCA,
-    cognitive: &cog::JS_RCA,
-    halstead: &hal::rca_js::PAPER_TS,
-    lloc: LlocRule::Statements(&lloc::JS_RCA),
+    functions: &rca::functions::TS,
+    cyclomatic: &rca::cyclomatic::JS_RCA,
+    cognitive: &rca::cognitive::JS_RCA,
+    halstead: &rca::halstead::js::PAPER_TS,
+    lloc: LlocRule::Statements(&rca::lloc::JS_RCA),
 });
 static JAVA: PaperTables = PaperTables::Tree(TreeTables {
     tool: "rust-code-analysis 0.0.25",
-    functions: &fs::JAVA_RCA,
-    cyclomatic: &cc::JAVA_RCA,
-    cognitive: &cog::JAVA_RCA,
-    halstead: &hal::rca_java::PAPER,
-    lloc: LlocRule::Statements(&lloc::JAVA_RCA),
+    functions: &rca::functions::JAVA_RCA,
+    cyclomatic: &rca::cyclomatic::JAVA_RCA,
+    cognitive: &rca::cognitive::JAVA_RCA,
+    halstead: &rca::halstead::java::PAPER,
+    lloc: LlocRule::Statements(&rca::lloc::JAVA_RCA),
 });
 static C: PaperTables = PaperTables::Tree(TreeTables {
     tool: "rust-code-analysis 0.0.25 (C++ grammar)",
-    functions: &fs::C_RCA,
-    cyclomatic: &cc::C_RCA,
-    cognitive: &cog::C_RCA,
-    halstead: &hal::rca_c::PAPER,
-    lloc: LlocRule::Statements(&lloc::C_RCA),
+    functions: &rca::functions::C_RCA,
+    cyclomatic: &rca::cyclomatic::C_RCA,
+    cognitive: &rca::cognitive::C_RCA,
+    halstead: &rca::halstead::c::PAPER,
+    lloc: LlocRule::Statements(&rca::lloc::C_RCA),
 });
 
 // lizard 1.24.3, CCN only.
 static CPP: PaperTables = PaperTables::Lizard(LizardTables {
     tool: "lizard 1.24.3",
-    reader: &crate::lizard::tables::CPP,
+    reader: &lizard::tables::CPP,
 });
 static RUBY: PaperTables = PaperTables::Lizard(LizardTables {
     tool: "lizard 1.24.3",
-    reader: &crate::lizard::tables::RUBY,
+    reader: &lizard::tables::RUBY,
 });
 static PHP: PaperTables = PaperTables::Lizard(LizardTables {
     tool: "lizard 1.24.3",
-    reader: &crate::lizard::tables::PHP,
+    reader: &lizard::tables::PHP,
 });
 
 /// One row per language (`codethread_lang::PerLang`: a missing or

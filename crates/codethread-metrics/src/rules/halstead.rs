@@ -1,13 +1,8 @@
-//! Halstead rule tables: which syntax counts as an operator or an operand,
+//! Halstead rule types: which syntax counts as an operator or an operand,
 //! per (profile, language). The walkers in `crate::halstead` read only these
-//! tables; a new profile is a new set of tables.
-
-pub(crate) mod go;
-pub(crate) mod python;
-pub(crate) mod rca_c;
-pub(crate) mod rca_java;
-pub(crate) mod rca_js;
-pub(crate) mod rca_rust;
+//! tables; a new profile is a new set of tables. The paper tools' rows are
+//! in their tools' modules ([`super::radon`], [`super::go_halstead`],
+//! [`super::rca`]).
 
 /// The rules of one (profile, language).
 #[derive(Debug)]

@@ -1,10 +1,10 @@
 //! The lizard reader's language tables (lizard 1.24.3's rules as data).
 
-use super::clike::CLikeTable;
-use super::php::PhpTable;
-use super::ruby::RubyTable;
-use super::tokens::{Rule, TokenTable};
-use super::{Comments, LizardLang, Machine, Preprocess};
+use crate::lizard::clike::CLikeTable;
+use crate::lizard::php::PhpTable;
+use crate::lizard::ruby::RubyTable;
+use crate::lizard::tokens::{Rule, TokenTable};
+use crate::lizard::{Comments, LizardLang, Machine, Preprocess};
 
 /// C and C++ (lizard's `.c .cpp .cc .cxx .h .hh .hpp` reader).
 pub(crate) static CPP: LizardLang = LizardLang {

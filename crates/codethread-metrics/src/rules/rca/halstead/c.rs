@@ -9,7 +9,9 @@
 //! number and string literals (raw strings too), `true`, `false`, `NULL` /
 //! `nullptr` and `...`; character literals are not operands.
 
-use super::{AloneMacro, ByText, HalsteadRules, Mode, NodeClass, NodeRules, Piece};
+use crate::rules::halstead::{
+    AloneMacro, ByText, HalsteadRules, Mode, NodeClass, NodeRules, Piece,
+};
 
 pub(crate) static PAPER: HalsteadRules = HalsteadRules {
     null_for: &[],

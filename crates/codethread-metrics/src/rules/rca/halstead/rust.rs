@@ -8,7 +8,7 @@
 //! type identifiers are not operands. The tool's grammar kept comments as one
 //! token and did not expose the punctuation inside macro token trees.
 
-use super::{HalsteadRules, HiddenIn, Mode, NodeRules};
+use crate::rules::halstead::{HalsteadRules, HiddenIn, Mode, NodeRules};
 
 pub(crate) static PAPER: HalsteadRules = HalsteadRules {
     null_for: &[],

@@ -11,7 +11,7 @@
 //! exact source text): identifiers, `null`, class literals, string, character
 //! and number literals; `true`/`false` are neither.
 
-use super::{HalsteadRules, Mode, NodeRules, Reread};
+use crate::rules::halstead::{HalsteadRules, Mode, NodeRules, Reread};
 
 pub(crate) static PAPER: HalsteadRules = HalsteadRules {
     null_for: &[],

@@ -13,7 +13,7 @@
 //! The tool bundled an older grammar (function expressions were the node kind
 //! `function`, today `function_expression`); the tables name today's kinds.
 
-use super::{ExtraIn, HalsteadRules, HiddenIn, Mode, NodeRules, Piece};
+use crate::rules::halstead::{ExtraIn, HalsteadRules, HiddenIn, Mode, NodeRules, Piece};
 
 pub(crate) static PAPER_JS: HalsteadRules = HalsteadRules {
     null_for: &[],

@@ -8,7 +8,7 @@
 //! literals get no record of their own (they are counted inside the
 //! enclosing declaration).
 
-use super::{AutoSemicolon, HalsteadRules, Mode, TokenRules};
+use crate::rules::halstead::{AutoSemicolon, HalsteadRules, Mode, TokenRules};
 
 pub(crate) static PAPER: HalsteadRules = HalsteadRules {
     null_for: &["func_literal"],

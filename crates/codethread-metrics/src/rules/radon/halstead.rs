@@ -11,7 +11,7 @@
 //! name. A `def` contributes only its body (not decorators, defaults or
 //! annotations); lambdas and classes are visited whole.
 
-use super::{AstFields, AstOpRules, HalsteadRules, KeywordConst, Mode};
+use crate::rules::halstead::{AstFields, AstOpRules, HalsteadRules, KeywordConst, Mode};
 
 pub(crate) static PAPER: HalsteadRules = HalsteadRules {
     null_for: &[],
