@@ -7,7 +7,7 @@ use codethread_lang::{Lang, LangError, ParseBudget, ParsedFile};
 /// ([`crate::AnalyzeOptions::naming_budget`]): 16 tree-sitter operations
 /// and 32 bytes read by the lexer per source byte (each with a floor of
 /// 10^6), the default token and time limits. Every file of the fmt, jekyll
-/// and carbon corpora parses within it (`tests/join_targets.rs`); error
+/// and carbon corpora parses within it (`tests/it/join_targets.rs`); error
 /// recovery on adversarial input (a line of a million unterminated strings)
 /// is superlinear, and lizard's token reader is linear, so the names must
 /// not cost more than the measurement.

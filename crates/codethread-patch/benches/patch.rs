@@ -14,7 +14,7 @@ use codethread_patch::{
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 // The integration tests' helpers: the same tree loader.
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/it/common/mod.rs"]
 mod common;
 use common::{dev_instances, load_tree, read_jsonl};
 

@@ -14,7 +14,7 @@
 //! - `PARITY_SHOW=20`           print the first 20 mismatches per cell.
 //!
 //! Run: `CODETHREAD_SHARED=/work/shared cargo test -p codethread-metrics
-//! --release --test parity -- --nocapture`.
+//! --release --test it parity:: -- --nocapture`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::{HashMap, HashSet};

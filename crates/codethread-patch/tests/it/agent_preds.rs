@@ -3,15 +3,13 @@
 //! patch of the same instance.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
+use crate::common::*;
 use codethread_patch::{
     file_set, jaccard, localize, parse, similarity, LocalizeOptions, ParseError,
 };
-use common::*;
 
 fn pred_files(root: &std::path::Path) -> Vec<PathBuf> {
     let mut v = Vec::new();

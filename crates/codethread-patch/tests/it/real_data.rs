@@ -1,10 +1,8 @@
 //! Real-data suites: every SWE-bench gold patch, and the 41 chains/dev instances.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
+use crate::common::*;
 use codethread_patch::{apply_to_dir, parse, synthesize_images, ApplyOptions, FileOp};
-use common::*;
 
 /// All 800 gold patches (and their 800 test patches) of SWE-bench Verified +
 /// Multilingual parse, and writing them back gives the exact input bytes.

@@ -8,7 +8,7 @@
 //! way. Both profiles; prints a corpus × profile table.
 //!
 //! Run: `CODETHREAD_SHARED=/work/shared cargo test -p codethread-metrics
-//! --test join_targets -- --nocapture` (`JOIN_CORPUS=gin,cobra` for some).
+//! --test it join_targets:: -- --nocapture` (`JOIN_CORPUS=gin,cobra` for some).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::{HashMap, HashSet};

@@ -2,10 +2,8 @@
 //! Java/C/C++/Ruby/PHP) against their expected_targets.jsonl.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
+use crate::common::*;
 use codethread_patch::{localize, parse, EditedFunction, Localization, LocalizeOptions};
-use common::*;
 use serde_json::{json, Value};
 
 fn fn_view(t: &EditedFunction) -> Value {

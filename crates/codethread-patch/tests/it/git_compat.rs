@@ -2,12 +2,10 @@
 //! the same bytes as our own applier.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-mod common;
-
+use crate::common::*;
 use codethread_patch::{
     diff_files, diff_trees, parse, ApplyOptions, DiffOptions, FileChange, MemTree, TreeFile,
 };
-use common::*;
 use proptest::prelude::*;
 
 /// Writes `before` into a fresh git repo, runs `git apply --check` and

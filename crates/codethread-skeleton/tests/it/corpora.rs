@@ -203,7 +203,7 @@ fn run_corpora(opts: &Options) {
         return;
     };
     // The Python / Go / Rust / JS corpora; the Java, C, C++, Ruby and PHP
-    // ones are checked by tests/multilingual.rs.
+    // ones are checked by tests/it/multilingual.rs.
     let all: Vec<PathBuf> = OLD_CORPORA
         .iter()
         .flat_map(|c| files(&root.join(c)))

@@ -293,14 +293,14 @@ fn unreadable_and_unsupported_files_are_named_and_skipped() {
 #[test]
 fn labels_have_no_leading_dot_slash() {
     // cargo runs tests from the crate directory.
-    let file = PathBuf::from("./tests/bad_input.rs");
+    let file = PathBuf::from("./tests/it/bad_input.rs");
     let f = analyze_paths(&[file], &AnalyzeOptions::new(Profile::Paper))
         .into_iter()
         .next()
         .unwrap()
         .unwrap();
-    assert_eq!(f.path, "tests/bad_input.rs");
-    let dir = PathBuf::from("./tests");
+    assert_eq!(f.path, "tests/it/bad_input.rs");
+    let dir = PathBuf::from("./tests/it");
     let labels: Vec<String> = analyze_paths(&[dir], &AnalyzeOptions::new(Profile::Paper))
         .into_iter()
         .map(|r| r.unwrap().path)

@@ -376,7 +376,7 @@ fn subnormal_column_keeps_z_and_p() {
 
 /// The row count is checked before any pass over the columns: 20,000
 /// columns and 3 rows fail with `TooFewRows` (the time is checked by
-/// `tests/scaling.rs`, `many_columns_are_linear`).
+/// `tests/it/scaling.rs`, `many_columns_are_linear`).
 #[test]
 fn too_few_rows_is_found_before_work_on_many_columns() {
     let k = 20_000;
