@@ -1,0 +1,87 @@
+//! Function-like macro invocations in the same-length parse view.
+//!
+//! The C++ text is a slice of fmt's `include/fmt/format.h` at
+//! ece4b4b33a96db77beccca3957505e689cbc4279 (SWE-bench Multilingual
+//! fmtlib__fmt-2317, lines 190-196 and 1539-1556; fmt is MIT-licensed),
+//! where `FMT_ENABLE_IF(…)` (defined in `core.h` as
+//! `fmt::enable_if_t<(__VA_ARGS__), int> = 0`) left the targets inside
+//! ERROR nodes.
+
+use codethread_lang::{macro_call_spans, mask_macros, parse, tolerant, CallClass, Lang};
+
+const FMT_SLICE: &str = r#"FMT_CONSTEXPR20 inline int clz(uint32_t x) {
+  FMT_ASSERT(x != 0, "");
+  // which the callers guarantee to not happen.
+  FMT_MSC_WARNING(suppress : 6102)
+  return 31 ^ static_cast<int>(r);
+}
+template <typename Char, typename OutputIt, typename T,
+          FMT_ENABLE_IF(is_integral<T>::value &&
+                        !std::is_same<T, bool>::value &&
+                        std::is_same<OutputIt, buffer_appender<Char>>::value)>
+FMT_CONSTEXPR OutputIt write(OutputIt out, T value,
+                             const basic_format_specs<Char>& specs,
+                             locale_ref loc) {
+  return write_int(out, make_write_int_arg(value, specs.sign), specs, loc);
+}
+// An inlined version of write used in format string compilation.
+template <typename Char, typename OutputIt, typename T,
+          FMT_ENABLE_IF(is_integral<T>::value &&
+                        !std::is_same<T, bool>::value &&
+                        !std::is_same<OutputIt, buffer_appender<Char>>::value)>
+FMT_CONSTEXPR FMT_INLINE OutputIt write(OutputIt out, T value,
+                                        const basic_format_specs<Char>& specs,
+                                        locale_ref loc) {
+  return write_int(out, make_write_int_arg(value, specs.sign), specs, loc);
+}
+"#;
+
+#[test]
+fn enable_if_and_statement_macros_parse_without_errors() {
+    let src = FMT_SLICE.as_bytes();
+    let plain = parse(Lang::Cpp, src.to_vec()).expect("parse");
+    assert!(plain.parse_errors > 0, "the slice has errors unmasked");
+    let view = mask_macros(Lang::Cpp, src).expect("masked");
+    assert_eq!(view.len(), src.len(), "same length");
+    let rows = |b: &[u8]| b.iter().filter(|&&c| c == b'\n').count();
+    assert_eq!(rows(&view), rows(src), "line breaks kept");
+    let f = tolerant(plain);
+    assert_eq!(f.parse_errors, 0, "{}", String::from_utf8_lossy(&view));
+    assert_eq!(f.source, src, "original bytes kept");
+    let calls = macro_call_spans(Lang::Cpp, src);
+    let classes: Vec<CallClass> = calls.iter().map(|c| c.2).collect();
+    assert_eq!(
+        classes,
+        [
+            CallClass::Blank,
+            CallClass::TemplateParam,
+            CallClass::TemplateParam
+        ]
+    );
+    let functions = {
+        let mut n = 0;
+        let mut stack = vec![f.root()];
+        let mut c = f.tree.walk();
+        while let Some(node) = stack.pop() {
+            n += usize::from(node.kind() == "function_definition");
+            stack.extend(node.children(&mut c));
+        }
+        n
+    };
+    assert_eq!(functions, 3);
+}
+
+#[test]
+fn defined_macros_take_the_class_of_their_expansion() {
+    let src = b"#define MY_REQ(...) std::enable_if_t<(__VA_ARGS__), int> = 0\n\
+#define MY_ATTR(x) __attribute__((x))\n\
+#define MY_CALL(x) f(x)\n\
+template <typename T, MY_REQ(sizeof(T) > 1)> int g(T) { return MY_CALL(1); }\n";
+    let calls = macro_call_spans(Lang::Cpp, src);
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    assert_eq!(calls[0].2, CallClass::TemplateParam);
+    // `MY_CALL(1)` is an expression: not rewritten.
+    let view = mask_macros(Lang::Cpp, src).expect("masked");
+    assert!(String::from_utf8_lossy(&view).contains("int=0"));
+    assert!(String::from_utf8_lossy(&view).contains("MY_CALL(1)"));
+}
