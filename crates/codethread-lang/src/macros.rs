@@ -760,6 +760,44 @@ pub fn macro_call_spans(lang: Lang, src: &[u8]) -> Vec<(usize, usize, CallClass)
     out
 }
 
+/// The spans of conditional groups with no `#else` whose only text is a
+/// neutral expansion (attributes, specifier keywords), as
+/// `#if X` / `__attribute__((no_sanitize("undefined")))` / `#endif`
+/// between a template header and its declaration, where the grammar
+/// accepts no preprocessor line: from the `#if` line to the `#endif` line,
+/// blanked in the parse view. One pass over the tokens.
+fn conditional_attribute_spans(src: &[u8], rules: &MacroRules) -> Vec<(usize, usize)> {
+    let (toks, _) = tokenize(src);
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < toks.len() {
+        let t = toks[k];
+        let opens = t.kind == Tok::Directive
+            && matches!(
+                directive_word(&src[t.start..t.end]),
+                b"if" | b"ifdef" | b"ifndef"
+            );
+        if !opens {
+            k += 1;
+            continue;
+        }
+        let Some(j) = (k + 1..toks.len()).find(|&j| toks[j].kind == Tok::Directive) else {
+            break;
+        };
+        let end = toks[j];
+        if j > k + 1
+            && directive_word(&src[end.start..end.end]) == b"endif"
+            && neutral_expansion(&src[toks[k + 1].start..toks[j - 1].end], rules, &[])
+        {
+            out.push((t.start, end.end));
+            k = j + 1;
+            continue;
+        }
+        k = j;
+    }
+    out
+}
+
 /// The directive word of a preprocessor line (`#  ifdef X` gives `ifdef`).
 fn directive_word(line: &[u8]) -> &[u8] {
     let mut i = usize::from(line.first() == Some(&b'#'));
@@ -958,10 +996,18 @@ pub fn mask_macros(lang: Lang, src: &[u8]) -> Option<Vec<u8>> {
     let spans = macro_mask_spans(lang, src);
     let alts = alternative_spans(lang, src);
     let calls = macro_call_spans(lang, src);
-    if spans.is_empty() && alts.is_empty() && calls.is_empty() {
+    let attrs = conditional_attribute_spans(src, rules);
+    if spans.is_empty() && alts.is_empty() && calls.is_empty() && attrs.is_empty() {
         return None;
     }
     let mut out = src.to_vec();
+    for (s, e) in attrs {
+        for b in &mut out[s..e] {
+            if *b != b'\n' && *b != b'\r' {
+                *b = b' ';
+            }
+        }
+    }
     for &(s, e, class) in &calls {
         for b in &mut out[s..e] {
             if *b != b'\n' && *b != b'\r' {

@@ -85,3 +85,26 @@ template <typename T, MY_REQ(sizeof(T) > 1)> int g(T) { return MY_CALL(1); }\n";
     assert!(String::from_utf8_lossy(&view).contains("int=0"));
     assert!(String::from_utf8_lossy(&view).contains("MY_CALL(1)"));
 }
+
+/// fmt-2317 base, `include/fmt/format.h` lines 349-359: an attribute under
+/// `#if` between a template header and the declaration.
+#[test]
+fn conditional_attribute_after_template_header_is_blanked() {
+    let src = br#"template <typename Container, FMT_ENABLE_IF(is_contiguous<Container>::value)>
+#if FMT_CLANG_VERSION >= 307 && !FMT_ICC_VERSION
+__attribute__((no_sanitize("undefined")))
+#endif
+inline checked_ptr<typename Container::value_type>
+reserve(std::back_insert_iterator<Container> it, size_t n) {
+  Container& c = get_container(it);
+  size_t size = c.size();
+  c.resize(size + n);
+  return make_checked(get_data(c) + size, n);
+}
+"#;
+    let plain = parse(Lang::Cpp, src.to_vec()).expect("parse");
+    assert!(plain.parse_errors > 0);
+    let f = tolerant(plain);
+    assert_eq!(f.parse_errors, 0);
+    assert_eq!(f.source, src.to_vec());
+}
