@@ -51,6 +51,11 @@ pub struct MacroRules {
     /// `constexpr_stub` warning). Empty for C, whose grammar has no such
     /// keyword.
     pub keyword_substitutions: &'static [(&'static str, &'static str)],
+    /// Whether a parameter's braced default `= {}` (C++) is written `= 0 `
+    /// in the parse view: tree-sitter's C++ grammar takes only an
+    /// expression after the `=` and leaves a MISSING node there (fmt's
+    /// `locale_ref loc = {}`), which keeps the function from being stubbed.
+    pub braced_defaults: bool,
 }
 
 pub(crate) static C_FAMILY: MacroRules = MacroRules {
@@ -116,10 +121,12 @@ pub(crate) static C_FAMILY: MacroRules = MacroRules {
     ],
     trailing_keywords: &["override", "final", "noexcept", "const", "throw"],
     keyword_substitutions: &[],
+    braced_defaults: false,
 };
 
 pub(crate) static CPP: MacroRules = MacroRules {
     keyword_substitutions: &[("CONSTEXPR", "constexpr"), ("CONSTEVAL", "consteval")],
+    braced_defaults: true,
     ..C_FAMILY
 };
 
@@ -798,6 +805,37 @@ fn conditional_attribute_spans(src: &[u8], rules: &MacroRules) -> Vec<(usize, us
     out
 }
 
+/// The byte offsets of the `{` of every empty braced default `= {}`
+/// directly in a parenthesized list and followed by `,` or `)` (a
+/// parameter's default argument): tokens are tracked with one stack of the
+/// open brackets, in one pass.
+fn braced_default_spans(src: &[u8]) -> Vec<usize> {
+    let (toks, _) = tokenize(src);
+    let mut open: Vec<u8> = Vec::new();
+    let mut out = Vec::new();
+    let punct = |k: usize, c: u8| toks.get(k).is_some_and(|t| t.kind == Tok::Punct(c));
+    for (k, t) in toks.iter().enumerate() {
+        match t.kind {
+            Tok::Punct(c @ (b'(' | b'[' | b'{')) => open.push(c),
+            Tok::Punct(b')' | b']' | b'}') => {
+                open.pop();
+            }
+            Tok::Punct(b'=')
+                if open.last() == Some(&b'(')
+                    && punct(k + 1, b'{')
+                    && punct(k + 2, b'}')
+                    && (punct(k + 3, b',') || punct(k + 3, b')'))
+                    && toks[k + 2].start == toks[k + 1].end
+                    && !(k > 0 && toks[k - 1].end == t.start && toks[k - 1].kind != Tok::Ident) =>
+            {
+                out.push(toks[k + 1].start);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The directive word of a preprocessor line (`#  ifdef X` gives `ifdef`).
 fn directive_word(line: &[u8]) -> &[u8] {
     let mut i = usize::from(line.first() == Some(&b'#'));
@@ -997,10 +1035,26 @@ pub fn mask_macros(lang: Lang, src: &[u8]) -> Option<Vec<u8>> {
     let alts = alternative_spans(lang, src);
     let calls = macro_call_spans(lang, src);
     let attrs = conditional_attribute_spans(src, rules);
-    if spans.is_empty() && alts.is_empty() && calls.is_empty() && attrs.is_empty() {
+    let braced = if rules.braced_defaults {
+        braced_default_spans(src)
+    } else {
+        Vec::new()
+    };
+    if spans.is_empty()
+        && alts.is_empty()
+        && calls.is_empty()
+        && attrs.is_empty()
+        && braced.is_empty()
+    {
         return None;
     }
     let mut out = src.to_vec();
+    for at in braced {
+        // `{}` becomes `0 ` (both bytes are the braces, adjacent).
+        if let Some(b) = out.get_mut(at..at + 2) {
+            b.copy_from_slice(b"0 ");
+        }
+    }
     for (s, e) in attrs {
         for b in &mut out[s..e] {
             if *b != b'\n' && *b != b'\r' {

@@ -108,3 +108,31 @@ reserve(std::back_insert_iterator<Container> it, size_t n) {
     assert_eq!(f.parse_errors, 0);
     assert_eq!(f.source, src.to_vec());
 }
+
+/// fmt-2317 base, `include/fmt/format.h` lines 1775-1782 (the target
+/// `write#7`, body shortened): a parameter's braced default `= {}`, which
+/// tree-sitter's C++ grammar leaves with a MISSING node.
+#[test]
+fn braced_default_argument_parses_in_the_view() {
+    let src = br#"template <typename Char, typename OutputIt, typename T,
+          FMT_ENABLE_IF(std::is_floating_point<T>::value)>
+OutputIt write(OutputIt out, T value, basic_format_specs<Char> specs,
+               locale_ref loc = {}) {
+  if (const_check(!is_supported_floating_point(value))) return out;
+  return out;
+}
+void g(int x = {}) { int y = {}; f(y); }
+"#;
+    let plain = parse(Lang::Cpp, src.to_vec()).expect("parse");
+    assert!(plain.parse_errors > 0);
+    let view = mask_macros(Lang::Cpp, src).expect("masked");
+    assert_eq!(view.len(), src.len());
+    let text = String::from_utf8_lossy(&view);
+    assert!(text.contains("loc = 0 )"), "{text}");
+    assert!(text.contains("int x = 0 )"), "{text}");
+    // A braced initializer in a body is left alone.
+    assert!(text.contains("int y = {};"), "{text}");
+    let f = tolerant(plain);
+    assert_eq!(f.parse_errors, 0, "{text}");
+    assert_eq!(f.source, src.to_vec());
+}
