@@ -132,6 +132,17 @@ fn fmt_chains_compile_and_deduced_returns_are_not_stubbed() {
         ),
         other => panic!("{other:?}"),
     }
+    // fmt-2317 (targets under `FMT_ENABLE_IF(…)` headers, an `#if`
+    // attribute after a template header, `locale_ref loc = {}`) and
+    // fmt-2310 (`write_nonfinite`): built with every target stubbed (r10).
+    for id in ["fmtlib__fmt-2317", "fmtlib__fmt-2310"] {
+        match &b.status[id] {
+            BuildStatus::Built { not_stubbed, .. } => {
+                assert!(not_stubbed.is_empty(), "{id}: {not_stubbed:?}")
+            }
+            other => panic!("{id}: {other:?}"),
+        }
+    }
     // Every built PR0 compiles: apply it at base and compile the library's
     // own translation unit and every header it touches. Known exception: a
     // stub flagged `constexpr_stub` that fmt evaluates at compile time (its
