@@ -107,6 +107,16 @@ pub enum ChainError {
         /// What went wrong.
         message: String,
     },
+    /// Every target's stub is known not to compile (a C++ deduced return
+    /// type, Rust `-> impl Trait`, ...) and none could be written: the
+    /// instance is filtered as `no_compiling_stub`, not failed.
+    #[error("instance {instance_id}: no target has a stub that compiles: {not_stubbed}")]
+    NoCompilingStub {
+        /// The instance.
+        instance_id: String,
+        /// The targets and their `WouldNotCompile(..)` reasons.
+        not_stubbed: String,
+    },
     /// Any other per-instance problem.
     #[error("instance {instance_id}: {message}")]
     Instance {

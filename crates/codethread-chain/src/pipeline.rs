@@ -60,6 +60,10 @@ use crate::statement::{
 use crate::targets::localize;
 use codethread_lang::io::SourceLimits;
 
+/// The filter reason of an instance whose every target was refused for a
+/// stub known not to compile ([`ChainError::NoCompilingStub`]).
+pub const NO_COMPILING_STUB: &str = "no_compiling_stub";
+
 /// How one instance fared in `build`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
@@ -285,7 +289,14 @@ fn build_one(
             reason: neg.as_str().to_string(),
         });
     }
-    let pr0 = make_pr0(&loc, &opts.pr0)?;
+    let pr0 = match make_pr0(&loc, &opts.pr0) {
+        Err(ChainError::NoCompilingStub { .. }) => {
+            return Ok(BuildStatus::Filtered {
+                reason: NO_COMPILING_STUB.to_string(),
+            })
+        }
+        r => r?,
+    };
     crate::stack::check_roundtrip(&inst.instance_id, &loc.before, &pr0.patch)?;
     let pr1 = reverse_on(&inst.instance_id, &loc.before, &pr0.patch)?;
     let pr0_sealed = crate::stack::seal_on(&inst.instance_id, &loc.before, &pr0.patch)?;
@@ -1121,7 +1132,14 @@ pub fn pr0_batch(
                         reason: n.as_str().to_string(),
                     });
                 }
-                let pr0 = make_pr0(&loc, opts)?;
+                let pr0 = match make_pr0(&loc, opts) {
+                    Err(ChainError::NoCompilingStub { .. }) => {
+                        return Ok(Pr0Status::Filtered {
+                            reason: NO_COMPILING_STUB.to_string(),
+                        })
+                    }
+                    r => r?,
+                };
                 crate::stack::check_roundtrip(&inst.instance_id, &loc.before, &pr0.patch)?;
                 write_in(
                     out,

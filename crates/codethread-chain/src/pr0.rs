@@ -64,7 +64,10 @@ pub(crate) fn parse_like_localization(
 /// stub (syntax error around it, no body) or whose stub would not compile
 /// ([`Warning::breaks_build`]: a C++ deduced return type, Rust
 /// `-> impl Trait`, a TypeScript derived constructor) is listed in
-/// [`Pr0::not_stubbed`]; when no target can be stubbed the instance fails.
+/// [`Pr0::not_stubbed`]; when no target can be stubbed the instance fails,
+/// with [`ChainError::NoCompilingStub`] when every target was refused for a
+/// stub known not to compile (the pipeline files that as the negative case
+/// `no_compiling_stub`).
 pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError> {
     let err = |m: String| ChainError::Instance {
         instance_id: loc.instance_id.clone(),
@@ -156,6 +159,18 @@ pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError
         if !sk.is_unchanged() {
             out.skeletons.insert((*path).to_string(), sk.text);
         }
+    }
+    if out.skeletons.is_empty()
+        && !out.not_stubbed.is_empty()
+        && out
+            .not_stubbed
+            .iter()
+            .all(|(_, why)| why.starts_with("WouldNotCompile("))
+    {
+        return Err(ChainError::NoCompilingStub {
+            instance_id: loc.instance_id.clone(),
+            not_stubbed: format!("{:?}", out.not_stubbed),
+        });
     }
     if out.skeletons.is_empty() {
         return Err(err(format!(

@@ -51,6 +51,11 @@ pub struct MacroRules {
     /// `constexpr_stub` warning). Empty for C, whose grammar has no such
     /// keyword.
     pub keyword_substitutions: &'static [(&'static str, &'static str)],
+    /// Whether a parameter's braced default `= {}` (C++) is written `= 0 `
+    /// in the parse view: tree-sitter's C++ grammar takes only an
+    /// expression after the `=` and leaves a MISSING node there (fmt's
+    /// `locale_ref loc = {}`), which keeps the function from being stubbed.
+    pub braced_defaults: bool,
 }
 
 pub(crate) static C_FAMILY: MacroRules = MacroRules {
@@ -73,6 +78,7 @@ pub(crate) static C_FAMILY: MacroRules = MacroRules {
         "__inline__",
         "__forceinline",
         "typedef",
+        "template",
         "public",
         "private",
         "protected",
@@ -115,10 +121,12 @@ pub(crate) static C_FAMILY: MacroRules = MacroRules {
     ],
     trailing_keywords: &["override", "final", "noexcept", "const", "throw"],
     keyword_substitutions: &[],
+    braced_defaults: false,
 };
 
 pub(crate) static CPP: MacroRules = MacroRules {
     keyword_substitutions: &[("CONSTEXPR", "constexpr"), ("CONSTEVAL", "consteval")],
+    braced_defaults: true,
     ..C_FAMILY
 };
 
@@ -540,9 +548,17 @@ pub fn macro_mask_spans(lang: Lang, src: &[u8]) -> Vec<(usize, usize)> {
                 ),
             }
         } else if boundary && is_ident(next) {
-            // A type, then a declarator: `FMT_API void f(`, `X auto g(`.
+            // A type, then a declarator: `FMT_API void f(`, `X auto g(`; a
+            // name written as a keyword (`FMT_CONSTEXPR`) is never a type,
+            // so it also stands before a constructor (`FMT_CONSTEXPR
+            // write_int_data(`).
+            let keyword = rules
+                .keyword_substitutions
+                .iter()
+                .any(|(part, _)| w.windows(part.len()).any(|x| x == part.as_bytes()));
             let after = toks.get(k + 2);
             match after.map(|a| a.kind) {
+                Some(Tok::Punct(b'(')) if keyword => true,
                 Some(Tok::Ident) => true,
                 Some(Tok::Punct(b'*' | b'&' | b'<')) => true,
                 Some(Tok::Punct(b':')) => {
@@ -573,6 +589,248 @@ pub fn macro_mask_spans(lang: Lang, src: &[u8]) -> Vec<(usize, usize)> {
         if hit {
             masked[k] = true;
             out.push((t.start, t.end));
+        }
+    }
+    out
+}
+
+/// How an invocation of a function-like macro is written in the parse view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallClass {
+    /// A template parameter with a default (`FMT_ENABLE_IF(…)`, whose
+    /// expansion ends in `= 0`), written `int=0` padded with spaces.
+    TemplateParam,
+    /// A declaration specifier or attribute (an expansion of neutral words,
+    /// attributes or nothing), or a statement-like invocation alone on its
+    /// line with no `;` after it (`FMT_MSC_WARNING(suppress : 6102)`):
+    /// spaces.
+    Blank,
+}
+
+/// `#define NAME(params) expansion` (function-like only): name start/end,
+/// expansion start/end.
+fn fn_define_of(src: &[u8], start: usize, end: usize) -> Option<Define> {
+    let s = &src[start..end];
+    let ws = |b: u8| b == b' ' || b == b'\t';
+    let mut i = 1;
+    while i < s.len() && ws(s[i]) {
+        i += 1;
+    }
+    if !s.get(i..)?.starts_with(b"define") {
+        return None;
+    }
+    i += 6;
+    while i < s.len() && ws(s[i]) {
+        i += 1;
+    }
+    let ns = i;
+    while i < s.len() && (s[i] == b'_' || s[i].is_ascii_alphanumeric()) {
+        i += 1;
+    }
+    if i == ns || s.get(i) != Some(&b'(') {
+        return None;
+    }
+    let ne = i;
+    let close = s[i..].iter().position(|&b| b == b')')? + i;
+    Some((start + ns, start + ne, start + close + 1, end))
+}
+
+/// The class of a function-like macro's expansion, if it has one.
+fn call_class_of(text: &[u8], rules: &MacroRules) -> Option<CallClass> {
+    let (toks, _) = tokenize(text);
+    let n = toks.len();
+    if n >= 2
+        && toks[n - 2].kind == Tok::Punct(b'=')
+        && matches!(toks[n - 1].kind, Tok::Other | Tok::Ident)
+    {
+        // `= 0` not part of `==`, `<=`, `>=`, `!=`.
+        let p = toks[n - 2];
+        let joined = n >= 3
+            && toks[n - 3].end == p.start
+            && matches!(toks[n - 3].kind, Tok::Punct(b'=' | b'<' | b'>' | b'!'));
+        if !joined {
+            return Some(CallClass::TemplateParam);
+        }
+    }
+    if neutral_expansion(text, rules, &[]) {
+        return Some(CallClass::Blank);
+    }
+    None
+}
+
+/// The invocations of function-like macros to rewrite in the parse view:
+/// (start of the name, end of the closing `)`, class), in order, never
+/// overlapping. A name the file `#define`s as a function-like macro takes
+/// the class of its expansions (all definitions must agree; one of another
+/// shape keeps the name unmasked); a macro-shaped name (upper case, digits
+/// and `_`) the file does not define is a [`CallClass::TemplateParam`]
+/// directly in a `template < … >` header between `<`/`,` and `,`/`>`, and
+/// a [`CallClass::Blank`] when it stands alone on its lines after a
+/// declaration boundary (`;`, `{`, `}`, a preprocessor line) and no `;`,
+/// operator or `{` follows. One pass over the tokens.
+pub fn macro_call_spans(lang: Lang, src: &[u8]) -> Vec<(usize, usize, CallClass)> {
+    let Some(rules) = macro_rules(lang) else {
+        return Vec::new();
+    };
+    let (toks, _) = tokenize(src);
+    // Function-like defines of the file: name -> class (None: other).
+    let mut defined: Vec<(&[u8], Option<CallClass>)> = toks
+        .iter()
+        .filter(|t| t.kind == Tok::Directive)
+        .filter_map(|t| fn_define_of(src, t.start, t.end))
+        .map(|(ns, ne, es, ee)| (&src[ns..ne], call_class_of(&src[es..ee], rules)))
+        .collect();
+    defined.sort_by(|a, b| a.0.cmp(b.0));
+    let mut classes: Vec<(&[u8], Option<CallClass>)> = Vec::new();
+    for (name, class) in defined {
+        match classes.last_mut() {
+            Some(last) if last.0 == name => {
+                if last.1 != class {
+                    last.1 = None;
+                }
+            }
+            _ => classes.push((name, class)),
+        }
+    }
+    let word = |t: &Token| &src[t.start..t.end];
+    let mut out = Vec::new();
+    // Angle depth inside a `template <` header (0: outside).
+    let mut angle = 0usize;
+    let mut k = 0;
+    while k < toks.len() {
+        let t = toks[k];
+        match t.kind {
+            Tok::Punct(b'<') if angle > 0 => angle += 1,
+            Tok::Punct(b'<')
+                if k > 0 && toks[k - 1].kind == Tok::Ident && word(&toks[k - 1]) == b"template" =>
+            {
+                angle = 1;
+            }
+            Tok::Punct(b'>') if angle > 0 => angle -= 1,
+            Tok::Punct(b'(') if angle > 0 => {
+                k = skip_balanced(&toks, k, b'(', b')');
+                continue;
+            }
+            Tok::Punct(b';' | b'{' | b'}') => angle = 0,
+            _ => {}
+        }
+        let is_call =
+            t.kind == Tok::Ident && toks.get(k + 1).is_some_and(|n| n.kind == Tok::Punct(b'('));
+        if !is_call {
+            k += 1;
+            continue;
+        }
+        let w = word(&t);
+        let known = classes
+            .binary_search_by(|c| c.0.cmp(w))
+            .ok()
+            .map(|i| classes[i].1);
+        if known == Some(None) || (known.is_none() && !macro_shaped(w)) {
+            k += 1;
+            continue;
+        }
+        let close = skip_balanced(&toks, k + 1, b'(', b')');
+        let Some(last) = close.checked_sub(1).map(|c| toks[c]) else {
+            k += 1;
+            continue;
+        };
+        if last.kind != Tok::Punct(b')') {
+            k += 1;
+            continue;
+        }
+        let prev = k.checked_sub(1).map(|p| toks[p]);
+        let next = toks.get(close);
+        let in_params = angle == 1
+            && prev.is_some_and(|p| matches!(p.kind, Tok::Punct(b'<' | b',')))
+            && next.is_some_and(|n| matches!(n.kind, Tok::Punct(b',' | b'>')));
+        let lone = prev.is_none_or(|p| {
+            p.line < t.line && matches!(p.kind, Tok::Directive | Tok::Punct(b';' | b'{' | b'}'))
+        }) && next.is_none_or(|n| {
+            n.line > last.line
+                && (matches!(n.kind, Tok::Directive | Tok::Punct(b'}' | b'[' | b'~'))
+                    || (n.kind == Tok::Ident))
+        });
+        let class = match known {
+            Some(Some(CallClass::TemplateParam)) | None if in_params => {
+                Some(CallClass::TemplateParam)
+            }
+            Some(Some(CallClass::Blank)) | None if lone => Some(CallClass::Blank),
+            _ => None,
+        };
+        if let Some(class) = class {
+            out.push((t.start, last.end, class));
+            k = close;
+            continue;
+        }
+        k += 1;
+    }
+    out
+}
+
+/// The spans of conditional groups with no `#else` whose only text is a
+/// neutral expansion (attributes, specifier keywords), as
+/// `#if X` / `__attribute__((no_sanitize("undefined")))` / `#endif`
+/// between a template header and its declaration, where the grammar
+/// accepts no preprocessor line: from the `#if` line to the `#endif` line,
+/// blanked in the parse view. One pass over the tokens.
+fn conditional_attribute_spans(src: &[u8], rules: &MacroRules) -> Vec<(usize, usize)> {
+    let (toks, _) = tokenize(src);
+    let mut out = Vec::new();
+    let mut k = 0;
+    while k < toks.len() {
+        let t = toks[k];
+        let opens = t.kind == Tok::Directive
+            && matches!(
+                directive_word(&src[t.start..t.end]),
+                b"if" | b"ifdef" | b"ifndef"
+            );
+        if !opens {
+            k += 1;
+            continue;
+        }
+        let Some(j) = (k + 1..toks.len()).find(|&j| toks[j].kind == Tok::Directive) else {
+            break;
+        };
+        let end = toks[j];
+        if j > k + 1
+            && directive_word(&src[end.start..end.end]) == b"endif"
+            && neutral_expansion(&src[toks[k + 1].start..toks[j - 1].end], rules, &[])
+        {
+            out.push((t.start, end.end));
+            k = j + 1;
+            continue;
+        }
+        k = j;
+    }
+    out
+}
+
+/// The byte offsets of the `{` of every empty braced default `= {}`
+/// directly in a parenthesized list and followed by `,` or `)` (a
+/// parameter's default argument): tokens are tracked with one stack of the
+/// open brackets, in one pass.
+fn braced_default_spans(src: &[u8]) -> Vec<usize> {
+    let (toks, _) = tokenize(src);
+    let mut open: Vec<u8> = Vec::new();
+    let mut out = Vec::new();
+    let punct = |k: usize, c: u8| toks.get(k).is_some_and(|t| t.kind == Tok::Punct(c));
+    for (k, t) in toks.iter().enumerate() {
+        match t.kind {
+            Tok::Punct(c @ (b'(' | b'[' | b'{')) => open.push(c),
+            Tok::Punct(b')' | b']' | b'}') => {
+                open.pop();
+            }
+            Tok::Punct(b'=')
+                if open.last() == Some(&b'(')
+                    && punct(k + 1, b'{')
+                    && punct(k + 2, b'}')
+                    && (punct(k + 3, b',') || punct(k + 3, b')'))
+                    && toks[k + 2].start == toks[k + 1].end
+                    && !(k > 0 && toks[k - 1].end == t.start && toks[k - 1].kind != Tok::Ident) =>
+            {
+                out.push(toks[k + 1].start);
+            }
+            _ => {}
         }
     }
     out
@@ -775,10 +1033,54 @@ pub fn mask_macros(lang: Lang, src: &[u8]) -> Option<Vec<u8>> {
     let rules = macro_rules(lang)?;
     let spans = macro_mask_spans(lang, src);
     let alts = alternative_spans(lang, src);
-    if spans.is_empty() && alts.is_empty() {
+    let calls = macro_call_spans(lang, src);
+    let attrs = conditional_attribute_spans(src, rules);
+    let braced = if rules.braced_defaults {
+        braced_default_spans(src)
+    } else {
+        Vec::new()
+    };
+    if spans.is_empty()
+        && alts.is_empty()
+        && calls.is_empty()
+        && attrs.is_empty()
+        && braced.is_empty()
+    {
         return None;
     }
     let mut out = src.to_vec();
+    for at in braced {
+        // `{}` becomes `0 ` (both bytes are the braces, adjacent).
+        if let Some(b) = out.get_mut(at..at + 2) {
+            b.copy_from_slice(b"0 ");
+        }
+    }
+    for (s, e) in attrs {
+        for b in &mut out[s..e] {
+            if *b != b'\n' && *b != b'\r' {
+                *b = b' ';
+            }
+        }
+    }
+    for &(s, e, class) in &calls {
+        for b in &mut out[s..e] {
+            if *b != b'\n' && *b != b'\r' {
+                *b = b' ';
+            }
+        }
+        if class == CallClass::TemplateParam {
+            // `int=0` in the first five bytes that are not line breaks.
+            let mut put = b"int=0".iter();
+            for b in &mut out[s..e] {
+                if *b == b' ' {
+                    match put.next() {
+                        Some(&c) => *b = c,
+                        None => break,
+                    }
+                }
+            }
+        }
+    }
     for (s, e) in alts {
         for b in &mut out[s..e] {
             if *b != b'\n' && *b != b'\r' {
