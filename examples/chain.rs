@@ -240,9 +240,17 @@ enum Cmd {
         #[arg(long)]
         out: PathBuf,
         /// Conditions: implementation (PR1, reward = the gate), follow_on_human
-        /// (HA), chain (AA as one two-step task). Default: all three.
+        /// (HA), chain (AA as one two-step task), follow_on_agent (the Follow-On on
+        /// the agent PR1s of --agent-pr1, a fresh session). Default: the first three.
         #[arg(long, num_args = 1.., value_delimiter = ',')]
         conditions: Vec<String>,
+        /// The agent's PR1 predictions (relative to base + PR0, as `gate` reads them)
+        /// for follow_on_agent, e.g. IMPORTED/predictions/implementation.pr1.jsonl.
+        #[arg(long)]
+        agent_pr1: Option<PathBuf>,
+        /// `gate`'s decisions (JSONL with instance_id, kept): only kept PR1s are used.
+        #[arg(long)]
+        kept: Option<PathBuf>,
         /// Name prebuilt images in each task (for singularity): `{id}` and `{role}`
         /// replaced, e.g. 'registry.example.org/codethread/{id}:{role}'; writes OUT/images.tsv.
         #[arg(long)]
@@ -937,6 +945,8 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             conditions,
             docker_image_template,
             dataset_name,
+            agent_pr1,
+            kept,
         } => {
             let mut opts = codethread::chain::harbor::HarborExportOptions {
                 limits: lim,
@@ -944,6 +954,33 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                 dataset_name,
                 ..Default::default()
             };
+            let mut unloadable = 0;
+            if let Some(path) = agent_pr1 {
+                let preds = chain::load_patch_predictions(&path, lim)?;
+                for w in &preds.warnings {
+                    eprintln!("warning: {w}");
+                }
+                for e in &preds.errors {
+                    eprintln!("unloadable prediction: {e}");
+                }
+                unloadable += preds.errors.len();
+                let kept = match kept {
+                    None => None,
+                    Some(k) => Some(gate_kept(&k, lim)?),
+                };
+                opts.agent_pr1 = Some(codethread::chain::harbor::AgentPr1 {
+                    source: path,
+                    patches: preds
+                        .items
+                        .into_iter()
+                        .map(|p| (p.instance_id, p.model_patch))
+                        .collect(),
+                    kept,
+                    unusable: Default::default(),
+                });
+            } else if kept.is_some() {
+                return Err("--kept needs --agent-pr1".into());
+            }
             if !conditions.is_empty() {
                 opts.conditions = conditions
                     .iter()
@@ -963,7 +1000,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                 r.images.len(),
                 r.errors.len()
             )?;
-            Ok(from_counts(r.tasks.len(), r.errors.len()))
+            Ok(from_counts(r.tasks.len(), r.errors.len() + unloadable))
         }
         Cmd::HarborImport { job, out, model } => {
             let r =
@@ -1091,4 +1128,40 @@ fn main() -> ExitCode {
             ExitCode::from(Outcome::Fatal)
         }
     }
+}
+
+/// The instances `chain gate` kept (`{"instance_id", "kept": true}` rows of
+/// its output); a line that is not such a row is an error naming file and line.
+fn gate_kept(
+    path: &std::path::Path,
+    lim: codethread::lang::io::SourceLimits,
+) -> Result<std::collections::BTreeSet<String>, Box<dyn std::error::Error>> {
+    let text = String::from_utf8(codethread::lang::io::read_regular_nofollow(
+        path,
+        lim.max_file_bytes,
+    )?)
+    .map_err(|_| format!("{}: not UTF-8", path.display()))?;
+    let mut kept = std::collections::BTreeSet::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let v: serde_json::Value = serde_json::from_str(line)
+            .map_err(|e| format!("{} line {}: {e}", path.display(), n + 1))?;
+        let (Some(id), Some(k)) = (
+            v.get("instance_id").and_then(|x| x.as_str()),
+            v.get("kept").and_then(|x| x.as_bool()),
+        ) else {
+            return Err(format!(
+                "{} line {}: not a gate decision (instance_id, kept)",
+                path.display(),
+                n + 1
+            )
+            .into());
+        };
+        if k {
+            kept.insert(id.to_string());
+        }
+    }
+    Ok(kept)
 }
