@@ -240,17 +240,22 @@ enum Cmd {
         #[arg(long)]
         out: PathBuf,
         /// Conditions: implementation (PR1, reward = the gate), follow_on_human
-        /// (HA), chain (AA as one two-step task), follow_on_agent (the Follow-On on
-        /// the agent PR1s of --agent-pr1, a fresh session). Default: the first three.
+        /// (HA), chain (AA as one two-step task), follow_on_agent (aa2, given: the
+        /// Follow-On on the agent PR1s of --agent-pr1, a fresh session). Default: the
+        /// first three, and follow_on_agent too with --agent-pr1.
         #[arg(long, num_args = 1.., value_delimiter = ',')]
         conditions: Vec<String>,
         /// The agent's PR1 predictions (relative to base + PR0, as `gate` reads them)
-        /// for follow_on_agent, e.g. IMPORTED/predictions/implementation.pr1.jsonl.
-        #[arg(long)]
+        /// for follow_on_agent, e.g. IMPORTED/implementation/pr1.jsonl of `import harbor`.
+        #[arg(long, alias = "pr1-predictions")]
         agent_pr1: Option<PathBuf>,
-        /// `gate`'s decisions (JSONL with instance_id, kept): only kept PR1s are used.
+        /// `gate`'s decisions (its JSONL output: instance_id, kept): only kept PR1s are used.
         #[arg(long)]
         kept: Option<PathBuf>,
+        /// Where base files come from (optional, with --agent-pr1): each PR1 is then
+        /// applied at base + PR0 and one that does not apply is a named skip.
+        #[command(flatten)]
+        src: Src,
         /// Name prebuilt images in each task (for singularity): `{id}` and `{role}`
         /// replaced, e.g. 'registry.example.org/codethread/{id}:{role}'; writes OUT/images.tsv.
         #[arg(long)]
@@ -947,6 +952,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             dataset_name,
             agent_pr1,
             kept,
+            src,
         } => {
             let mut opts = codethread::chain::harbor::HarborExportOptions {
                 limits: lim,
@@ -968,7 +974,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                     None => None,
                     Some(k) => Some(gate_kept(&k, lim)?),
                 };
-                opts.agent_pr1 = Some(codethread::chain::harbor::AgentPr1 {
+                let mut given = codethread::chain::harbor::AgentPr1 {
                     source: path,
                     patches: preds
                         .items
@@ -976,8 +982,20 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                         .map(|p| (p.instance_id, p.model_patch))
                         .collect(),
                     kept,
-                    unusable: Default::default(),
-                });
+                    ..Default::default()
+                };
+                if src.snapshots.is_some() || src.repo.is_some() || src.repos.is_some() {
+                    let mut source = src.spec()?.open(lim);
+                    let n = given.check_applies(&Chain::open(&chain, lim)?, source.as_mut());
+                    eprintln!(
+                        "agent PR1s: {n} checked at base + PR0, {} do not apply",
+                        given.unusable.len()
+                    );
+                }
+                opts.agent_pr1 = Some(given);
+                if conditions.is_empty() {
+                    opts.conditions = codethread::chain::harbor::HarborCondition::EVERY.to_vec();
+                }
             } else if kept.is_some() {
                 return Err("--kept needs --agent-pr1".into());
             }
@@ -991,13 +1009,23 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             for e in &r.errors {
                 eprintln!("not exported: {e}");
             }
+            for k in &r.skipped {
+                eprintln!("skipped: {}.{}: {}", k.instance_id, k.condition, k.reason);
+            }
+            let mut per: std::collections::BTreeMap<&str, usize> = Default::default();
+            for t in &r.tasks {
+                *per.entry(t.1.name()).or_default() += 1;
+            }
+            let per: Vec<String> = per.iter().map(|(c, n)| format!("{c} {n}")).collect();
             writeln!(
                 stdout,
-                "wrote {} Harbor tasks under {} (dataset.toml pins {}, {} prebuilt image names), {} instances failed",
+                "wrote {} Harbor tasks under {} ({}; dataset.toml pins {}, {} prebuilt image names), {} skipped, {} instances failed",
                 r.tasks.len(),
                 out.display(),
+                per.join(", "),
                 r.pinned.len(),
                 r.images.len(),
+                r.skipped.len(),
                 r.errors.len()
             )?;
             Ok(from_counts(r.tasks.len(), r.errors.len() + unloadable))
