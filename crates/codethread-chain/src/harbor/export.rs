@@ -1254,6 +1254,10 @@ fn agent_pr1_of(given: Option<&AgentPr1>, id: &str) -> Result<Vec<u8>, String> {
     let Some(a) = given else {
         return Err("no agent PR1 predictions given".into());
     };
+    let patch = a
+        .patches
+        .get(id)
+        .ok_or_else(|| format!("no PR1 prediction in {}", a.source.display()))?;
     if let Some(kept) = &a.kept {
         if !kept.contains(id) {
             return Err(format!(
@@ -1262,18 +1266,14 @@ fn agent_pr1_of(given: Option<&AgentPr1>, id: &str) -> Result<Vec<u8>, String> {
             ));
         }
     }
-    if let Some(why) = a.unusable.get(id) {
-        return Err(format!("{why} ({})", a.source.display()));
-    }
-    let patch = a
-        .patches
-        .get(id)
-        .ok_or_else(|| format!("no PR1 prediction in {}", a.source.display()))?;
     if patch.iter().all(u8::is_ascii_whitespace) {
         return Err(format!(
             "its PR1 in {} is an empty patch",
             a.source.display()
         ));
+    }
+    if let Some(why) = a.unusable.get(id) {
+        return Err(format!("{why} ({})", a.source.display()));
     }
     Ok(patch.clone())
 }
