@@ -240,9 +240,22 @@ enum Cmd {
         #[arg(long)]
         out: PathBuf,
         /// Conditions: implementation (PR1, reward = the gate), follow_on_human
-        /// (HA), chain (AA as one two-step task). Default: all three.
+        /// (HA), chain (AA as one two-step task), follow_on_agent (aa2, given: the
+        /// Follow-On on the agent PR1s of --agent-pr1, a fresh session). Default: the
+        /// first three, and follow_on_agent too with --agent-pr1.
         #[arg(long, num_args = 1.., value_delimiter = ',')]
         conditions: Vec<String>,
+        /// The agent's PR1 predictions (relative to base + PR0, as `gate` reads them)
+        /// for follow_on_agent, e.g. IMPORTED/implementation/pr1.jsonl of `import harbor`.
+        #[arg(long, alias = "pr1-predictions")]
+        agent_pr1: Option<PathBuf>,
+        /// `gate`'s decisions (its JSONL output: instance_id, kept): only kept PR1s are used.
+        #[arg(long)]
+        kept: Option<PathBuf>,
+        /// Where base files come from (optional, with --agent-pr1): each PR1 is then
+        /// applied at base + PR0 and one that does not apply is a named skip.
+        #[command(flatten)]
+        src: Src,
         /// Name prebuilt images in each task (for singularity): `{id}` and `{role}`
         /// replaced, e.g. 'registry.example.org/codethread/{id}:{role}'; writes OUT/images.tsv.
         #[arg(long)]
@@ -937,6 +950,9 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             conditions,
             docker_image_template,
             dataset_name,
+            agent_pr1,
+            kept,
+            src,
         } => {
             let mut opts = codethread::chain::harbor::HarborExportOptions {
                 limits: lim,
@@ -944,6 +960,45 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                 dataset_name,
                 ..Default::default()
             };
+            let mut unloadable = 0;
+            if let Some(path) = agent_pr1 {
+                let preds = chain::load_patch_predictions(&path, lim)?;
+                for w in &preds.warnings {
+                    eprintln!("warning: {w}");
+                }
+                for e in &preds.errors {
+                    eprintln!("unloadable prediction: {e}");
+                }
+                unloadable += preds.errors.len();
+                let kept = match kept {
+                    None => None,
+                    Some(k) => Some(gate_kept(&k, lim)?),
+                };
+                let mut given = codethread::chain::harbor::AgentPr1 {
+                    source: path,
+                    patches: preds
+                        .items
+                        .into_iter()
+                        .map(|p| (p.instance_id, p.model_patch))
+                        .collect(),
+                    kept,
+                    ..Default::default()
+                };
+                if src.snapshots.is_some() || src.repo.is_some() || src.repos.is_some() {
+                    let mut source = src.spec()?.open(lim);
+                    let n = given.check_applies(&Chain::open(&chain, lim)?, source.as_mut());
+                    eprintln!(
+                        "agent PR1s: {n} checked at base + PR0, {} do not apply",
+                        given.unusable.len()
+                    );
+                }
+                opts.agent_pr1 = Some(given);
+                if conditions.is_empty() {
+                    opts.conditions = codethread::chain::harbor::HarborCondition::EVERY.to_vec();
+                }
+            } else if kept.is_some() {
+                return Err("--kept needs --agent-pr1".into());
+            }
             if !conditions.is_empty() {
                 opts.conditions = conditions
                     .iter()
@@ -954,16 +1009,26 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             for e in &r.errors {
                 eprintln!("not exported: {e}");
             }
+            for k in &r.skipped {
+                eprintln!("skipped: {}.{}: {}", k.instance_id, k.condition, k.reason);
+            }
+            let mut per: std::collections::BTreeMap<&str, usize> = Default::default();
+            for t in &r.tasks {
+                *per.entry(t.1.name()).or_default() += 1;
+            }
+            let per: Vec<String> = per.iter().map(|(c, n)| format!("{c} {n}")).collect();
             writeln!(
                 stdout,
-                "wrote {} Harbor tasks under {} (dataset.toml pins {}, {} prebuilt image names), {} instances failed",
+                "wrote {} Harbor tasks under {} ({}; dataset.toml pins {}, {} prebuilt image names), {} skipped, {} instances failed",
                 r.tasks.len(),
                 out.display(),
+                per.join(", "),
                 r.pinned.len(),
                 r.images.len(),
+                r.skipped.len(),
                 r.errors.len()
             )?;
-            Ok(from_counts(r.tasks.len(), r.errors.len()))
+            Ok(from_counts(r.tasks.len(), r.errors.len() + unloadable))
         }
         Cmd::HarborImport { job, out, model } => {
             let r =
@@ -1091,4 +1156,40 @@ fn main() -> ExitCode {
             ExitCode::from(Outcome::Fatal)
         }
     }
+}
+
+/// The instances `chain gate` kept (`{"instance_id", "kept": true}` rows of
+/// its output); a line that is not such a row is an error naming file and line.
+fn gate_kept(
+    path: &std::path::Path,
+    lim: codethread::lang::io::SourceLimits,
+) -> Result<std::collections::BTreeSet<String>, Box<dyn std::error::Error>> {
+    let text = String::from_utf8(codethread::lang::io::read_regular_nofollow(
+        path,
+        lim.max_file_bytes,
+    )?)
+    .map_err(|_| format!("{}: not UTF-8", path.display()))?;
+    let mut kept = std::collections::BTreeSet::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let v: serde_json::Value = serde_json::from_str(line)
+            .map_err(|e| format!("{} line {}: {e}", path.display(), n + 1))?;
+        let (Some(id), Some(k)) = (
+            v.get("instance_id").and_then(|x| x.as_str()),
+            v.get("kept").and_then(|x| x.as_bool()),
+        ) else {
+            return Err(format!(
+                "{} line {}: not a gate decision (instance_id, kept)",
+                path.display(),
+                n + 1
+            )
+            .into());
+        };
+        if k {
+            kept.insert(id.to_string());
+        }
+    }
+    Ok(kept)
 }

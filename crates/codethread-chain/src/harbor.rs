@@ -25,8 +25,8 @@ pub mod export;
 pub mod import;
 
 pub use export::{
-    export_harbor, task_digest, HarborCondition, HarborExport, HarborExportOptions, HarborImage,
-    ImageRole, IMAGES_FILE,
+    export_harbor, task_digest, AgentPr1, HarborCondition, HarborExport, HarborExportOptions,
+    HarborImage, ImageRole, IMAGES_FILE,
 };
 pub use import::{import_harbor_job, HarborImport, TrialOutcome};
 

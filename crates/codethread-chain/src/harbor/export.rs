@@ -44,14 +44,30 @@ pub enum HarborCondition {
     /// The AA chain as one two-step task: implement (gate, `min_reward =
     /// 1`) then follow-on (resolved) in the same agent container.
     Chain,
+    /// The Follow-On Issue on a given agent's PR1 (a fresh session): the
+    /// agent starts at base + PR0 (setup commit) + the agent's PR1 (one
+    /// commit on top, as the second step of [`HarborCondition::Chain`]
+    /// starts), reward = swebench's `resolved` of PR1 + PR2. Needs
+    /// [`HarborExportOptions::agent_pr1`].
+    FollowOnAgent,
 }
 
 impl HarborCondition {
-    /// Every condition, in export order.
+    /// The conditions exported by default, in export order (those that
+    /// need nothing but the chain).
     pub const ALL: [HarborCondition; 3] = [
         HarborCondition::Implementation,
         HarborCondition::FollowOnHuman,
         HarborCondition::Chain,
+    ];
+
+    /// Every condition, [`HarborCondition::FollowOnAgent`] (which needs an
+    /// agent's PR1 predictions) last.
+    pub const EVERY: [HarborCondition; 4] = [
+        HarborCondition::Implementation,
+        HarborCondition::FollowOnHuman,
+        HarborCondition::Chain,
+        HarborCondition::FollowOnAgent,
     ];
 
     /// The name used in task names, directories and `--conditions`.
@@ -60,6 +76,7 @@ impl HarborCondition {
             HarborCondition::Implementation => "implementation",
             HarborCondition::FollowOnHuman => "follow_on_human",
             HarborCondition::Chain => "chain",
+            HarborCondition::FollowOnAgent => "follow_on_agent",
         }
     }
 }
@@ -72,14 +89,16 @@ impl fmt::Display for HarborCondition {
 
 impl FromStr for HarborCondition {
     type Err = String;
-    /// `implementation` (`pr1`), `follow_on_human` (`ha`), `chain` (`aa`).
+    /// `implementation` (`pr1`), `follow_on_human` (`ha`), `chain` (`aa`),
+    /// `follow_on_agent` (`fa`, `aa2`, `given`).
     fn from_str(s: &str) -> Result<Self, String> {
         match s.trim().to_ascii_lowercase().as_str() {
             "implementation" | "pr1" | "impl" => Ok(HarborCondition::Implementation),
             "follow_on_human" | "ha" => Ok(HarborCondition::FollowOnHuman),
             "chain" | "aa" => Ok(HarborCondition::Chain),
+            "follow_on_agent" | "fa" | "aa2" | "given" => Ok(HarborCondition::FollowOnAgent),
             _ => Err(format!(
-                "unknown Harbor condition {s:?} (implementation, follow_on_human, chain)"
+                "unknown Harbor condition {s:?} (implementation, follow_on_human, chain, follow_on_agent)"
             )),
         }
     }
@@ -107,12 +126,100 @@ pub struct HarborExportOptions {
     /// image in `[verifier.environment]` / `[steps.verifier.environment]`
     /// (what Harbor's singularity environment needs), and `images.tsv`
     /// lists every image with the directory to build it from. Both
-    /// placeholders are required (five distinct images per instance).
+    /// placeholders are required (six distinct images per instance).
     pub docker_image_template: Option<String>,
     /// The `org/name` of `dataset.toml` (default: `codethread/<name of the
     /// output directory>`, or `codethread/dataset` when that name cannot
     /// be one).
     pub dataset_name: Option<String>,
+    /// The agent's PR1 of each instance (relative to base + PR0, as `chain
+    /// gate` reads them), for [`HarborCondition::FollowOnAgent`]: only the
+    /// PR1s given here are used; an instance without one is an error of
+    /// [`HarborExport::errors`] naming it (a skip, never silent).
+    pub agent_pr1: Option<AgentPr1>,
+}
+
+/// A task [`export_harbor`] did not write, by design, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HarborSkip {
+    /// The instance.
+    pub instance_id: String,
+    /// The condition whose task was not written.
+    pub condition: HarborCondition,
+    /// Why (names the predictions file).
+    pub reason: String,
+}
+
+/// The agent PR1s [`HarborCondition::FollowOnAgent`] starts from.
+#[derive(Debug, Clone, Default)]
+pub struct AgentPr1 {
+    /// The predictions file they were read from (named in errors).
+    pub source: PathBuf,
+    /// PR1 patch by instance id.
+    pub patches: BTreeMap<String, Vec<u8>>,
+    /// The gate's kept instances (`chain gate`'s `kept: true` rows): when
+    /// given, a PR1 of another instance is refused by name.
+    pub kept: Option<std::collections::BTreeSet<String>>,
+    /// PR1s found unusable by [`AgentPr1::check_applies`] (they do not
+    /// apply at base + PR0), with why: each a named skip of the export.
+    pub unusable: BTreeMap<String, String>,
+}
+
+impl AgentPr1 {
+    /// Applies every PR1 on base + PR0 of `chain` (base files from
+    /// `source`, as `chain stack` composes a stack) and records each one
+    /// that does not apply, or is not UTF-8, in [`AgentPr1::unusable`];
+    /// returns how many were checked. Instances the chain did not build are
+    /// left to the export (which names them).
+    pub fn check_applies(
+        &mut self,
+        chain: &crate::Chain,
+        source: &mut dyn crate::SourceReader,
+    ) -> usize {
+        let mut layer = BTreeMap::new();
+        for (id, patch) in &self.patches {
+            if patch.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            match String::from_utf8(patch.clone()) {
+                Ok(text) => {
+                    layer.insert(
+                        id.clone(),
+                        crate::Prediction {
+                            instance_id: id.clone(),
+                            model_name_or_path: "agent-pr1".into(),
+                            model_patch: text,
+                        },
+                    );
+                }
+                Err(_) => {
+                    self.unusable
+                        .insert(id.clone(), "its PR1 patch is not UTF-8".into());
+                }
+            }
+        }
+        let n = layer.len();
+        let ids: std::collections::BTreeSet<String> = layer.keys().cloned().collect();
+        let (_, outcomes) = crate::stack(
+            chain,
+            &[crate::Layer::Predictions(layer)],
+            "agent-pr1",
+            source,
+            &mut |_, _, _| {},
+        );
+        for o in outcomes
+            .into_iter()
+            .filter(|o| ids.contains(&o.instance_id))
+        {
+            if let Some(e) = o.error {
+                self.unusable.insert(
+                    o.instance_id,
+                    format!("its PR1 does not apply at base + PR0: {e}"),
+                );
+            }
+        }
+        n
+    }
 }
 
 impl Default for HarborExportOptions {
@@ -125,6 +232,7 @@ impl Default for HarborExportOptions {
             limits: codethread_lang::io::SourceLimits::default(),
             docker_image_template: None,
             dataset_name: None,
+            agent_pr1: None,
         }
     }
 }
@@ -145,6 +253,11 @@ pub struct HarborExport {
     pub images: Vec<HarborImage>,
     /// Instances (and conditions) that could not be exported.
     pub errors: Vec<ChainError>,
+    /// Tasks not exported by design, each named with why (a
+    /// [`HarborCondition::FollowOnAgent`] task of an instance without a
+    /// usable agent PR1: none given, not kept by the gate, empty, or not
+    /// applying at base + PR0).
+    pub skipped: Vec<HarborSkip>,
 }
 
 /// Which image of an instance a name of
@@ -164,22 +277,27 @@ pub enum ImageRole {
     /// `follow_on_human`).
     VerifierHa,
     /// The Follow-On's verifier on the agent's PR1
-    /// (`steps/follow_on/tests/` of `chain`: grades PR1 + PR2).
+    /// (`steps/follow_on/tests/` of `chain`, `tests/` of
+    /// `follow_on_agent`: grades PR1 + PR2).
     VerifierAa,
+    /// The agent's image at PR0 + a given agent's PR1 (`environment/` of
+    /// `follow_on_agent`).
+    AgentPr1,
 }
 
 impl ImageRole {
     /// Every role.
-    pub const ALL: [ImageRole; 5] = [
+    pub const ALL: [ImageRole; 6] = [
         ImageRole::AgentPr0,
         ImageRole::AgentBase,
         ImageRole::VerifierGate,
         ImageRole::VerifierHa,
         ImageRole::VerifierAa,
+        ImageRole::AgentPr1,
     ];
 
     /// The `{role}` text: `agent-pr0`, `agent-base`, `verifier-gate`,
-    /// `verifier-ha`, `verifier-aa`.
+    /// `verifier-ha`, `verifier-aa`, `agent-pr1`.
     pub fn name(self) -> &'static str {
         match self {
             ImageRole::AgentPr0 => "agent-pr0",
@@ -187,6 +305,7 @@ impl ImageRole {
             ImageRole::VerifierGate => "verifier-gate",
             ImageRole::VerifierHa => "verifier-ha",
             ImageRole::VerifierAa => "verifier-aa",
+            ImageRole::AgentPr1 => "agent-pr1",
         }
     }
 }
@@ -572,6 +691,30 @@ fn step2_setup_sh() -> String {
     )
 }
 
+/// The file of `environment/` holding the agent's PR1 (follow_on_agent).
+pub const AGENT_PR1_FILE: &str = "agent_pr1.patch";
+
+/// The follow_on_agent image's second setup script: the agent's PR1
+/// applied on the setup commit and committed under [`STEP1_REF`] (the
+/// state the chain's second step starts from), nothing else kept.
+fn agent_pr1_setup_sh() -> String {
+    let step1 = format!("git update-ref {STEP1_REF} HEAD");
+    [
+        "#!/bin/sh",
+        "# codethread: commit a given agent's PR1 on the setup commit (written by codethread-chain).",
+        "set -e",
+        "cd /testbed",
+        "if [ -s \"$1\" ]; then",
+        "  git apply --index --whitespace=nowarn \"$1\"",
+        "fi",
+        "git -c user.name=codethread -c user.email=codethread@localhost -c commit.gpgsign=false \\",
+        "  commit -q --allow-empty --no-verify -m \"codethread: implementation step\"",
+        &step1,
+        "",
+    ]
+    .join("\n")
+}
+
 /// The instruction text of a step.
 fn instruction(statement: &str) -> String {
     let mut s = String::from(
@@ -750,6 +893,8 @@ struct Material {
     pr0_sealed: Vec<u8>,
     human_pr1: Vec<u8>,
     gold: Vec<u8>,
+    /// The agent's PR1 (follow_on_agent), or why there is none.
+    agent_pr1: Result<Vec<u8>, String>,
 }
 
 /// The images one task names, and where each is built from (relative to
@@ -769,6 +914,10 @@ fn task_images(cond: HarborCondition) -> Vec<(ImageRole, &'static str)> {
             (ImageRole::VerifierGate, "steps/implement/tests"),
             (ImageRole::VerifierAa, "steps/follow_on/tests"),
         ],
+        HarborCondition::FollowOnAgent => vec![
+            (ImageRole::AgentPr1, "environment"),
+            (ImageRole::VerifierAa, "tests"),
+        ],
     }
 }
 
@@ -778,6 +927,16 @@ fn write_task(
     cond: HarborCondition,
     opts: &HarborExportOptions,
 ) -> Result<(PathBuf, Vec<HarborImage>), ChainError> {
+    let agent_pr1: &[u8] = match (cond, &m.agent_pr1) {
+        (HarborCondition::FollowOnAgent, Ok(p)) => p,
+        (HarborCondition::FollowOnAgent, Err(why)) => {
+            return Err(ChainError::Instance {
+                instance_id: m.id.clone(),
+                message: format!("follow_on_agent skipped: {why}"),
+            })
+        }
+        _ => b"",
+    };
     let rel = PathBuf::from(format!("{}.{cond}", m.id));
     let mut images = Vec::new();
     if let Some(template) = &opts.docker_image_template {
@@ -812,11 +971,24 @@ fn write_task(
         _ => &m.pr0_sealed,
     };
     let env = Path::new("environment");
-    write_in(
-        &task,
-        &env.join("Dockerfile"),
-        agent_dockerfile(&from).as_bytes(),
-    )?;
+    let dockerfile = if cond == HarborCondition::FollowOnAgent {
+        write_in(&task, &env.join(AGENT_PR1_FILE), agent_pr1)?;
+        write_in(
+            &task,
+            &env.join("agent_pr1.sh"),
+            agent_pr1_setup_sh().as_bytes(),
+        )?;
+        crate::export::setup_dockerfile(
+            &from,
+            "the agent's setup state of one instance: PR0, then an agent's PR1",
+            &format!(
+                " && git update-ref {SETUP_REF} HEAD && sh /codethread-setup/agent_pr1.sh /codethread-setup/{AGENT_PR1_FILE}"
+            ),
+        )
+    } else {
+        agent_dockerfile(&from)
+    };
+    write_in(&task, &env.join("Dockerfile"), dockerfile.as_bytes())?;
     write_in(&task, &env.join("setup.sh"), SETUP_SCRIPT.as_bytes())?;
     write_in(&task, &env.join("setup.patch"), setup)?;
     let first_collect = collect_command(&[(MODEL_PATCH, SETUP_REF)]);
@@ -888,6 +1060,32 @@ fn write_task(
             )?;
             write_solution(&task, &s2.join("solution"), &m.gold)?;
         }
+        HarborCondition::FollowOnAgent => {
+            // As the chain's second step: PR2 against the agent's PR1
+            // commit, PR1 + PR2 against the setup commit (what is graded).
+            let collect = collect_command(&[(MODEL_PATCH, STEP1_REF), (STACK_PATCH, SETUP_REF)]);
+            write_in(
+                &task,
+                Path::new("task.toml"),
+                toml.single(&collect, image(1).as_deref()).as_bytes(),
+            )?;
+            write_in(
+                &task,
+                Path::new("instruction.md"),
+                instruction(str_field(&m.ha_row, "problem_statement")).as_bytes(),
+            )?;
+            write_tests(
+                &task,
+                Path::new("tests"),
+                &m.ha_row,
+                setup,
+                "resolve",
+                STACK_PATCH,
+            )?;
+            // The oracle: the gold patch on the agent's PR1 (it may not
+            // apply: the PR1 is the agent's, not the human's).
+            write_solution(&task, Path::new("solution"), &m.gold)?;
+        }
     }
     Ok((rel, images))
 }
@@ -913,6 +1111,13 @@ pub fn export_harbor(
         &chain_dir.join("exports/follow_on_human_pr1.jsonl"),
         opts.limits,
     )?;
+    if opts.conditions.contains(&HarborCondition::FollowOnAgent) && opts.agent_pr1.is_none() {
+        return Err(ChainError::Format {
+            path: out.to_path_buf(),
+            message: "condition follow_on_agent needs the agent's PR1 predictions (--agent-pr1)"
+                .into(),
+        });
+    }
     std::fs::create_dir_all(out).map_err(|e| ChainError::io(out, e))?;
     let name = dataset_name(out, opts)?;
     if let Some(t) = &opts.docker_image_template {
@@ -920,7 +1125,7 @@ pub fn export_harbor(
             return Err(ChainError::Format {
                 path: out.to_path_buf(),
                 message: format!(
-                    "--docker-image-template {t:?} must contain {{id}} and {{role}} (five images per instance)"
+                    "--docker-image-template {t:?} must contain {{id}} and {{role}} (six images per instance)"
                 ),
             });
         }
@@ -964,6 +1169,7 @@ pub fn export_harbor(
                         message: format!("exports/follow_on_human_pr1.jsonl: {message}"),
                     })?
                     .unwrap_or_default(),
+                agent_pr1: agent_pr1_of(opts.agent_pr1.as_ref(), id),
                 impl_row,
                 ha_row,
             })
@@ -976,6 +1182,14 @@ pub fn export_harbor(
             }
         };
         for &c in &conds {
+            if let (HarborCondition::FollowOnAgent, Err(why)) = (c, &m.agent_pr1) {
+                res.skipped.push(HarborSkip {
+                    instance_id: id.clone(),
+                    condition: c,
+                    reason: why.clone(),
+                });
+                continue;
+            }
             let written = write_task(out, &m, c, opts).and_then(|(rel, images)| {
                 for i in &images {
                     let owner = image_owner
@@ -1035,6 +1249,35 @@ pub fn export_harbor(
     Ok(res)
 }
 
+/// The agent's PR1 of `id`, or why follow_on_agent has none.
+fn agent_pr1_of(given: Option<&AgentPr1>, id: &str) -> Result<Vec<u8>, String> {
+    let Some(a) = given else {
+        return Err("no agent PR1 predictions given".into());
+    };
+    let patch = a
+        .patches
+        .get(id)
+        .ok_or_else(|| format!("no PR1 prediction in {}", a.source.display()))?;
+    if let Some(kept) = &a.kept {
+        if !kept.contains(id) {
+            return Err(format!(
+                "its PR1 in {} was not kept by the gate",
+                a.source.display()
+            ));
+        }
+    }
+    if patch.iter().all(u8::is_ascii_whitespace) {
+        return Err(format!(
+            "its PR1 in {} is an empty patch",
+            a.source.display()
+        ));
+    }
+    if let Some(why) = a.unusable.get(id) {
+        return Err(format!("{why} ({})", a.source.display()));
+    }
+    Ok(patch.clone())
+}
+
 /// The list of prebuilt images written beside `dataset.toml` with
 /// [`HarborExportOptions::docker_image_template`]: one line per image,
 /// `<image>\t<build context>` (the context relative to the dataset,
@@ -1069,7 +1312,7 @@ sh /codethread-setup/setup.sh /codethread-setup/setup.patch && git update-ref re
 
     #[test]
     fn conditions_parse_and_name() {
-        for c in HarborCondition::ALL {
+        for c in HarborCondition::EVERY {
             assert_eq!(c.name().parse::<HarborCondition>(), Ok(c));
         }
         assert_eq!("AA".parse(), Ok(HarborCondition::Chain));

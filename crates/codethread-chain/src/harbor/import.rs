@@ -168,7 +168,8 @@ fn plans(cond: HarborCondition) -> Vec<StepPlan> {
             dir: PathBuf::new(),
             stage: "pr1",
         }],
-        HarborCondition::FollowOnHuman => vec![StepPlan {
+        // PR2 alone (`model.patch`, against the PR1 the task started on).
+        HarborCondition::FollowOnHuman | HarborCondition::FollowOnAgent => vec![StepPlan {
             name: "follow_on",
             dir: PathBuf::new(),
             stage: "pr2",
@@ -517,7 +518,7 @@ mod tests {
 
     #[test]
     fn task_names_round_trip() {
-        for c in HarborCondition::ALL {
+        for c in HarborCondition::EVERY {
             let n = super::super::export::task_name("o__r-1.2", c);
             assert_eq!(parse_task_name(&n), Some(("o__r-1.2".to_string(), c)));
         }

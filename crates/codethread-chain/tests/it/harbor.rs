@@ -26,7 +26,7 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 use codethread_chain::harbor::{
-    export_harbor, import_harbor_job, task_digest, HarborCondition, HarborExport,
+    export_harbor, import_harbor_job, task_digest, AgentPr1, HarborCondition, HarborExport,
     HarborExportOptions, HarborImage, IMAGES_FILE,
 };
 use codethread_chain::load_reports_dir;
@@ -91,6 +91,47 @@ struct Pack {
     /// The same chain exported with [`SIF_TEMPLATE`] (prebuilt images).
     sif_dataset: PathBuf,
     sif_export: HarborExport,
+    /// The follow_on_agent export (see [`agent_pr1s`]).
+    fa_dataset: PathBuf,
+    fa_export: HarborExport,
+    /// How many agent PR1s `check_applies` checked.
+    fa_checked: usize,
+}
+
+/// The stand-in agent PR1 of the follow_on_agent export: a new file, so it
+/// applies at base + PR0 of every instance and carries no original code.
+const AGENT_NOTE: &[u8] = b"diff --git a/CODETHREAD_AGENT_NOTE.md b/CODETHREAD_AGENT_NOTE.md
+new file mode 100644
+--- /dev/null
++++ b/CODETHREAD_AGENT_NOTE.md
+@@ -0,0 +1 @@
++an agent's PR1
+";
+
+/// The agent PR1s of the follow_on_agent export: the first built instance
+/// has none, the second an empty patch, the third one that does not apply,
+/// the fourth is not kept by the gate; every other one is [`AGENT_NOTE`].
+fn agent_pr1s(ids: &[String], source: PathBuf) -> AgentPr1 {
+    let mut patches = BTreeMap::new();
+    let mut kept = std::collections::BTreeSet::new();
+    for (n, id) in ids.iter().enumerate() {
+        let patch: &[u8] = match n {
+            0 => continue,
+            1 => b"\n",
+            2 => b"diff --git a/codethread_no_such_file b/codethread_no_such_file\n--- a/codethread_no_such_file\n+++ b/codethread_no_such_file\n@@ -1 +1 @@\n-x\n+y\n",
+            _ => AGENT_NOTE,
+        };
+        patches.insert(id.clone(), patch.to_vec());
+        if n != 3 {
+            kept.insert(id.clone());
+        }
+    }
+    AgentPr1 {
+        source,
+        patches,
+        kept: Some(kept),
+        ..Default::default()
+    }
 }
 
 /// The image template of the singularity export.
@@ -198,6 +239,23 @@ fn env() -> Option<&'static Env> {
                 },
             )
             .unwrap();
+            let ids = built(&chain);
+            let mut given = agent_pr1s(&ids, work.join(format!("agent-pr1-{name}.jsonl")));
+            let fa_checked = given.check_applies(
+                &Chain::open(&chain, Default::default()).unwrap(),
+                &mut SnapshotSource::new(pack.join("files")),
+            );
+            let fa_dataset = work.join(format!("harbor-{name}-fa"));
+            let fa_export = export_harbor(
+                &chain,
+                &fa_dataset,
+                &HarborExportOptions {
+                    conditions: vec![HarborCondition::FollowOnAgent],
+                    agent_pr1: Some(given),
+                    ..Default::default()
+                },
+            )
+            .unwrap();
             packs.push(Pack {
                 chain,
                 snapshots: pack.join("files"),
@@ -206,6 +264,9 @@ fn env() -> Option<&'static Env> {
                 export,
                 sif_dataset,
                 sif_export,
+                fa_dataset,
+                fa_export,
+                fa_checked,
             });
         }
         Some(Env {
@@ -232,12 +293,55 @@ fn harbor_lint_and_task_loader_accept_every_exported_task() {
     let Some(env) = env() else { return };
     let harbor = env.harbor_py.with_file_name("harbor");
     let mut total = 0;
+    let mut fa_total = 0;
     for p in &env.packs {
-        for (dataset, export) in [(&p.dataset, &p.export), (&p.sif_dataset, &p.sif_export)] {
+        let ids = built(&p.chain);
+        assert!(ids.len() > 4);
+        // follow_on_agent: four named skips, one task for every other instance.
+        assert!(p.fa_export.errors.is_empty(), "{:?}", p.fa_export.errors);
+        assert_eq!(p.fa_checked, ids.len() - 2);
+        let why: BTreeMap<&str, &str> = p
+            .fa_export
+            .skipped
+            .iter()
+            .map(|k| {
+                assert_eq!(k.condition, HarborCondition::FollowOnAgent);
+                (k.instance_id.as_str(), k.reason.as_str())
+            })
+            .collect();
+        assert_eq!(why.len(), 4, "{why:?}");
+        assert!(
+            why[ids[0].as_str()].contains("no PR1 prediction in"),
+            "{why:?}"
+        );
+        assert!(why[ids[1].as_str()].contains("empty patch"), "{why:?}");
+        assert!(why[ids[2].as_str()].contains("does not apply"), "{why:?}");
+        assert!(
+            why[ids[3].as_str()].contains("not kept by the gate"),
+            "{why:?}"
+        );
+        assert_eq!(p.fa_export.tasks.len(), ids.len() - 4);
+        for (id, c, rel) in &p.fa_export.tasks {
+            assert_eq!(*c, HarborCondition::FollowOnAgent);
+            assert!(!why.contains_key(id.as_str()));
+            let env_dir = p.fa_dataset.join(rel).join("environment");
+            assert_eq!(
+                std::fs::read(env_dir.join("agent_pr1.patch")).unwrap(),
+                AGENT_NOTE
+            );
+        }
+        fa_total += p.fa_export.tasks.len();
+        for (dataset, export, per) in [
+            (&p.dataset, &p.export, 3),
+            (&p.sif_dataset, &p.sif_export, 3),
+            (&p.fa_dataset, &p.fa_export, 0),
+        ] {
             assert!(export.errors.is_empty(), "{:?}", export.errors);
-            let ids = built(&p.chain);
-            assert!(!ids.is_empty());
-            assert_eq!(export.tasks.len(), 3 * ids.len());
+            if per == 0 {
+                // Checked above.
+            } else {
+                assert_eq!(export.tasks.len(), per * ids.len());
+            }
             let dirs: Vec<PathBuf> = export.tasks.iter().map(|t| dataset.join(&t.2)).collect();
             // harbor lint, default rules (shared-verifier included): no finding.
             let out = Command::new(&harbor)
@@ -264,12 +368,13 @@ fn harbor_lint_and_task_loader_accept_every_exported_task() {
             let r = harbor_script(env, "harbor_tasks.py", &[&list], "");
             assert_eq!(r["loaded"], json!(dirs.len()), "{r}");
             assert_eq!(r["valid"], json!(dirs.len()), "{r}");
-            assert_eq!(r["multi_step"], json!(ids.len()), "{r}");
+            let multi = if per == 0 { 0 } else { ids.len() };
+            assert_eq!(r["multi_step"], json!(multi), "{r}");
             total += dirs.len();
         }
     }
     eprintln!(
-        "harbor lint + Task loader: {total}/{total} tasks (Dockerfile and prebuilt-image exports)"
+        "harbor lint + Task loader: {total}/{total} tasks (Dockerfile, prebuilt-image and follow_on_agent exports; {fa_total} follow_on_agent)"
     );
 }
 
@@ -783,7 +888,7 @@ fn declared_signatures(statement: &str) -> std::collections::BTreeSet<String> {
 #[test]
 fn no_task_shows_the_agent_the_code_it_restores() {
     let Some(env) = env() else { return };
-    let (mut restored, mut files, mut patches) = (0usize, 0usize, 0usize);
+    let (mut restored, mut files, mut patches, mut fa_tasks) = (0usize, 0usize, 0usize, 0usize);
     for p in &env.packs {
         for id in built(&p.chain) {
             let implementation = p.dataset.join(format!("{id}.implementation"));
@@ -870,14 +975,46 @@ fn no_task_shows_the_agent_the_code_it_restores() {
                     }
                 }
             }
+            // follow_on_agent: the agent's PR1 is visible by design, the
+            // human original beyond it is not (the instruction is the
+            // benchmark's own issue, which may quote the code).
+            let fa = p.fa_dataset.join(format!("{id}.follow_on_agent"));
+            if fa.is_dir() {
+                fa_tasks += 1;
+                let agent = std::fs::read(fa.join("environment/agent_pr1.patch")).unwrap();
+                let agent = String::from_utf8_lossy(&agent).into_owned();
+                for f in agent_visible(&fa) {
+                    if f.file_name().is_some_and(|n| n == "instruction.md") {
+                        continue;
+                    }
+                    files += 1;
+                    let body = String::from_utf8_lossy(&std::fs::read(&f).unwrap()).into_owned();
+                    for l in lines.iter().filter(|l| !agent.contains(**l)) {
+                        assert!(
+                            !body.contains(l),
+                            "{}: the agent can read a restored line: {l}",
+                            f.display()
+                        );
+                    }
+                    if f.file_name().is_some_and(|n| n == "setup.patch") {
+                        patches += 1;
+                        assert!(
+                            !body.lines().any(|l| l.starts_with("@@")),
+                            "{}: a text hunk",
+                            f.display()
+                        );
+                    }
+                }
+            }
         }
     }
+    assert!(fa_tasks > 0, "no follow_on_agent task checked");
     assert!(
         restored > 100 && patches > 0,
         "{restored} lines, {patches} patches"
     );
     eprintln!(
-        "harbor: {restored} restored lines absent from {files} agent-visible files ({patches} setup patches forward-only)"
+        "harbor: {restored} restored lines absent from {files} agent-visible files ({patches} setup patches forward-only; {fa_tasks} follow_on_agent tasks)"
     );
 }
 
