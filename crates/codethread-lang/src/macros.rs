@@ -449,6 +449,30 @@ fn skip_balanced(toks: &[Token], open_at: usize, open: u8, close: u8) -> usize {
     toks.len()
 }
 
+/// For every `open` token, the index just past its matching `close` (as
+/// [`skip_balanced`] finds it), or `toks.len()` when it is never closed;
+/// `usize::MAX` for other tokens. One pass with a stack, so a file of many
+/// unclosed `NAME(` calls costs linear time, not one rescan per call.
+fn balanced_closes(toks: &[Token], open: u8, close: u8) -> Vec<usize> {
+    let mut out = vec![usize::MAX; toks.len()];
+    let mut stack: Vec<usize> = Vec::new();
+    for (j, t) in toks.iter().enumerate() {
+        match t.kind {
+            Tok::Punct(c) if c == open => {
+                out[j] = toks.len();
+                stack.push(j);
+            }
+            Tok::Punct(c) if c == close => {
+                if let Some(o) = stack.pop() {
+                    out[o] = j + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 fn macro_shaped(w: &[u8]) -> bool {
     w.len() >= 3
         && w[0].is_ascii_uppercase()
@@ -693,6 +717,8 @@ pub fn macro_call_spans(lang: Lang, src: &[u8]) -> Vec<(usize, usize, CallClass)
         }
     }
     let word = |t: &Token| &src[t.start..t.end];
+    let closes = balanced_closes(&toks, b'(', b')');
+    let close_of = |at: usize| closes.get(at).copied().filter(|&c| c != usize::MAX);
     let mut out = Vec::new();
     // Angle depth inside a `template <` header (0: outside).
     let mut angle = 0usize;
@@ -708,7 +734,7 @@ pub fn macro_call_spans(lang: Lang, src: &[u8]) -> Vec<(usize, usize, CallClass)
             }
             Tok::Punct(b'>') if angle > 0 => angle -= 1,
             Tok::Punct(b'(') if angle > 0 => {
-                k = skip_balanced(&toks, k, b'(', b')');
+                k = close_of(k).unwrap_or(toks.len());
                 continue;
             }
             Tok::Punct(b';' | b'{' | b'}') => angle = 0,
@@ -729,7 +755,7 @@ pub fn macro_call_spans(lang: Lang, src: &[u8]) -> Vec<(usize, usize, CallClass)
             k += 1;
             continue;
         }
-        let close = skip_balanced(&toks, k + 1, b'(', b')');
+        let close = close_of(k + 1).unwrap_or(toks.len());
         let Some(last) = close.checked_sub(1).map(|c| toks[c]) else {
             k += 1;
             continue;

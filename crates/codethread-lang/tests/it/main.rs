@@ -8,4 +8,5 @@ mod dev_targets;
 mod flat_tree;
 mod function_lists;
 mod index_rules;
+mod macro_calls;
 mod reference_spans;
