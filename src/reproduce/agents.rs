@@ -1,6 +1,13 @@
 //! Stage 2: per model, the agents' PR1 and PR2 trees and patches, the PR1 gate on the harness
 //! reports, the stacks the harness grades, and the PR2 outcomes of the gated chains.
+//!
+//! An agent's output of a step is either a tree (`agents/<model>/<step>/<id>/<path>`, the
+//! agent's files after the step) or a row of a predictions file
+//! (`agents/<model>/<step>.jsonl`, SWE-bench's format, the step's patch against the tree
+//! the step started from: what `chain import harbor` writes). Both for the same chain is an
+//! error for that step.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
 use std::path::Path;
@@ -9,9 +16,11 @@ use codethread_analysis::{Condition, Outcome, Results};
 use codethread_chain::SourceReader;
 use codethread_chain::{gate_predictions, stack, Layer};
 use codethread_chain::{load_reports_dir, InstanceReport};
-use codethread_chain::{predictions_to_jsonl, Prediction};
-use codethread_lang::io::{dir_below_nofollow, read_tree_nofollow, subdirs_nofollow};
-use codethread_patch::{diff_trees, DiffOptions, MemTree};
+use codethread_chain::{parse_patch_predictions_bytes, predictions_to_jsonl, Prediction};
+use codethread_lang::io::{
+    dir_below_nofollow, read_regular_nofollow, read_tree_nofollow, subdirs_nofollow,
+};
+use codethread_patch::{diff_trees, ApplyOptions, DiffOptions, MemTree};
 
 use super::chains::{Built, InstanceTrees};
 use super::inputs::Inputs;
@@ -20,8 +29,9 @@ use super::{write, ChainStep, Diagnostic, ReproduceConfig, ReproduceError, Repro
 
 /// The trees and PR2 patches of one (model, instance) chain.
 pub(crate) struct ChainTrees<'a> {
-    /// The human PR1 (shared by every model's chain of the instance).
-    pub base: &'a MemTree,
+    /// The human PR1 (shared by every model's chain of the instance; a chain whose agent
+    /// patches touch files outside it holds its own copy with those files read at base).
+    pub base: Cow<'a, MemTree>,
     /// The agent's tree after its PR1 on PR0, when it has one.
     pub agent_pr1: Option<MemTree>,
     /// The agent's tree after PR2, per condition (HA on the human PR1, AA on its own).
@@ -35,7 +45,7 @@ impl ChainTrees<'_> {
     /// AA (`None` without one, and for HH).
     pub fn pr2_pre(&self, c: Condition) -> Option<&MemTree> {
         match c {
-            Condition::HA => Some(self.base),
+            Condition::HA => Some(&self.base),
             Condition::AA => self.agent_pr1.as_ref(),
             Condition::HH => None,
         }
@@ -71,8 +81,15 @@ pub(crate) fn run<'a>(
         ));
         let mut pr1_preds: BTreeMap<String, Prediction> = BTreeMap::new();
         let mut pr2_preds: PerCondition<BTreeMap<String, Prediction>> = PerCondition::default();
+        let given = prediction_files(cfg, &model, sum);
         for (id, inst) in &built.trees {
-            let t = chain_trees(cfg, &model, id, inst, &mut pr1_preds, &mut pr2_preds, sum);
+            let out = Outputs {
+                model: &model,
+                id,
+                inst,
+                given: &given,
+            };
+            let t = chain_trees(cfg, &out, source, &mut pr1_preds, &mut pr2_preds, sum);
             trees.insert(ChainKey::new(&model, id), t);
         }
         write(
@@ -109,39 +126,192 @@ fn models(agents: &Path, sum: &mut ReproduceSummary) -> Vec<String> {
     models
 }
 
-/// The agent's trees of `model` on instance `id` and the PR1 and PR2 patches made from them
-/// (into the prediction maps). An unreadable agent output loses that tree only.
-fn chain_trees<'a>(
+/// The steps whose outputs an agent gives, in chain order.
+const STEPS: [ChainStep; 3] = [
+    ChainStep::Pr1,
+    ChainStep::Pr2(Condition::HA),
+    ChainStep::Pr2(Condition::AA),
+];
+
+/// A model's predictions files, per step: instance id -> patch bytes.
+type GivenPatches = BTreeMap<ChainStep, BTreeMap<String, Vec<u8>>>;
+
+/// The predictions files `agents/<model>/<step>.jsonl` that exist. Each is read without
+/// following a link, as a regular file within the size limit; a file or row that cannot be
+/// read is an error naming it, and the other rows are used.
+fn prediction_files(
     cfg: &ReproduceConfig,
     model: &str,
-    id: &str,
+    sum: &mut ReproduceSummary,
+) -> GivenPatches {
+    let mut given = GivenPatches::new();
+    for step in STEPS {
+        let path = cfg
+            .agents
+            .join(model)
+            .join(format!("{}.jsonl", step.dir_name()));
+        let error = |message: String| Diagnostic::AgentPredictions {
+            model: model.to_string(),
+            step,
+            message,
+        };
+        match std::fs::symlink_metadata(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => {
+                sum.errors.push(error(format!("{}: {e}", path.display())));
+                continue;
+            }
+            Ok(_) => {}
+        }
+        let bytes = match read_regular_nofollow(&path, cfg.max_file_bytes) {
+            Ok(b) => b,
+            Err(e) => {
+                sum.errors.push(error(e.to_string()));
+                continue;
+            }
+        };
+        match parse_patch_predictions_bytes(&path, &bytes) {
+            Ok(loaded) => {
+                sum.errors
+                    .extend(loaded.errors.iter().map(|e| error(e.to_string())));
+                given.insert(
+                    step,
+                    loaded
+                        .items
+                        .into_iter()
+                        .map(|p| (p.instance_id, p.model_patch))
+                        .collect(),
+                );
+            }
+            Err(e) => sum.errors.push(error(e.to_string())),
+        }
+    }
+    given
+}
+
+/// What one (model, instance) chain reads its agent outputs from.
+struct Outputs<'a, 'b> {
+    model: &'b str,
+    id: &'b str,
     inst: &'a InstanceTrees,
+    given: &'b GivenPatches,
+}
+
+/// The agent's trees of `model` on instance `id` and the PR1 and PR2 patches made from them
+/// (into the prediction maps). An unreadable agent output loses that tree only; so does a
+/// given patch that does not parse or apply to the tree its step starts from.
+fn chain_trees<'a>(
+    cfg: &ReproduceConfig,
+    o: &Outputs<'a, '_>,
+    source: &mut dyn SourceReader,
     pr1_preds: &mut BTreeMap<String, Prediction>,
     pr2_preds: &mut PerCondition<BTreeMap<String, Prediction>>,
     sum: &mut ReproduceSummary,
 ) -> ChainTrees<'a> {
+    let (model, id, inst) = (o.model, o.id, o.inst);
+    let output_error = |step: ChainStep, message: String| Diagnostic::AgentOutput {
+        model: model.to_string(),
+        instance: id.to_string(),
+        step,
+        message,
+    };
+    // The given patches of this chain, parsed; the trees the steps start from, with every
+    // file a patch touches outside them read at base.
+    let mut patches = BTreeMap::new();
+    for step in STEPS {
+        let Some(bytes) = o.given.get(&step).and_then(|m| m.get(id)) else {
+            continue;
+        };
+        if Path::new(&cfg.agents)
+            .join(model)
+            .join(step.dir_name())
+            .join(id)
+            .exists()
+        {
+            sum.errors.push(output_error(
+                step,
+                format!(
+                    "both {}.jsonl and the tree {}/{id} are given; neither is used",
+                    step.dir_name(),
+                    step.dir_name()
+                ),
+            ));
+            patches.insert(step, None);
+            continue;
+        }
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            patches.insert(step, Some(codethread_patch::Patch::default()));
+            continue;
+        }
+        match codethread_patch::parse(bytes) {
+            Ok(p) => {
+                patches.insert(step, Some(p));
+            }
+            Err(e) => {
+                sum.errors.push(output_error(
+                    step,
+                    format!("{}.jsonl: the patch does not parse: {e}", step.dir_name()),
+                ));
+                patches.insert(step, None);
+            }
+        }
+    }
+    let mut base = Cow::Borrowed(&inst.base);
+    let mut stubbed = Cow::Borrowed(&inst.stubbed);
+    let missing: BTreeSet<Vec<u8>> = patches
+        .values()
+        .flatten()
+        .flat_map(|p| p.touched_paths())
+        .filter(|p| inst.base.get(p).is_none())
+        .collect();
+    if !missing.is_empty() {
+        let _ = source.select_repo_for(id, &inst.repo);
+    }
+    for path in missing {
+        let name = String::from_utf8_lossy(&path).into_owned();
+        match source.read(id, &inst.base_commit, &name) {
+            Ok(Some(bytes)) => {
+                base.to_mut().insert(path.clone(), bytes.clone());
+                stubbed.to_mut().insert(path, bytes);
+            }
+            Ok(None) => {}
+            Err(e) => sum.errors.push(output_error(ChainStep::Pr1, e.to_string())),
+        }
+    }
     let mut read = |tree: &MemTree, step: ChainStep| {
+        if let Some(given) = patches.get(&step) {
+            let patch = given.as_ref()?;
+            let mut t = tree.clone();
+            return match t.apply(patch, &ApplyOptions::default()) {
+                Ok(_) => Some(t),
+                Err(e) => {
+                    sum.errors.push(output_error(
+                        step,
+                        format!(
+                            "{}.jsonl: the patch does not apply to the tree {step} starts from: {e}",
+                            step.dir_name()
+                        ),
+                    ));
+                    None
+                }
+            };
+        }
         let rel = Path::new(model).join(step.dir_name()).join(id);
         overlay(tree, &cfg.agents, &rel, cfg.max_file_bytes).unwrap_or_else(|es| {
             for message in es {
-                sum.errors.push(Diagnostic::AgentOutput {
-                    model: model.to_string(),
-                    instance: id.to_string(),
-                    step,
-                    message,
-                });
+                sum.errors.push(output_error(step, message));
             }
             None
         })
     };
-    let agent_pr1 = read(&inst.stubbed, ChainStep::Pr1);
-    let ha = read(&inst.base, ChainStep::Pr2(Condition::HA));
+    let agent_pr1 = read(&stubbed, ChainStep::Pr1);
+    let ha = read(&base, ChainStep::Pr2(Condition::HA));
     let aa = match &agent_pr1 {
         Some(a) => read(a, ChainStep::Pr2(Condition::AA)),
         None => None,
     };
     let mut t = ChainTrees {
-        base: &inst.base,
+        base,
         agent_pr1,
         pr2: PerCondition { ha, aa },
         pr2_patch: PerCondition::default(),
@@ -159,7 +329,7 @@ fn chain_trees<'a>(
         message,
     };
     if let Some(a) = &t.agent_pr1 {
-        match diff_bytes(&inst.stubbed, a) {
+        match diff_bytes(&stubbed, a) {
             Ok(p) => {
                 pr1_preds.insert(id.to_string(), pred(&p));
             }

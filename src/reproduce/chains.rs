@@ -17,6 +17,11 @@ pub(crate) struct InstanceTrees {
     pub base: MemTree,
     /// The base with PR0 applied (targets stubbed): what the agent's PR1 starts from.
     pub stubbed: MemTree,
+    /// The instance's repository (`owner/name`) and base commit: where a file an agent's
+    /// patch touches outside these trees is read from.
+    pub repo: String,
+    /// See [`InstanceTrees::repo`].
+    pub base_commit: String,
 }
 
 /// What the chain stage built.
@@ -118,5 +123,10 @@ fn instance_trees(
     stubbed
         .apply(&pr0, &ApplyOptions::default())
         .map_err(|e| e.to_string())?;
-    Ok(InstanceTrees { base, stubbed })
+    Ok(InstanceTrees {
+        base,
+        stubbed,
+        repo: inst.repo.clone(),
+        base_commit: inst.base_commit.clone(),
+    })
 }

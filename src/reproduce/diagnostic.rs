@@ -84,6 +84,17 @@ pub enum Diagnostic {
         /// The file rules' error, naming the file.
         message: String,
     },
+    /// A predictions file of a step (`agents/<model>/<step>.jsonl`), or one of its rows,
+    /// could not be read: the rows that could are used.
+    #[error("{model}: {}.jsonl: {message}", step.dir_name())]
+    AgentPredictions {
+        /// The model.
+        model: String,
+        /// The step.
+        step: ChainStep,
+        /// The loader's error, naming the file (and line).
+        message: String,
+    },
     /// The patch of a step could not be made from the agent's trees.
     #[error("{model} {instance}: {} diff: {message}", match step { ChainStep::Pr1 => "PR1", ChainStep::Pr2(_) => "PR2" })]
     Diff {

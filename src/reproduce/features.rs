@@ -82,7 +82,7 @@ pub(crate) fn measure(
             }
         }
         if let Some(agent) = &t.agent_pr1 {
-            match iec_flag(t.base, agent, t_ids, hint) {
+            match iec_flag(&t.base, agent, t_ids, hint) {
                 Ok(flag) => m.iec = Some(flag),
                 Err(message) => sum.warnings.push(Diagnostic::Iec {
                     model: key.model.clone(),
@@ -94,7 +94,7 @@ pub(crate) fn measure(
         // The human PR1 is the same for every model: measured once per instance.
         if !out.human_pr1.contains_key(id) {
             out.human_pr1
-                .insert(id.clone(), metric_sum(t.base, t_ids, hint, cfg.profile));
+                .insert(id.clone(), metric_sum(&t.base, t_ids, hint, cfg.profile));
         }
         m.pr1_agent = t
             .agent_pr1

@@ -71,7 +71,7 @@ pub(crate) fn write_inputs(
             .get(id)
             .map(|s| s.iter().cloned().collect())
             .unwrap_or_default();
-        let item = drift_item_from_trees(&cfg.benchmark, model, id, t.base, agent, &ids, hint);
+        let item = drift_item_from_trees(&cfg.benchmark, model, id, &t.base, agent, &ids, hint);
         drift.push(serde_json::to_value(&item).unwrap_or_default());
         if let Some(p) = &t.pr2_patch.aa {
             let touches: BTreeMap<&String, Option<bool>> = ids

@@ -9,6 +9,7 @@ mod chain_cli;
 mod cli_help;
 mod examples_io;
 mod exit_codes;
+mod harbor_reproduce;
 mod judge_cli;
 mod llm_cli;
 mod release;

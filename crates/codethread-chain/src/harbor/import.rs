@@ -12,7 +12,14 @@
 //! <condition>/pr1.jsonl, <condition>/pr2.jsonl    predictions (harness format) per stage
 //! <condition>/reports/<step>/<id>/report.json     swebench's report as the verifier wrote it
 //! <condition>/reports/<step>/<id>/run_instance.log
+//! reproduce/agents/<model>/{pr1,pr2_HA,pr2_AA}.jsonl  the same predictions, per reproduce step
+//! reproduce/reports/<model>/{pr1,pr2_HA,pr2_AA}/<id>/report.json
 //! ```
+//!
+//! `reproduce --agents OUT/reproduce/agents --reports OUT/reproduce/reports`
+//! reads the last two as it reads agent trees and harness reports (PR1 and
+//! the AA PR2 from the `chain` task, or from `implementation` and
+//! `follow_on_agent`; the HA PR2 from `follow_on_human`).
 //!
 //! `chain gate --predictions implementation/pr1.jsonl --reports
 //! implementation/reports/implement` and `chain stack --pr1 chain/pr1.jsonl
@@ -194,8 +201,19 @@ fn plans(cond: HarborCondition) -> Vec<StepPlan> {
 struct Outputs {
     /// `(condition, stage)` -> predictions by instance.
     preds: BTreeMap<(String, &'static str), BTreeMap<String, PatchPrediction>>,
-    /// `(condition, step, instance, file name)` -> bytes.
-    reports: Vec<(String, &'static str, String, &'static str, Vec<u8>)>,
+    /// The verifier's report files.
+    reports: Vec<ReportFile>,
+}
+
+/// One verifier file of a trial's step.
+struct ReportFile {
+    cond: HarborCondition,
+    step: &'static str,
+    id: String,
+    /// The prediction's model name (the trial's agent and model).
+    model: String,
+    file: &'static str,
+    bytes: Vec<u8>,
 }
 
 /// Read one trial directory into outcomes (and outputs).
@@ -401,8 +419,14 @@ fn import_trial(
                             }
                         }
                     }
-                    outs.reports
-                        .push((cond.name().to_string(), plan.name, id.clone(), file, b));
+                    outs.reports.push(ReportFile {
+                        cond,
+                        step: plan.name,
+                        id: id.clone(),
+                        model: model_name.clone(),
+                        file,
+                        bytes: b,
+                    });
                 }
                 Ok(None) => {}
                 Err(e) => problems.push(e),
@@ -414,6 +438,106 @@ fn import_trial(
         out.push(o);
     }
     out
+}
+
+/// The directory below the import's output that `reproduce` reads
+/// (`--agents OUT/reproduce/agents --reports OUT/reproduce/reports`).
+pub const REPRODUCE_DIR: &str = "reproduce";
+
+/// A model name as a directory name: `/` becomes `__`, every byte outside
+/// `[A-Za-z0-9._-]` `_`; an empty name, `.` or `..` becomes `model`.
+pub fn model_dir_name(model: &str) -> String {
+    let s: String = model
+        .replace('/', "__")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    match s.as_str() {
+        "" | "." | ".." => "model".to_string(),
+        _ => s,
+    }
+}
+
+/// Per reproduce step (`pr1`, `pr2_HA`, `pr2_AA`), the condition and step
+/// of the trials an instance's output comes from. PR1 and the AA PR2 come
+/// from one agent session: the two-step `chain` task when the job has one
+/// for the instance, else the `implementation` task's PR1 with the
+/// `follow_on_agent` task's PR2 (the fresh-session PR2 on that PR1); the HA
+/// PR2 is `follow_on_human`'s.
+fn reproduce_sources(
+    outs: &Outputs,
+    id: &str,
+) -> [(&'static str, HarborCondition, &'static str, &'static str); 3] {
+    let from_chain = outs
+        .preds
+        .get(&(HarborCondition::Chain.name().to_string(), "pr1"))
+        .is_some_and(|m| m.contains_key(id))
+        || outs
+            .reports
+            .iter()
+            .any(|r| r.cond == HarborCondition::Chain && r.id == id);
+    let (pr1, aa) = if from_chain {
+        (HarborCondition::Chain, HarborCondition::Chain)
+    } else {
+        (
+            HarborCondition::Implementation,
+            HarborCondition::FollowOnAgent,
+        )
+    };
+    [
+        ("pr1", pr1, "pr1", "implement"),
+        ("pr2_HA", HarborCondition::FollowOnHuman, "pr2", "follow_on"),
+        ("pr2_AA", aa, "pr2", "follow_on"),
+    ]
+}
+
+/// Predictions files `(model dir, step) -> rows` and report files
+/// `(model dir, step, file)` of the reproduce layout (see [`REPRODUCE_DIR`]).
+#[allow(clippy::type_complexity)]
+fn reproduce_layout(
+    outs: &Outputs,
+) -> (
+    BTreeMap<(String, &'static str), Vec<&PatchPrediction>>,
+    Vec<(String, &'static str, &ReportFile)>,
+) {
+    let mut ids: Vec<&str> = outs
+        .preds
+        .values()
+        .flat_map(|m| m.keys().map(String::as_str))
+        .chain(outs.reports.iter().map(|r| r.id.as_str()))
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let mut agents: BTreeMap<(String, &'static str), Vec<&PatchPrediction>> = BTreeMap::new();
+    let mut reports = Vec::new();
+    for id in ids {
+        for (step, cond, stage, trial_step) in reproduce_sources(outs, id) {
+            if let Some(p) = outs
+                .preds
+                .get(&(cond.name().to_string(), stage))
+                .and_then(|m| m.get(id))
+            {
+                agents
+                    .entry((model_dir_name(&p.model_name_or_path), step))
+                    .or_default()
+                    .push(p);
+            }
+            for r in outs
+                .reports
+                .iter()
+                .filter(|r| r.cond == cond && r.step == trial_step && r.id == id)
+            {
+                reports.push((model_dir_name(&r.model), step, r));
+            }
+        }
+    }
+    (agents, reports)
 }
 
 /// Import every trial of the Harbor job at `job` into `out` (layout in the
@@ -497,13 +621,32 @@ pub fn import_harbor_job(
         write_in(out, &rel, crate::export::to_jsonl(&rows).as_bytes())?;
         res.written.push(rel);
     }
-    for (cond, step, id, file, bytes) in &outs.reports {
-        let rel = PathBuf::from(cond)
+    for r in &outs.reports {
+        let rel = PathBuf::from(r.cond.name())
             .join("reports")
+            .join(r.step)
+            .join(&r.id)
+            .join(r.file);
+        write_in(out, &rel, &r.bytes)?;
+        res.written.push(rel);
+    }
+    let (agents, reports) = reproduce_layout(&outs);
+    for ((model, step), rows) in &agents {
+        let rel = Path::new(REPRODUCE_DIR)
+            .join("agents")
+            .join(model)
+            .join(format!("{step}.jsonl"));
+        write_in(out, &rel, crate::export::to_jsonl(rows).as_bytes())?;
+        res.written.push(rel);
+    }
+    for (model, step, r) in reports {
+        let rel = Path::new(REPRODUCE_DIR)
+            .join("reports")
+            .join(model)
             .join(step)
-            .join(id)
-            .join(file);
-        write_in(out, &rel, bytes)?;
+            .join(&r.id)
+            .join(r.file);
+        write_in(out, &rel, &r.bytes)?;
         res.written.push(rel);
     }
     let rel = PathBuf::from("outcomes.jsonl");
