@@ -48,7 +48,9 @@ struct Args {
     /// A directory of git repositories named after the benchmark repos.
     #[arg(long)]
     repos: Option<PathBuf>,
-    /// Agent outputs `<model>/{pr1,pr2_HA,pr2_AA}/<id>/<path>`.
+    /// Agent outputs: trees `<model>/{pr1,pr2_HA,pr2_AA}/<id>/<path>`, or predictions
+    /// files `<model>/{pr1,pr2_HA,pr2_AA}.jsonl` (e.g. `chain harbor-import`'s
+    /// `OUT/reproduce/agents`).
     #[arg(long)]
     agents: Option<PathBuf>,
     /// Harness reports `<model>/{pr1,pr2_HA,pr2_AA}/...`.
@@ -142,7 +144,7 @@ fn main() -> ExitCode {
             }
             if a.agents.is_none() {
                 missing
-                    .push("--agents DIR (agent outputs <model>/{pr1,pr2_HA,pr2_AA}/<id>/<path>)");
+                    .push("--agents DIR (agent outputs <model>/{pr1,pr2_HA,pr2_AA}/<id>/<path> or <model>/{pr1,pr2_HA,pr2_AA}.jsonl)");
             }
             if a.reports.is_none() {
                 missing.push("--reports DIR (harness reports <model>/{pr1,pr2_HA,pr2_AA}/...)");

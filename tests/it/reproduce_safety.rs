@@ -579,3 +579,117 @@ fn a_model_name_that_is_not_utf8_is_an_error() {
     assert_eq!(s.outcome(), Outcome::Partial);
     let _ = std::fs::remove_dir_all(&t);
 }
+
+/// Agent outputs given as predictions files (`agents/<model>/<step>.jsonl`, what
+/// `chain harbor-import` writes): the rows that can be used give the same gate as the trees
+/// they were made from; a row that is not JSON, a patch that does not parse or apply, a row
+/// for a chain whose tree is given too, and a predictions file that is a link (never read)
+/// are each an error naming the model and step, and the rest of the run goes on.
+#[test]
+fn predictions_files_as_agent_outputs_fail_row_by_row() {
+    let t = tmp("given");
+    let agents = t.join("agents");
+    copy_dir(&bench().join("agents"), &agents);
+    let reports = t.join("reports");
+    copy_dir(&bench().join("reports"), &reports);
+    // Baseline: scripted-a as trees.
+    let mut cfg = config(&t.join("out-trees"));
+    cfg.agents = agents.clone();
+    cfg.reports = reports.clone();
+    let base = run(cfg).unwrap();
+    let pr1 =
+        std::fs::read_to_string(t.join("out-trees/predictions/scripted-a.pr1.jsonl")).unwrap();
+    let rows: Vec<serde_json::Value> = pr1
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(rows.len() >= 4, "{} PR1 rows", rows.len());
+    let id = |k: usize| rows[k]["instance_id"].as_str().unwrap().to_string();
+    // The model `given`: scripted-a's PR1 patches as a predictions file.
+    let given = agents.join("given");
+    std::fs::create_dir_all(&given).unwrap();
+    let mut text = String::new();
+    for (k, r) in rows.iter().enumerate() {
+        let mut r = r.clone();
+        r["model_name_or_path"] = "given".into();
+        if k == 1 {
+            r["model_patch"] = "this is not a diff\n".into();
+        }
+        text.push_str(&r.to_string());
+        text.push('\n');
+        if k == 0 {
+            text.push_str("{\"instance_id\": \n");
+        }
+    }
+    std::fs::write(given.join("pr1.jsonl"), text).unwrap();
+    // The same chain as a tree too: neither is used.
+    copy_dir(
+        &agents.join("scripted-a/pr1").join(id(2)),
+        &given.join("pr1").join(id(2)),
+    );
+    // A PR2 that does not apply to the agent's PR1.
+    let bad = format!(
+        "{}\n",
+        serde_json::json!({"instance_id": id(3), "model_name_or_path": "given",
+            "model_patch": "diff --git a/no_such_file.py b/no_such_file.py\n--- a/no_such_file.py\n+++ b/no_such_file.py\n@@ -1 +1 @@\n-x\n+y\n"})
+    );
+    std::fs::write(given.join("pr2_AA.jsonl"), bad).unwrap();
+    // A predictions file that is a link to a secret.
+    std::fs::write(t.join("secret.jsonl"), SECRET).unwrap();
+    std::os::unix::fs::symlink(t.join("secret.jsonl"), given.join("pr2_HA.jsonl")).unwrap();
+    copy_dir(&reports.join("scripted-a"), &reports.join("given"));
+
+    let mut cfg = config(&t.join("out"));
+    cfg.agents = agents.clone();
+    cfg.reports = reports.clone();
+    let s = run(cfg).unwrap();
+    let errors: Vec<String> = s.errors.iter().map(ToString::to_string).collect();
+    let has = |needle: &str| errors.iter().any(|e| e.contains(needle));
+    assert!(has("given: pr1.jsonl:") && has(":2"), "{errors:?}");
+    assert!(
+        has(&format!(
+            "given {}: pr1: pr1.jsonl: the patch does not parse",
+            id(1)
+        )),
+        "{errors:?}"
+    );
+    assert!(
+        has(&format!(
+            "given {}: pr1: both pr1.jsonl and the tree",
+            id(2)
+        )),
+        "{errors:?}"
+    );
+    assert!(
+        has(&format!(
+            "given {}: pr2_AA: pr2_AA.jsonl: the patch does not apply",
+            id(3)
+        )),
+        "{errors:?}"
+    );
+    assert!(has("given: pr2_HA.jsonl:") && has("link"), "{errors:?}");
+    assert!(!all_text_below(&t.join("out")).contains(SECRET));
+    // The usable rows give scripted-a's decisions; the other models are untouched.
+    let gate = |dir: &str, model: &str| -> Vec<serde_json::Value> {
+        std::fs::read_to_string(t.join(dir).join(format!("gate/{model}.jsonl")))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let theirs = gate("out", "given");
+    let ours = gate("out-trees", "scripted-a");
+    assert_eq!(theirs.len(), rows.len() - 2);
+    for d in &theirs {
+        let same = ours
+            .iter()
+            .find(|o| o["instance_id"] == d["instance_id"])
+            .unwrap();
+        assert_eq!(d["kept"], same["kept"], "{d} vs {same}");
+        assert_eq!(d["reasons"], same["reasons"], "{d} vs {same}");
+    }
+    for m in ["scripted-a", "scripted-b", "scripted-c"] {
+        assert_eq!(s.gate[m], base.gate[m], "{m}");
+    }
+    let _ = std::fs::remove_dir_all(&t);
+}

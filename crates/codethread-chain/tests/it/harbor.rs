@@ -6,7 +6,9 @@
 //! round-tripped: export → the oracle's solution applied by hand → the
 //! collect hook → the verifier → result directories written with harbor's
 //! own pydantic models → import → gate → stack, the stacked prediction
-//! applying at base and giving the gold tree.
+//! applying at base and giving the gold tree; the follow_on_agent task's
+//! oracle likewise on a given agent PR1. (`tests/it/harbor_reproduce.rs` of
+//! the root package goes on from the import into `reproduce`.)
 //!
 //! Harbor's Python is `CODETHREAD_HARBOR_PYTHON` (`.ci/run` installs harbor
 //! into `.venv-harbor`, Python >= 3.12) or `<repo>/.venv-harbor/bin/python`;
@@ -626,17 +628,33 @@ fn sh(cmd: &str) {
     );
 }
 
-/// The agent's sandbox outside a container: the base checkout, the
-/// environment's setup.sh with its sealed patch, the setup ref.
+/// The agent's sandbox outside a container, as the exported Dockerfile
+/// makes it: the base checkout, the environment's setup.sh with its sealed
+/// patch, the setup ref, and (follow_on_agent) the given agent PR1
+/// committed by agent_pr1.sh (its `/testbed` replaced).
 fn agent_sandbox(snapshots: &Path, id: &str, task: &Path, dir: &Path) {
     base_repo(snapshots, id, dir);
     let env = task.join("environment");
+    let dockerfile = std::fs::read_to_string(env.join("Dockerfile")).unwrap();
     sh(&format!(
         "cd '{}' && sh '{}' '{}' && git update-ref refs/codethread/setup HEAD",
         dir.display(),
         env.join("setup.sh").display(),
         env.join("setup.patch").display()
     ));
+    if dockerfile.contains("agent_pr1.sh") {
+        let script = std::fs::read_to_string(env.join("agent_pr1.sh"))
+            .unwrap()
+            .replace("/testbed", &dir.display().to_string());
+        let local = env.join("agent_pr1.local.sh");
+        std::fs::write(&local, script).unwrap();
+        sh(&format!(
+            "sh '{}' '{}'",
+            local.display(),
+            env.join("agent_pr1.patch").display()
+        ));
+        std::fs::remove_file(local).unwrap();
+    }
 }
 
 #[test]
@@ -710,6 +728,51 @@ fn a_harbor_job_round_trips_into_gate_and_stack() {
     );
     assert_eq!(rs2["reward"], 1.0, "{rs2:?}");
 
+    // Trial 3: the Follow-On on a given agent PR1 (follow_on_agent), the
+    // oracle's PR2 on it: the agent's PR1 is the human one plus a note file
+    // of its own, so the gold patch applies on it as on the human PR1.
+    let chain_open = Chain::open(&p.chain, Default::default()).unwrap();
+    let mut given_pr1 = chain_open.human_pr1(&id).unwrap();
+    given_pr1.extend_from_slice(AGENT_NOTE);
+    let fa_dataset = w.join("fa");
+    let fa_export = export_harbor(
+        &p.chain,
+        &fa_dataset,
+        &HarborExportOptions {
+            conditions: vec![HarborCondition::FollowOnAgent],
+            agent_pr1: Some(AgentPr1 {
+                source: w.join("given-pr1.jsonl"),
+                patches: BTreeMap::from([(id.clone(), given_pr1.clone())]),
+                ..Default::default()
+            }),
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    assert!(fa_export.errors.is_empty(), "{:?}", fa_export.errors);
+    let fa_task = fa_dataset.join(format!("{id}.follow_on_agent"));
+    let repo = w.join("sandbox3");
+    agent_sandbox(&p.snapshots, &id, &fa_task, &repo);
+    assert!(
+        repo.join("CODETHREAD_AGENT_NOTE.md").is_file(),
+        "the sandbox starts from the agent's PR1"
+    );
+    solve(&fa_task.join("solution"), &repo);
+    let t3fa = job.join("fa__1");
+    let a3 = t3fa.join("artifacts/logs/artifacts");
+    std::fs::create_dir_all(&a3).unwrap();
+    sh(&collect_cmd(&fa_task, 0, &repo, &a3));
+    let r3 = run_verifier(
+        env,
+        &p.snapshots,
+        &id,
+        &fa_task.join("tests"),
+        &a3,
+        &resolved,
+        &t3fa.join("verifier"),
+    );
+    assert_eq!(r3["reward"], 1.0, "{r3:?}");
+
     // Bad trials beside them: a malformed result.json, a trial directory
     // that is a link, a trial without a diff, a diff leaving the repository.
     let t3 = job.join("nodiff__1");
@@ -722,6 +785,7 @@ fn a_harbor_job_round_trips_into_gate_and_stack() {
         {"trial_name": "impl__1", "task_dir": implementation, "agent": "oracle", "model": null, "rewards": r1},
         {"trial_name": "chain__1", "task_dir": chain_task, "agent": "oracle", "model": null, "rewards": rs2,
          "steps": [{"step_name": "implement", "rewards": rs1}, {"step_name": "follow_on", "rewards": rs2}]},
+        {"trial_name": "fa__1", "task_dir": fa_task, "agent": "oracle", "model": null, "rewards": r3},
         {"trial_name": "nodiff__1", "task_dir": p.dataset.join(format!("{id}.follow_on_human")), "agent": "oracle", "model": null, "rewards": null, "exception": "agent timed out"},
         {"trial_name": "escape__1", "task_dir": p.dataset.join(format!("{}.implementation", other_id(p, &id))), "agent": "oracle", "model": null, "rewards": {"reward": 0}},
         {"trial_name": "linkpatch__1", "task_dir": p.dataset.join(format!("{}.follow_on_human", other_id(p, &id))), "agent": "oracle", "model": null, "rewards": {"reward": 1}},
@@ -767,8 +831,9 @@ fn a_harbor_job_round_trips_into_gate_and_stack() {
     assert_eq!(lp.outcome, "error");
     assert!(!lp.imported_diff);
     assert!(lp.message.unwrap().contains("symbolic link"));
-    // impl 1 + chain 2 steps + five bad trials.
-    assert_eq!(imp.outcomes.len(), 8);
+    assert_eq!(by("fa__1", "follow_on").outcome, "graded");
+    // impl 1 + chain 2 steps + follow_on_agent 1 + five bad trials.
+    assert_eq!(imp.outcomes.len(), 9);
     // The linked diff went into no predictions file.
     let ha = out.join("follow_on_human/pr2.jsonl");
     assert!(
@@ -829,6 +894,34 @@ fn a_harbor_job_round_trips_into_gate_and_stack() {
     assert_eq!(
         apply(&base, &s.model_patch),
         apply(&base, inst.patch.as_bytes())
+    );
+    // The follow_on_agent PR2 stacks on the given PR1: PR0 + PR1 + PR2 at
+    // base is the gold tree plus the agent's note.
+    let fa_pr2 = predictions_by_id(
+        &load_predictions(&out.join("follow_on_agent/pr2.jsonl"), Default::default())
+            .unwrap()
+            .items,
+    );
+    assert!(fa_pr2.contains_key(&id));
+    let given = predictions_by_id(&[codethread_chain::Prediction {
+        instance_id: id.clone(),
+        model_name_or_path: "agent".into(),
+        model_patch: String::from_utf8(given_pr1).unwrap(),
+    }]);
+    let layers = [Layer::Predictions(given), Layer::Predictions(fa_pr2)];
+    let (stacked, outcomes) = stack(
+        &chain,
+        &layers,
+        &stack_model_name("oracle", &layers),
+        &mut SnapshotSource::new(&p.snapshots),
+        &mut |_, _, _| {},
+    );
+    let so = outcomes.iter().find(|o| o.instance_id == id).unwrap();
+    assert_eq!(so.error, None);
+    let s = stacked.iter().find(|s| s.instance_id == id).unwrap();
+    assert_eq!(
+        apply(&base, &s.model_patch),
+        apply(&apply(&base, inst.patch.as_bytes()), AGENT_NOTE)
     );
 }
 
