@@ -33,8 +33,12 @@ pub enum NegativeCase {
     /// generator's source, which no grammar here reads.
     GeneratedFilesOnly,
     /// Every edited function is test code (C / C++ functions under an
-    /// `#ifdef *TEST*` block).
+    /// `#ifdef *TEST*` block, Rust items marked `#[test]` or under
+    /// `#[cfg(test)]`).
     TestCodeOnly,
+    /// Every edited function is only moved: deleted and added back byte
+    /// for byte elsewhere ([`Target::moved_unchanged`]).
+    MovedOnly,
 }
 
 impl NegativeCase {
@@ -49,6 +53,7 @@ impl NegativeCase {
             NegativeCase::ModuleOrClassLevelChangesOnly => "module_or_class_level_changes_only",
             NegativeCase::GeneratedFilesOnly => "generated_files_only",
             NegativeCase::TestCodeOnly => "test_code_only",
+            NegativeCase::MovedOnly => "moved_only",
         }
     }
 }
@@ -64,6 +69,11 @@ pub struct Target {
     pub status: String,
     /// The function in the pre-image.
     pub function: Function,
+    /// The gold patch only moves it: its whole definition is byte for byte
+    /// the same after the patch ([`codethread_patch::EditedFunction::moved_unchanged`]).
+    /// [`localize`] keeps it; the build does not stub it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub moved_unchanged: bool,
 }
 
 /// Localization of one instance.
@@ -211,6 +221,7 @@ pub fn localize(
             }
             .into(),
             function: f.clone(),
+            moved_unchanged: t.moved_unchanged,
         });
     }
     let negative_case = l.negative_case.map(|n| match n {
@@ -234,13 +245,54 @@ pub fn localize(
     })
 }
 
+/// What marks a target as test code, if anything: a C / C++ function in
+/// a test-only preprocessor block ([`codethread_lang::in_test_block`]), or
+/// an item of a language whose attributes mark tests (Rust `#[test]`,
+/// `#[tokio::test]`, an item or enclosing `mod` under `#[cfg(test)]`:
+/// [`codethread_lang::test_attribute_at`]).
+fn test_code(
+    t: &Target,
+    bytes: &[u8],
+    hint: Option<Lang>,
+    parsed: &mut BTreeMap<String, Option<codethread_lang::ParsedFile>>,
+) -> Option<String> {
+    let at = t.function.span.start_byte;
+    let lang = Lang::for_source(&t.path, bytes, hint)?;
+    if lang.is_c_family() {
+        return codethread_lang::in_test_block(bytes, at).then(|| {
+            format!(
+                "under {}",
+                codethread_lang::open_conditions(bytes, at).join(" && ")
+            )
+        });
+    }
+    lang.info().test_attributes?;
+    // One parse per file, as localization parsed it.
+    let file = parsed
+        .entry(t.path.clone())
+        .or_insert_with(|| {
+            parse_file(
+                std::path::Path::new(&t.path),
+                bytes.to_vec(),
+                &codethread_lang::ParseOptions::with_hint(hint),
+            )
+            .ok()
+        })
+        .as_ref()?;
+    // The function's own node: its attributes are the siblings before it.
+    codethread_lang::test_attribute_at(file, t.function.node.start_byte)
+        .map(|a| format!("marked {a}"))
+}
+
 /// Remove the functions the gold patch edits that are never stubbed: those
 /// in generated files (bison / flex output, a generated banner:
 /// [`codethread_lang::generated_banner`]) and C / C++ functions in
-/// test-only preprocessor blocks ([`codethread_lang::in_test_block`]). Each
-/// removal is noted in [`Localization::notes`]; when nothing is left the
-/// localization gets [`NegativeCase::GeneratedFilesOnly`] (or
-/// [`NegativeCase::TestCodeOnly`]). [`localize`] itself keeps them (it
+/// test-only preprocessor blocks ([`codethread_lang::in_test_block`]), items
+/// attributes mark as tests (Rust `#[test]`, `#[cfg(test)]`), and functions
+/// the patch only moves ([`Target::moved_unchanged`]). Each removal is noted
+/// in [`Localization::notes`]; when nothing is left the localization gets
+/// [`NegativeCase::GeneratedFilesOnly`] (or [`NegativeCase::TestCodeOnly`],
+/// [`NegativeCase::MovedOnly`]). [`localize`] itself keeps them (it
 /// answers which functions the gold patch edits, `docs/target-rules.md`);
 /// `pipeline::build` applies this before PR0.
 pub(crate) fn drop_non_targets(loc: &mut Localization) {
@@ -249,6 +301,7 @@ pub(crate) fn drop_non_targets(loc: &mut Localization) {
     let notes = &mut loc.notes;
     let mut why = None;
     let mut kept = Vec::with_capacity(loc.targets.len());
+    let mut parsed = BTreeMap::new();
     for t in std::mem::take(&mut loc.targets) {
         let bytes = before.get(&t.path).map(Vec::as_slice).unwrap_or(&[]);
         if let Some((marker, generator)) = codethread_lang::generated_banner(bytes) {
@@ -259,17 +312,17 @@ pub(crate) fn drop_non_targets(loc: &mut Localization) {
             why = Some(NegativeCase::GeneratedFilesOnly);
             continue;
         }
-        let c_family = matches!(
-            Lang::for_source(&t.path, bytes, hint),
-            Some(Lang::C | Lang::Cpp)
-        );
-        if c_family && codethread_lang::in_test_block(bytes, t.function.span.start_byte) {
-            notes.push(format!(
-                "{}: not a target: test code (under {})",
-                t.target_id,
-                codethread_lang::open_conditions(bytes, t.function.span.start_byte).join(" && ")
-            ));
+        if let Some(mark) = test_code(&t, bytes, hint, &mut parsed) {
+            notes.push(format!("{}: not a target: test code ({mark})", t.target_id));
             why = why.or(Some(NegativeCase::TestCodeOnly));
+            continue;
+        }
+        if t.moved_unchanged {
+            notes.push(format!(
+                "{}: not a target: the gold patch only moves it (its definition is unchanged)",
+                t.target_id
+            ));
+            why = why.or(Some(NegativeCase::MovedOnly));
             continue;
         }
         kept.push(t);

@@ -14,6 +14,7 @@ use tree_sitter::Language;
 
 use crate::macros::{MacroRules, CPP as CPP_MACROS, C_FAMILY};
 use crate::spec::{self, LangSpec};
+use crate::testcode::{self, TestAttributes};
 use crate::Lang;
 
 /// What codethread knows about one language (one row of the table read by
@@ -49,6 +50,9 @@ pub struct LangInfo {
     /// The same-length macro masking rules, for languages with a
     /// preprocessor (C, C++).
     pub macros: Option<&'static MacroRules>,
+    /// The attributes that mark test code (Rust `#[test]`, `#[cfg(test)]`;
+    /// [`crate::test_attribute_at`]); `None` for a language without them.
+    pub test_attributes: Option<&'static TestAttributes>,
     /// The function index's tables (`spec.rs`).
     pub(crate) spec: &'static LangSpec,
 }
@@ -112,6 +116,7 @@ const BASE: LangInfo = LangInfo {
     family: Family::None,
     fallback_grammars: &[],
     macros: None,
+    test_attributes: None,
     spec: &spec::PYTHON,
 };
 
@@ -155,6 +160,7 @@ pub(crate) static LANGS: [LangInfo; Lang::COUNT] = [
         grammar: rust,
         comment_kinds: &["line_comment", "block_comment"],
         string_kinds: &["string_literal", "raw_string_literal"],
+        test_attributes: Some(&testcode::RUST),
         spec: &spec::RUST,
         ..BASE
     },

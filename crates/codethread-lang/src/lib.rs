@@ -59,6 +59,7 @@ mod lang;
 mod macros;
 mod parse;
 mod spec;
+mod testcode;
 mod view;
 mod walk;
 
@@ -84,6 +85,7 @@ pub use parse::{
     code_end, estimate_tokens, parse, parse_lang, parse_path, parses_on_thread, BudgetLimit,
     LangParseOptions, ParseBudget, ParsedFile,
 };
+pub use testcode::{test_attribute_at, TestAttributes};
 pub use tree_sitter;
 pub use walk::{count_errors, first_error, preorder, Preorder};
 

@@ -129,6 +129,12 @@ pub struct EditedFunction {
     pub singleton: bool,
     /// C++ enclosing class with template arguments (part of the pairing key).
     pub class_type: Option<String>,
+    /// A modified function whose whole definition is byte for byte the same
+    /// after the patch: the patch only moved it (deleted it and added it back
+    /// elsewhere). Still a function the patch edits by the line rule; the
+    /// chain crate does not stub it. Left out of the JSON when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub moved_unchanged: bool,
 }
 
 impl EditedFunction {
@@ -675,6 +681,14 @@ fn edited(
         params: f.params.clone(),
         singleton: f.singleton,
         class_type: f.class_type.clone(),
+        moved_unchanged: match (before, after) {
+            (Some((ib, i)), Some((ia, k))) => {
+                let (b, a) = (&ib.funcs[i].span, &ia.funcs[k].span);
+                ib.file.source.get(b.start_byte..b.end_byte)
+                    == ia.file.source.get(a.start_byte..a.end_byte)
+            }
+            _ => false,
+        },
     }
 }
 

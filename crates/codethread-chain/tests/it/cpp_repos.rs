@@ -143,6 +143,25 @@ fn fmt_chains_compile_and_deduced_returns_are_not_stubbed() {
             other => panic!("{id}: {other:?}"),
         }
     }
+    // fmt-3750: the gold patch moves `prefix_append` (deletes it and adds
+    // it back byte for byte elsewhere): localized, never stubbed.
+    match &b.status["fmtlib__fmt-3750"] {
+        BuildStatus::Built { targets, .. } => {
+            assert!(
+                !targets.iter().any(|t| t.contains("prefix_append")),
+                "{targets:?}"
+            );
+            let notes = std::fs::read_to_string(
+                b.tmp.join("chain/instances/fmtlib__fmt-3750/targets.json"),
+            )
+            .expect("targets.json");
+            assert!(
+                notes.contains("prefix_append: not a target: the gold patch only moves it"),
+                "{notes}"
+            );
+        }
+        other => panic!("fmt-3750: {other:?}"),
+    }
     // Every built PR0 compiles: apply it at base and compile the library's
     // own translation unit and every header it touches. Known exception: a
     // stub flagged `constexpr_stub` that fmt evaluates at compile time (its

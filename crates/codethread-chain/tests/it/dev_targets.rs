@@ -241,3 +241,74 @@ fn pr0_roundtrips(dev: &std::path::Path, count: usize, negatives: usize, max_no_
     assert_eq!(built + negative + no_pr0, count);
     assert_eq!(negative, negatives);
 }
+
+/// Test code is never a target of a built chain (`docs/target-rules.md`,
+/// "What the build stubs"), though localization lists it: the real Rust
+/// instances whose gold patches edit a `#[test]` function (axum-1119's
+/// `test_replace_trailing_slash`, coreutils-6575's `tests.test_had_reset`
+/// in its `#[cfg(test)] mod tests`) build chains without them and say why
+/// in their notes (the innermost mark is named; a helper under
+/// `#[cfg(test)]` alone is `codethread-lang`'s `testcode` unit test).
+#[test]
+fn rust_test_functions_are_localized_but_never_stubbed() {
+    let Some(dev) = codethread_testkit::shared_path("chains/dev") else {
+        return;
+    };
+    let insts =
+        load_instances(&dev.join("instances.jsonl"), Default::default()).expect("instances");
+    let cases = [
+        (
+            "tokio-rs__axum-1119",
+            "axum/src/routing/mod.rs::test_replace_trailing_slash",
+            "#[test]",
+        ),
+        (
+            "uutils__coreutils-6575",
+            "src/uu/cksum/src/cksum.rs::tests.test_had_reset",
+            "#[test]",
+        ),
+    ];
+    let picked: Vec<_> = insts
+        .items
+        .iter()
+        .filter(|i| cases.iter().any(|c| c.0 == i.instance_id))
+        .cloned()
+        .collect();
+    assert_eq!(picked.len(), 2);
+    let out = codethread_chain::lang::io::create_temp_dir_in(&std::env::temp_dir(), "ct-rs-tests")
+        .unwrap();
+    let mut src = SnapshotSource::new(dev.join("files"));
+    let built = codethread_chain::build(
+        &picked,
+        &mut src,
+        &codethread_chain::BuildOptions {
+            out: out.clone(),
+            ..Default::default()
+        },
+        &mut |_, _, _| {},
+    )
+    .unwrap();
+    for (id, test_fn, mark) in cases {
+        let inst = picked.iter().find(|i| i.instance_id == id).unwrap();
+        let l = localize(inst, &mut SnapshotSource::new(dev.join("files"))).unwrap();
+        assert!(
+            l.target_ids().iter().any(|t| t == test_fn),
+            "{id}: localized"
+        );
+        let o = built.outcomes.iter().find(|o| o.instance_id == id).unwrap();
+        let codethread_chain::BuildStatus::Built { targets, .. } = &o.status else {
+            panic!("{id}: {:?}", o.status)
+        };
+        assert!(!targets.iter().any(|t| t == test_fn), "{id}: {targets:?}");
+        assert_eq!(targets.len() + 1, l.target_ids().len(), "{id}: {targets:?}");
+        let notes =
+            std::fs::read_to_string(out.join("instances").join(id).join("targets.json")).unwrap();
+        assert!(
+            notes.contains(&format!(
+                "{test_fn}: not a target: test code (marked {mark}"
+            )),
+            "{id}: {notes}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -241,3 +241,34 @@ fn dev_multilingual_localization_matches_expected_targets() {
     );
     assert!(exact * 10 >= rows.len() * 9, "{exact}/{}", rows.len());
 }
+
+/// A function the patch moves (deletes and adds back byte for byte) is
+/// still a function the patch edits by the line rule, flagged
+/// `moved_unchanged`; an edited neighbour and a function moved *and*
+/// edited are not flagged, and the flag stays out of the JSON when false.
+#[test]
+fn moved_functions_are_flagged_moved_unchanged() {
+    let before = b"def a():\n    return 1\n\n\ndef b(x):\n    y = x + 1\n    return y\n\n\ndef c():\n    return 3\n\n\ndef d():\n    return 4\n";
+    let patch = b"diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -1,15 +1,15 @@\n+def b(x):\n+    y = x + 1\n+    return y\n+\n+\n def a():\n-    return 1\n+    return 10\n-\n-\n-def b(x):\n-    y = x + 1\n-    return y\n \n \n-def c():\n-    return 3\n-\n-\n def d():\n     return 4\n+\n+\n+def c():\n+    return 30\n";
+    let mut tree = codethread_patch::MemTree::new();
+    tree.insert(b"m.py".to_vec(), before.to_vec());
+    let loc = localize(&tree, &parse(patch).unwrap(), &LocalizeOptions::default()).unwrap();
+    let flag = |q: &str| {
+        loc.targets
+            .iter()
+            .find(|t| t.qualname == q)
+            .unwrap_or_else(|| panic!("{q} not a target: {:?}", loc.target_ids()))
+            .moved_unchanged
+    };
+    assert!(flag("b"), "moved unchanged");
+    assert!(!flag("a"), "edited in place");
+    assert!(!flag("c"), "moved and edited");
+    let a = loc.targets.iter().find(|t| t.qualname == "a").unwrap();
+    assert!(!serde_json::to_string(a)
+        .unwrap()
+        .contains("moved_unchanged"));
+    let b = loc.targets.iter().find(|t| t.qualname == "b").unwrap();
+    assert!(serde_json::to_string(b)
+        .unwrap()
+        .contains("\"moved_unchanged\":true"));
+}
