@@ -14,7 +14,12 @@ pub enum ParseErrorPolicy {
     #[default]
     Refuse,
     /// Skeletonize the selected functions whose subtree holds no error and
-    /// that are not inside an ERROR node; report the others in
+    /// that are not inside an ERROR node, and, by the fallback rule, those
+    /// that touch an error but whose body opens and closes with real brace
+    /// tokens and holds no error itself (flagged
+    /// [`Warning::NearParseError`](crate::Warning::NearParseError)), unless
+    /// the file with all of those stubs re-parses with more errors than the
+    /// original (then none of them is written); report the others in
     /// [`Skeleton::skipped`](crate::Skeleton::skipped).
     SkipAffected,
 }
@@ -88,6 +93,12 @@ pub enum Warning {
     /// trailing return type): with the stub the type deduces to `void`, so
     /// a use of the result no longer compiles.
     DeducedReturnType,
+    /// The function touches a syntax error of the original (an unexpanded
+    /// macro near it, most often), so it was stubbed by the fallback rule:
+    /// its body's braces are real tokens without an error inside, and the
+    /// file with every such stub parses with no more errors than the
+    /// original. Whether it compiles is the project build's to say.
+    NearParseError,
 }
 
 impl Warning {
@@ -99,6 +110,7 @@ impl Warning {
             Warning::GoUnusedImport => "go_unused_import",
             Warning::ConstexprStub => "constexpr_stub",
             Warning::DeducedReturnType => "deduced_return_type",
+            Warning::NearParseError => "near_parse_error",
         }
     }
 
@@ -134,6 +146,9 @@ impl fmt::Display for Warning {
             }
             Warning::DeducedReturnType => {
                 "deduced return type: with the stub it deduces to void, so uses of the result no longer compile"
+            }
+            Warning::NearParseError => {
+                "the function touches a syntax error of the original; stubbed because its body's braces are real tokens and the stub adds no syntax error"
             }
         })
     }

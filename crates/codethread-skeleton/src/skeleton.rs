@@ -9,7 +9,7 @@ use crate::plan::{plan, rules, PlanError, PlanInput, Planned, UnitCache};
 use crate::select::{is_overload_stub, Selector};
 use crate::SkeletonError;
 
-use crate::model::{Edit, Options, ParseErrorPolicy, SkipReason, Skipped};
+use crate::model::{Edit, Options, ParseErrorPolicy, SkipReason, Skipped, Warning};
 
 /// The result of [`skeletonize`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,24 +169,35 @@ pub fn skeletonize(
             warnings: p.warnings,
         });
     }
-    let text = apply_edits(src, &edits)?;
+    let mut text = apply_edits(src, &edits)?;
     let check_imports = rules(file.lang).rejects_unused_imports;
-    let needs_reparse = options.verify || check_imports;
-    if needs_reparse && !edits.is_empty() {
-        // Re-parsed the way the file was: with the macro mask when it helps.
-        // The mask only lowers the error count, and only the count decides
-        // (Go, whose imports are checked, has no macro rules): a plain parse
-        // that verifies needs no second, masked one.
-        let plain = parse_lang(
-            file.lang,
-            text.clone(),
-            &LangParseOptions::with_budget(options.parse_budget),
-        )?;
-        let re = if check_imports || plain.parse_errors > file.parse_errors {
-            codethread_lang::tolerant(plain)
-        } else {
-            plain
-        };
+    let near = |e: &Edit| e.warnings.contains(&Warning::NearParseError);
+    let has_near = edits.iter().any(near);
+    if (options.verify || check_imports || has_near) && !edits.is_empty() {
+        let mut re = reparse(file, &text, check_imports, options)?;
+        // The fallback rule's stubs are checked together, by the one
+        // re-parse every skeleton gets: when they add an error, none of them
+        // is written (one more re-parse, never one per function).
+        if has_near && re.parse_errors > file.parse_errors {
+            let (kept, dropped): (Vec<Edit>, Vec<Edit>) = edits.into_iter().partition(|e| !near(e));
+            for e in dropped {
+                skipped.push(Skipped {
+                    function: e.function,
+                    line: e.line,
+                    reason: SkipReason::ParseError(
+                        "the function touches an ERROR/MISSING node, and the stubs of such functions would add a syntax error"
+                            .into(),
+                    ),
+                });
+            }
+            edits = kept;
+            text = apply_edits(src, &edits)?;
+            if edits.is_empty() {
+                re = reparse(file, src, check_imports, options)?;
+            } else {
+                re = reparse(file, &text, check_imports, options)?;
+            }
+        }
         if check_imports {
             crate::goimports::flag_unused_imports(file, &re, &mut edits);
         }
@@ -207,6 +218,28 @@ pub fn skeletonize(
         skipped,
         unmatched,
         parse_errors: file.parse_errors,
+    })
+}
+
+/// The skeleton's text re-parsed the way the file was: with the macro mask
+/// when it helps. The mask only lowers the error count, and only the count
+/// decides (Go, whose imports are checked, has no macro rules): a plain
+/// parse that verifies needs no second, masked one.
+fn reparse(
+    file: &ParsedFile,
+    text: &[u8],
+    check_imports: bool,
+    options: &Options,
+) -> Result<ParsedFile, SkeletonError> {
+    let plain = parse_lang(
+        file.lang,
+        text.to_vec(),
+        &LangParseOptions::with_budget(options.parse_budget),
+    )?;
+    Ok(if check_imports || plain.parse_errors > file.parse_errors {
+        codethread_lang::tolerant(plain)
+    } else {
+        plain
     })
 }
 
@@ -356,7 +389,8 @@ fn plan_function(
             }
         };
         let node = found.node;
-        if file.parse_errors > 0 && found.touches_error {
+        let near_error = file.parse_errors > 0 && found.touches_error;
+        if near_error && !braced_clean_body(node, f) {
             return Err(PlanError::Affected(
                 "the function touches an ERROR/MISSING node".into(),
             ));
@@ -371,9 +405,45 @@ fn plan_function(
             is_generator: f.is_generator,
             keep_docs: options.keep_docs,
         };
-        return plan(&inp, units);
+        let mut p = plan(&inp, units)?;
+        if near_error {
+            // Checked with every such stub of the file by the skeleton's
+            // re-parse (`skeletonize`).
+            p.warnings.push(Warning::NearParseError);
+        }
+        return Ok(p);
     }
     plan_in_macro(file, &file.source, 0, f, options, units, 0)
+}
+
+/// The fallback rule for a function that touches a syntax error (its stub
+/// is then checked by the skeleton's re-parse, with all such stubs): its body
+/// (the node spanning [`Function::body`]) opens and closes with real brace
+/// tokens (not MISSING) and holds no error itself, so the error lies in the
+/// header or around the function, and replacing the body between those
+/// braces cannot swallow it.
+fn braced_clean_body(node: Node<'_>, f: &Function) -> bool {
+    let Some(b) = f.body else {
+        return false;
+    };
+    let mut cursor = node.walk();
+    let body = node
+        .children(&mut cursor)
+        .find(|c| c.start_byte() == b.start_byte && c.end_byte() == b.end_byte);
+    let Some(body) = body else {
+        return false;
+    };
+    let (Some(open), Some(close)) = (
+        body.child(0),
+        body.child(body.child_count().saturating_sub(1)),
+    ) else {
+        return false;
+    };
+    !body.has_error()
+        && open.kind() == "{"
+        && close.kind() == "}"
+        && !open.is_missing()
+        && !close.is_missing()
 }
 
 /// How deeply macro bodies are re-parsed to find a function's node.

@@ -10,6 +10,7 @@ mod cpp_macros;
 mod dev_targets;
 mod generated;
 mod multilingual;
+mod near_errors;
 mod parse_count;
 mod rules;
 mod special_files;
