@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# Build every SWE-bench Multilingual chain of fmt, jq and redis from the real git
-# repository, apply PR0 at the base commit and compile it with the project's own
-# build. Prints one line per instance:
+# Build every SWE-bench Multilingual chain of fmt, jq and redis (and of the
+# held-out C/C++ repositories valkey, micropython and nlohmann/json) from the
+# real git repository, apply PR0 at the base commit and compile it with the
+# project's own build. Prints one line per instance:
 #   <id>  chain=built|filtered(<reason>)|failed(<reason>)  pr0=compiles|FAILS|-
 # Not CI (needs cmake, autoreconf, make, a C/C++ compiler; minutes per instance).
 #
 # Usage: scripts/cfamily_builds.sh [REPO...] [-- ID...]
-#   REPO: fmt jq redis (default all three); IDs restrict to those instances.
+#   REPO: fmt jq redis valkey micropython json (default the first three); IDs
+#   restrict to those instances.
 # Env: CODETHREAD_SHARED (default ../shared beside the repository root),
 #      REDIS_GIT (a redis git dir; default /work/.mirror/redis+redis/repo),
+#      VALKEY_GIT, MICROPYTHON_GIT, JSON_GIT (likewise, default
+#      /work/.mirror/<owner>+<name>/repo, as the search tool's fetch leaves them),
 #      WORK (scratch dir; default a new mktemp -d), JOBS (default 2),
 #      CHAIN_BIN (a built `chain` example; default: cargo build --release).
 # fmt: cmake -DFMT_TEST=ON, then `make <test target>` of each test file the
@@ -16,6 +20,12 @@
 # jq:  autoreconf -i, ./configure --with-oniguruma=no --disable-docs, make
 #      (the eval_script's build; no oniguruma: the bundle has no submodules).
 # redis: make -C src redis-server (its deps compiled once per worktree).
+# valkey: make -C src (server, cli, benchmark; deps compiled once per worktree).
+# micropython: make -C mpy-cross, then make -C ports/unix VARIANT=minimal (the
+#      eval_script builds VARIANT=standard, which needs git submodules the
+#      snapshot does not have; minimal compiles the same py/ core).
+# json: g++ -std=c++11 -fsyntax-only of each unit test file the test_patch
+#      touches, against include/ (the stubbed headers) and the bundled doctest.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 shared=${CODETHREAD_SHARED:-$root/../shared}
@@ -34,7 +44,9 @@ for r in "${repos[@]}"; do
   case $r in
     fmt) tools="cmake make c++" ;;
     jq) tools="autoreconf libtoolize bison flex make cc" ;;
-    redis) tools="make cc" ;;
+    redis|valkey) tools="make cc" ;;
+    micropython) tools="make cc python3" ;;
+    json) tools="c++" ;;
     *) tools="" ;;
   esac
   for t in $tools; do
@@ -54,6 +66,10 @@ for r in "${repos[@]}"; do
     fmt) full=fmtlib/fmt; git_src=$shared/repos/fmtlib__fmt.bundle ;;
     jq) full=jqlang/jq; git_src=$shared/repos/jqlang__jq.bundle ;;
     redis) full=redis/redis; git_src=$redis_git ;;
+    valkey) full=valkey-io/valkey; git_src=${VALKEY_GIT:-/work/.mirror/valkey-io+valkey/repo} ;;
+    micropython) full=micropython/micropython
+      git_src=${MICROPYTHON_GIT:-/work/.mirror/micropython+micropython/repo} ;;
+    json) full=nlohmann/json; git_src=${JSON_GIT:-/work/.mirror/nlohmann+json/repo} ;;
     *) echo "unknown repo $r" >&2; exit 2 ;;
   esac
   git_dir=$work/$r.git
@@ -106,6 +122,23 @@ for l in open(sys.argv[1]):
           && nice make -j"$jobs" >> "$log" 2>&1) || ok=0 ;;
       redis)
         (cd "$tree" && nice make -j"$jobs" -C src redis-server > "$log" 2>&1) || ok=0 ;;
+      valkey)
+        (cd "$tree" && nice make -j"$jobs" -C src > "$log" 2>&1) || ok=0 ;;
+      micropython)
+        (cd "$tree" && nice make -j"$jobs" -C mpy-cross > "$log" 2>&1 \
+          && nice make -j"$jobs" -C ports/unix VARIANT=minimal >> "$log" 2>&1) || ok=0 ;;
+      json)
+        units=$(python3 -c 'import json,sys,re
+for l in open(sys.argv[1]):
+    r=json.loads(l)
+    if r["instance_id"]==sys.argv[2]:
+        for m in re.finditer(r"^diff --git a/(tests/src/\S+\.cpp) ", r["test_patch"], re.M): print(m.group(1))' "$rows" "$id")
+        : > "$log"
+        for u in $units; do
+          [ -f "$tree/$u" ] || continue
+          (cd "$tree" && nice c++ -std=c++11 -fsyntax-only -Iinclude -Itests/thirdparty/doctest \
+            "$u" >> "$log" 2>&1) || ok=0
+        done ;;
     esac
     # The stubs must survive the build (a regenerated lexer.c erases them).
     stubs=$(git -C "$tree" diff --name-only | while read -r f; do grep -c __builtin_trap "$tree/$f"; done \

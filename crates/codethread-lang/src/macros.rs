@@ -691,7 +691,10 @@ fn call_class_of(text: &[u8], rules: &MacroRules) -> Option<CallClass> {
 /// directly in a `template < … >` header between `<`/`,` and `,`/`>`, and
 /// a [`CallClass::Blank`] when it stands alone on its lines after a
 /// declaration boundary (`;`, `{`, `}`, a preprocessor line) and no `;`,
-/// operator or `{` follows. One pass over the tokens.
+/// operator or `{` follows, or when it is a whole file-scope statement
+/// (at column 0 after a boundary, only upper-case words before it on its
+/// line, `;` after it: `STATIC MP_DEFINE_CONST_OBJ_TYPE(…);`, blanked with
+/// those words and the `;`). One pass over the tokens.
 pub fn macro_call_spans(lang: Lang, src: &[u8]) -> Vec<(usize, usize, CallClass)> {
     let Some(rules) = macro_rules(lang) else {
         return Vec::new();
@@ -776,6 +779,36 @@ pub fn macro_call_spans(lang: Lang, src: &[u8]) -> Vec<(usize, usize, CallClass)
                 && (matches!(n.kind, Tok::Directive | Tok::Punct(b'}' | b'[' | b'~'))
                     || (n.kind == Tok::Ident))
         });
+        // A file-scope statement that is only a call of a macro the file
+        // does not define (`STATIC MP_DEFINE_CONST_OBJ_TYPE(…);`, which
+        // expands to a definition): it starts at column 0 after a
+        // declaration boundary, only upper-case words stand before the
+        // call on its line, and `;` follows it. Blanked from the first word
+        // through the `;`.
+        let upper = |u: &Token| {
+            u.kind == Tok::Ident && {
+                let w = word(u);
+                w.len() >= 2
+                    && w.iter()
+                        .all(|&b| b == b'_' || b.is_ascii_uppercase() || b.is_ascii_digit())
+            }
+        };
+        let mut first = k;
+        while first > 0 && toks[first - 1].line == t.line && upper(&toks[first - 1]) {
+            first -= 1;
+        }
+        let head = toks[first];
+        let at_column_0 = head.start == 0 || src.get(head.start - 1) == Some(&b'\n');
+        let after_boundary = first == 0 || {
+            let p = toks[first - 1];
+            p.line < t.line && matches!(p.kind, Tok::Directive | Tok::Punct(b';' | b'{' | b'}'))
+        };
+        let semi = next.filter(|n| n.kind == Tok::Punct(b';')).copied();
+        if let Some(semi) = semi.filter(|_| known.is_none() && at_column_0 && after_boundary) {
+            out.push((head.start, semi.end, CallClass::Blank));
+            k = close + 1;
+            continue;
+        }
         let class = match known {
             Some(Some(CallClass::TemplateParam)) | None if in_params => {
                 Some(CallClass::TemplateParam)

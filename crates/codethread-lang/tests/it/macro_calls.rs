@@ -136,3 +136,73 @@ void g(int x = {}) { int y = {}; f(y); }
     assert_eq!(f.parse_errors, 0, "{text}");
     assert_eq!(f.source, src.to_vec());
 }
+
+/// `py/modthread.c` of micropython/micropython at
+/// c0d4c604e6a140c0f2967e1b43fd94d0b029c73f (SWE-bench Multilingual
+/// micropython__micropython-12158, lines 117-133; MIT), bytes unchanged:
+/// `STATIC MP_DEFINE_CONST_OBJ_TYPE(…);` (defined in `py/obj.h`, not here)
+/// expands to a definition; unmasked, tree-sitter-c loses the function
+/// after it, and with `STATIC` alone masked it read the call as a K&R
+/// declarator whose body is the next function's, so the gold patch's
+/// `mod_thread_get_ident` was named `MP_DEFINE_CONST_OBJ_TYPE`.
+const MICROPYTHON_SLICE: &str = r#"STATIC MP_DEFINE_CONST_DICT(thread_lock_locals_dict, thread_lock_locals_dict_table);
+
+STATIC MP_DEFINE_CONST_OBJ_TYPE(
+    mp_type_thread_lock,
+    MP_QSTR_lock,
+    MP_TYPE_FLAG_NONE,
+    locals_dict, &thread_lock_locals_dict
+    );
+
+/****************************************************************/
+// _thread module
+
+STATIC size_t thread_stack_size = 0;
+
+STATIC mp_obj_t mod_thread_get_ident(void) {
+    return mp_obj_new_int_from_uint((uintptr_t)mp_thread_get_state());
+}
+"#;
+
+#[test]
+fn file_scope_macro_statements_are_blanked_not_read_as_functions() {
+    let src = MICROPYTHON_SLICE.as_bytes();
+    let names = |f: &codethread_lang::ParsedFile| -> Vec<String> {
+        codethread_lang::index_functions(f)
+            .into_iter()
+            .map(|f| f.qualname)
+            .collect()
+    };
+    let plain = parse(Lang::C, src.to_vec()).expect("parse");
+    assert!(plain.parse_errors > 0);
+    assert!(!names(&plain).contains(&"mod_thread_get_ident".to_string()));
+    let calls = macro_call_spans(Lang::C, src);
+    let blanked: Vec<&str> = calls
+        .iter()
+        .map(|&(s, e, _)| std::str::from_utf8(&src[s..e]).unwrap())
+        .collect();
+    // Each whole statement, with `STATIC` and the `;`.
+    assert!(
+        blanked
+            .iter()
+            .any(|b| b.starts_with("STATIC MP_DEFINE_CONST_OBJ_TYPE(") && b.ends_with(");")),
+        "{blanked:?}"
+    );
+    assert!(
+        blanked
+            .iter()
+            .any(|b| b.starts_with("STATIC MP_DEFINE_CONST_DICT(") && b.ends_with(");")),
+        "{blanked:?}"
+    );
+    let f = tolerant(plain);
+    assert_eq!(names(&f), ["mod_thread_get_ident"]);
+    assert_eq!(f.source, src, "original bytes kept");
+}
+
+#[test]
+fn macro_statements_inside_bodies_and_indented_are_kept() {
+    // Indented (a body's statement) or after a token on its line: kept.
+    let src = b"int f(void) {\n    MP_THREAD_GIL_EXIT(x);\n    return 0;\n}\nint y = 1; MY_DECLARE_THING(z);\n";
+    let calls = macro_call_spans(Lang::C, src);
+    assert!(calls.is_empty(), "{calls:?}");
+}
