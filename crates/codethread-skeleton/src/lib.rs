@@ -64,6 +64,7 @@ mod model;
 mod plan;
 mod select;
 mod skeleton;
+mod staticuses;
 mod text;
 
 pub use batch::{skeletonize_dir, skeletonize_path, FileOutcome};

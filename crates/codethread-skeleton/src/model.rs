@@ -18,8 +18,8 @@ pub enum ParseErrorPolicy {
     /// that touch an error but whose body opens and closes with real brace
     /// tokens and holds no error itself (flagged
     /// [`Warning::NearParseError`](crate::Warning::NearParseError)), unless
-    /// the file with all of those stubs re-parses with more errors than the
-    /// original (then none of them is written); report the others in
+    /// their stubs add a syntax error (found by halving the group within a
+    /// fixed number of re-parses); report the others in
     /// [`Skeleton::skipped`](crate::Skeleton::skipped).
     SkipAffected,
 }
@@ -96,7 +96,7 @@ pub enum Warning {
     /// The function touches a syntax error of the original (an unexpanded
     /// macro near it, most often), so it was stubbed by the fallback rule:
     /// its body's braces are real tokens without an error inside, and the
-    /// file with every such stub parses with no more errors than the
+    /// file with the stubs it keeps parses with no more errors than the
     /// original. Whether it compiles is the project build's to say.
     NearParseError,
 }

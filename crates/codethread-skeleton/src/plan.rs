@@ -157,6 +157,10 @@ pub(crate) struct StubRules {
     /// Unused imports are compile errors (Go): flag stubs that remove the
     /// last use of an import.
     pub rejects_unused_imports: bool,
+    /// Functions with internal linkage draw an "unused" diagnostic when a
+    /// stub removes their last use (C, C++ `-Wunused-function`, an error
+    /// under `-Werror`): the stub keeps the use ([`StaticUses`]).
+    pub static_uses: Option<StaticUses>,
     /// Statement kinds that are kept when they are the first statement of a
     /// body, the stub following them (Java `this(...)` / `super(...)`: a
     /// constructor without one calls the implicit `super()`, which the
@@ -185,6 +189,31 @@ pub(crate) struct StubRules {
     pub heredocs: Option<HeredocKinds>,
 }
 
+/// How a stub keeps the uses of functions with internal linkage
+/// (`crate::staticuses`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct StaticUses {
+    /// A word of the header that gives internal linkage, found
+    /// case-insensitively inside a header word (`static`, and the
+    /// `STATIC` macro micropython defines to it).
+    pub linkage: &'static str,
+    /// Words (same matching) that exempt the function: compilers do not
+    /// warn about an unused `inline` one.
+    pub exempt: &'static [&'static str],
+    /// Node kind of a name's use (`identifier`).
+    pub identifier: &'static str,
+    /// The statement that keeps a use, `{}` standing for the name.
+    pub keep: &'static str,
+}
+
+/// C and C++: `(void)name;` before the trap.
+const C_STATIC_USES: StaticUses = StaticUses {
+    linkage: "static",
+    exempt: &["inline"],
+    identifier: "identifier",
+    keep: "(void){}; ",
+};
+
 /// Node kinds of a heredoc opener and of its body, which the grammar puts
 /// after the opener's statement (Ruby `heredoc_beginning`, `heredoc_body`).
 #[derive(Debug, Clone, Copy)]
@@ -209,6 +238,7 @@ const PLAIN_RULES: StubRules = StubRules {
     },
     overload_stubs: false,
     rejects_unused_imports: false,
+    static_uses: None,
     kept_first: &[],
     try_body: None,
     unfielded_bodies: &[],
@@ -350,6 +380,7 @@ static C_RULES: StubRules = StubRules {
         step_fields: &["declarator", "name"],
         targets: &["function_declarator", "operator_cast"],
     }),
+    static_uses: Some(C_STATIC_USES),
     ..PLAIN_RULES
 };
 
@@ -396,6 +427,7 @@ static CPP_RULES: StubRules = StubRules {
         step_fields: &["declarator", "name"],
         targets: &["function_declarator", "operator_cast"],
     }),
+    static_uses: Some(C_STATIC_USES),
     ..PLAIN_RULES
 };
 

@@ -169,6 +169,20 @@ pub fn skeletonize(
             warnings: p.warnings,
         });
     }
+    if let Some(rules) = rules(file.lang).static_uses {
+        crate::staticuses::keep_uses(file, &funcs, &rules, &mut edits);
+        // A body that already is the stub with its kept uses (a skeleton
+        // skeletonized again) is left alone, as any stub is.
+        let (same, changed): (Vec<Edit>, Vec<Edit>) = edits
+            .into_iter()
+            .partition(|e| src.get(e.start_byte..e.end_byte) == Some(e.replacement.as_bytes()));
+        edits = changed;
+        skipped.extend(same.into_iter().map(|e| Skipped {
+            function: e.function,
+            line: e.line,
+            reason: SkipReason::AlreadyStub,
+        }));
+    }
     let mut text = apply_edits(src, &edits)?;
     let check_imports = rules(file.lang).rejects_unused_imports;
     let near = |e: &Edit| e.warnings.contains(&Warning::NearParseError);
@@ -176,27 +190,53 @@ pub fn skeletonize(
     if (options.verify || check_imports || has_near) && !edits.is_empty() {
         let mut re = reparse(file, &text, check_imports, options)?;
         // The fallback rule's stubs are checked together, by the one
-        // re-parse every skeleton gets: when they add an error, none of them
-        // is written (one more re-parse, never one per function).
+        // re-parse every skeleton gets. When they add an error, the ones to
+        // drop are found by halving the group (each half tested with the
+        // stubs accepted so far), within a fixed number of re-parses: never
+        // one per function.
         if has_near && re.parse_errors > file.parse_errors {
-            let (kept, dropped): (Vec<Edit>, Vec<Edit>) = edits.into_iter().partition(|e| !near(e));
-            for e in dropped {
-                skipped.push(Skipped {
-                    function: e.function,
-                    line: e.line,
-                    reason: SkipReason::ParseError(
-                        "the function touches an ERROR/MISSING node, and the stubs of such functions would add a syntax error"
-                            .into(),
-                    ),
-                });
+            let (mut kept, near_edits): (Vec<Edit>, Vec<Edit>) =
+                edits.into_iter().partition(|e| !near(e));
+            let mut groups = vec![near_edits];
+            let mut budget = NEAR_ERROR_REPARSES;
+            let mut first = true;
+            while let Some(mut group) = groups.pop() {
+                let fits = if first {
+                    // The whole group was just tested.
+                    first = false;
+                    false
+                } else if budget == 0 {
+                    false
+                } else {
+                    budget -= 1;
+                    let mut trial: Vec<Edit> = kept.iter().chain(group.iter()).cloned().collect();
+                    trial.sort_by_key(|e| (e.start_byte, e.end_byte));
+                    let t = apply_edits(src, &trial)?;
+                    reparse(file, &t, check_imports, options)?.parse_errors <= file.parse_errors
+                };
+                if fits {
+                    kept.append(&mut group);
+                } else if group.len() > 1 && budget > 0 {
+                    let back = group.split_off(group.len() / 2);
+                    groups.push(back);
+                    groups.push(group);
+                } else {
+                    for e in group {
+                        skipped.push(Skipped {
+                            function: e.function,
+                            line: e.line,
+                            reason: SkipReason::ParseError(
+                                "the function touches an ERROR/MISSING node, and its stub adds a syntax error"
+                                    .into(),
+                            ),
+                        });
+                    }
+                }
             }
+            kept.sort_by_key(|e| (e.start_byte, e.end_byte));
             edits = kept;
             text = apply_edits(src, &edits)?;
-            if edits.is_empty() {
-                re = reparse(file, src, check_imports, options)?;
-            } else {
-                re = reparse(file, &text, check_imports, options)?;
-            }
+            re = reparse(file, &text, check_imports, options)?;
         }
         if check_imports {
             crate::goimports::flag_unused_imports(file, &re, &mut edits);
@@ -220,6 +260,10 @@ pub fn skeletonize(
         parse_errors: file.parse_errors,
     })
 }
+
+/// How many more re-parses the fallback rule may spend finding the stubs
+/// near syntax errors that add one, when together they do.
+const NEAR_ERROR_REPARSES: usize = 16;
 
 /// The skeleton's text re-parsed the way the file was: with the macro mask
 /// when it helps. The mask only lowers the error count, and only the count

@@ -14,4 +14,5 @@ mod near_errors;
 mod parse_count;
 mod rules;
 mod special_files;
+mod static_uses;
 mod toolchains;

@@ -140,8 +140,20 @@ fn check(
             ));
         }
     }
+    // Idempotent, but for one case (`docs/skeleton.md`, invariants): the
+    // stubs change tree-sitter's error recovery, so the skeleton's index may
+    // see or select a function near an error the first run neither stubbed
+    // nor skipped (fmt's `color.h` `vprint`, whose recovered header held
+    // `FMT_CONSTEXPR` in the original), which the fallback rule then stubs,
+    // flagged `near_parse_error`.
+    let skipped_first: std::collections::BTreeSet<&str> =
+        sk.skipped.iter().map(|k| k.function.as_str()).collect();
+    let unseen = |e: &codethread_skeleton::Edit| {
+        e.warnings == [codethread_skeleton::Warning::NearParseError]
+            && !skipped_first.contains(e.function.as_str())
+    };
     match skeletonize(&re, &[selector(except, &re.source)], &opts()) {
-        Ok(s2) if s2.edits.is_empty() && s2.text == sk.text => {}
+        Ok(s2) if s2.edits.iter().all(unseen) && (!s2.edits.is_empty() || s2.text == sk.text) => {}
         Ok(s2) => bad.push(format!(
             "{name}: second run made {} edits, first {:?}",
             s2.edits.len(),
