@@ -47,6 +47,7 @@
 pub struct ReadmeDoctests;
 
 mod cfamily;
+mod chunk;
 mod file;
 mod files;
 mod flat;
@@ -65,6 +66,7 @@ mod walk;
 use std::path::PathBuf;
 
 pub use cfamily::{c_family_hint, headers_hint, looks_like_cpp, tree_hint};
+pub use chunk::{Chunk, ChunkOptions, ChunkParse, ChunkPlan};
 pub use file::{parse_file, ParseOptions};
 pub use files::{bytes_label, path_label, source_files, WalkError};
 pub use flat::{ByteSpan, Children, FlatCursor, FlatNode, FlatTree};
