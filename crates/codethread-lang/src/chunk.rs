@@ -7,9 +7,14 @@
 //! one function (one top-level unit) at a time, so its trees need not
 //! coexist. [`ChunkPlan::new`] finds where the file's top-level units
 //! begin with the grammar itself: it parses a window of about
-//! [`ChunkOptions::chunk_bytes`] (cut at a line end), keeps the root's
-//! children before the last one (the last may be cut by the window's end)
-//! as one chunk and starts the next window where that last child begins.
+//! [`ChunkOptions::chunk_bytes`] (cut before a line that starts in column
+//! 0 with a letter) and a window half as long again. From the first root
+//! child the two parses disagree on, or the first with a syntax error, the
+//! cut and tree-sitter's error recovery at it may have changed the tree;
+//! the chunk ends before the last child ahead of that one that can start a
+//! unit (no comment, column 0: recovery may have closed the unit in
+//! progress early, leaving the rest of its body as indented top-level
+//! statements), and the next window starts there.
 //! [`ChunkPlan::with_chunk`] then parses one chunk alone, with
 //! tree-sitter's included range over the file's own bytes (node offsets
 //! and positions stay the file's), and hands the caller a [`ParsedFile`]
@@ -19,13 +24,16 @@
 //! A top-level unit larger than [`ChunkOptions::max_unit_tokens`] (the
 //! node budget: one 6 MB function) is a typed per-file error
 //! ([`LangError::Budget`] with [`BudgetLimit::Unit`]), not unbounded
-//! memory. All parses of one file share one budget: four times the
-//! [`ParseBudget`] of a whole-file parse of it (the boundary pass and up to
-//! three parses of each chunk: the measured grammar, another grammar for
-//! the join key, the macro-masked bytes).
+//! memory. All parses of one file share one budget: six times the
+//! [`ParseBudget`] of a whole-file parse of it (the boundary pass, about
+//! 2.5 parses of each byte, and up to three parses of each chunk: the
+//! measured grammar, another grammar for the join key, the macro-masked
+//! bytes).
 //!
-//! A file with a halting statement (PHP `__halt_compiler();`) is one chunk:
-//! the data after the statement is no code and may hold any bytes.
+//! A PHP file is one chunk (its code starts after its `<?php` tag: a
+//! chunk from the middle of the file would read as inline HTML), and so is
+//! a file with a halting statement (PHP `__halt_compiler();`: the data
+//! after it is no code and may hold any bytes).
 
 use std::time::Instant;
 
@@ -36,7 +44,7 @@ use crate::parse::{
     Limits, ParseBudget, ParsedFile, Spent,
 };
 use crate::walk::count_errors;
-use crate::{Lang, LangError};
+use crate::{Lang, LangError, PerLang};
 
 /// When and how a file is parsed in chunks ([`ChunkPlan`]).
 ///
@@ -129,8 +137,37 @@ pub struct ChunkPlan {
     time_allowed_ms: u64,
 }
 
+/// One child of a window's root, as the boundary pass compares them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Child {
+    kind: u16,
+    start: usize,
+    end: usize,
+    /// A syntax error in it.
+    has_error: bool,
+    /// Not an extra (a comment) and in column 0: where a chunk may start.
+    starts_unit: bool,
+}
+
+/// Whether a chunk of a file of the language can be parsed alone: PHP's
+/// code starts after the file's `<?php` tag (its grammar reads any text
+/// before one as inline HTML), so a PHP file is always one chunk.
+static CHUNKABLE: PerLang<bool> = PerLang::new([
+    (Lang::Python, true),
+    (Lang::Go, true),
+    (Lang::Rust, true),
+    (Lang::JavaScript, true),
+    (Lang::TypeScript, true),
+    (Lang::Tsx, true),
+    (Lang::Java, true),
+    (Lang::C, true),
+    (Lang::Cpp, true),
+    (Lang::Ruby, true),
+    (Lang::Php, false),
+]);
+
 /// How many whole-file budgets a chunked parse shares (module docs).
-const BUDGET_SHARES: u64 = 4;
+const BUDGET_SHARES: u64 = 6;
 
 impl ChunkPlan {
     /// Cut `source`, a `lang` file, into chunks under `chunks`, with the
@@ -169,7 +206,7 @@ impl ChunkPlan {
             .defs
             .halt
             .is_some_and(|rule| contains_ignore_case(&plan.source, rule.name.as_bytes()));
-        if !chunks.applies(bytes) || halts {
+        if !chunks.applies(bytes) || halts || !CHUNKABLE.get(lang) {
             plan.chunks.push(Chunk {
                 start: 0,
                 end: bytes,
@@ -212,7 +249,7 @@ impl ChunkPlan {
         while pos < len {
             let mut window = step;
             let end = loop {
-                let cut = line_end_at(&self.source, pos.saturating_add(window));
+                let cut = unit_cut(&self.source, pos.saturating_add(window), step);
                 if cut >= len {
                     break len;
                 }
@@ -225,20 +262,42 @@ impl ChunkPlan {
                         allowed: opts.max_unit_tokens,
                     });
                 }
-                let tree = self.parse_range(grammar, None, pos, cut, point)?;
-                let root = tree.root_node();
-                // The children the window's end may have changed: the
-                // trailing ones with errors (error recovery at the cut) and
-                // the one before them, which recovery may have closed early
-                // (Go's `func f() int` without its cut-off body). Every
-                // child before those is whole.
-                let count = root.child_count();
-                let boundary = (0..count)
+                // The window and a longer one agree on the children the
+                // cut did not reach; from the first child they disagree
+                // on, or the first with a syntax error, the cut (and
+                // tree-sitter's error recovery at it) may have changed the
+                // tree. The child before that one may have been closed
+                // early by the recovery (Go's `func f() int` without its
+                // cut-off body): it starts the next chunk.
+                let short = self.root_children(grammar, pos, cut, point)?;
+                let longer = unit_cut(&self.source, cut.saturating_add(window / 2 + 1), step);
+                let long = self.root_children(grammar, pos, longer.min(len), point)?;
+                let same = short.iter().zip(&long).take_while(|(a, b)| a == b).count();
+                // An error that stays in windows of 8 steps and more is the
+                // file's own (the windows still agree on it).
+                let own_errors = window >= step.saturating_mul(STUCK_STEPS);
+                let first_error = short
+                    .iter()
+                    .position(|c| c.has_error)
+                    .unwrap_or(short.len());
+                let trusted = if own_errors {
+                    same
+                } else {
+                    same.min(first_error)
+                };
+                // The chunk ends before the last trusted child that can
+                // start a unit: not an extra (a comment), in column 0. Error
+                // recovery at a cut may close the unit in progress early
+                // and leave the rest of its body as statements at the top
+                // level (indented, in formatted code): the unit goes to the
+                // next chunk with them.
+                let boundary = short
+                    .get(..trusted)
+                    .unwrap_or(&[])
+                    .iter()
                     .rev()
-                    .filter_map(|i| root.child(i))
-                    .skip_while(|c| c.is_error() || c.is_missing() || c.has_error())
-                    .map(|c| c.start_byte())
-                    .next()
+                    .find(|c| c.starts_unit)
+                    .map(|c| c.start)
                     .filter(|&b| b > pos && b < cut);
                 if let Some(b) = boundary {
                     break b;
@@ -262,6 +321,37 @@ impl ChunkPlan {
             });
         }
         Ok(())
+    }
+
+    /// The root's children of a parse of `start..end`, the tree dropped.
+    fn root_children(
+        &mut self,
+        grammar: Lang,
+        start: usize,
+        end: usize,
+        start_point: Point,
+    ) -> Result<Vec<Child>, LangError> {
+        let tree = self.parse_range(grammar, None, start, end, start_point)?;
+        let root = tree.root_node();
+        // A root that is itself an ERROR node (recovery found no tree of
+        // the window) holds loose tokens: none of them is trusted.
+        let lost = root.is_error();
+        let mut cursor = root.walk();
+        let kids = root
+            .children(&mut cursor)
+            .map(|c| Child {
+                kind: c.kind_id(),
+                start: c.start_byte(),
+                end: c.end_byte(),
+                has_error: lost
+                    || c.has_error()
+                    || c.is_error()
+                    || c.is_missing()
+                    || !braces_balance(c),
+                starts_unit: !c.is_extra() && c.start_position().column == 0,
+            })
+            .collect();
+        Ok(kids)
     }
 
     /// The file's language.
@@ -399,6 +489,50 @@ impl ChunkPlan {
             })
         })
     }
+}
+
+/// Whether the `{` and `}` tokens of `node`'s subtree pair up (missing
+/// ones inserted by error recovery not counted). A top-level unit that
+/// error recovery closed early at a window's cut (its body going on past
+/// the cut) leaves one open: such a child is treated as one with an error.
+fn braces_balance(node: tree_sitter::Node<'_>) -> bool {
+    let mut depth = 0i64;
+    for n in crate::walk::preorder(node) {
+        if n.child_count() != 0 || n.is_missing() || n.is_named() {
+            continue;
+        }
+        match n.kind() {
+            "{" => depth += 1,
+            "}" => depth -= 1,
+            _ => {}
+        }
+    }
+    depth == 0
+}
+
+/// Windows grown to this many [`ChunkOptions::chunk_bytes`] take the syntax
+/// errors both windows agree on as the file's own.
+const STUCK_STEPS: usize = 8;
+
+/// Where a window that should end near `at` ends: before the first line
+/// in `at..at + scan` that begins in column 0 with a letter, `_` or `@`
+/// (where top-level units begin in every supported language: a cut there
+/// rarely falls inside a unit), else at the first line end after `at`
+/// (the file's end when there is none).
+fn unit_cut(source: &[u8], at: usize, scan: usize) -> usize {
+    let first = line_end_at(source, at);
+    let limit = at.saturating_add(scan).min(source.len());
+    let mut line = first;
+    while line < limit {
+        if source
+            .get(line)
+            .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_' || b == b'@')
+        {
+            return line;
+        }
+        line = line_end_at(source, line + 1);
+    }
+    first
 }
 
 /// One past the newline that ends the line holding byte `at - 1` (the

@@ -35,13 +35,47 @@ struct MemoEntry {
     total: u32,
 }
 
+impl Memo {
+    /// An empty memo that knows the file's top-level names already (a file
+    /// measured in chunks: [`top_level_names`] of every chunk).
+    pub(crate) fn with_top_names(top_names: Option<std::sync::Arc<HashSet<Vec<u8>>>>) -> Memo {
+        Memo {
+            top_names,
+            ..Memo::default()
+        }
+    }
+}
+
+/// The declaration kinds whose names gocognit's method rule looks up at
+/// the file's top level, when `rules` has that rule.
+pub(crate) fn top_level_decls(rules: &CogRules) -> Option<&'static [&'static str]> {
+    match rules.recursion {
+        Recursion::Each {
+            method_kinds,
+            toplevel_decls,
+            ..
+        } if !method_kinds.is_empty() => Some(toplevel_decls),
+        _ => None,
+    }
+}
+
+/// The names `root`'s tree declares at top level under `decls` (one
+/// chunk's share of the file's: see [`top_level_decls`]).
+pub(crate) fn top_level_names(
+    file: &ParsedFile,
+    root: Node<'_>,
+    decls: &[&str],
+) -> HashSet<Vec<u8>> {
+    names_at_top(file, root, decls)
+}
+
 /// Walk totals of functions already measured in one file, by node id.
 #[derive(Debug, Default)]
 pub(crate) struct Memo {
     walks: std::collections::HashMap<usize, MemoEntry>,
     /// Names the file declares at top level (gocognit's method rule), once
     /// per file.
-    top_names: Option<HashSet<Vec<u8>>>,
+    top_names: Option<std::sync::Arc<HashSet<Vec<u8>>>>,
     /// The state a node is entered with by the walk from the root
     /// ([`context_state`]), by node id: each function's inherited context
     /// continues from its nearest known ancestor instead of the root, so
@@ -817,9 +851,9 @@ fn recursion(file: &ParsedFile, func: Node<'_>, mode: Recursion, memo: &mut Memo
             shadowing,
         } => {
             if method_kinds.contains(&crate::kinds::kind_of(func)) {
-                let top = memo
-                    .top_names
-                    .get_or_insert_with(|| names_at_top(file, func.tree().root(), toplevel_decls));
+                let top = memo.top_names.get_or_insert_with(|| {
+                    std::sync::Arc::new(names_at_top(file, func.tree().root(), toplevel_decls))
+                });
                 if top.contains(name) {
                     return 0;
                 }

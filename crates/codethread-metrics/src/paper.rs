@@ -9,7 +9,7 @@ use crate::model::{assign_occurrences, totals, FileMetrics, FunctionMetrics, Hal
 use crate::profile::Profile;
 use crate::rules::functions::{DeclaratorNaming, FunctionSet, GoNaming, Kinds, Naming};
 use crate::rules::paper::TreeTables;
-use crate::targets::{match_target_ids, needs_reparse, reparsed_index, target_index};
+use crate::targets::{match_target_positions, needs_reparse, reparsed_index, target_index};
 use crate::tree::{count_errors, first_error};
 use crate::unmeasured::constant_notes;
 
@@ -23,6 +23,94 @@ pub(crate) fn analyze_tree(
     t: &'static TreeTables,
     ids: Option<Vec<Function>>,
 ) -> FileMetrics {
+    let part = analyze_part(path, file, t, ids, &mut FileState::default());
+    finish(path, file.lang, t, vec![part])
+}
+
+/// What the records of one part of a file (a chunk, or the whole file)
+/// share with the other parts: Go's anonymous-function counter and the
+/// names the file declares at top level (gocognit's method rule).
+#[derive(Debug, Default)]
+pub(crate) struct FileState {
+    /// The next `anonymous__N`.
+    pub anonymous: usize,
+    /// The file's top-level names, when known before its parts are
+    /// measured (a chunked file: [`crate::cognitive::top_level_names`]).
+    pub top_names: Option<std::sync::Arc<std::collections::HashSet<Vec<u8>>>>,
+}
+
+/// The records of one part of a file before the file-wide steps (target
+/// ids, occurrences, totals): [`finish`] joins the parts.
+pub(crate) struct Part {
+    records: Vec<FunctionMetrics>,
+    /// Each record's position in `id_names` (or why it has no target id).
+    ids: Vec<Result<usize, &'static str>>,
+    /// The qualnames of the part's join index, in file order.
+    id_names: Vec<String>,
+    parse_errors: usize,
+    first_error: Option<(usize, usize)>,
+}
+
+/// Join the parts of one file, in file order: parents, target ids and
+/// occurrences over the whole file, then its totals.
+pub(crate) fn finish(
+    path: &str,
+    lang: codethread_lang::Lang,
+    t: &'static TreeTables,
+    parts: Vec<Part>,
+) -> FileMetrics {
+    let profile = Profile::Paper;
+    let n: usize = parts.iter().map(|p| p.records.len()).sum();
+    let mut records: Vec<FunctionMetrics> = Vec::with_capacity(n);
+    let mut ids: Vec<Result<usize, &'static str>> = Vec::with_capacity(n);
+    let mut id_names: Vec<String> =
+        Vec::with_capacity(parts.iter().map(|p| p.id_names.len()).sum());
+    let mut parse_errors = 0usize;
+    let mut first_error = None;
+    for part in parts {
+        let (base, id_base) = (records.len(), id_names.len());
+        records.extend(part.records.into_iter().map(|mut r| {
+            r.parent = r.parent.map(|p| p + base);
+            r
+        }));
+        ids.extend(part.ids.into_iter().map(|r| r.map(|i| i + id_base)));
+        id_names.extend(part.id_names);
+        parse_errors += part.parse_errors;
+        first_error = first_error.or(part.first_error);
+    }
+    let constant = constant_notes(profile, lang);
+    for (r, id) in records
+        .iter_mut()
+        .zip(crate::targets::target_ids_of(path, &id_names, &ids))
+    {
+        match id {
+            Ok(id) => r.target_id = Some(id),
+            Err(note) => r.notes.push(note.to_string()),
+        }
+        r.notes.extend(constant.iter().cloned());
+    }
+    assign_occurrences(&mut records);
+    let totals = totals(t.functions.nesting, true, &records);
+    FileMetrics {
+        path: path.to_string(),
+        language: lang,
+        profile,
+        parse_errors,
+        first_error,
+        functions: records,
+        totals,
+    }
+}
+
+/// The records of `file` (a whole file, or one chunk of it with the whole
+/// file's bytes) before [`finish`]; `state` carries what the parts share.
+pub(crate) fn analyze_part(
+    path: &str,
+    file: &ParsedFile,
+    t: &'static TreeTables,
+    ids: Option<Vec<Function>>,
+    state: &mut FileState,
+) -> Part {
     let profile = Profile::Paper;
     let set = t.functions;
     // The other parse's index first: its tree is gone before this one's
@@ -44,7 +132,6 @@ pub(crate) fn analyze_tree(
     let mut records: Vec<FunctionMetrics> = Vec::new();
     // Position of each index entry among the records (None: not reported).
     let mut record_of: Vec<Option<usize>> = vec![None; index.len()];
-    let mut anonymous_counter = 0usize;
     // rust-code-analysis LLOC is additive over nested functions: computed
     // for the whole file below, in one pass.
     let additive_lloc = crate::lloc::is_additive(&t.lloc);
@@ -74,7 +161,7 @@ pub(crate) fn analyze_tree(
             profile,
         };
         let parent = enclosing_record(&index, &record_of, func);
-        let name = record_name(set, file, func, cand, &mut anonymous_counter);
+        let name = record_name(set, file, func, cand, &mut state.anonymous);
         let kind = record_kind(set, func, node, parent.is_some());
         let line = func.node.start_line;
         let end_line = func.node.end_line;
@@ -121,22 +208,13 @@ pub(crate) fn analyze_tree(
         None => &index,
     };
     let funcs_of: Vec<&Function> = funcs.iter().filter_map(|&i| index.get(i)).collect();
-    let constant = constant_notes(profile, file.lang);
-    for (r, id) in records
-        .iter_mut()
-        .zip(match_target_ids(path, &funcs_of, ids))
-    {
-        match id {
-            Ok(id) => r.target_id = Some(id),
-            Err(note) => r.notes.push(note.to_string()),
-        }
-        r.notes.extend(constant.iter().cloned());
-    }
+    let id_positions = match_target_positions(&funcs_of, ids);
+    let id_names: Vec<String> = ids.iter().map(|f| f.qualname.clone()).collect();
     // Cyclomatic, cognitive and Halstead in reverse pre-order, so that a
     // function's walk can reuse the sums of the functions nested in it
     // (values unchanged; see `cyclomatic::Memo`).
     let mut cc_memo = crate::cyclomatic::Memo::default();
-    let mut cog_memo = crate::cognitive::Memo::default();
+    let mut cog_memo = crate::cognitive::Memo::with_top_names(state.top_names.clone());
     let mut hal_memo = crate::halstead::Memo::default();
     for ((r, &node), &i) in records.iter_mut().zip(&nodes).zip(&funcs).rev() {
         let Some(func) = index.get(i) else {
@@ -179,20 +257,16 @@ pub(crate) fn analyze_tree(
             }
         }
     }
-    assign_occurrences(&mut records);
-    let totals = totals(set.nesting, true, &records);
-    FileMetrics {
-        path: path.to_string(),
-        language: file.lang,
-        profile,
+    Part {
+        records,
+        ids: id_positions,
+        id_names,
         parse_errors: file.parse_errors,
         first_error: if file.parse_errors > 0 {
             first_error(flat.root())
         } else {
             None
         },
-        functions: records,
-        totals,
     }
 }
 
