@@ -48,7 +48,8 @@ use crate::{Lang, LangError, PerLang};
 
 /// When and how a file is parsed in chunks ([`ChunkPlan`]).
 ///
-/// The default chunks files of at least 1 MiB into chunks of about 64 KiB
+/// The default chunks files of at least 1 MB (10^6 bytes) into chunks of
+/// about 16 KiB (a window's trees cost about 150 bytes per byte: 2-4 MB)
 /// and refuses a top-level unit of more than 250,000 estimated tokens
 /// (about 30 MB of tree-sitter tree). [`ChunkOptions::NEVER`] parses every
 /// file whole.
@@ -73,7 +74,7 @@ impl ChunkOptions {
     /// Never chunk: every file is parsed whole.
     pub const NEVER: ChunkOptions = ChunkOptions {
         min_file_bytes: usize::MAX,
-        chunk_bytes: 64 * 1024,
+        chunk_bytes: 16 * 1024,
         max_unit_tokens: 250_000,
     };
 
@@ -86,8 +87,8 @@ impl ChunkOptions {
 impl Default for ChunkOptions {
     fn default() -> Self {
         ChunkOptions {
-            min_file_bytes: 1024 * 1024,
-            chunk_bytes: 64 * 1024,
+            min_file_bytes: 1_000_000,
+            chunk_bytes: 16 * 1024,
             max_unit_tokens: 250_000,
         }
     }
@@ -145,6 +146,8 @@ struct Child {
     end: usize,
     /// A syntax error in it.
     has_error: bool,
+    /// The window's root is an ERROR node: no tree of it.
+    lost: bool,
     /// Not an extra (a comment) and in column 0: where a chunk may start.
     starts_unit: bool,
 }
@@ -280,7 +283,12 @@ impl ChunkPlan {
                     .iter()
                     .position(|c| c.has_error)
                     .unwrap_or(short.len());
-                let trusted = if own_errors {
+                // A window with no tree (its root an ERROR node) is never
+                // trusted: it grows until it has one or reaches the file's
+                // end (or the node budget).
+                let trusted = if short.first().is_some_and(|c| c.lost) {
+                    0
+                } else if own_errors {
                     same
                 } else {
                     same.min(first_error)
@@ -343,6 +351,7 @@ impl ChunkPlan {
                 kind: c.kind_id(),
                 start: c.start_byte(),
                 end: c.end_byte(),
+                lost,
                 has_error: lost
                     || c.has_error()
                     || c.is_error()

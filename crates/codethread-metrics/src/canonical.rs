@@ -523,9 +523,9 @@ pub(crate) fn measure_all<'t>(
         .iter()
         .map(|&(_, node)| measure(file, t, node, &nested))
         .collect();
-    let names: Vec<(String, String)> = slots
+    let names: Vec<(&str, &str)> = slots
         .iter()
-        .map(|&(i, _)| (index[i].qualname.clone(), index[i].name.clone()))
+        .map(|&(i, _)| (index[i].qualname.as_str(), index[i].name.as_str()))
         .collect();
     let recursive = recursive_slots(&names, &owns);
     // Bottom-up (a nested function comes after its enclosing one in
@@ -573,7 +573,7 @@ pub(crate) fn measure_all<'t>(
 /// of such calls leads back to it (strongly connected components of the
 /// graph of functions and (scope, name) groups; linear in calls +
 /// functions, iterative).
-fn recursive_slots(names: &[(String, String)], owns: &[Own]) -> Vec<bool> {
+fn recursive_slots(names: &[(&str, &str)], owns: &[Own]) -> Vec<bool> {
     let n = names.len();
     let scope_of = |q: &str| -> String {
         let q = q.split('(').next().unwrap_or(q);
@@ -584,8 +584,8 @@ fn recursive_slots(names: &[(String, String)], owns: &[Own]) -> Vec<bool> {
     let mut groups: HashMap<(String, Vec<u8>), usize> = HashMap::new();
     let mut members: Vec<Vec<usize>> = Vec::new();
     let mut qualnames: Vec<&str> = Vec::with_capacity(n);
-    for (k, (qualname, name)) in names.iter().enumerate() {
-        qualnames.push(qualname.as_str());
+    for (k, &(qualname, name)) in names.iter().enumerate() {
+        qualnames.push(qualname);
         let key = (scope_of(qualname), bare_name(name).to_vec());
         let g = *groups.entry(key).or_insert_with(|| {
             members.push(Vec::new());
@@ -698,15 +698,13 @@ fn bare_name(name: &str) -> &[u8] {
 /// The canonical records of `file` under its grammar's table `t`.
 pub(crate) fn analyze(path: &str, file: &ParsedFile, t: &'static CanonRules) -> FileMetrics {
     let part = analyze_part(path, file, t, None);
-    finish(path, file.lang, vec![part])
+    finish(path, file.lang, part)
 }
 
 /// One part of a file (a chunk, or the whole file) measured, before the
 /// file-wide steps ([`finish`]: recursion cycles, the nesting fold, target
 /// ids, occurrences, totals).
 pub(crate) struct Part {
-    /// Per record: its function's qualname and name (recursion).
-    names: Vec<(String, String)>,
     /// Per record: the own walk; `sites` are record positions in the part.
     owns: Vec<Own>,
     /// Per record: whether nested functions count one level deeper (1) or
@@ -772,7 +770,6 @@ pub(crate) fn analyze_part(
     let id_names: Vec<String> = ids.iter().map(|f| f.qualname.clone()).collect();
     let mut record_of: Vec<Option<usize>> = vec![None; index.len()];
     let mut records: Vec<FunctionMetrics> = Vec::with_capacity(slots.len());
-    let mut names: Vec<(String, String)> = Vec::with_capacity(slots.len());
     for (&(i, node), own) in slots.iter().zip(&owns) {
         let Some(func) = index.get(i) else {
             continue;
@@ -788,7 +785,6 @@ pub(crate) fn analyze_part(
             p = index.get(j).and_then(|f| f.parent);
         }
         record_of[i] = Some(records.len());
-        names.push((func.qualname.clone(), func.name.clone()));
         records.push(FunctionMetrics {
             path: path.to_string(),
             language: file.lang,
@@ -810,7 +806,6 @@ pub(crate) fn analyze_part(
         });
     }
     Part {
-        names,
         owns,
         shifts,
         records,
@@ -825,38 +820,47 @@ pub(crate) fn analyze_part(
     }
 }
 
-/// Join the parts of one file, in file order: recursion cycles over the
-/// whole file, the nesting fold, target ids, occurrences and totals.
-pub(crate) fn finish(path: &str, lang: codethread_lang::Lang, parts: Vec<Part>) -> FileMetrics {
-    let n: usize = parts.iter().map(|p| p.records.len()).sum();
-    let mut names: Vec<(String, String)> = Vec::with_capacity(n);
-    let mut owns: Vec<Own> = Vec::with_capacity(n);
-    let mut shifts: Vec<u32> = Vec::with_capacity(n);
-    let mut records: Vec<FunctionMetrics> = Vec::with_capacity(n);
-    let mut ids: Vec<Result<usize, &'static str>> = Vec::with_capacity(n);
-    let mut id_names: Vec<String> =
-        Vec::with_capacity(parts.iter().map(|p| p.id_names.len()).sum());
-    let mut parse_errors = 0usize;
-    let mut first = None;
-    for part in parts {
-        let (base, id_base) = (records.len(), id_names.len());
-        names.extend(part.names);
-        owns.extend(part.owns.into_iter().map(|mut o| {
+impl Part {
+    /// Append `next`, the part that follows this one in the file (its
+    /// parents, nested-function sites and id positions shifted).
+    pub(crate) fn absorb(&mut self, next: Part) {
+        let (base, id_base) = (self.records.len(), self.id_names.len());
+        self.owns.extend(next.owns.into_iter().map(|mut o| {
             for site in &mut o.sites {
                 site.0 += base;
             }
             o
         }));
-        shifts.extend(part.shifts);
-        records.extend(part.records.into_iter().map(|mut r| {
+        self.shifts.extend(next.shifts);
+        self.records.extend(next.records.into_iter().map(|mut r| {
             r.parent = r.parent.map(|p| p + base);
             r
         }));
-        ids.extend(part.ids.into_iter().map(|r| r.map(|i| i + id_base)));
-        id_names.extend(part.id_names);
-        parse_errors += part.parse_errors;
-        first = first.or(part.first_error);
+        self.ids
+            .extend(next.ids.into_iter().map(|r| r.map(|i| i + id_base)));
+        self.id_names.extend(next.id_names);
+        self.parse_errors += next.parse_errors;
+        self.first_error = self.first_error.or(next.first_error);
     }
+}
+
+/// The records of a whole file (one part, or the parts of its chunks
+/// joined by [`Part::absorb`]): recursion cycles over the whole file, the
+/// nesting fold, target ids, occurrences and totals.
+pub(crate) fn finish(path: &str, lang: codethread_lang::Lang, part: Part) -> FileMetrics {
+    let Part {
+        owns,
+        shifts,
+        mut records,
+        ids,
+        id_names,
+        parse_errors,
+        first_error: first,
+    } = part;
+    let names: Vec<(&str, &str)> = records
+        .iter()
+        .map(|r| (r.qualname.as_str(), r.name.as_str()))
+        .collect();
     let recursive = recursive_slots(&names, &owns);
     drop(names);
     // Bottom-up (a nested function comes after its enclosing one in

@@ -96,17 +96,24 @@ pub(crate) fn measure(
                 }
                 state.top_names = Some(Arc::new(names));
             }
-            let mut parts = Vec::with_capacity(n);
+            // The parts are joined as they come: one growing list of
+            // records, never a second copy of it.
+            let mut whole: Option<crate::paper::Part> = None;
             for i in 0..n {
                 let ids = ids_of(&mut plan, i)?;
                 let part = plan.with_chunk(i, &how, |f| {
                     crate::paper::analyze_part(label, f, t, ids, &mut state)
                 })?;
-                parts.extend(part);
+                match (&mut whole, part) {
+                    (Some(w), Some(p)) => w.absorb(p),
+                    (None, p) => whole = p,
+                    (_, None) => {}
+                }
             }
-            Ok(Outcome::Measured(crate::paper::finish(
-                label, lang, t, parts,
-            )))
+            Ok(match whole {
+                Some(w) => Outcome::Measured(crate::paper::finish(label, lang, t, w)),
+                None => Outcome::Whole(plan.into_source()),
+            })
         }
         Backend::Canonical(t) => {
             // The canonical profile reads the tree `chain targets` reads:
@@ -116,17 +123,22 @@ pub(crate) fn measure(
                 fallbacks: false,
                 tolerant: true,
             };
-            let mut parts = Vec::with_capacity(n);
+            let mut whole: Option<crate::canonical::Part> = None;
             for i in 0..n {
                 let ids = ids_of(&mut plan, i)?;
                 let part = plan.with_chunk(i, &how, |f| {
                     crate::canonical::analyze_part(label, f, t, ids)
                 })?;
-                parts.extend(part);
+                match (&mut whole, part) {
+                    (Some(w), Some(p)) => w.absorb(p),
+                    (None, p) => whole = p,
+                    (_, None) => {}
+                }
             }
-            Ok(Outcome::Measured(crate::canonical::finish(
-                label, lang, parts,
-            )))
+            Ok(match whole {
+                Some(w) => Outcome::Measured(crate::canonical::finish(label, lang, w)),
+                None => Outcome::Whole(plan.into_source()),
+            })
         }
         // lizard reads tokens; its naming parse is chunked by
         // `naming_index`.

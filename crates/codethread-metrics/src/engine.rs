@@ -53,7 +53,7 @@ pub struct AnalyzeOptions {
     pub naming_budget: ParseBudget,
     /// When a file is parsed and measured in chunks of whole top-level
     /// units instead of one tree ([`ChunkOptions`]: files of at least
-    /// 1 MiB by default; [`ChunkOptions::NEVER`] parses every file whole).
+    /// 1 MB by default; [`ChunkOptions::NEVER`] parses every file whole).
     /// A top-level unit over [`ChunkOptions::max_unit_tokens`] is a
     /// [`MetricsError::Parse`] with [`codethread_lang::BudgetLimit::Unit`]
     /// (for a C++, Ruby or PHP file under the paper profile, whose tree only

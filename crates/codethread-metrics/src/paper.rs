@@ -24,7 +24,7 @@ pub(crate) fn analyze_tree(
     ids: Option<Vec<Function>>,
 ) -> FileMetrics {
     let part = analyze_part(path, file, t, ids, &mut FileState::default());
-    finish(path, file.lang, t, vec![part])
+    finish(path, file.lang, t, part)
 }
 
 /// What the records of one part of a file (a chunk, or the whole file)
@@ -40,7 +40,8 @@ pub(crate) struct FileState {
 }
 
 /// The records of one part of a file before the file-wide steps (target
-/// ids, occurrences, totals): [`finish`] joins the parts.
+/// ids, occurrences, totals): [`Part::absorb`] joins the parts, [`finish`]
+/// ends the file.
 pub(crate) struct Part {
     records: Vec<FunctionMetrics>,
     /// Each record's position in `id_names` (or why it has no target id).
@@ -51,33 +52,40 @@ pub(crate) struct Part {
     first_error: Option<(usize, usize)>,
 }
 
-/// Join the parts of one file, in file order: parents, target ids and
-/// occurrences over the whole file, then its totals.
+impl Part {
+    /// Append `next`, the part that follows this one in the file (its
+    /// parents and id positions shifted).
+    pub(crate) fn absorb(&mut self, next: Part) {
+        let (base, id_base) = (self.records.len(), self.id_names.len());
+        self.records.extend(next.records.into_iter().map(|mut r| {
+            r.parent = r.parent.map(|p| p + base);
+            r
+        }));
+        self.ids
+            .extend(next.ids.into_iter().map(|r| r.map(|i| i + id_base)));
+        self.id_names.extend(next.id_names);
+        self.parse_errors += next.parse_errors;
+        self.first_error = self.first_error.or(next.first_error);
+    }
+}
+
+/// The records of a whole file (one part, or the parts of its chunks
+/// joined by [`Part::absorb`]): target ids and occurrences over the whole
+/// file, then its totals.
 pub(crate) fn finish(
     path: &str,
     lang: codethread_lang::Lang,
     t: &'static TreeTables,
-    parts: Vec<Part>,
+    part: Part,
 ) -> FileMetrics {
     let profile = Profile::Paper;
-    let n: usize = parts.iter().map(|p| p.records.len()).sum();
-    let mut records: Vec<FunctionMetrics> = Vec::with_capacity(n);
-    let mut ids: Vec<Result<usize, &'static str>> = Vec::with_capacity(n);
-    let mut id_names: Vec<String> =
-        Vec::with_capacity(parts.iter().map(|p| p.id_names.len()).sum());
-    let mut parse_errors = 0usize;
-    let mut first_error = None;
-    for part in parts {
-        let (base, id_base) = (records.len(), id_names.len());
-        records.extend(part.records.into_iter().map(|mut r| {
-            r.parent = r.parent.map(|p| p + base);
-            r
-        }));
-        ids.extend(part.ids.into_iter().map(|r| r.map(|i| i + id_base)));
-        id_names.extend(part.id_names);
-        parse_errors += part.parse_errors;
-        first_error = first_error.or(part.first_error);
-    }
+    let Part {
+        mut records,
+        ids,
+        id_names,
+        parse_errors,
+        first_error,
+    } = part;
     let constant = constant_notes(profile, lang);
     for (r, id) in records
         .iter_mut()
