@@ -8,13 +8,12 @@
 //! coexist. [`ChunkPlan::new`] finds where the file's top-level units
 //! begin with the grammar itself: it parses a window of about
 //! [`ChunkOptions::chunk_bytes`] (cut before a line that starts in column
-//! 0 with a letter) and a window half as long again. From the first root
-//! child the two parses disagree on, or the first with a syntax error, the
-//! cut and tree-sitter's error recovery at it may have changed the tree;
-//! the chunk ends before the last child ahead of that one that can start a
-//! unit (no comment, column 0: recovery may have closed the unit in
-//! progress early, leaving the rest of its body as indented top-level
-//! statements), and the next window starts there.
+//! 0 with a letter). From the first root child with a syntax error (or
+//! unpaired braces) on, the cut and tree-sitter's error recovery at it may
+//! have changed the tree; the chunk ends before the last child ahead of
+//! that one that can start a unit (no comment, column 0: recovery may have
+//! closed the unit in progress early, leaving the rest of its body as
+//! indented top-level statements), and the next window starts there.
 //! [`ChunkPlan::with_chunk`] then parses one chunk alone, with
 //! tree-sitter's included range over the file's own bytes (node offsets
 //! and positions stay the file's), and hands the caller a [`ParsedFile`]
@@ -25,10 +24,10 @@
 //! node budget: one 6 MB function) is a typed per-file error
 //! ([`LangError::Budget`] with [`BudgetLimit::Unit`]), not unbounded
 //! memory. All parses of one file share one budget: six times the
-//! [`ParseBudget`] of a whole-file parse of it (the boundary pass, about
-//! 2.5 parses of each byte, and up to three parses of each chunk: the
-//! measured grammar, another grammar for the join key, the macro-masked
-//! bytes).
+//! [`ParseBudget`] of a whole-file parse of it (the boundary pass, a little
+//! over one parse of each byte, and up to four parses of each chunk: the
+//! measured grammar, another grammar for the join key, a fallback grammar,
+//! the macro-masked bytes).
 //!
 //! A PHP file is one chunk (its code starts after its `<?php` tag: a
 //! chunk from the middle of the file would read as inline HTML), and so is
@@ -265,33 +264,22 @@ impl ChunkPlan {
                         allowed: opts.max_unit_tokens,
                     });
                 }
-                // The window and a longer one agree on the children the
-                // cut did not reach; from the first child they disagree
-                // on, or the first with a syntax error, the cut (and
-                // tree-sitter's error recovery at it) may have changed the
-                // tree. The child before that one may have been closed
-                // early by the recovery (Go's `func f() int` without its
-                // cut-off body): it starts the next chunk.
-                let short = self.root_children(grammar, pos, cut, point)?;
-                let longer = unit_cut(&self.source, cut.saturating_add(window / 2 + 1), step);
-                let long = self.root_children(grammar, pos, longer.min(len), point)?;
-                let same = short.iter().zip(&long).take_while(|(a, b)| a == b).count();
-                // An error that stays in windows of 8 steps and more is the
-                // file's own (the windows still agree on it).
-                let own_errors = window >= step.saturating_mul(STUCK_STEPS);
-                let first_error = short
-                    .iter()
-                    .position(|c| c.has_error)
-                    .unwrap_or(short.len());
+                // From the first child with a syntax error (or unpaired
+                // braces) on, the cut and tree-sitter's error recovery at it
+                // may have changed the tree; the children before it are the
+                // whole file's.
+                let kids = self.root_children(grammar, pos, cut, point)?;
+                let first_error = kids.iter().position(|c| c.has_error).unwrap_or(kids.len());
                 // A window with no tree (its root an ERROR node) is never
                 // trusted: it grows until it has one or reaches the file's
-                // end (or the node budget).
-                let trusted = if short.first().is_some_and(|c| c.lost) {
+                // end (or the node budget). An error that stays in a window
+                // of 8 steps and more is the file's own.
+                let trusted = if kids.first().is_some_and(|c| c.lost) {
                     0
-                } else if own_errors {
-                    same
+                } else if window >= step.saturating_mul(STUCK_STEPS) {
+                    kids.len()
                 } else {
-                    same.min(first_error)
+                    first_error
                 };
                 // The chunk ends before the last trusted child that can
                 // start a unit: not an extra (a comment), in column 0. Error
@@ -299,7 +287,7 @@ impl ChunkPlan {
                 // and leave the rest of its body as statements at the top
                 // level (indented, in formatted code): the unit goes to the
                 // next chunk with them.
-                let boundary = short
+                let boundary = kids
                     .get(..trusted)
                     .unwrap_or(&[])
                     .iter()
@@ -519,8 +507,8 @@ fn braces_balance(node: tree_sitter::Node<'_>) -> bool {
     depth == 0
 }
 
-/// Windows grown to this many [`ChunkOptions::chunk_bytes`] take the syntax
-/// errors both windows agree on as the file's own.
+/// Windows grown to this many [`ChunkOptions::chunk_bytes`] take their
+/// syntax errors as the file's own.
 const STUCK_STEPS: usize = 8;
 
 /// Where a window that should end near `at` ends: before the first line
