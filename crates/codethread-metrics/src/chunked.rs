@@ -7,14 +7,12 @@
 //! profile's tool reads it with, for the join key the language's own
 //! grammar with its fallback grammars and the macro mask — and measured
 //! into a part; what spans parts is done once for the file: Go's
-//! `anonymous__N` counter and gocognit's top-level names (a pass over the
-//! chunks first), the canonical profile's recursion cycles and nesting
+//! `anonymous__N` counter and gocognit's top-level names (each chunk's
+//! collected, the method rule settled at the end), the canonical
+//! profile's recursion cycles and nesting
 //! fold, target ids and occurrences, totals. The fallback grammar and the
 //! macro mask are chosen per chunk, not per file: a file with parse errors
 //! may be read differently from its whole-file parse there.
-
-use std::collections::HashSet;
-use std::sync::Arc;
 
 use codethread_lang::{
     index_flat, ChunkOptions, ChunkParse, ChunkPlan, FlatTree, Function, Lang, LangError,
@@ -85,17 +83,10 @@ pub(crate) fn measure(
                 grammar: Some(want),
                 ..ChunkParse::default()
             };
-            let mut state = crate::paper::FileState::default();
-            if let Some(decls) = crate::cognitive::top_level_decls(t.cognitive) {
-                let mut names: HashSet<Vec<u8>> = HashSet::new();
-                for i in 0..n {
-                    plan.with_chunk(i, &how, |f| {
-                        let flat = FlatTree::new(f);
-                        names.extend(crate::cognitive::top_level_names(f, flat.root(), decls));
-                    })?;
-                }
-                state.top_names = Some(Arc::new(names));
-            }
+            let mut state = crate::paper::FileState {
+                defer_top_names: crate::cognitive::top_level_decls(t.cognitive).is_some(),
+                ..crate::paper::FileState::default()
+            };
             // The parts are joined as they come: one growing list of
             // records, never a second copy of it.
             let mut whole: Option<crate::paper::Part> = None;

@@ -36,13 +36,26 @@ struct MemoEntry {
 }
 
 impl Memo {
-    /// An empty memo that knows the file's top-level names already (a file
-    /// measured in chunks: [`top_level_names`] of every chunk).
-    pub(crate) fn with_top_names(top_names: Option<std::sync::Arc<HashSet<Vec<u8>>>>) -> Memo {
+    /// An empty memo for one chunk of a file measured in chunks: gocognit's
+    /// method rule (a method that calls its own bare name is not recursive
+    /// when the file declares that name at top level) cannot see the other
+    /// chunks' names, so it is left to the file's end: a method with such
+    /// calls counts them, and [`Memo::take_deferred`] says how many to take
+    /// back if the name turns out to be a top-level one
+    /// ([`top_level_names`] of every chunk).
+    pub(crate) fn deferring_top_names() -> Memo {
         Memo {
-            top_names,
+            defer_top: true,
             ..Memo::default()
         }
+    }
+
+    /// The name and the recursion count of the method at `node_id` whose
+    /// top-level-name check was deferred, if any.
+    pub(crate) fn take_deferred(&mut self, node_id: usize) -> Option<(Vec<u8>, u32)> {
+        let at = self.deferred.iter().position(|d| d.0 == node_id)?;
+        let (_, name, count) = self.deferred.swap_remove(at);
+        Some((name, count))
     }
 }
 
@@ -75,7 +88,12 @@ pub(crate) struct Memo {
     walks: std::collections::HashMap<usize, MemoEntry>,
     /// Names the file declares at top level (gocognit's method rule), once
     /// per file.
-    top_names: Option<std::sync::Arc<HashSet<Vec<u8>>>>,
+    top_names: Option<HashSet<Vec<u8>>>,
+    /// Leave gocognit's top-level-name check to the file's end
+    /// ([`Memo::deferring_top_names`]).
+    defer_top: bool,
+    /// Methods whose check was left: node id, name, recursion count.
+    deferred: Vec<(usize, Vec<u8>, u32)>,
     /// The state a node is entered with by the walk from the root
     /// ([`context_state`]), by node id: each function's inherited context
     /// continues from its nearest known ancestor instead of the root, so
@@ -850,10 +868,11 @@ fn recursion(file: &ParsedFile, func: Node<'_>, mode: Recursion, memo: &mut Memo
             toplevel_decls,
             shadowing,
         } => {
-            if method_kinds.contains(&crate::kinds::kind_of(func)) {
-                let top = memo.top_names.get_or_insert_with(|| {
-                    std::sync::Arc::new(names_at_top(file, func.tree().root(), toplevel_decls))
-                });
+            let method = method_kinds.contains(&crate::kinds::kind_of(func));
+            if method && !memo.defer_top {
+                let top = memo
+                    .top_names
+                    .get_or_insert_with(|| names_at_top(file, func.tree().root(), toplevel_decls));
                 if top.contains(name) {
                     return 0;
                 }
@@ -862,7 +881,7 @@ fn recursion(file: &ParsedFile, func: Node<'_>, mode: Recursion, memo: &mut Memo
             // means no recursion, else every matching call counts.
             let mut count = 0u32;
             let mut cursor = func.walk();
-            loop {
+            let count = 'walk: loop {
                 let n = cursor.node();
                 let mut descend = false;
                 if n.is_named() {
@@ -879,16 +898,20 @@ fn recursion(file: &ParsedFile, func: Node<'_>, mode: Recursion, memo: &mut Memo
                 }
                 loop {
                     if cursor.node().id() == func.id() {
-                        return count;
+                        break 'walk count;
                     }
                     if cursor.goto_next_sibling() {
                         break;
                     }
                     if !cursor.goto_parent() {
-                        return count;
+                        break 'walk count;
                     }
                 }
+            };
+            if method && memo.defer_top && count > 0 {
+                memo.deferred.push((func.id(), name.to_vec(), count));
             }
+            count
         }
     }
 }

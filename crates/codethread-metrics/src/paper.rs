@@ -28,15 +28,16 @@ pub(crate) fn analyze_tree(
 }
 
 /// What the records of one part of a file (a chunk, or the whole file)
-/// share with the other parts: Go's anonymous-function counter and the
-/// names the file declares at top level (gocognit's method rule).
+/// share with the other parts: Go's anonymous-function counter, and
+/// whether gocognit's top-level-name check waits for the file's end.
 #[derive(Debug, Default)]
 pub(crate) struct FileState {
     /// The next `anonymous__N`.
     pub anonymous: usize,
-    /// The file's top-level names, when known before its parts are
-    /// measured (a chunked file: [`crate::cognitive::top_level_names`]).
-    pub top_names: Option<std::sync::Arc<std::collections::HashSet<Vec<u8>>>>,
+    /// A file measured in chunks: gocognit's method rule is settled in
+    /// [`finish`], once every chunk's top-level names are known
+    /// ([`crate::cognitive::Memo::deferring_top_names`]).
+    pub defer_top_names: bool,
 }
 
 /// The records of one part of a file before the file-wide steps (target
@@ -50,6 +51,11 @@ pub(crate) struct Part {
     id_names: Vec<String>,
     parse_errors: usize,
     first_error: Option<(usize, usize)>,
+    /// Records whose method recursion count is taken back if the file
+    /// declares the name at top level (record, name, count).
+    pending: Vec<(usize, Vec<u8>, u32)>,
+    /// The part's top-level names (gocognit's method rule), when deferred.
+    top_names: std::collections::HashSet<Vec<u8>>,
 }
 
 impl Part {
@@ -66,6 +72,12 @@ impl Part {
         self.id_names.extend(next.id_names);
         self.parse_errors += next.parse_errors;
         self.first_error = self.first_error.or(next.first_error);
+        self.pending.extend(
+            next.pending
+                .into_iter()
+                .map(|(r, name, count)| (r + base, name, count)),
+        );
+        self.top_names.extend(next.top_names);
     }
 }
 
@@ -85,7 +97,18 @@ pub(crate) fn finish(
         id_names,
         parse_errors,
         first_error,
+        pending,
+        top_names,
     } = part;
+    // gocognit's method rule, left to here in a chunked file: a method
+    // named after a top-level declaration is not recursive.
+    for (r, name, count) in pending {
+        if top_names.contains(&name) {
+            if let Some(c) = records.get_mut(r).and_then(|r| r.cognitive.as_mut()) {
+                *c = c.saturating_sub(count);
+            }
+        }
+    }
     let constant = constant_notes(profile, lang);
     for (r, id) in records
         .iter_mut()
@@ -222,9 +245,14 @@ pub(crate) fn analyze_part(
     // function's walk can reuse the sums of the functions nested in it
     // (values unchanged; see `cyclomatic::Memo`).
     let mut cc_memo = crate::cyclomatic::Memo::default();
-    let mut cog_memo = crate::cognitive::Memo::with_top_names(state.top_names.clone());
+    let mut cog_memo = if state.defer_top_names {
+        crate::cognitive::Memo::deferring_top_names()
+    } else {
+        crate::cognitive::Memo::default()
+    };
+    let mut pending: Vec<(usize, Vec<u8>, u32)> = Vec::new();
     let mut hal_memo = crate::halstead::Memo::default();
-    for ((r, &node), &i) in records.iter_mut().zip(&nodes).zip(&funcs).rev() {
+    for (k, ((r, &node), &i)) in records.iter_mut().zip(&nodes).zip(&funcs).enumerate().rev() {
         let Some(func) = index.get(i) else {
             continue;
         };
@@ -237,6 +265,9 @@ pub(crate) fn analyze_part(
         };
         r.cyclomatic = crate::cyclomatic::cyclomatic_memo_ctx(&ctx, t.cyclomatic, &mut cc_memo);
         r.cognitive = crate::cognitive::cognitive_memo_ctx(&ctx, t.cognitive, &mut cog_memo);
+        if let Some((name, count)) = cog_memo.take_deferred(node.id()) {
+            pending.push((k, name, count));
+        }
         r.halstead = crate::halstead::halstead_memo_ctx(&ctx, t.halstead, &mut hal_memo)
             .map(HalsteadValues::from);
     }
@@ -265,10 +296,18 @@ pub(crate) fn analyze_part(
             }
         }
     }
+    let top_names = match crate::cognitive::top_level_decls(t.cognitive) {
+        Some(decls) if state.defer_top_names => {
+            crate::cognitive::top_level_names(file, flat.root(), decls)
+        }
+        _ => std::collections::HashSet::new(),
+    };
     Part {
         records,
         ids: id_positions,
         id_names,
+        pending,
+        top_names,
         parse_errors: file.parse_errors,
         first_error: if file.parse_errors > 0 {
             first_error(flat.root())

@@ -167,3 +167,61 @@ fn chunked_records_equal_whole_file_records() {
         "clean files whose chunked records differ from the whole file's:\n{failures:#?}"
     );
 }
+
+/// What spans chunks (no corpus needed): gocognit's method rule with the
+/// top-level name declared in another chunk, Go's `anonymous__N` counter,
+/// a qualname repeated across chunks (target ids `#n`), canonical
+/// recursion through a function of another chunk.
+#[test]
+fn file_wide_rules_across_chunks() {
+    let filler: String = (0..40)
+        .map(|i| format!("func h{i}(a int) int {{\n\tif a > {i} {{\n\t\treturn a\n\t}}\n\treturn {i}\n}}\n\n"))
+        .collect();
+    let go = format!(
+        "package p\n\nfunc f() int {{ return 1 }}\n\nvar v = func() int {{ return 2 }}\n\n{filler}\
+         type T struct{{}}\n\nfunc (t T) f() int {{\n\tif true {{\n\t\treturn f()\n\t}}\n\treturn 0\n}}\n\n\
+         func (t T) g() int {{\n\tif true {{\n\t\treturn g()\n\t}}\n\treturn 0\n}}\n\n\
+         var w = func() int {{ return 3 }}\n\n{filler}\
+         func a() int {{ return b() }}\n\nfunc b() int {{ return a() }}\n\n\
+         func init() {{}}\n\n{filler}func init() {{}}\n"
+    );
+    let py = format!(
+        "def a():\n    return b()\n\n{}\ndef b():\n    return a()\n\n{}\ndef a():\n    return 1\n",
+        (0..40)
+            .map(|i| format!("def h{i}(x):\n    if x:\n        return {i}\n    return x\n\n"))
+            .collect::<String>(),
+        (0..40)
+            .map(|i| format!("def k{i}(x):\n    return x + {i}\n\n"))
+            .collect::<String>()
+    );
+    let forced = ChunkOptions {
+        min_file_bytes: 0,
+        chunk_bytes: 256,
+        max_unit_tokens: 0,
+    };
+    for (lang, src) in [(Lang::Go, go), (Lang::Python, py)] {
+        for profile in [Profile::Paper, Profile::Canonical] {
+            let opts = AnalyzeOptions::new(profile);
+            let whole = codethread_metrics::analyze_source(
+                "x",
+                lang,
+                src.clone(),
+                &opts.with_chunks(ChunkOptions::NEVER),
+            )
+            .unwrap();
+            let chunked = codethread_metrics::analyze_source(
+                "x",
+                lang,
+                src.clone(),
+                &opts.with_chunks(forced),
+            )
+            .unwrap();
+            assert!(!whole.functions.is_empty());
+            assert_eq!(
+                first_difference(&whole, &chunked),
+                None,
+                "{lang} {profile:?}"
+            );
+        }
+    }
+}
