@@ -108,9 +108,12 @@ fn names(lang: Lang) -> &'static Names {
 pub struct FlatTree {
     lang: Lang,
     nodes: Vec<Rec>,
-    /// Byte offset of the start of every line (row); rows and columns are
+    /// Byte offset of the start of every line (row) the root covers, from
+    /// the line of its first byte (row `first_row`); rows and columns are
     /// counted as tree-sitter counts them: rows at `\n`, columns in bytes.
     line_starts: Vec<u32>,
+    /// The row of `line_starts[0]`.
+    first_row: usize,
     names: &'static Names,
 }
 
@@ -185,18 +188,27 @@ impl FlatTree {
                 }
             }
         }
-        let mut line_starts = vec![0u32];
+        // The lines the root covers, from tree-sitter's own position of
+        // its first byte: a tree of one part of a file (a chunk,
+        // `chunk.rs`) costs its own lines, not the file's.
+        let first = root.start_position();
+        let from = root.start_byte().saturating_sub(first.column);
+        let to = root.end_byte().min(source.len());
+        let mut line_starts = vec![to32(from)];
         line_starts.extend(
             source
+                .get(from..to)
+                .unwrap_or(&[])
                 .iter()
                 .enumerate()
                 .filter(|(_, b)| **b == b'\n')
-                .map(|(i, _)| to32(i + 1)),
+                .map(|(i, _)| to32(from + i + 1)),
         );
         FlatTree {
             lang,
             nodes,
             line_starts,
+            first_row: first.row,
             names: names(lang),
         }
     }
@@ -208,7 +220,10 @@ impl FlatTree {
             .partition_point(|s| *s <= byte)
             .saturating_sub(1);
         let start = self.line_starts.get(row).copied().unwrap_or(0);
-        Point::new(row, byte.saturating_sub(start) as usize)
+        Point::new(
+            self.first_row.saturating_add(row),
+            byte.saturating_sub(start) as usize,
+        )
     }
 
     /// The grammar the tree was parsed with ([`ParsedFile::grammar`]; its

@@ -1402,6 +1402,23 @@ fn contains_yield(spec: &LangSpec, body: Node<'_>) -> bool {
     }
 }
 
+/// The indexes of consecutive parts of one file (the chunks of a
+/// [`crate::ChunkPlan`], in file order) as one index of the file: parents
+/// shifted to the joined positions, occurrences and duplicate counts
+/// counted over the whole file, as [`index_flat`] counts them.
+pub fn join_indexes(parts: Vec<Vec<Function>>) -> Vec<Function> {
+    let mut out: Vec<Function> = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+    for part in parts {
+        let base = out.len();
+        out.extend(part.into_iter().map(|mut f| {
+            f.parent = f.parent.map(|p| p + base);
+            f
+        }));
+    }
+    assign_occurrences(&mut out);
+    out
+}
+
 fn assign_occurrences(out: &mut [Function]) {
     use std::collections::HashMap;
     let mut by_name: HashMap<String, usize> = HashMap::new();

@@ -47,6 +47,7 @@
 pub struct ReadmeDoctests;
 
 mod cfamily;
+mod chunk;
 mod file;
 mod files;
 mod flat;
@@ -66,13 +67,14 @@ mod walk;
 use std::path::PathBuf;
 
 pub use cfamily::{c_family_hint, headers_hint, looks_like_cpp, tree_hint};
+pub use chunk::{Chunk, ChunkOptions, ChunkParse, ChunkPlan};
 pub use file::{parse_file, ParseOptions};
 pub use files::{bytes_label, path_label, source_files, WalkError};
 pub use flat::{ByteSpan, Children, FlatCursor, FlatNode, FlatTree};
 pub use generated::{generated_banner, BANNER_BYTES, GENERATED_MARKERS};
 pub use index::{
-    index_flat, index_flat_with, index_functions, Function, FunctionKind, IndexOptions,
-    PairingExtra, PairingKey, Span, MAX_QUALNAME_SCOPES,
+    index_flat, index_flat_with, index_functions, join_indexes, Function, FunctionKind,
+    IndexOptions, PairingExtra, PairingKey, Span, MAX_QUALNAME_SCOPES,
 };
 pub use info::{Family, LangInfo, PerLang};
 pub use kinds::kind_of;

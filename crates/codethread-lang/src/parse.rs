@@ -196,6 +196,10 @@ pub enum BudgetLimit {
     /// Bytes read by the lexer ([`ParseBudget::reads_per_byte`],
     /// `min_reads`).
     Reads,
+    /// Estimated tokens of one top-level unit of a file parsed in chunks
+    /// ([`crate::ChunkOptions::max_unit_tokens`], the node budget): the
+    /// unit's tree alone would exceed the memory a chunked parse keeps to.
+    Unit,
 }
 
 impl std::fmt::Display for BudgetLimit {
@@ -205,6 +209,7 @@ impl std::fmt::Display for BudgetLimit {
             BudgetLimit::Tokens => "tokens",
             BudgetLimit::Time => "milliseconds",
             BudgetLimit::Reads => "bytes read by the lexer",
+            BudgetLimit::Unit => "tokens in one top-level unit",
         })
     }
 }
@@ -316,12 +321,29 @@ pub fn parse_lang(
     // them (`view.rs`: an unterminated `#include "x` line).
     let view = crate::view::parser_view(grammar, &source);
     let text = view.as_deref().unwrap_or(&source);
-    let mut tree = run_parser(grammar, text, None, &limits).map_err(|e| e.into_error(&over))?;
+    let whole = Input {
+        text,
+        base: 0,
+        range: None,
+    };
+    let mut spent = Spent::default();
+    let mut tree =
+        run_parser(grammar, &whole, &limits, &mut spent).map_err(|e| e.into_error(&over))?;
     let mut code_end = source.len();
     if let Some(end) = halt_end(grammar, &source, &tree) {
         // The data after the halting statement is no code: parse again
         // with only the code in the tree.
-        tree = run_parser(grammar, text, Some(end), &limits).map_err(|e| e.into_error(&over))?;
+        let code = Input {
+            text,
+            base: 0,
+            range: Some(tree_sitter::Range {
+                start_byte: 0,
+                end_byte: end,
+                start_point: tree_sitter::Point { row: 0, column: 0 },
+                end_point: point_at(source.as_slice(), end),
+            }),
+        };
+        tree = run_parser(grammar, &code, &limits, &mut spent).map_err(|e| e.into_error(&over))?;
         code_end = end;
     }
     let parse_errors = count_errors(tree.root_node());
@@ -336,25 +358,45 @@ pub fn parse_lang(
 }
 
 /// The work and time limits of one parse.
-struct Limits {
-    ops: Option<u64>,
-    deadline: Option<Instant>,
+pub(crate) struct Limits {
+    pub(crate) ops: Option<u64>,
+    pub(crate) deadline: Option<Instant>,
     /// Bytes the lexer may read.
-    reads: Option<u64>,
+    pub(crate) reads: Option<u64>,
+}
+
+/// What one parse used of its [`Limits`] (a chunked parse shares one
+/// budget between its parses: `chunk.rs`).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Spent {
+    /// Parser operations (counted in the progress callback's steps of 100).
+    pub(crate) ops: u64,
+    /// Bytes handed to the lexer.
+    pub(crate) reads: u64,
+}
+
+/// The bytes one parse reads: `text` holds the bytes from file offset
+/// `base` on; `range`, when given, is the part of the file the parser
+/// reads (tree-sitter's included range: node offsets and positions stay
+/// the file's).
+pub(crate) struct Input<'a> {
+    pub(crate) text: &'a [u8],
+    pub(crate) base: usize,
+    pub(crate) range: Option<tree_sitter::Range>,
 }
 
 /// Bytes handed to the lexer per read under a read limit.
 const READ_CHUNK: usize = 4096;
 
 /// Why [`run_parser`] gave no tree.
-enum RunError {
+pub(crate) enum RunError {
     Lang(LangError),
     Over(BudgetLimit),
     Aborted(Lang),
 }
 
 impl RunError {
-    fn into_error(self, over: &impl Fn(BudgetLimit) -> LangError) -> LangError {
+    pub(crate) fn into_error(self, over: &impl Fn(BudgetLimit) -> LangError) -> LangError {
         match self {
             RunError::Lang(e) => e,
             RunError::Over(limit) => over(limit),
@@ -363,14 +405,16 @@ impl RunError {
     }
 }
 
-/// One tree-sitter parse of `source` (of its first `code_end` bytes when
-/// given) with the thread's cached parser of `grammar`, under `limits`.
-fn run_parser(
+/// One tree-sitter parse of `input` with the thread's cached parser of
+/// `grammar`, under `limits`; what it used is added to `spent`.
+pub(crate) fn run_parser(
     grammar: Lang,
-    source: &[u8],
-    code_end: Option<usize>,
+    input: &Input<'_>,
     limits: &Limits,
+    spent: &mut Spent,
 ) -> Result<Tree, RunError> {
+    let source = input.text;
+    let base = input.base;
     let mut exceeded: Option<BudgetLimit> = None;
     let tree = PARSERS.with(|cell| -> Result<Option<Tree>, RunError> {
         let mut map = cell.borrow_mut();
@@ -396,28 +440,23 @@ fn run_parser(
         };
         parser.reset();
         PARSES.with(|n| n.set(n.get().saturating_add(1)));
-        let restricted = match code_end {
-            Some(end) => {
-                let point = point_at(source, end);
-                parser
-                    .set_included_ranges(&[tree_sitter::Range {
-                        start_byte: 0,
-                        end_byte: end,
-                        start_point: tree_sitter::Point { row: 0, column: 0 },
-                        end_point: point,
-                    }])
-                    .is_ok()
-            }
+        let restricted = match input.range {
+            Some(range) => parser.set_included_ranges(&[range]).is_ok(),
             None => false,
         };
         let read_over = std::cell::Cell::new(false);
-        let tree = if limits.ops.is_none() && limits.deadline.is_none() && limits.reads.is_none() {
+        let mut calls = 0u64;
+        let served = std::cell::Cell::new(0u64);
+        let tree = if base == 0
+            && limits.ops.is_none()
+            && limits.deadline.is_none()
+            && limits.reads.is_none()
+        {
             parser.parse(source, None)
         } else {
             // tree-sitter calls back every 100 operations; returning true
             // stops it.
             let max_calls = limits.ops.map(|l| l / 100);
-            let mut calls = 0u64;
             let mut progress = |_: &ParseState| -> bool {
                 calls += 1;
                 if read_over.get() {
@@ -435,8 +474,11 @@ fn run_parser(
             };
             // The lexer reads through this callback; under a read limit in
             // chunks, so that the bytes it has read bound its work.
-            let served = std::cell::Cell::new(0u64);
-            let mut read = |i: usize, _| -> &[u8] {
+            let mut read = |at: usize, _| -> &[u8] {
+                // File offset `at` is byte `at - base` of the text.
+                let Some(i) = at.checked_sub(base) else {
+                    return &[];
+                };
                 let Some(limit) = limits.reads else {
                     return source.get(i..).unwrap_or(&[]);
                 };
@@ -461,6 +503,8 @@ fn run_parser(
         if read_over.get() {
             exceeded = Some(BudgetLimit::Reads);
         }
+        spent.ops = spent.ops.saturating_add(calls.saturating_mul(100));
+        spent.reads = spent.reads.saturating_add(served.get());
         // A stopped parse keeps its state for resuming: drop it; the next
         // parse of this thread reads the whole input again.
         parser.reset();
@@ -481,7 +525,7 @@ fn run_parser(
 }
 
 /// The row and column (in bytes) of offset `at`.
-fn point_at(source: &[u8], at: usize) -> tree_sitter::Point {
+pub(crate) fn point_at(source: &[u8], at: usize) -> tree_sitter::Point {
     let head = source.get(..at).unwrap_or(source);
     let row = head.iter().filter(|&&b| b == b'\n').count();
     let column = head
@@ -508,7 +552,7 @@ pub fn code_end(lang: Lang, source: &[u8]) -> usize {
 }
 
 /// Whether `hay` holds `needle`, ASCII case-insensitively.
-fn contains_ignore_case(hay: &[u8], needle: &[u8]) -> bool {
+pub(crate) fn contains_ignore_case(hay: &[u8], needle: &[u8]) -> bool {
     !needle.is_empty()
         && hay
             .windows(needle.len())

@@ -19,7 +19,7 @@ use crate::model::{assign_occurrences, FileMetrics, FileTotals, FunctionMetrics,
 use crate::profile::Profile;
 use crate::rules::canonical as rules;
 use crate::rules::when::Site;
-use crate::targets::{match_target_ids, needs_reparse, reparsed_index};
+use crate::targets::{match_target_positions, needs_reparse, reparsed_index};
 use crate::tree::{count_errors, first_error};
 use rules::{CanonRules, Cog, Nest, Rule};
 
@@ -441,16 +441,11 @@ pub(crate) fn own_values(ctx: &FnCtx<'_>, t: &'static CanonRules) -> CanonValues
 
 /// One reported function with its final canonical values.
 pub(crate) struct Measured<'t> {
-    /// Its entry in the index.
-    pub index: usize,
     /// Its node.
     pub node: Node<'t>,
     /// Values: cognitive complexity includes the nested named functions and
     /// the recursion increment.
     pub values: CanonValues,
-    /// The slot of the enclosing reported function whose cognitive value
-    /// includes this one.
-    pub nested_in: Option<usize>,
 }
 
 /// Whether the function at `node` is declarative ([`rules::Declarative`]):
@@ -528,13 +523,16 @@ pub(crate) fn measure_all<'t>(
         .iter()
         .map(|&(_, node)| measure(file, t, node, &nested))
         .collect();
-    let recursive = recursive_slots(index, &slots, &owns);
+    let names: Vec<(&str, &str)> = slots
+        .iter()
+        .map(|&(i, _)| (index[i].qualname.as_str(), index[i].name.as_str()))
+        .collect();
+    let recursive = recursive_slots(&names, &owns);
     // Bottom-up (a nested function comes after its enclosing one in
     // pre-order): total cognitive value and structural count per slot.
     let n = slots.len();
     let mut total = vec![0u32; n];
     let mut structural = vec![0u32; n];
-    let mut nested_in: Vec<Option<usize>> = vec![None; n];
     for k in (0..n).rev() {
         let own = &owns[k];
         let mut cog = own.values.cognitive;
@@ -549,7 +547,6 @@ pub(crate) fn measure_all<'t>(
                 .saturating_add(total[child])
                 .saturating_add(base.saturating_mul(structural[child]));
             st = st.saturating_add(structural[child]);
-            nested_in[child] = Some(k);
         }
         total[k] = cog;
         structural[k] = st;
@@ -558,14 +555,12 @@ pub(crate) fn measure_all<'t>(
         .iter()
         .zip(owns)
         .enumerate()
-        .map(|(k, (&(i, node), own))| Measured {
-            index: i,
+        .map(|(k, (&(_, node), own))| Measured {
             node,
             values: CanonValues {
                 cognitive: total[k],
                 ..own.values
             },
-            nested_in: nested_in[k],
         })
         .collect()
 }
@@ -578,8 +573,8 @@ pub(crate) fn measure_all<'t>(
 /// of such calls leads back to it (strongly connected components of the
 /// graph of functions and (scope, name) groups; linear in calls +
 /// functions, iterative).
-fn recursive_slots(index: &[Function], slots: &[(usize, Node<'_>)], owns: &[Own]) -> Vec<bool> {
-    let n = slots.len();
+fn recursive_slots(names: &[(&str, &str)], owns: &[Own]) -> Vec<bool> {
+    let n = names.len();
     let scope_of = |q: &str| -> String {
         let q = q.split('(').next().unwrap_or(q);
         q.rfind(['.', ':'])
@@ -589,10 +584,9 @@ fn recursive_slots(index: &[Function], slots: &[(usize, Node<'_>)], owns: &[Own]
     let mut groups: HashMap<(String, Vec<u8>), usize> = HashMap::new();
     let mut members: Vec<Vec<usize>> = Vec::new();
     let mut qualnames: Vec<&str> = Vec::with_capacity(n);
-    for (k, &(i, _)) in slots.iter().enumerate() {
-        let f = &index[i];
-        qualnames.push(f.qualname.as_str());
-        let key = (scope_of(&f.qualname), bare_name(&f.name).to_vec());
+    for (k, &(qualname, name)) in names.iter().enumerate() {
+        qualnames.push(qualname);
+        let key = (scope_of(qualname), bare_name(name).to_vec());
         let g = *groups.entry(key).or_insert_with(|| {
             members.push(Vec::new());
             members.len() - 1
@@ -701,28 +695,86 @@ fn bare_name(name: &str) -> &[u8] {
         .as_bytes()
 }
 
-/// The canonical metrics of an already parsed file.
 /// The canonical records of `file` under its grammar's table `t`.
 pub(crate) fn analyze(path: &str, file: &ParsedFile, t: &'static CanonRules) -> FileMetrics {
+    let part = analyze_part(path, file, t, None);
+    finish(path, file.lang, part)
+}
+
+/// One part of a file (a chunk, or the whole file) measured, before the
+/// file-wide steps ([`finish`]: recursion cycles, the nesting fold, target
+/// ids, occurrences, totals).
+pub(crate) struct Part {
+    /// Per record: the own walk; `sites` are record positions in the part.
+    owns: Vec<Own>,
+    /// Per record: whether nested functions count one level deeper (1) or
+    /// not (0, a declarative function).
+    shifts: Vec<u32>,
+    /// The records, `cognitive` and `nested_in` still unset, `parent`
+    /// within the part.
+    records: Vec<FunctionMetrics>,
+    /// Each record's position in `id_names` (or why it has no target id).
+    ids: Vec<Result<usize, &'static str>>,
+    /// The qualnames of the part's join index, in file order.
+    id_names: Vec<String>,
+    parse_errors: usize,
+    first_error: Option<(usize, usize)>,
+}
+
+/// The records of `file` (a whole file, or one chunk of it with the whole
+/// file's bytes) before [`finish`]. `ids` is the part's join index when
+/// the caller built it (a chunk: its own parse with the fallback grammars).
+pub(crate) fn analyze_part(
+    path: &str,
+    file: &ParsedFile,
+    t: &'static CanonRules,
+    ids: Option<Vec<Function>>,
+) -> Part {
+    let _ = path;
     // The join key: this file's index is the one `chain targets` builds
     // unless the file needs another grammar (a JavaScript file with parse
     // errors); that parse comes first, so its tree is gone before this
     // one's flat copy is built.
-    let other = needs_reparse(file.grammar, file.lang, file.parse_errors)
-        .then(|| reparsed_index(file.lang, &file.source));
+    let other = match ids {
+        Some(ids) => Some(ids),
+        None => needs_reparse(file.grammar, file.lang, file.parse_errors)
+            .then(|| reparsed_index(file.lang, &file.source)),
+    };
     let flat = FlatTree::new(file);
     let index = index_flat(file, &flat);
-    let all = measure_all(file, t, &flat, &index);
+    let mut slots: Vec<(usize, Node<'_>)> = Vec::new();
+    for (i, func) in index.iter().enumerate() {
+        if !reported(func) {
+            continue;
+        }
+        if let Some(node) = flat.function_node(func) {
+            slots.push((i, node));
+        }
+    }
+    let nested: HashMap<usize, usize> = slots
+        .iter()
+        .enumerate()
+        .map(|(k, (_, n))| (n.id(), k))
+        .collect();
+    let owns: Vec<Own> = slots
+        .iter()
+        .map(|&(_, node)| measure(file, t, node, &nested))
+        .collect();
+    let shifts: Vec<u32> = slots
+        .iter()
+        .map(|&(_, node)| u32::from(!declarative(file, t, node)))
+        .collect();
     let ids: &[Function] = other.as_deref().unwrap_or(&index);
-    let funcs: Vec<&Function> = all.iter().filter_map(|m| index.get(m.index)).collect();
-    let target_ids = match_target_ids(path, &funcs, ids);
+    let funcs: Vec<&Function> = slots.iter().filter_map(|&(i, _)| index.get(i)).collect();
+    let id_positions = match_target_positions(&funcs, ids);
+    let id_names: Vec<String> = ids.iter().map(|f| f.qualname.clone()).collect();
     let mut record_of: Vec<Option<usize>> = vec![None; index.len()];
-    let mut records: Vec<FunctionMetrics> = Vec::with_capacity(all.len());
-    for (m, id) in all.iter().zip(target_ids) {
-        let Some(func) = index.get(m.index) else {
+    let mut records: Vec<FunctionMetrics> = Vec::with_capacity(slots.len());
+    for (&(i, node), own) in slots.iter().zip(&owns) {
+        let Some(func) = index.get(i) else {
             continue;
         };
-        let v = m.values;
+        let v = own.values;
         let mut parent = None;
         let mut p = func.parent;
         while let Some(j) = p {
@@ -732,34 +784,124 @@ pub(crate) fn analyze(path: &str, file: &ParsedFile, t: &'static CanonRules) -> 
             }
             p = index.get(j).and_then(|f| f.parent);
         }
-        record_of[m.index] = Some(records.len());
-        let (target_id, notes) = match id {
-            Ok(id) => (Some(id), Vec::new()),
-            Err(note) => (None, vec![note.to_string()]),
-        };
+        record_of[i] = Some(records.len());
         records.push(FunctionMetrics {
             path: path.to_string(),
             language: file.lang,
             name: func.name.clone(),
             qualname: func.qualname.clone(),
-            target_id,
+            target_id: None,
             nested_in: None,
             kind: func.kind.as_str().to_string(),
             line: func.node.start_line,
             end_line: func.node.end_line,
             cyclomatic: Some(v.cyclomatic),
-            cognitive: Some(v.cognitive),
+            cognitive: None,
             halstead: Some(HalsteadValues::from(v.halstead)),
             lloc: Some(v.lloc),
-            parse_errors: count_errors(m.node),
+            parse_errors: count_errors(node),
             parent,
             occurrence: 0,
-            notes,
+            notes: Vec::new(),
         });
     }
+    Part {
+        owns,
+        shifts,
+        records,
+        ids: id_positions,
+        id_names,
+        parse_errors: file.parse_errors,
+        first_error: if file.parse_errors > 0 {
+            first_error(flat.root())
+        } else {
+            None
+        },
+    }
+}
+
+impl Part {
+    /// Append `next`, the part that follows this one in the file (its
+    /// parents, nested-function sites and id positions shifted).
+    pub(crate) fn absorb(&mut self, next: Part) {
+        let (base, id_base) = (self.records.len(), self.id_names.len());
+        self.owns.extend(next.owns.into_iter().map(|mut o| {
+            for site in &mut o.sites {
+                site.0 += base;
+            }
+            o
+        }));
+        self.shifts.extend(next.shifts);
+        self.records.extend(next.records.into_iter().map(|mut r| {
+            r.parent = r.parent.map(|p| p + base);
+            r
+        }));
+        self.ids
+            .extend(next.ids.into_iter().map(|r| r.map(|i| i + id_base)));
+        self.id_names.extend(next.id_names);
+        self.parse_errors += next.parse_errors;
+        self.first_error = self.first_error.or(next.first_error);
+    }
+}
+
+/// The records of a whole file (one part, or the parts of its chunks
+/// joined by [`Part::absorb`]): recursion cycles over the whole file, the
+/// nesting fold, target ids, occurrences and totals.
+pub(crate) fn finish(path: &str, lang: codethread_lang::Lang, part: Part) -> FileMetrics {
+    let Part {
+        owns,
+        shifts,
+        mut records,
+        ids,
+        id_names,
+        parse_errors,
+        first_error: first,
+    } = part;
+    let names: Vec<(&str, &str)> = records
+        .iter()
+        .map(|r| (r.qualname.as_str(), r.name.as_str()))
+        .collect();
+    let recursive = recursive_slots(&names, &owns);
+    drop(names);
+    // Bottom-up (a nested function comes after its enclosing one in
+    // pre-order): total cognitive value and structural count per slot.
+    let n = owns.len();
+    let mut total = vec![0u32; n];
+    let mut structural = vec![0u32; n];
+    let mut nested_in: Vec<Option<usize>> = vec![None; n];
+    for k in (0..n).rev() {
+        let own = &owns[k];
+        let mut cog = own.values.cognitive;
+        let mut st = own.structural;
+        if recursive.get(k).copied().unwrap_or(false) {
+            cog = cog.saturating_add(1);
+        }
+        let shift = shifts.get(k).copied().unwrap_or(1);
+        for &(child, site) in &own.sites {
+            let base = site.saturating_add(shift);
+            cog = cog
+                .saturating_add(total[child])
+                .saturating_add(base.saturating_mul(structural[child]));
+            st = st.saturating_add(structural[child]);
+            nested_in[child] = Some(k);
+        }
+        total[k] = cog;
+        structural[k] = st;
+    }
+    for ((r, id), cog) in records
+        .iter_mut()
+        .zip(crate::targets::target_ids_of(path, &id_names, &ids))
+        .zip(&total)
+    {
+        r.cognitive = Some(*cog);
+        match id {
+            Ok(id) => r.target_id = Some(id),
+            Err(note) => r.notes.push(note.to_string()),
+        }
+    }
     // Slots and records are in the same order.
-    for (k, m) in all.iter().enumerate() {
-        if let Some(outer) = m.nested_in {
+    for (k, outer) in nested_in.iter().enumerate() {
+        if let Some(outer) = *outer {
             let key = records.get(outer).map(|r| {
                 r.target_id
                     .clone()
@@ -796,14 +938,10 @@ pub(crate) fn analyze(path: &str, file: &ParsedFile, t: &'static CanonRules) -> 
     }
     FileMetrics {
         path: path.to_string(),
-        language: file.lang,
+        language: lang,
         profile: Profile::Canonical,
-        parse_errors: file.parse_errors,
-        first_error: if file.parse_errors > 0 {
-            first_error(flat.root())
-        } else {
-            None
-        },
+        parse_errors,
+        first_error: first,
         functions: records,
         totals,
     }

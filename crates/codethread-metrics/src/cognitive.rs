@@ -35,6 +35,53 @@ struct MemoEntry {
     total: u32,
 }
 
+impl Memo {
+    /// An empty memo for one chunk of a file measured in chunks: gocognit's
+    /// method rule (a method that calls its own bare name is not recursive
+    /// when the file declares that name at top level) cannot see the other
+    /// chunks' names, so it is left to the file's end: a method with such
+    /// calls counts them, and [`Memo::take_deferred`] says how many to take
+    /// back if the name turns out to be a top-level one
+    /// ([`top_level_names`] of every chunk).
+    pub(crate) fn deferring_top_names() -> Memo {
+        Memo {
+            defer_top: true,
+            ..Memo::default()
+        }
+    }
+
+    /// The name and the recursion count of the method at `node_id` whose
+    /// top-level-name check was deferred, if any.
+    pub(crate) fn take_deferred(&mut self, node_id: usize) -> Option<(Vec<u8>, u32)> {
+        let at = self.deferred.iter().position(|d| d.0 == node_id)?;
+        let (_, name, count) = self.deferred.swap_remove(at);
+        Some((name, count))
+    }
+}
+
+/// The declaration kinds whose names gocognit's method rule looks up at
+/// the file's top level, when `rules` has that rule.
+pub(crate) fn top_level_decls(rules: &CogRules) -> Option<&'static [&'static str]> {
+    match rules.recursion {
+        Recursion::Each {
+            method_kinds,
+            toplevel_decls,
+            ..
+        } if !method_kinds.is_empty() => Some(toplevel_decls),
+        _ => None,
+    }
+}
+
+/// The names `root`'s tree declares at top level under `decls` (one
+/// chunk's share of the file's: see [`top_level_decls`]).
+pub(crate) fn top_level_names(
+    file: &ParsedFile,
+    root: Node<'_>,
+    decls: &[&str],
+) -> HashSet<Vec<u8>> {
+    names_at_top(file, root, decls)
+}
+
 /// Walk totals of functions already measured in one file, by node id.
 #[derive(Debug, Default)]
 pub(crate) struct Memo {
@@ -42,6 +89,11 @@ pub(crate) struct Memo {
     /// Names the file declares at top level (gocognit's method rule), once
     /// per file.
     top_names: Option<HashSet<Vec<u8>>>,
+    /// Leave gocognit's top-level-name check to the file's end
+    /// ([`Memo::deferring_top_names`]).
+    defer_top: bool,
+    /// Methods whose check was left: node id, name, recursion count.
+    deferred: Vec<(usize, Vec<u8>, u32)>,
     /// The state a node is entered with by the walk from the root
     /// ([`context_state`]), by node id: each function's inherited context
     /// continues from its nearest known ancestor instead of the root, so
@@ -816,7 +868,8 @@ fn recursion(file: &ParsedFile, func: Node<'_>, mode: Recursion, memo: &mut Memo
             toplevel_decls,
             shadowing,
         } => {
-            if method_kinds.contains(&crate::kinds::kind_of(func)) {
+            let method = method_kinds.contains(&crate::kinds::kind_of(func));
+            if method && !memo.defer_top {
                 let top = memo
                     .top_names
                     .get_or_insert_with(|| names_at_top(file, func.tree().root(), toplevel_decls));
@@ -828,7 +881,7 @@ fn recursion(file: &ParsedFile, func: Node<'_>, mode: Recursion, memo: &mut Memo
             // means no recursion, else every matching call counts.
             let mut count = 0u32;
             let mut cursor = func.walk();
-            loop {
+            let count = 'walk: loop {
                 let n = cursor.node();
                 let mut descend = false;
                 if n.is_named() {
@@ -845,16 +898,20 @@ fn recursion(file: &ParsedFile, func: Node<'_>, mode: Recursion, memo: &mut Memo
                 }
                 loop {
                     if cursor.node().id() == func.id() {
-                        return count;
+                        break 'walk count;
                     }
                     if cursor.goto_next_sibling() {
                         break;
                     }
                     if !cursor.goto_parent() {
-                        return count;
+                        break 'walk count;
                     }
                 }
+            };
+            if method && memo.defer_top && count > 0 {
+                memo.deferred.push((func.id(), name.to_vec(), count));
             }
+            count
         }
     }
 }

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use codethread_lang::io::{read_regular, IoError, DEFAULT_MAX_FILE_BYTES};
-use codethread_lang::{Lang, LangError, ParseBudget, ParsedFile};
+use codethread_lang::{ChunkOptions, Lang, LangError, ParseBudget, ParsedFile};
 use rayon::prelude::*;
 
 use crate::backend::Backend;
@@ -51,6 +51,14 @@ pub struct AnalyzeOptions {
     /// paper profile measures with lizard's token reader (C++, Ruby, PHP);
     /// a file beyond it keeps lizard's names, no target ids and a note.
     pub naming_budget: ParseBudget,
+    /// When a file is parsed and measured in chunks of whole top-level
+    /// units instead of one tree ([`ChunkOptions`]: files of at least
+    /// 1 MB by default; [`ChunkOptions::NEVER`] parses every file whole).
+    /// A top-level unit over [`ChunkOptions::max_unit_tokens`] is a
+    /// [`MetricsError::Parse`] with [`codethread_lang::BudgetLimit::Unit`]
+    /// (for a C++, Ruby or PHP file under the paper profile, whose tree only
+    /// names lizard's records: lizard's names and a note).
+    pub chunks: ChunkOptions,
 }
 
 impl Default for AnalyzeOptions {
@@ -68,7 +76,14 @@ impl AnalyzeOptions {
             max_file_bytes: DEFAULT_MAX_FILE_BYTES,
             budget: ParseBudget::default(),
             naming_budget: NAMING_BUDGET,
+            chunks: ChunkOptions::default(),
         }
+    }
+
+    /// With chunk options (when files are parsed in chunks).
+    #[must_use]
+    pub fn with_chunks(self, chunks: ChunkOptions) -> Self {
+        AnalyzeOptions { chunks, ..self }
     }
 
     /// With a repository-level language hint.
@@ -221,6 +236,20 @@ fn measure_bytes(
         // lizard reads tokens, not a tree; the tree only names the records.
         return Ok(lizard_with_index(label, lang, source, l, opts));
     }
+    let parse_error = |source| MetricsError::Parse {
+        path: path.to_path_buf(),
+        source,
+    };
+    let source = if opts.chunks.applies(source.len()) {
+        match crate::chunked::measure(label, lang, source, backend, &opts.budget, &opts.chunks)
+            .map_err(parse_error)?
+        {
+            crate::chunked::Outcome::Measured(m) => return Ok(m),
+            crate::chunked::Outcome::Whole(source) => source,
+        }
+    } else {
+        source
+    };
     // A tool that reads the language with another grammar (C with the C++
     // one) gets its records' join key from the language's own parse: that
     // index is built, and its tree dropped, before the tool's tree exists.
@@ -230,12 +259,7 @@ fn measure_bytes(
         }
         _ => None,
     };
-    let file = parse_budgeted(opts.profile, lang, source, &opts.budget).map_err(|source| {
-        MetricsError::Parse {
-            path: path.to_path_buf(),
-            source,
-        }
-    })?;
+    let file = parse_budgeted(opts.profile, lang, source, &opts.budget).map_err(parse_error)?;
     Ok(match (backend, ids) {
         (Backend::Tree(t), Some(ids)) => crate::paper::analyze_tree(label, &file, t, Some(ids)),
         _ => analyze_parsed(label, &file, opts.profile),
@@ -287,9 +311,18 @@ fn lizard_with_index(
     let mut source = source;
     source.truncate(codethread_lang::code_end(lang, &source));
     let profile = opts.profile;
-    match parse_for_names(lang, &source, &opts.naming_budget) {
-        Ok(file) => {
-            let index = target_index(&file, None);
+    // Above the chunk threshold the naming parse goes chunk by chunk.
+    let index = if opts.chunks.applies(source.len()) {
+        crate::chunked::naming_index(lang, &source, &opts.naming_budget, &opts.chunks).transpose()
+    } else {
+        None
+    };
+    let index = match index {
+        Some(index) => index,
+        None => parse_for_names(lang, &source, &opts.naming_budget).map(|f| target_index(&f, None)),
+    };
+    match index {
+        Ok(index) => {
             crate::lizard::file_metrics(path, lang, &source, profile, l.reader, Some(&index))
         }
         Err(e) => {

@@ -58,6 +58,7 @@ pub struct ReadmeDoctests;
 
 mod backend;
 mod canonical;
+mod chunked;
 mod cognitive;
 mod context;
 mod cyclomatic;

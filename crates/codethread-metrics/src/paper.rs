@@ -9,7 +9,7 @@ use crate::model::{assign_occurrences, totals, FileMetrics, FunctionMetrics, Hal
 use crate::profile::Profile;
 use crate::rules::functions::{DeclaratorNaming, FunctionSet, GoNaming, Kinds, Naming};
 use crate::rules::paper::TreeTables;
-use crate::targets::{match_target_ids, needs_reparse, reparsed_index, target_index};
+use crate::targets::{match_target_positions, needs_reparse, reparsed_index, target_index};
 use crate::tree::{count_errors, first_error};
 use crate::unmeasured::constant_notes;
 
@@ -23,6 +23,125 @@ pub(crate) fn analyze_tree(
     t: &'static TreeTables,
     ids: Option<Vec<Function>>,
 ) -> FileMetrics {
+    let part = analyze_part(path, file, t, ids, &mut FileState::default());
+    finish(path, file.lang, t, part)
+}
+
+/// What the records of one part of a file (a chunk, or the whole file)
+/// share with the other parts: Go's anonymous-function counter, and
+/// whether gocognit's top-level-name check waits for the file's end.
+#[derive(Debug, Default)]
+pub(crate) struct FileState {
+    /// The next `anonymous__N`.
+    pub anonymous: usize,
+    /// A file measured in chunks: gocognit's method rule is settled in
+    /// [`finish`], once every chunk's top-level names are known
+    /// ([`crate::cognitive::Memo::deferring_top_names`]).
+    pub defer_top_names: bool,
+}
+
+/// The records of one part of a file before the file-wide steps (target
+/// ids, occurrences, totals): [`Part::absorb`] joins the parts, [`finish`]
+/// ends the file.
+pub(crate) struct Part {
+    records: Vec<FunctionMetrics>,
+    /// Each record's position in `id_names` (or why it has no target id).
+    ids: Vec<Result<usize, &'static str>>,
+    /// The qualnames of the part's join index, in file order.
+    id_names: Vec<String>,
+    parse_errors: usize,
+    first_error: Option<(usize, usize)>,
+    /// Records whose method recursion count is taken back if the file
+    /// declares the name at top level (record, name, count).
+    pending: Vec<(usize, Vec<u8>, u32)>,
+    /// The part's top-level names (gocognit's method rule), when deferred.
+    top_names: std::collections::HashSet<Vec<u8>>,
+}
+
+impl Part {
+    /// Append `next`, the part that follows this one in the file (its
+    /// parents and id positions shifted).
+    pub(crate) fn absorb(&mut self, next: Part) {
+        let (base, id_base) = (self.records.len(), self.id_names.len());
+        self.records.extend(next.records.into_iter().map(|mut r| {
+            r.parent = r.parent.map(|p| p + base);
+            r
+        }));
+        self.ids
+            .extend(next.ids.into_iter().map(|r| r.map(|i| i + id_base)));
+        self.id_names.extend(next.id_names);
+        self.parse_errors += next.parse_errors;
+        self.first_error = self.first_error.or(next.first_error);
+        self.pending.extend(
+            next.pending
+                .into_iter()
+                .map(|(r, name, count)| (r + base, name, count)),
+        );
+        self.top_names.extend(next.top_names);
+    }
+}
+
+/// The records of a whole file (one part, or the parts of its chunks
+/// joined by [`Part::absorb`]): target ids and occurrences over the whole
+/// file, then its totals.
+pub(crate) fn finish(
+    path: &str,
+    lang: codethread_lang::Lang,
+    t: &'static TreeTables,
+    part: Part,
+) -> FileMetrics {
+    let profile = Profile::Paper;
+    let Part {
+        mut records,
+        ids,
+        id_names,
+        parse_errors,
+        first_error,
+        pending,
+        top_names,
+    } = part;
+    // gocognit's method rule, left to here in a chunked file: a method
+    // named after a top-level declaration is not recursive.
+    for (r, name, count) in pending {
+        if top_names.contains(&name) {
+            if let Some(c) = records.get_mut(r).and_then(|r| r.cognitive.as_mut()) {
+                *c = c.saturating_sub(count);
+            }
+        }
+    }
+    let constant = constant_notes(profile, lang);
+    for (r, id) in records
+        .iter_mut()
+        .zip(crate::targets::target_ids_of(path, &id_names, &ids))
+    {
+        match id {
+            Ok(id) => r.target_id = Some(id),
+            Err(note) => r.notes.push(note.to_string()),
+        }
+        r.notes.extend(constant.iter().cloned());
+    }
+    assign_occurrences(&mut records);
+    let totals = totals(t.functions.nesting, true, &records);
+    FileMetrics {
+        path: path.to_string(),
+        language: lang,
+        profile,
+        parse_errors,
+        first_error,
+        functions: records,
+        totals,
+    }
+}
+
+/// The records of `file` (a whole file, or one chunk of it with the whole
+/// file's bytes) before [`finish`]; `state` carries what the parts share.
+pub(crate) fn analyze_part(
+    path: &str,
+    file: &ParsedFile,
+    t: &'static TreeTables,
+    ids: Option<Vec<Function>>,
+    state: &mut FileState,
+) -> Part {
     let profile = Profile::Paper;
     let set = t.functions;
     // The other parse's index first: its tree is gone before this one's
@@ -44,7 +163,6 @@ pub(crate) fn analyze_tree(
     let mut records: Vec<FunctionMetrics> = Vec::new();
     // Position of each index entry among the records (None: not reported).
     let mut record_of: Vec<Option<usize>> = vec![None; index.len()];
-    let mut anonymous_counter = 0usize;
     // rust-code-analysis LLOC is additive over nested functions: computed
     // for the whole file below, in one pass.
     let additive_lloc = crate::lloc::is_additive(&t.lloc);
@@ -74,7 +192,7 @@ pub(crate) fn analyze_tree(
             profile,
         };
         let parent = enclosing_record(&index, &record_of, func);
-        let name = record_name(set, file, func, cand, &mut anonymous_counter);
+        let name = record_name(set, file, func, cand, &mut state.anonymous);
         let kind = record_kind(set, func, node, parent.is_some());
         let line = func.node.start_line;
         let end_line = func.node.end_line;
@@ -121,24 +239,20 @@ pub(crate) fn analyze_tree(
         None => &index,
     };
     let funcs_of: Vec<&Function> = funcs.iter().filter_map(|&i| index.get(i)).collect();
-    let constant = constant_notes(profile, file.lang);
-    for (r, id) in records
-        .iter_mut()
-        .zip(match_target_ids(path, &funcs_of, ids))
-    {
-        match id {
-            Ok(id) => r.target_id = Some(id),
-            Err(note) => r.notes.push(note.to_string()),
-        }
-        r.notes.extend(constant.iter().cloned());
-    }
+    let id_positions = match_target_positions(&funcs_of, ids);
+    let id_names: Vec<String> = ids.iter().map(|f| f.qualname.clone()).collect();
     // Cyclomatic, cognitive and Halstead in reverse pre-order, so that a
     // function's walk can reuse the sums of the functions nested in it
     // (values unchanged; see `cyclomatic::Memo`).
     let mut cc_memo = crate::cyclomatic::Memo::default();
-    let mut cog_memo = crate::cognitive::Memo::default();
+    let mut cog_memo = if state.defer_top_names {
+        crate::cognitive::Memo::deferring_top_names()
+    } else {
+        crate::cognitive::Memo::default()
+    };
+    let mut pending: Vec<(usize, Vec<u8>, u32)> = Vec::new();
     let mut hal_memo = crate::halstead::Memo::default();
-    for ((r, &node), &i) in records.iter_mut().zip(&nodes).zip(&funcs).rev() {
+    for (k, ((r, &node), &i)) in records.iter_mut().zip(&nodes).zip(&funcs).enumerate().rev() {
         let Some(func) = index.get(i) else {
             continue;
         };
@@ -151,6 +265,9 @@ pub(crate) fn analyze_tree(
         };
         r.cyclomatic = crate::cyclomatic::cyclomatic_memo_ctx(&ctx, t.cyclomatic, &mut cc_memo);
         r.cognitive = crate::cognitive::cognitive_memo_ctx(&ctx, t.cognitive, &mut cog_memo);
+        if let Some((name, count)) = cog_memo.take_deferred(node.id()) {
+            pending.push((k, name, count));
+        }
         r.halstead = crate::halstead::halstead_memo_ctx(&ctx, t.halstead, &mut hal_memo)
             .map(HalsteadValues::from);
     }
@@ -179,20 +296,24 @@ pub(crate) fn analyze_tree(
             }
         }
     }
-    assign_occurrences(&mut records);
-    let totals = totals(set.nesting, true, &records);
-    FileMetrics {
-        path: path.to_string(),
-        language: file.lang,
-        profile,
+    let top_names = match crate::cognitive::top_level_decls(t.cognitive) {
+        Some(decls) if state.defer_top_names => {
+            crate::cognitive::top_level_names(file, flat.root(), decls)
+        }
+        _ => std::collections::HashSet::new(),
+    };
+    Part {
+        records,
+        ids: id_positions,
+        id_names,
+        pending,
+        top_names,
         parse_errors: file.parse_errors,
         first_error: if file.parse_errors > 0 {
             first_error(flat.root())
         } else {
             None
         },
-        functions: records,
-        totals,
     }
 }
 

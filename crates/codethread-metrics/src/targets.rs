@@ -67,16 +67,15 @@ pub(crate) const NO_ID_BODILESS: &str =
 pub(crate) const NO_ID_UNINDEXED: &str =
     "no target_id: the codethread-lang index has no function here (the tool's function list differs)";
 
-/// The target ids of `funcs` (functions of an index of the same file,
-/// perhaps built with other options or another grammar) in `ids` (the
-/// [`target_index`] of the file): matched on the own node's bytes and
+/// Where the target ids of `funcs` (functions of an index of the same
+/// file, perhaps built with other options or another grammar) are in `ids`
+/// (the [`target_index`] of the file): matched on the own node's bytes and
 /// qualname, else on its first line and qualname, each id used once.
-/// `Err(note)` says why a function has none.
-pub(crate) fn match_target_ids(
-    path: &str,
+/// `Err(note)` says why a function has none; [`target_ids_of`] names them.
+pub(crate) fn match_target_positions(
     funcs: &[&Function],
     ids: &[Function],
-) -> Vec<Result<String, &'static str>> {
+) -> Vec<Result<usize, &'static str>> {
     use std::collections::HashMap;
     let mut by_span: HashMap<(usize, usize, &str), usize> = HashMap::new();
     let mut by_line: HashMap<(usize, &str), Vec<usize>> = HashMap::new();
@@ -93,7 +92,7 @@ pub(crate) fn match_target_ids(
             .push(i);
     }
     let mut used = vec![false; ids.len()];
-    let mut out: Vec<Result<String, &'static str>> = Vec::with_capacity(funcs.len());
+    let mut out: Vec<Result<usize, &'static str>> = Vec::with_capacity(funcs.len());
     // Exact spans first, so that a line match never takes another's id.
     let mut pending: Vec<usize> = Vec::new();
     for (k, f) in funcs.iter().enumerate() {
@@ -108,7 +107,7 @@ pub(crate) fn match_target_ids(
         match by_span.get(&(f.node.start_byte, f.node.end_byte, f.qualname.as_str())) {
             Some(&i) if !used[i] => {
                 used[i] = true;
-                out.push(Ok(ids[i].target_id(path)));
+                out.push(Ok(i));
             }
             _ => {
                 out.push(Err(NO_ID_UNINDEXED));
@@ -123,8 +122,43 @@ pub(crate) fn match_target_ids(
             .and_then(|v| v.iter().copied().find(|&i| !used[i]));
         if let Some(i) = hit {
             used[i] = true;
-            out[k] = Ok(ids[i].target_id(path));
+            out[k] = Ok(i);
         }
     }
     out
+}
+
+/// The target ids of `positions` in a file's join index whose functions'
+/// qualnames are `names`, in file order: [`Function::target_id`] with the
+/// occurrence and duplicate count of the whole list (what
+/// `codethread_lang::index_flat` gives each function of a whole-file
+/// index).
+pub(crate) fn target_ids_of(
+    path: &str,
+    names: &[String],
+    positions: &[Result<usize, &'static str>],
+) -> Vec<Result<String, &'static str>> {
+    use std::collections::HashMap;
+    let mut count: HashMap<&str, usize> = HashMap::new();
+    let occurrence: Vec<usize> = names
+        .iter()
+        .map(|q| {
+            let c = count.entry(q.as_str()).or_insert(0);
+            *c += 1;
+            *c
+        })
+        .collect();
+    positions
+        .iter()
+        .map(|p| {
+            let i = (*p)?;
+            let q = names.get(i).map_or("", String::as_str);
+            let occ = occurrence.get(i).copied().unwrap_or(1);
+            Ok(if count.get(q).copied().unwrap_or(1) > 1 {
+                format!("{path}::{q}#{occ}")
+            } else {
+                format!("{path}::{q}")
+            })
+        })
+        .collect()
 }

@@ -11,12 +11,18 @@
 //! Two modes per shape: `floor` (tree-sitter's parse and one cursor walk
 //! over it, what any reader of the whole tree pays) and `engine`
 //! (`analyze_source`); the engine may add at most 43% to the floor. Debug build; Linux (`/proc/self/status`).
+//!
+//! Above the chunk threshold ([`ChunkOptions`]) no tree of the whole file
+//! exists: a file of many small functions (C at 0.40 and 0.62 estimated
+//! tokens per byte, Python, Go) costs at most 20x its size at peak, under
+//! both profiles; a top-level unit over the node budget is a typed
+//! per-file error.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::process::Command;
 
-use codethread_lang::Lang;
-use codethread_metrics::{analyze_source, parse_for, AnalyzeOptions, Profile};
+use codethread_lang::{BudgetLimit, ChunkOptions, Lang, LangError};
+use codethread_metrics::{analyze_source, parse_for, AnalyzeOptions, MetricsError, Profile};
 
 const CHILD_ENV: &str = "CODETHREAD_MEM_CHILD";
 
@@ -53,6 +59,51 @@ fn tiny_statements(size: usize) -> String {
     s
 }
 
+/// Size of the chunked shapes: above [`CHUNKED`]'s threshold, many chunks.
+const LARGE: usize = 600_000;
+
+/// The chunk options of the large shapes (the defaults, scaled down with
+/// the input so that a debug build measures them in seconds: 1 MB and
+/// 16 KiB by default; a chunk's trees cost about 150 bytes per byte of
+/// the window, which must stay small next to the input).
+const CHUNKED: ChunkOptions = ChunkOptions {
+    min_file_bytes: 100_000,
+    chunk_bytes: 8 * 1024,
+    max_unit_tokens: 50_000,
+};
+
+/// Many small functions of one shape, `size` bytes; their count.
+fn many_functions(shape: &str, size: usize) -> (Lang, String, usize) {
+    let (lang, head): (Lang, &str) = match shape {
+        "c40" | "c62" => (Lang::C, ""),
+        "py" => (Lang::Python, ""),
+        "go" => (Lang::Go, "package p\n\n"),
+        other => panic!("unknown shape {other}"),
+    };
+    let mut s = String::from(head);
+    let mut n = 0usize;
+    while s.len() < size {
+        let f = match shape {
+            "c40" => format!(
+                "int f{n}(int a, int b) {{ int x = a + b * {n}; if (x > b) return x - a; return b; }}\n"
+            ),
+            "c62" => format!(
+                "int g{n}(int a,int b){{int x=a+b*{};if(x>b)x=x-a;else x=b-x;return x*(a-b);}}\n",
+                n % 97
+            ),
+            "py" => format!(
+                "def f{n}(a, b):\n    x = a + b * {n}\n    if x > b:\n        return x - a\n    return b\n\n"
+            ),
+            _ => format!(
+                "func f{n}(a int, b int) int {{\n\tx := a + b*{n}\n\tif x > b {{\n\t\treturn x - a\n\t}}\n\treturn b\n}}\n\n"
+            ),
+        };
+        s.push_str(&f);
+        n += 1;
+    }
+    (lang, s, n)
+}
+
 fn status_kb(field: &str) -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = s.lines().find(|l| l.starts_with(field))?;
@@ -87,6 +138,9 @@ fn child() {
         return;
     };
     let parts: Vec<&str> = spec.split(':').collect();
+    if parts[0] == "large" {
+        return large_child(parts[1], parts[2], parts[3]);
+    }
     let (shape, profile, mode) = (parts[0], parts[1], parts[2]);
     let (lang, src) = match shape {
         "expr" => (Lang::C, dense_expression(SIZE)),
@@ -124,6 +178,23 @@ fn child() {
         peak.saturating_sub(before),
         src.len()
     );
+}
+
+/// One large shape measured in the child (`chunked` or `whole`).
+fn large_child(shape: &str, profile: &str, mode: &str) {
+    let (lang, src, n) = many_functions(shape, LARGE);
+    let chunks = match mode {
+        "chunked" => CHUNKED,
+        _ => ChunkOptions::NEVER,
+    };
+    let opts = AnalyzeOptions::new(Profile::from_name(profile).unwrap()).with_chunks(chunks);
+    let len = src.len();
+    let before = status_kb("VmRSS:").unwrap();
+    let m = analyze_source("x", lang, src.into_bytes(), &opts).unwrap();
+    assert_eq!(m.functions.len(), n, "{shape} {profile} {mode}");
+    assert_eq!(m.parse_errors, 0, "{shape} {profile} {mode}");
+    let peak = status_kb("VmHWM:").unwrap();
+    println!("GROWTH_KB {} INPUT {len}", peak.saturating_sub(before));
 }
 
 /// Peak RSS growth (bytes) and input size of one child run.
@@ -181,4 +252,65 @@ fn token_dense_peak_memory_is_the_tree_plus_a_small_overhead() {
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+fn chunked_peak_memory_is_at_most_20x_the_input() {
+    if status_kb("VmHWM:").is_none() {
+        println!("SKIPPED: no /proc/self/status");
+        return;
+    }
+    let mut failures = Vec::new();
+    for shape in ["c40", "c62", "py", "go"] {
+        for profile in ["paper", "canonical"] {
+            let (peak, input) = measure(&format!("large:{shape}:{profile}:chunked"));
+            let ratio = peak / input;
+            println!(
+                "{shape} {profile}: input {input} B, chunked peak growth {:.1} MB ({ratio:.1}x)",
+                peak / 1e6
+            );
+            // Whole-file (the parent commit's only mode,
+            // `ChunkOptions::NEVER`), debug build, 600 KB: c40 109x paper /
+            // 90x canonical, c62 159x / 133x, py 86x / 85x, go 89x / 89x.
+            // Chunked: 10-17x (the records themselves are about 6x:
+            // 330-byte records with their strings for 80-byte functions).
+            if ratio > 20.0 {
+                failures.push(format!("{shape} {profile}: {ratio:.1}x the input"));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+fn a_top_level_unit_over_the_node_budget_is_a_typed_file_error() {
+    // Small functions around one function of ~300 KB (over 50,000
+    // estimated tokens).
+    let (_, small, _) = many_functions("c40", 20_000);
+    let mut big = String::from("int big(int a) {\n");
+    while big.len() < 300_000 {
+        big.push_str("  a = a + 1;\n");
+    }
+    big.push_str("  return a;\n}\n");
+    let src = format!("{small}{big}{small}");
+    for profile in [Profile::Paper, Profile::Canonical] {
+        let opts = AnalyzeOptions::new(profile).with_chunks(CHUNKED);
+        let err = analyze_source("big.c", Lang::C, src.clone().into_bytes(), &opts).unwrap_err();
+        match &err {
+            MetricsError::Parse {
+                path,
+                source:
+                    LangError::Budget {
+                        limit: BudgetLimit::Unit,
+                        allowed,
+                        ..
+                    },
+            } => {
+                assert_eq!(path.to_str(), Some("big.c"));
+                assert_eq!(*allowed, CHUNKED.max_unit_tokens);
+            }
+            other => panic!("{profile:?}: {other:?}"),
+        }
+        assert!(err.to_string().contains("big.c"), "{err}");
+    }
 }

@@ -8,6 +8,7 @@ mod bad_input;
 mod canonical_suite;
 mod canonical_whitepaper;
 mod cc_cog_reference;
+mod chunked;
 mod engine;
 mod join_targets;
 mod lizard_rules;

@@ -1,0 +1,684 @@
+//! Parsing a large file in chunks of whole top-level units, so that no
+//! tree of the whole file is ever held (issue 19: memory bounded by the
+//! input; `docs/lang.md`, "Chunked parsing").
+//!
+//! tree-sitter's tree costs about 75-95 bytes per node, 40-100x a
+//! token-dense input; a file of many small functions is only ever walked
+//! one function (one top-level unit) at a time, so its trees need not
+//! coexist. [`ChunkPlan::new`] finds where the file's top-level units
+//! begin with the grammar itself: it parses a window of about
+//! [`ChunkOptions::chunk_bytes`] (cut before a line that starts in column
+//! 0 with a letter). From the first root child with a syntax error (or
+//! unpaired braces) on, the cut and tree-sitter's error recovery at it may
+//! have changed the tree; the chunk ends before the last child ahead of
+//! that one that can start a unit (no comment, column 0: recovery may have
+//! closed the unit in progress early, leaving the rest of its body as
+//! indented top-level statements), and the next window starts there.
+//! [`ChunkPlan::with_chunk`] then parses one chunk alone, with
+//! tree-sitter's included range over the file's own bytes (node offsets
+//! and positions stay the file's), and hands the caller a [`ParsedFile`]
+//! whose tree covers that chunk; the tree is dropped before the next chunk
+//! is parsed.
+//!
+//! A top-level unit larger than [`ChunkOptions::max_unit_tokens`] (the
+//! node budget: one 6 MB function) is a typed per-file error
+//! ([`LangError::Budget`] with [`BudgetLimit::Unit`]), not unbounded
+//! memory. All parses of one file share one budget: six times the
+//! [`ParseBudget`] of a whole-file parse of it (the boundary pass, a little
+//! over one parse of each byte, and up to four parses of each chunk: the
+//! measured grammar, another grammar for the join key, a fallback grammar,
+//! the macro-masked bytes).
+//!
+//! A PHP file is one chunk (its code starts after its `<?php` tag: a
+//! chunk from the middle of the file would read as inline HTML), and so is
+//! a file with a halting statement (PHP `__halt_compiler();`: the data
+//! after it is no code and may hold any bytes).
+
+use std::time::Instant;
+
+use tree_sitter::{Point, Range as TsRange, Tree};
+
+use crate::parse::{
+    contains_ignore_case, estimate_tokens, run_parser, BudgetLimit, Input, LangParseOptions,
+    Limits, ParseBudget, ParsedFile, Spent,
+};
+use crate::walk::count_errors;
+use crate::{Lang, LangError, PerLang};
+
+/// When and how a file is parsed in chunks ([`ChunkPlan`]).
+///
+/// The default chunks files of at least 1 MB (10^6 bytes) into chunks of
+/// about 16 KiB (a window's trees cost about 150 bytes per byte: 2-4 MB)
+/// and refuses a top-level unit of more than 250,000 estimated tokens
+/// (about 30 MB of tree-sitter tree). [`ChunkOptions::NEVER`] parses every
+/// file whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct ChunkOptions {
+    /// Files of at least this many bytes are parsed in chunks; smaller
+    /// ones whole (one tree, exactly as [`crate::parse_lang`]).
+    /// `usize::MAX`: never chunk.
+    pub min_file_bytes: usize,
+    /// The size of the window each chunk is found in: a chunk holds the
+    /// whole top-level units that begin in about this many bytes (at least
+    /// one unit, however large).
+    pub chunk_bytes: usize,
+    /// The node budget: estimated tokens ([`crate::estimate_tokens`])
+    /// allowed in a window that holds no whole top-level unit yet. A file
+    /// with a larger unit is refused ([`BudgetLimit::Unit`]). 0: no limit.
+    pub max_unit_tokens: u64,
+}
+
+impl ChunkOptions {
+    /// Never chunk: every file is parsed whole.
+    pub const NEVER: ChunkOptions = ChunkOptions {
+        min_file_bytes: usize::MAX,
+        chunk_bytes: 16 * 1024,
+        max_unit_tokens: 250_000,
+    };
+
+    /// Whether a file of `bytes` bytes is parsed in chunks.
+    pub fn applies(&self, bytes: usize) -> bool {
+        bytes >= self.min_file_bytes
+    }
+}
+
+impl Default for ChunkOptions {
+    fn default() -> Self {
+        ChunkOptions {
+            min_file_bytes: 1_000_000,
+            chunk_bytes: 16 * 1024,
+            max_unit_tokens: 250_000,
+        }
+    }
+}
+
+/// One chunk: a byte range of the file and the position of its first byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chunk {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+    /// Row and byte column of `start`.
+    pub start_point: Point,
+}
+
+/// Which parses of a chunk [`ChunkPlan::with_chunk`] runs, as
+/// [`crate::parse_file`] (`fallbacks`, `tolerant`) or
+/// [`crate::parse_lang`] (`grammar`) run them on a whole file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ChunkParse {
+    /// The grammar (`None`: the file's language's own).
+    pub grammar: Option<Lang>,
+    /// When the chunk has errors, also try the language's fallback
+    /// grammars ([`Lang::fallback_grammars`]) and keep the parse with the
+    /// fewest errors (ties keep the first).
+    pub fallbacks: bool,
+    /// When the chunk still has errors, also parse it with its macros
+    /// masked ([`crate::mask_macros`] of the chunk's bytes) and keep that
+    /// tree when it has fewer errors ([`crate::tolerant`] on a chunk).
+    pub tolerant: bool,
+}
+
+/// A file cut into chunks of whole top-level units (see the module docs).
+#[derive(Debug)]
+pub struct ChunkPlan {
+    lang: Lang,
+    source: Vec<u8>,
+    chunks: Vec<Chunk>,
+    /// The shared budget's limits, what is left of them, and the deadline.
+    ops_left: Option<u64>,
+    reads_left: Option<u64>,
+    deadline: Option<Instant>,
+    /// The whole-file limits, for errors.
+    ops_allowed: u64,
+    reads_allowed: u64,
+    time_allowed_ms: u64,
+}
+
+/// One child of a window's root, as the boundary pass compares them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Child {
+    kind: u16,
+    start: usize,
+    end: usize,
+    /// A syntax error in it.
+    has_error: bool,
+    /// The window's root is an ERROR node: no tree of it.
+    lost: bool,
+    /// Not an extra (a comment) and in column 0: where a chunk may start.
+    starts_unit: bool,
+}
+
+/// Whether a chunk of a file of the language can be parsed alone: PHP's
+/// code starts after the file's `<?php` tag (its grammar reads any text
+/// before one as inline HTML), so a PHP file is always one chunk.
+static CHUNKABLE: PerLang<bool> = PerLang::new([
+    (Lang::Python, true),
+    (Lang::Go, true),
+    (Lang::Rust, true),
+    (Lang::JavaScript, true),
+    (Lang::TypeScript, true),
+    (Lang::Tsx, true),
+    (Lang::Java, true),
+    (Lang::C, true),
+    (Lang::Cpp, true),
+    (Lang::Ruby, true),
+    (Lang::Php, false),
+]);
+
+/// How many whole-file budgets a chunked parse shares (module docs).
+const BUDGET_SHARES: u64 = 6;
+
+impl ChunkPlan {
+    /// Cut `source`, a `lang` file, into chunks under `chunks`, with the
+    /// grammar of `options` (the file's own by default) and under
+    /// `options.budget` (see the module docs for how it is shared). A file
+    /// smaller than [`ChunkOptions::min_file_bytes`], or one with a
+    /// halting statement, is one chunk.
+    ///
+    /// # Errors
+    /// [`LangError::Budget`]: the file is denser than the budget's token
+    /// limit ([`BudgetLimit::Tokens`]), a top-level unit exceeds
+    /// [`ChunkOptions::max_unit_tokens`] ([`BudgetLimit::Unit`]) or the
+    /// boundary pass exceeds the shared budget; otherwise as
+    /// [`crate::parse`].
+    pub fn new(
+        lang: Lang,
+        source: Vec<u8>,
+        options: &LangParseOptions,
+        chunks: &ChunkOptions,
+    ) -> Result<ChunkPlan, LangError> {
+        let grammar = options.grammar.unwrap_or(lang);
+        let budget = &options.budget;
+        let bytes = source.len();
+        if let Some(limit) = budget.tokens_limit(bytes) {
+            if estimate_tokens(&source) > limit {
+                return Err(LangError::Budget {
+                    lang: grammar,
+                    bytes,
+                    limit: BudgetLimit::Tokens,
+                    allowed: limit,
+                });
+            }
+        }
+        let mut plan = ChunkPlan::with_budget(lang, source, budget);
+        let halts = crate::spec::spec(lang)
+            .defs
+            .halt
+            .is_some_and(|rule| contains_ignore_case(&plan.source, rule.name.as_bytes()));
+        if !chunks.applies(bytes) || halts || !CHUNKABLE.get(lang) {
+            plan.chunks.push(Chunk {
+                start: 0,
+                end: bytes,
+                start_point: Point { row: 0, column: 0 },
+            });
+            return Ok(plan);
+        }
+        plan.find_chunks(grammar, chunks)?;
+        Ok(plan)
+    }
+
+    fn with_budget(lang: Lang, source: Vec<u8>, budget: &ParseBudget) -> ChunkPlan {
+        let bytes = source.len();
+        let shares = |v: Option<u64>| v.map(|v| v.saturating_mul(BUDGET_SHARES));
+        let ops = shares(budget.ops_limit(bytes));
+        let reads = shares(budget.reads_limit(bytes));
+        let time = budget.time_limit(bytes).map(|t| {
+            t.checked_mul(u32::try_from(BUDGET_SHARES).unwrap_or(1))
+                .unwrap_or(t)
+        });
+        ChunkPlan {
+            lang,
+            source,
+            chunks: Vec::new(),
+            ops_left: ops,
+            reads_left: reads,
+            deadline: time.and_then(|t| Instant::now().checked_add(t)),
+            ops_allowed: ops.unwrap_or(0),
+            reads_allowed: reads.unwrap_or(0),
+            time_allowed_ms: time.map_or(0, |t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
+        }
+    }
+
+    /// The boundary pass (module docs).
+    fn find_chunks(&mut self, grammar: Lang, opts: &ChunkOptions) -> Result<(), LangError> {
+        let len = self.source.len();
+        let mut pos = 0usize;
+        let mut point = Point { row: 0, column: 0 };
+        let step = opts.chunk_bytes.max(1);
+        while pos < len {
+            let mut window = step;
+            let end = loop {
+                let cut = unit_cut(&self.source, pos.saturating_add(window), step);
+                if cut >= len {
+                    break len;
+                }
+                let text = self.source.get(pos..cut).unwrap_or(&[]);
+                if opts.max_unit_tokens != 0 && estimate_tokens(text) > opts.max_unit_tokens {
+                    return Err(LangError::Budget {
+                        lang: grammar,
+                        bytes: len,
+                        limit: BudgetLimit::Unit,
+                        allowed: opts.max_unit_tokens,
+                    });
+                }
+                // From the first child with a syntax error (or unpaired
+                // braces) on, the cut and tree-sitter's error recovery at it
+                // may have changed the tree; the children before it are the
+                // whole file's.
+                let kids = self.root_children(grammar, pos, cut, point)?;
+                let first_error = kids.iter().position(|c| c.has_error).unwrap_or(kids.len());
+                // A window with no tree (its root an ERROR node) is never
+                // trusted: it grows until it has one or reaches the file's
+                // end (or the node budget). An error that stays in a window
+                // of 8 steps and more is the file's own.
+                let trusted = if kids.first().is_some_and(|c| c.lost) {
+                    0
+                } else if window >= step.saturating_mul(STUCK_STEPS) {
+                    kids.len()
+                } else {
+                    first_error
+                };
+                // The chunk ends before the last trusted child that can
+                // start a unit: not an extra (a comment), in column 0. Error
+                // recovery at a cut may close the unit in progress early
+                // and leave the rest of its body as statements at the top
+                // level (indented, in formatted code): the unit goes to the
+                // next chunk with them.
+                let boundary = kids
+                    .get(..trusted)
+                    .unwrap_or(&[])
+                    .iter()
+                    .rev()
+                    .find(|c| c.starts_unit)
+                    .map(|c| c.start)
+                    .filter(|&b| b > pos && b < cut);
+                if let Some(b) = boundary {
+                    break b;
+                }
+                // No whole unit yet: a larger window.
+                window = window.saturating_mul(2);
+            };
+            self.chunks.push(Chunk {
+                start: pos,
+                end,
+                start_point: point,
+            });
+            point = advance(point, self.source.get(pos..end).unwrap_or(&[]));
+            pos = end;
+        }
+        if self.chunks.is_empty() {
+            self.chunks.push(Chunk {
+                start: 0,
+                end: 0,
+                start_point: Point { row: 0, column: 0 },
+            });
+        }
+        Ok(())
+    }
+
+    /// The root's children of a parse of `start..end`, the tree dropped.
+    fn root_children(
+        &mut self,
+        grammar: Lang,
+        start: usize,
+        end: usize,
+        start_point: Point,
+    ) -> Result<Vec<Child>, LangError> {
+        let tree = self.parse_range(grammar, None, start, end, start_point)?;
+        let root = tree.root_node();
+        // A root that is itself an ERROR node (recovery found no tree of
+        // the window) holds loose tokens: none of them is trusted.
+        let lost = root.is_error();
+        let mut cursor = root.walk();
+        let kids = root
+            .children(&mut cursor)
+            .map(|c| Child {
+                kind: c.kind_id(),
+                start: c.start_byte(),
+                end: c.end_byte(),
+                lost,
+                has_error: lost
+                    || c.has_error()
+                    || c.is_error()
+                    || c.is_missing()
+                    || !braces_balance(c),
+                starts_unit: !c.is_extra() && c.start_position().column == 0,
+            })
+            .collect();
+        Ok(kids)
+    }
+
+    /// The file's language.
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
+
+    /// The file's bytes.
+    pub fn source(&self) -> &[u8] {
+        &self.source
+    }
+
+    /// The chunks, in file order; they cover the file.
+    pub fn chunks(&self) -> &[Chunk] {
+        &self.chunks
+    }
+
+    /// The file's bytes back.
+    pub fn into_source(self) -> Vec<u8> {
+        self.source
+    }
+
+    /// Parse chunk `i` as `how` says and call `f` with it: a
+    /// [`ParsedFile`] holding the whole file's bytes and a tree of the
+    /// chunk alone (its `parse_errors` are the chunk's; its `code_end` is
+    /// the file's length). The tree is dropped when `f` returns.
+    ///
+    /// # Errors
+    /// [`LangError::Budget`] when the file's shared budget is spent;
+    /// otherwise as [`crate::parse`]. A chunk index out of range parses
+    /// nothing and gives `Ok(None)`.
+    pub fn with_chunk<T>(
+        &mut self,
+        i: usize,
+        how: &ChunkParse,
+        f: impl FnOnce(&ParsedFile) -> T,
+    ) -> Result<Option<T>, LangError> {
+        let Some(chunk) = self.chunks.get(i).copied() else {
+            return Ok(None);
+        };
+        let grammar = how.grammar.unwrap_or(self.lang);
+        let tree = self.parse_range(grammar, None, chunk.start, chunk.end, chunk.start_point)?;
+        let mut best = (grammar, count_errors(tree.root_node()), tree);
+        if best.1 > 0 && how.fallbacks {
+            for &alt in grammar.fallback_grammars() {
+                let tree =
+                    match self.parse_range(alt, None, chunk.start, chunk.end, chunk.start_point) {
+                        Ok(t) => t,
+                        Err(LangError::Budget { .. }) => continue,
+                        Err(e) => return Err(e),
+                    };
+                let errors = count_errors(tree.root_node());
+                if errors < best.1 {
+                    best = (alt, errors, tree);
+                }
+            }
+        }
+        if best.1 > 0 && how.tolerant && best.0 == self.lang {
+            let text = self.source.get(chunk.start..chunk.end).unwrap_or(&[]);
+            if let Some(masked) = crate::macros::mask_macros(self.lang, text) {
+                if let Ok(tree) = self.parse_range(
+                    best.0,
+                    Some(&masked),
+                    chunk.start,
+                    chunk.end,
+                    chunk.start_point,
+                ) {
+                    let errors = count_errors(tree.root_node());
+                    if errors < best.1 {
+                        best = (best.0, errors, tree);
+                    }
+                }
+            }
+        }
+        let (grammar, parse_errors, tree) = best;
+        let code_end = self.source.len();
+        let file = ParsedFile {
+            lang: self.lang,
+            grammar,
+            source: std::mem::take(&mut self.source),
+            tree,
+            parse_errors,
+            code_end,
+        };
+        let out = f(&file);
+        self.source = file.source;
+        Ok(Some(out))
+    }
+
+    /// One parse of `start..end` with `grammar` (of `text`, that range's
+    /// bytes, when given: the masked bytes), under the shared budget.
+    fn parse_range(
+        &mut self,
+        grammar: Lang,
+        text: Option<&[u8]>,
+        start: usize,
+        end: usize,
+        start_point: Point,
+    ) -> Result<Tree, LangError> {
+        let own = self.source.get(start..end).unwrap_or(&[]);
+        let text = text.unwrap_or(own);
+        let view = crate::view::parser_view(grammar, text);
+        let text = view.as_deref().unwrap_or(text);
+        let input = Input {
+            text,
+            base: start,
+            range: Some(TsRange {
+                start_byte: start,
+                end_byte: end,
+                start_point,
+                end_point: advance(start_point, text),
+            }),
+        };
+        let limits = Limits {
+            ops: self.ops_left,
+            deadline: self.deadline,
+            reads: self.reads_left,
+        };
+        let mut spent = Spent::default();
+        let result = run_parser(grammar, &input, &limits, &mut spent);
+        self.ops_left = self.ops_left.map(|l| l.saturating_sub(spent.ops));
+        self.reads_left = self.reads_left.map(|l| l.saturating_sub(spent.reads));
+        let bytes = self.source.len();
+        let (ops, reads, ms) = (self.ops_allowed, self.reads_allowed, self.time_allowed_ms);
+        result.map_err(|e| {
+            e.into_error(&|limit| LangError::Budget {
+                lang: grammar,
+                bytes,
+                limit,
+                allowed: match limit {
+                    BudgetLimit::Work => ops,
+                    BudgetLimit::Reads => reads,
+                    _ => ms,
+                },
+            })
+        })
+    }
+}
+
+/// Whether the `{` and `}` tokens of `node`'s subtree pair up (missing
+/// ones inserted by error recovery not counted). A top-level unit that
+/// error recovery closed early at a window's cut (its body going on past
+/// the cut) leaves one open: such a child is treated as one with an error.
+fn braces_balance(node: tree_sitter::Node<'_>) -> bool {
+    let mut depth = 0i64;
+    for n in crate::walk::preorder(node) {
+        if n.child_count() != 0 || n.is_missing() || n.is_named() {
+            continue;
+        }
+        match n.kind() {
+            "{" => depth += 1,
+            "}" => depth -= 1,
+            _ => {}
+        }
+    }
+    depth == 0
+}
+
+/// Windows grown to this many [`ChunkOptions::chunk_bytes`] take their
+/// syntax errors as the file's own.
+const STUCK_STEPS: usize = 8;
+
+/// Where a window that should end near `at` ends: before the first line
+/// in `at..at + scan` that begins in column 0 with a letter, `_` or `@`
+/// (where top-level units begin in every supported language: a cut there
+/// rarely falls inside a unit), else at the first line end after `at`
+/// (the file's end when there is none).
+fn unit_cut(source: &[u8], at: usize, scan: usize) -> usize {
+    let first = line_end_at(source, at);
+    let limit = at.saturating_add(scan).min(source.len());
+    let mut line = first;
+    while line < limit {
+        if source
+            .get(line)
+            .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_' || b == b'@')
+        {
+            return line;
+        }
+        line = line_end_at(source, line + 1);
+    }
+    first
+}
+
+/// One past the newline that ends the line holding byte `at - 1` (the
+/// file's end when there is none): windows end at line ends.
+fn line_end_at(source: &[u8], at: usize) -> usize {
+    let from = at.saturating_sub(1).min(source.len());
+    source
+        .get(from..)
+        .and_then(|rest| rest.iter().position(|&b| b == b'\n'))
+        .map_or(source.len(), |i| from + i + 1)
+}
+
+/// The position after `text`, starting at `point` (rows at `\n`, columns
+/// in bytes, as tree-sitter counts them).
+fn advance(point: Point, text: &[u8]) -> Point {
+    match text.iter().rposition(|&b| b == b'\n') {
+        Some(last) => Point {
+            row: point.row + text.iter().filter(|&&b| b == b'\n').count(),
+            column: text.len() - last - 1,
+        },
+        None => Point {
+            row: point.row,
+            column: point.column + text.len(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+    use super::*;
+    use crate::{parse, FlatTree};
+
+    fn small(bytes: usize) -> ChunkOptions {
+        ChunkOptions {
+            min_file_bytes: 0,
+            chunk_bytes: bytes,
+            max_unit_tokens: 250_000,
+        }
+    }
+
+    fn c_functions(n: usize) -> Vec<u8> {
+        let mut s = String::new();
+        for i in 0..n {
+            s.push_str(&format!(
+                "int f{i}(int a, int b) {{ int x = a + b * {i}; if (x > b) return x - a; return b; }}\n"
+            ));
+        }
+        s.into_bytes()
+    }
+
+    /// Every chunk's root children are the whole file's, node for node.
+    fn same_nodes(lang: Lang, src: Vec<u8>, opts: ChunkOptions) -> usize {
+        let whole = parse(lang, src.clone()).unwrap();
+        let flat = FlatTree::new(&whole);
+        let want: Vec<String> = flat
+            .root()
+            .descendants()
+            .skip(1)
+            .map(|n| {
+                format!(
+                    "{} {:?} {:?}",
+                    n.kind(),
+                    n.start_position(),
+                    n.end_position()
+                )
+            })
+            .collect();
+        let mut plan = ChunkPlan::new(lang, src, &LangParseOptions::default(), &opts).unwrap();
+        let mut got = Vec::new();
+        for i in 0..plan.chunks().len() {
+            plan.with_chunk(i, &ChunkParse::default(), |f| {
+                assert_eq!(f.parse_errors, 0);
+                let flat = FlatTree::new(f);
+                got.extend(flat.root().descendants().skip(1).map(|n| {
+                    format!(
+                        "{} {:?} {:?}",
+                        n.kind(),
+                        n.start_position(),
+                        n.end_position()
+                    )
+                }));
+            })
+            .unwrap();
+        }
+        let first = got.iter().zip(&want).position(|(a, b)| a != b);
+        assert!(
+            first.is_none() && got.len() == want.len(),
+            "{lang}: {} nodes vs {}; first difference at {first:?}: {:?} vs {:?}",
+            got.len(),
+            want.len(),
+            first.and_then(|i| got.get(i.saturating_sub(2)..i + 2)),
+            first.and_then(|i| want.get(i.saturating_sub(2)..i + 2)),
+        );
+        plan.chunks().len()
+    }
+
+    #[test]
+    fn chunks_give_the_whole_files_nodes() {
+        let n = same_nodes(Lang::C, c_functions(200), small(2_000));
+        assert!(n > 5, "{n} chunks");
+        let py: String = (0..200)
+            .map(|i| format!("def f{i}(a):\n    if a:\n        return {i}\n    return a\n\n"))
+            .collect();
+        assert!(same_nodes(Lang::Python, py.into_bytes(), small(1_000)) > 5);
+        let go: String = std::iter::once("package p\n".to_string())
+            .chain((0..200).map(|i| format!("func f{i}(a int) int {{\n\treturn a + {i}\n}}\n")))
+            .collect();
+        assert!(same_nodes(Lang::Go, go.into_bytes(), small(1_000)) > 5);
+        // Below the threshold: one chunk.
+        assert_eq!(
+            same_nodes(Lang::C, c_functions(50), ChunkOptions::default()),
+            1
+        );
+    }
+
+    #[test]
+    fn a_unit_over_the_node_budget_is_a_typed_error() {
+        let mut s = String::from("int f(int a) {\n");
+        while s.len() < 200_000 {
+            s.push_str("  a = a + 1;\n");
+        }
+        s.push_str("}\nint g(void) { return 0; }\n");
+        let opts = ChunkOptions {
+            min_file_bytes: 0,
+            chunk_bytes: 4_096,
+            max_unit_tokens: 20_000,
+        };
+        let err = ChunkPlan::new(Lang::C, s.into_bytes(), &LangParseOptions::default(), &opts)
+            .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                LangError::Budget {
+                    limit: BudgetLimit::Unit,
+                    allowed: 20_000,
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn positions_and_lines() {
+        let p = advance(Point { row: 2, column: 3 }, b"ab\ncde");
+        assert_eq!((p.row, p.column), (3, 3));
+        assert_eq!(line_end_at(b"ab\ncd\nef", 4), 6);
+        assert_eq!(line_end_at(b"ab\ncd", 4), 5);
+    }
+}
