@@ -109,6 +109,7 @@ fn top_level(s: &str) -> impl Iterator<Item = &str> {
 
 #[cfg(test)]
 #[cfg(feature = "rust")]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
     use crate::{parse, Lang};

@@ -250,6 +250,7 @@ fn pr0_roundtrips(dev: &std::path::Path, count: usize, negatives: usize, max_no_
 /// in their notes (the innermost mark is named; a helper under
 /// `#[cfg(test)]` alone is `codethread-lang`'s `testcode` unit test).
 #[test]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 fn rust_test_functions_are_localized_but_never_stubbed() {
     let Some(dev) = codethread_testkit::shared_path("chains/dev") else {
         return;

@@ -179,7 +179,7 @@ fn file_scope_macro_statements_are_blanked_not_read_as_functions() {
     let calls = macro_call_spans(Lang::C, src);
     let blanked: Vec<&str> = calls
         .iter()
-        .map(|&(s, e, _)| std::str::from_utf8(&src[s..e]).unwrap())
+        .map(|&(s, e, _)| std::str::from_utf8(&src[s..e]).expect("ASCII slice"))
         .collect();
     // Each whole statement, with `STATIC` and the `;`.
     assert!(
