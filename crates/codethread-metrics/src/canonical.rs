@@ -488,23 +488,14 @@ fn declarative(file: &ParsedFile, t: &'static CanonRules, node: Node<'_>) -> boo
     functions >= 1 && functions <= d.max_functions
 }
 
-/// The canonical values of every reported function of `file`, in index
-/// order. Cognitive complexity, as the whitepaper counts it:
-/// - a named function nested in another (directly, or through a class
-///   defined in it) counts in the enclosing function one nesting level
-///   deeper than where it is defined, except in a declarative enclosing
-///   function ([`rules::Declarative`], the whitepaper's Appendix A), where
-///   it adds no level; the nested function keeps its own record, measured
-///   from nesting 0, marked `nested_in`;
-/// - +1 for each method in a recursion cycle, direct or indirect, among the
-///   functions of the file (calls resolved by bare name: see
-///   [`recursive_slots`]), once however many calls close the cycle.
-pub(crate) fn measure_all<'t>(
+/// The reported functions of `index` with their nodes (index position,
+/// node), and each one's own measures ([`measure`]), in index order.
+fn own_measures<'t>(
     file: &ParsedFile,
     t: &'static CanonRules,
     flat: &'t FlatTree,
     index: &[Function],
-) -> Vec<Measured<'t>> {
+) -> (Vec<(usize, Node<'t>)>, Vec<Own>) {
     let mut slots: Vec<(usize, Node<'t>)> = Vec::new();
     for (i, func) in index.iter().enumerate() {
         if !reported(func) {
@@ -523,6 +514,27 @@ pub(crate) fn measure_all<'t>(
         .iter()
         .map(|&(_, node)| measure(file, t, node, &nested))
         .collect();
+    (slots, owns)
+}
+
+/// The canonical values of every reported function of `file`, in index
+/// order. Cognitive complexity, as the whitepaper counts it:
+/// - a named function nested in another (directly, or through a class
+///   defined in it) counts in the enclosing function one nesting level
+///   deeper than where it is defined, except in a declarative enclosing
+///   function ([`rules::Declarative`], the whitepaper's Appendix A), where
+///   it adds no level; the nested function keeps its own record, measured
+///   from nesting 0, marked `nested_in`;
+/// - +1 for each method in a recursion cycle, direct or indirect, among the
+///   functions of the file (calls resolved by bare name: see
+///   [`recursive_slots`]), once however many calls close the cycle.
+pub(crate) fn measure_all<'t>(
+    file: &ParsedFile,
+    t: &'static CanonRules,
+    flat: &'t FlatTree,
+    index: &[Function],
+) -> Vec<Measured<'t>> {
+    let (slots, owns) = own_measures(file, t, flat, index);
     let names: Vec<(&str, &str)> = slots
         .iter()
         .map(|&(i, _)| (index[i].qualname.as_str(), index[i].name.as_str()))
@@ -742,24 +754,7 @@ pub(crate) fn analyze_part(
     };
     let flat = FlatTree::new(file);
     let index = index_flat(file, &flat);
-    let mut slots: Vec<(usize, Node<'_>)> = Vec::new();
-    for (i, func) in index.iter().enumerate() {
-        if !reported(func) {
-            continue;
-        }
-        if let Some(node) = flat.function_node(func) {
-            slots.push((i, node));
-        }
-    }
-    let nested: HashMap<usize, usize> = slots
-        .iter()
-        .enumerate()
-        .map(|(k, (_, n))| (n.id(), k))
-        .collect();
-    let owns: Vec<Own> = slots
-        .iter()
-        .map(|&(_, node)| measure(file, t, node, &nested))
-        .collect();
+    let (slots, owns) = own_measures(file, t, &flat, &index);
     let shifts: Vec<u32> = slots
         .iter()
         .map(|&(_, node)| u32::from(!declarative(file, t, node)))
