@@ -17,6 +17,8 @@
 //! agents/<model>/pr1/<id>/<path>               the agent's files after PR1 (on PR0)
 //! agents/<model>/pr2_HA/<id>/<path>            its files after PR2 on the human PR1
 //! agents/<model>/pr2_AA/<id>/<path>            its files after PR2 on its own PR1
+//! agents/<model>/{pr1,pr2_HA,pr2_AA}.jsonl     or the same steps as patches (predictions
+//!                                              files, e.g. from `chain harbor-import`)
 //! reports/<model>/{pr1,pr2_HA,pr2_AA}/…/report.json   harness reports
 //! task_types.json                              {instance_id: "BF"|"FI"|"RF"|"FI+RF"}
 //! ```
