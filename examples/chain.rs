@@ -265,7 +265,8 @@ enum Cmd {
         dataset_name: Option<String>,
     },
     /// Read a Harbor job's trials (result.json + collected diffs) into
-    /// predictions and report trees that `gate` and `stack` read.
+    /// predictions and report trees that `gate` and `stack` read, and into
+    /// `OUT/reproduce/{agents,reports}`, which `reproduce` reads.
     HarborImport {
         /// The job directory (`jobs/<name>`).
         #[arg(long)]
