@@ -222,12 +222,8 @@ fn chain_trees<'a>(
         let Some(bytes) = o.given.get(&step).and_then(|m| m.get(id)) else {
             continue;
         };
-        if Path::new(&cfg.agents)
-            .join(model)
-            .join(step.dir_name())
-            .join(id)
-            .exists()
-        {
+        let tree_dir = cfg.agents.join(model).join(step.dir_name()).join(id);
+        if std::fs::symlink_metadata(&tree_dir).is_ok() {
             sum.errors.push(output_error(
                 step,
                 format!(
@@ -258,24 +254,53 @@ fn chain_trees<'a>(
     }
     let mut base = Cow::Borrowed(&inst.base);
     let mut stubbed = Cow::Borrowed(&inst.stubbed);
-    let missing: BTreeSet<Vec<u8>> = patches
-        .values()
-        .flatten()
-        .flat_map(|p| p.touched_paths())
-        .filter(|p| inst.base.get(p).is_none())
-        .collect();
-    if !missing.is_empty() {
-        let _ = source.select_repo_for(id, &inst.repo);
+    // Paths a given patch touches outside the trees, by the first step
+    // that touches them. A path that leaves the repository (absolute,
+    // `..`, `.git`) makes that step's patch unusable and is never read; a
+    // name that is not UTF-8 is not looked up (its patch then fails to
+    // apply, naming it).
+    let mut missing: BTreeMap<Vec<u8>, ChainStep> = BTreeMap::new();
+    for (&step, slot) in patches.iter_mut() {
+        let Some(p) = slot.as_ref() else { continue };
+        let mut refused = None;
+        for path in p.touched_paths() {
+            if let Err(why) = codethread_patch::check_path(&path) {
+                refused = Some(format!(
+                    "{}.jsonl: the patch touches {:?} outside the repository ({why})",
+                    step.dir_name(),
+                    String::from_utf8_lossy(&path)
+                ));
+                break;
+            }
+            if inst.base.get(&path).is_none() {
+                missing.entry(path).or_insert(step);
+            }
+        }
+        if let Some(message) = refused {
+            sum.errors.push(output_error(step, message));
+            *slot = None;
+        }
     }
-    for path in missing {
-        let name = String::from_utf8_lossy(&path).into_owned();
-        match source.read(id, &inst.base_commit, &name) {
+    missing.retain(|path, step| {
+        patches.get(step).is_some_and(Option::is_some) && std::str::from_utf8(path).is_ok()
+    });
+    if let Some(&step) = missing.values().next() {
+        if let Err(e) = source.select_repo_for(id, &inst.repo) {
+            sum.errors.push(output_error(step, e.to_string()));
+            missing.clear();
+        }
+    }
+    for (path, step) in missing {
+        let Ok(name) = std::str::from_utf8(&path) else {
+            continue;
+        };
+        match source.read(id, &inst.base_commit, name) {
             Ok(Some(bytes)) => {
                 base.to_mut().insert(path.clone(), bytes.clone());
                 stubbed.to_mut().insert(path, bytes);
             }
             Ok(None) => {}
-            Err(e) => sum.errors.push(output_error(ChainStep::Pr1, e.to_string())),
+            Err(e) => sum.errors.push(output_error(step, e.to_string())),
         }
     }
     let mut read = |tree: &MemTree, step: ChainStep| {

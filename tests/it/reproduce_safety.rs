@@ -638,6 +638,17 @@ fn predictions_files_as_agent_outputs_fail_row_by_row() {
     std::fs::write(t.join("secret.jsonl"), SECRET).unwrap();
     std::os::unix::fs::symlink(t.join("secret.jsonl"), given.join("pr2_HA.jsonl")).unwrap();
     copy_dir(&reports.join("scripted-a"), &reports.join("given"));
+    // A patch that leaves the repository: refused by name, never read
+    // (the snapshot source would resolve `../` below its root).
+    let escape = agents.join("escape");
+    std::fs::create_dir_all(&escape).unwrap();
+    let up = format!(
+        "../../../../../../../..{}",
+        t.join("secret.jsonl").display()
+    );
+    let row = serde_json::json!({"instance_id": id(0), "model_name_or_path": "escape",
+        "model_patch": format!("diff --git a/{up} b/{up}\n--- a/{up}\n+++ b/{up}\n@@ -1 +1 @@\n-{SECRET}\n+x\n")});
+    std::fs::write(escape.join("pr1.jsonl"), format!("{row}\n")).unwrap();
 
     let mut cfg = config(&t.join("out"));
     cfg.agents = agents.clone();
@@ -668,6 +679,13 @@ fn predictions_files_as_agent_outputs_fail_row_by_row() {
         "{errors:?}"
     );
     assert!(has("given: pr2_HA.jsonl:") && has("link"), "{errors:?}");
+    assert!(
+        has(&format!(
+            "escape {}: pr1: pr1.jsonl: the patch touches",
+            id(0)
+        )) && has("outside the repository"),
+        "{errors:?}"
+    );
     assert!(!all_text_below(&t.join("out")).contains(SECRET));
     // The usable rows give scripted-a's decisions; the other models are untouched.
     let gate = |dir: &str, model: &str| -> Vec<serde_json::Value> {
