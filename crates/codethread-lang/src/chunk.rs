@@ -193,16 +193,7 @@ impl ChunkPlan {
         let grammar = options.grammar.unwrap_or(lang);
         let budget = &options.budget;
         let bytes = source.len();
-        if let Some(limit) = budget.tokens_limit(bytes) {
-            if estimate_tokens(&source) > limit {
-                return Err(LangError::Budget {
-                    lang: grammar,
-                    bytes,
-                    limit: BudgetLimit::Tokens,
-                    allowed: limit,
-                });
-            }
-        }
+        crate::parse::check_tokens(budget, grammar, &source)?;
         let mut plan = ChunkPlan::with_budget(lang, source, budget);
         let halts = crate::spec::spec(lang)
             .defs

@@ -288,16 +288,7 @@ pub fn parse_lang(
     let budget = &options.budget;
     let source = source.into();
     let bytes = source.len();
-    if let Some(limit) = budget.tokens_limit(bytes) {
-        if estimate_tokens(&source) > limit {
-            return Err(LangError::Budget {
-                lang: grammar,
-                bytes,
-                limit: BudgetLimit::Tokens,
-                allowed: limit,
-            });
-        }
-    }
+    check_tokens(budget, grammar, &source)?;
     let ops_limit = budget.ops_limit(bytes);
     let time_limit = budget.time_limit(bytes);
     let deadline = time_limit.and_then(|t| Instant::now().checked_add(t));
@@ -402,6 +393,25 @@ impl RunError {
             RunError::Over(limit) => over(limit),
             RunError::Aborted(lang) => LangError::ParseAborted { lang },
         }
+    }
+}
+
+/// The token-density check before any parse: a source whose estimated
+/// tokens exceed `budget`'s limit for its size is refused, naming `grammar`.
+pub(crate) fn check_tokens(
+    budget: &ParseBudget,
+    grammar: Lang,
+    source: &[u8],
+) -> Result<(), LangError> {
+    let bytes = source.len();
+    match budget.tokens_limit(bytes) {
+        Some(limit) if estimate_tokens(source) > limit => Err(LangError::Budget {
+            lang: grammar,
+            bytes,
+            limit: BudgetLimit::Tokens,
+            allowed: limit,
+        }),
+        _ => Ok(()),
     }
 }
 
