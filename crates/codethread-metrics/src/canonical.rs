@@ -540,29 +540,11 @@ pub(crate) fn measure_all<'t>(
         .map(|&(i, _)| (index[i].qualname.as_str(), index[i].name.as_str()))
         .collect();
     let recursive = recursive_slots(&names, &owns);
-    // Bottom-up (a nested function comes after its enclosing one in
-    // pre-order): total cognitive value and structural count per slot.
-    let n = slots.len();
-    let mut total = vec![0u32; n];
-    let mut structural = vec![0u32; n];
-    for k in (0..n).rev() {
-        let own = &owns[k];
-        let mut cog = own.values.cognitive;
-        let mut st = own.structural;
-        if recursive.get(k).copied().unwrap_or(false) {
-            cog = cog.saturating_add(1);
-        }
-        let shift = u32::from(!declarative(file, t, slots[k].1));
-        for &(child, site) in &own.sites {
-            let base = site.saturating_add(shift);
-            cog = cog
-                .saturating_add(total[child])
-                .saturating_add(base.saturating_mul(structural[child]));
-            st = st.saturating_add(structural[child]);
-        }
-        total[k] = cog;
-        structural[k] = st;
-    }
+    let shifts: Vec<u32> = slots
+        .iter()
+        .map(|&(_, node)| u32::from(!declarative(file, t, node)))
+        .collect();
+    let (total, _) = fold_nested(&owns, &recursive, &shifts);
     slots
         .iter()
         .zip(owns)
@@ -575,6 +557,39 @@ pub(crate) fn measure_all<'t>(
             },
         })
         .collect()
+}
+
+/// Bottom-up over the slots (a nested function comes after its enclosing
+/// one in pre-order): each slot's total cognitive value (its own, +1 in a
+/// recursion cycle, and each nested function's total plus its structural
+/// count times the nesting at its site, shifted by one unless the enclosing
+/// function is declarative: `shifts`, 1 where absent), and the slot each
+/// nested function folds into.
+fn fold_nested(owns: &[Own], recursive: &[bool], shifts: &[u32]) -> (Vec<u32>, Vec<Option<usize>>) {
+    let n = owns.len();
+    let mut total = vec![0u32; n];
+    let mut structural = vec![0u32; n];
+    let mut nested_in: Vec<Option<usize>> = vec![None; n];
+    for k in (0..n).rev() {
+        let own = &owns[k];
+        let mut cog = own.values.cognitive;
+        let mut st = own.structural;
+        if recursive.get(k).copied().unwrap_or(false) {
+            cog = cog.saturating_add(1);
+        }
+        let shift = shifts.get(k).copied().unwrap_or(1);
+        for &(child, site) in &own.sites {
+            let base = site.saturating_add(shift);
+            cog = cog
+                .saturating_add(total[child])
+                .saturating_add(base.saturating_mul(structural[child]));
+            st = st.saturating_add(structural[child]);
+            nested_in[child] = Some(k);
+        }
+        total[k] = cog;
+        structural[k] = st;
+    }
+    (total, nested_in)
 }
 
 /// Which reported functions are in a recursion cycle within the file. A
@@ -858,31 +873,7 @@ pub(crate) fn finish(path: &str, lang: codethread_lang::Lang, part: Part) -> Fil
         .collect();
     let recursive = recursive_slots(&names, &owns);
     drop(names);
-    // Bottom-up (a nested function comes after its enclosing one in
-    // pre-order): total cognitive value and structural count per slot.
-    let n = owns.len();
-    let mut total = vec![0u32; n];
-    let mut structural = vec![0u32; n];
-    let mut nested_in: Vec<Option<usize>> = vec![None; n];
-    for k in (0..n).rev() {
-        let own = &owns[k];
-        let mut cog = own.values.cognitive;
-        let mut st = own.structural;
-        if recursive.get(k).copied().unwrap_or(false) {
-            cog = cog.saturating_add(1);
-        }
-        let shift = shifts.get(k).copied().unwrap_or(1);
-        for &(child, site) in &own.sites {
-            let base = site.saturating_add(shift);
-            cog = cog
-                .saturating_add(total[child])
-                .saturating_add(base.saturating_mul(structural[child]));
-            st = st.saturating_add(structural[child]);
-            nested_in[child] = Some(k);
-        }
-        total[k] = cog;
-        structural[k] = st;
-    }
+    let (total, nested_in) = fold_nested(&owns, &recursive, &shifts);
     for ((r, id), cog) in records
         .iter_mut()
         .zip(crate::targets::target_ids_of(path, &id_names, &ids))
