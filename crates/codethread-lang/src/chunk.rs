@@ -211,6 +211,50 @@ impl ChunkPlan {
         Ok(plan)
     }
 
+    /// A plan of `source`, a `lang` file, cut where `starts` say (byte
+    /// offsets, ascending; 0 and the offsets past the end are implied or
+    /// left out): the chunks of another plan of the same units, such as
+    /// those of the file a skeleton was made from, shifted by the edits
+    /// before each. Under `options.budget`, shared as [`ChunkPlan::new`]
+    /// shares it; no boundary pass.
+    ///
+    /// # Errors
+    /// [`LangError::Budget`] when the file is denser than the budget's
+    /// token limit ([`BudgetLimit::Tokens`]).
+    pub fn with_starts(
+        lang: Lang,
+        source: Vec<u8>,
+        options: &LangParseOptions,
+        starts: &[usize],
+    ) -> Result<ChunkPlan, LangError> {
+        let grammar = options.grammar.unwrap_or(lang);
+        crate::parse::check_tokens(&options.budget, grammar, &source)?;
+        let mut plan = ChunkPlan::with_budget(lang, source, &options.budget);
+        let len = plan.source.len();
+        let mut pos = 0usize;
+        let mut point = Point { row: 0, column: 0 };
+        for &end in starts.iter().chain(std::iter::once(&len)) {
+            if end <= pos || end > len {
+                continue;
+            }
+            plan.chunks.push(Chunk {
+                start: pos,
+                end,
+                start_point: point,
+            });
+            point = advance(point, plan.source.get(pos..end).unwrap_or(&[]));
+            pos = end;
+        }
+        if plan.chunks.is_empty() {
+            plan.chunks.push(Chunk {
+                start: 0,
+                end: len,
+                start_point: Point { row: 0, column: 0 },
+            });
+        }
+        Ok(plan)
+    }
+
     fn with_budget(lang: Lang, source: Vec<u8>, budget: &ParseBudget) -> ChunkPlan {
         let bytes = source.len();
         let shares = |v: Option<u64>| v.map(|v| v.saturating_mul(BUDGET_SHARES));
@@ -365,7 +409,9 @@ impl ChunkPlan {
     /// Parse chunk `i` as `how` says and call `f` with it: a
     /// [`ParsedFile`] holding the whole file's bytes and a tree of the
     /// chunk alone (its `parse_errors` are the chunk's; its `code_end` is
-    /// the file's length). The tree is dropped when `f` returns.
+    /// the file's length; its `lang` is the file's, or the language of the
+    /// fallback grammar that read the chunk best, as [`crate::parse_file`]
+    /// gives it). The tree is dropped when `f` returns.
     ///
     /// # Errors
     /// [`LangError::Budget`] when the file's shared budget is spent;
@@ -416,8 +462,16 @@ impl ChunkPlan {
         }
         let (grammar, parse_errors, tree) = best;
         let code_end = self.source.len();
+        // As `parse_file`: a tree of a fallback grammar is read as that
+        // grammar's language (JavaScript read as TypeScript); a tree of the
+        // measured grammar (`how.grammar`: C read as C++) keeps the file's.
+        let lang = if how.grammar.is_none() && grammar != self.lang {
+            grammar
+        } else {
+            self.lang
+        };
         let file = ParsedFile {
-            lang: self.lang,
+            lang,
             grammar,
             source: std::mem::take(&mut self.source),
             tree,

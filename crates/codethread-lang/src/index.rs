@@ -1407,32 +1407,75 @@ fn contains_yield(spec: &LangSpec, body: Node<'_>) -> bool {
 /// shifted to the joined positions, occurrences and duplicate counts
 /// counted over the whole file, as [`index_flat`] counts them.
 pub fn join_indexes(parts: Vec<Vec<Function>>) -> Vec<Function> {
-    let mut out: Vec<Function> = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+    let mut join = IndexJoin::default();
     for part in parts {
-        let base = out.len();
-        out.extend(part.into_iter().map(|mut f| {
+        join.push(part);
+    }
+    join.finish()
+}
+
+/// [`join_indexes`] one part at a time, so that a caller never holds the
+/// parts and the joined index at once: [`IndexJoin::push`] each part's
+/// index in file order, then [`IndexJoin::finish`].
+#[derive(Debug, Default)]
+pub struct IndexJoin {
+    out: Vec<Function>,
+}
+
+impl IndexJoin {
+    /// Appends the next part's index (parents shifted to the joined
+    /// positions).
+    pub fn push(&mut self, part: Vec<Function>) {
+        let base = self.out.len();
+        self.out.extend(part.into_iter().map(|mut f| {
             f.parent = f.parent.map(|p| p + base);
             f
         }));
     }
-    assign_occurrences(&mut out);
-    out
+
+    /// How many functions the parts pushed so far hold.
+    pub fn len(&self) -> usize {
+        self.out.len()
+    }
+
+    /// Whether no function was pushed yet.
+    pub fn is_empty(&self) -> bool {
+        self.out.is_empty()
+    }
+
+    /// The joined index, occurrences and duplicate counts counted over
+    /// every part.
+    pub fn finish(mut self) -> Vec<Function> {
+        assign_occurrences(&mut self.out);
+        self.out
+    }
 }
 
 fn assign_occurrences(out: &mut [Function]) {
     use std::collections::HashMap;
-    let mut by_name: HashMap<String, usize> = HashMap::new();
-    let mut by_key: HashMap<PairingKey, usize> = HashMap::new();
-    for f in out.iter_mut() {
-        let c = by_name.entry(f.qualname.clone()).or_insert(0);
-        *c += 1;
-        f.occurrence = *c;
-        let k = by_key.entry(f.pairing_key()).or_insert(0);
-        *k += 1;
-        f.key_occurrence = *k;
+    // The counts borrow the functions' strings (no copy of a key per
+    // function); the numbers are written back in a second pass.
+    let mut numbers: Vec<(usize, usize)> = Vec::with_capacity(out.len());
+    let mut by_name: HashMap<&str, usize> = HashMap::new();
+    {
+        let mut by_key: HashMap<PairingKeyRef<'_>, usize> = HashMap::new();
+        for f in out.iter() {
+            let c = by_name.entry(f.qualname.as_str()).or_insert(0);
+            *c += 1;
+            let k = by_key.entry(f.pairing_key_ref()).or_insert(0);
+            *k += 1;
+            numbers.push((*c, *k));
+        }
     }
-    for f in out.iter_mut() {
-        f.dup_count = by_name.get(&f.qualname).copied().unwrap_or(1);
+    let dups: Vec<usize> = out
+        .iter()
+        .map(|f| by_name.get(f.qualname.as_str()).copied().unwrap_or(1))
+        .collect();
+    drop(by_name);
+    for ((f, (occ, key_occ)), dup) in out.iter_mut().zip(numbers).zip(dups) {
+        f.occurrence = occ;
+        f.key_occurrence = key_occ;
+        f.dup_count = dup;
     }
 }
 
@@ -1445,6 +1488,15 @@ pub type PairingExtra = (Option<String>, Option<String>, bool, Option<String>);
 /// keys are paired before/after in source order.
 pub type PairingKey = (String, PairingExtra, Option<String>);
 
+/// A [`PairingKey`] borrowing the function's strings
+/// ([`Function::pairing_key_ref`]): keys of a whole index counted or
+/// looked up without a copy of each.
+pub type PairingKeyRef<'a> = (
+    &'a str,
+    (Option<&'a str>, Option<&'a str>, bool, Option<&'a str>),
+    Option<&'a str>,
+);
+
 impl Function {
     /// See [`PairingExtra`].
     pub fn pairing_extra(&self) -> PairingExtra {
@@ -1453,6 +1505,21 @@ impl Function {
             self.accessor.clone(),
             self.singleton,
             self.class_type.clone(),
+        )
+    }
+
+    /// See [`PairingKeyRef`]: equal exactly when [`Function::pairing_key`]
+    /// is.
+    pub fn pairing_key_ref(&self) -> PairingKeyRef<'_> {
+        (
+            self.qualname.as_str(),
+            (
+                self.impl_trait.as_deref(),
+                self.accessor.as_deref(),
+                self.singleton,
+                self.class_type.as_deref(),
+            ),
+            self.params.as_deref(),
         )
     }
 
