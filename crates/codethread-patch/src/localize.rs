@@ -5,8 +5,9 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use codethread_lang::{
-    index_functions, parse_file, Function, FunctionKind, Lang, LangError, PairingExtra, PairingKey,
-    ParseBudget, ParsedFile, PerLang, Span,
+    index_functions, parse_file, ChunkOptions, ChunkParse, ChunkPlan, Function, FunctionKind, Lang,
+    LangError, LangParseOptions, PairingExtra, PairingKeyRef, ParseBudget, ParsedFile, PerLang,
+    Span,
 };
 use serde::Serialize;
 
@@ -239,10 +240,20 @@ pub fn is_source_path(path: &str, hint: Option<Lang>) -> bool {
     ) || (hint == Some(Lang::Cpp) && matches!(ext, "h++" | "c++" | "ipp" | "inl" | "tpp"))
 }
 
-/// A parsed image with its target-rule functions.
-struct Image {
-    file: ParsedFile,
-    funcs: Vec<Function>,
+/// A parsed image with its target-rule functions. No tree is kept: the
+/// index and the comment and docstring ranges are taken from the parse (of
+/// the whole file, or chunk by chunk for a large one: [`ChunkPlan`]) and
+/// the trees dropped, so an image costs a small multiple of its bytes.
+struct Image<'s> {
+    /// The image's bytes (the caller's: a parse works on its own copy,
+    /// dropped with the parse).
+    source: &'s [u8],
+    /// The language it was read as (a fallback grammar's, when one read it
+    /// with fewer errors).
+    lang: Lang,
+    /// ERROR/MISSING nodes of its parse.
+    parse_errors: usize,
+    funcs: Vec<Rec>,
     /// Per function: the functions whose nearest named ancestor it is,
     /// in source order (their spans do not nest in each other).
     children: Vec<Vec<usize>>,
@@ -254,75 +265,256 @@ struct Image {
     /// Comment and docstring byte ranges, by start, with the index of the
     /// innermost range enclosing each (see [`Image::trivial_line`]).
     trivia: Vec<(usize, usize, Option<usize>)>,
-    /// Per function: its (recomputed) occurrence, dup count, key occurrence.
-    occ: Vec<(usize, usize, usize)>,
-    /// How many functions share each pairing key, and each qualname.
-    key_count: HashMap<PairingKey, usize>,
-    name_count: HashMap<String, usize>,
+    /// Per function: its (recomputed) occurrence, dup count, key
+    /// occurrence, and how many functions share its pairing key.
+    occ: Vec<(usize, usize, usize, usize)>,
+    /// The functions in qualname order (for [`Image::name_count`]).
+    by_qualname: Vec<usize>,
     line_starts: Vec<usize>,
 }
 
-impl Image {
-    fn new(
-        path: &str,
-        source: &[u8],
-        hint: Option<Lang>,
-        budget: &ParseBudget,
-    ) -> Result<Image, LocalizeError> {
+/// What localization reads of an index entry: a [`Function`] without its
+/// node and body spans, decorators, macro and generator flags and
+/// occurrence numbers (recomputed over the kept functions), its rarely set
+/// fields boxed apart. A third of a [`Function`]'s size: an image of many
+/// small functions is held for the whole localization of its file, both
+/// images at once.
+struct Rec {
+    name: String,
+    qualname: String,
+    kind: FunctionKind,
+    span: Span,
+    /// The header's last line.
+    header_end: usize,
+    params: Option<String>,
+    singleton: bool,
+    /// `None` when every field of it would be empty.
+    rare: Option<Box<Rare>>,
+}
+
+/// The fields of a [`Rec`] most functions leave empty.
+#[derive(Default)]
+struct Rare {
+    receiver: Option<String>,
+    impl_type: Option<String>,
+    impl_trait: Option<String>,
+    accessor: Option<String>,
+    class_type: Option<String>,
+    notes: Vec<String>,
+}
+
+impl From<Function> for Rec {
+    fn from(f: Function) -> Rec {
+        let rare = Rare {
+            receiver: f.receiver,
+            impl_type: f.impl_type,
+            impl_trait: f.impl_trait,
+            accessor: f.accessor,
+            class_type: f.class_type,
+            notes: f.notes,
+        };
+        let empty = rare.receiver.is_none()
+            && rare.impl_type.is_none()
+            && rare.impl_trait.is_none()
+            && rare.accessor.is_none()
+            && rare.class_type.is_none()
+            && rare.notes.is_empty();
+        Rec {
+            name: f.name,
+            qualname: f.qualname,
+            kind: f.kind,
+            span: f.span,
+            header_end: f.header.end_line,
+            params: f.params,
+            singleton: f.singleton,
+            rare: (!empty).then(|| Box::new(rare)),
+        }
+    }
+}
+
+/// The empty [`Rare`] fields of most functions.
+static NO_RARE: Rare = Rare {
+    receiver: None,
+    impl_type: None,
+    impl_trait: None,
+    accessor: None,
+    class_type: None,
+    notes: Vec::new(),
+};
+
+impl Rec {
+    fn rare(&self) -> &Rare {
+        self.rare.as_deref().unwrap_or(&NO_RARE)
+    }
+
+    /// As [`Function::pairing_key_ref`].
+    fn pairing_key_ref(&self) -> PairingKeyRef<'_> {
+        let r = self.rare();
+        (
+            self.qualname.as_str(),
+            (
+                r.impl_trait.as_deref(),
+                r.accessor.as_deref(),
+                self.singleton,
+                r.class_type.as_deref(),
+            ),
+            self.params.as_deref(),
+        )
+    }
+
+    /// As [`Function::pairing_extra`].
+    fn pairing_extra(&self) -> PairingExtra {
+        let r = self.rare();
+        (
+            r.impl_trait.clone(),
+            r.accessor.clone(),
+            self.singleton,
+            r.class_type.clone(),
+        )
+    }
+}
+
+/// The functions under the target rules (named, with a body) of an
+/// image's index, taken one part at a time (the whole index, or one
+/// chunk's): each as a [`Rec`] with its nearest named ancestor among them.
+#[derive(Default)]
+struct Kept {
+    funcs: Vec<Rec>,
+    up: Vec<Option<usize>>,
+}
+
+impl Kept {
+    /// Takes the next part's index (in file order; parents index into it).
+    fn push(&mut self, index: Vec<Function>) {
+        let mut map: Vec<Option<usize>> = vec![None; index.len()];
+        let mut named_up: Vec<Option<usize>> = vec![None; index.len()];
+        for (i, f) in index.into_iter().enumerate() {
+            // Parents come before their nested functions.
+            let up = f
+                .parent
+                .filter(|&p| p < i)
+                .and_then(|p| map.get(p).copied().flatten().or(named_up[p]));
+            named_up[i] = up;
+            if !f.anonymous && f.body.is_some() {
+                map[i] = Some(self.funcs.len());
+                self.funcs.push(Rec::from(f));
+                self.up.push(up);
+            }
+        }
+    }
+}
+
+/// What one parse of an image gives [`Image::new`]: the language read,
+/// the error count, the index and the trivia ranges.
+type Parsed = (Lang, usize, Kept, Vec<(usize, usize, Option<usize>)>);
+
+/// Parse an image as [`parse_file`] does (fallback grammars, then the macro
+/// mask) and take its index and trivia: whole, or, for an image of at
+/// least `chunks.min_file_bytes`, one chunk of whole top-level units at a
+/// time (the indexes joined as [`join_indexes`] joins them, the trivia
+/// ranges concatenated: a comment never spans two units).
+fn parse_image(
+    path: &str,
+    source: &[u8],
+    hint: Option<Lang>,
+    budget: &ParseBudget,
+    chunks: &ChunkOptions,
+) -> Result<Parsed, LangError> {
+    let whole = |source: Vec<u8>| -> Result<Parsed, LangError> {
         let file = parse_file(
             Path::new(path),
-            source.to_vec(),
+            source,
             &codethread_lang::ParseOptions {
                 hint,
                 budget: *budget,
             },
-        )
-        .map_err(|e| match e {
-            LangError::Budget {
-                bytes,
-                limit,
-                allowed,
-                ..
-            } => LocalizeError::Budget {
-                path: path.to_string(),
-                bytes,
-                limit,
-                allowed,
-            },
-            e => LocalizeError::Parse {
-                path: path.to_string(),
-                message: e.to_string(),
-            },
+        )?;
+        let mut kept = Kept::default();
+        kept.push(index_functions(&file));
+        let trivia = trivia_ranges(&file, true);
+        Ok((file.lang, file.parse_errors, kept, trivia))
+    };
+    if !chunks.applies(source.len()) {
+        return whole(source.to_vec());
+    }
+    let lang =
+        Lang::for_source(Path::new(path), source, hint).ok_or_else(|| LangError::Unsupported {
+            path: Path::new(path).to_path_buf(),
         })?;
-        let all = index_functions(&file);
-        // Functions under the target rules: named, with a body.
-        let mut map: Vec<Option<usize>> = vec![None; all.len()];
-        let mut funcs = Vec::new();
-        for (i, f) in all.iter().enumerate() {
-            if !f.anonymous && f.body.is_some() {
-                map[i] = Some(funcs.len());
-                funcs.push(f.clone());
+    let mut plan = ChunkPlan::new(
+        lang,
+        source.to_vec(),
+        &LangParseOptions::with_budget(*budget),
+        chunks,
+    )?;
+    let n = plan.chunks().len();
+    if n <= 1 {
+        return whole(plan.into_source());
+    }
+    let how = ChunkParse {
+        grammar: None,
+        fallbacks: true,
+        tolerant: true,
+    };
+    let mut kept = Kept::default();
+    let mut trivia: Vec<(usize, usize, Option<usize>)> = Vec::new();
+    let mut errors = 0usize;
+    let mut read_as = lang;
+    for i in 0..n {
+        let part = plan.with_chunk(i, &how, |f| {
+            let base = trivia.len();
+            trivia.extend(
+                trivia_ranges(f, i == 0)
+                    .into_iter()
+                    .map(|(s, e, up)| (s, e, up.map(|u| u + base))),
+            );
+            errors += f.parse_errors;
+            if read_as == lang {
+                read_as = f.lang;
             }
+            index_functions(f)
+        })?;
+        if let Some(part) = part {
+            kept.push(part);
         }
-        // Nearest named ancestor of every index entry, in one pass: parents
-        // come before their nested functions.
-        let mut named_up: Vec<Option<usize>> = vec![None; all.len()];
-        for (i, f) in all.iter().enumerate() {
-            named_up[i] = f.parent.filter(|&p| p < i).and_then(|p| match map[p] {
-                Some(k) => Some(k),
-                None => named_up[p],
-            });
-        }
+    }
+    Ok((read_as, errors, kept, trivia))
+}
+
+impl<'s> Image<'s> {
+    fn new(
+        path: &str,
+        source: &'s [u8],
+        hint: Option<Lang>,
+        budget: &ParseBudget,
+        chunks: &ChunkOptions,
+    ) -> Result<Image<'s>, LocalizeError> {
+        let (lang, parse_errors, kept, trivia) = parse_image(path, source, hint, budget, chunks)
+            .map_err(|e| match e {
+                LangError::Budget {
+                    bytes,
+                    limit,
+                    allowed,
+                    ..
+                } => LocalizeError::Budget {
+                    path: path.to_string(),
+                    bytes,
+                    limit,
+                    allowed,
+                },
+                e => LocalizeError::Parse {
+                    path: path.to_string(),
+                    message: e.to_string(),
+                },
+            })?;
+        let Kept { mut funcs, up } = kept;
+        funcs.shrink_to_fit();
         let mut children: Vec<Vec<usize>> = vec![Vec::new(); funcs.len()];
         let mut outermost = Vec::new();
-        let mut up: Vec<Option<usize>> = vec![None; funcs.len()];
-        for (i, m) in map.iter().enumerate() {
-            if let Some(k) = *m {
-                up[k] = named_up[i];
-                match named_up[i] {
-                    Some(p) => children[p].push(k),
-                    None => outermost.push(k),
-                }
+        for (k, u) in up.iter().enumerate() {
+            match *u {
+                Some(p) => children[p].push(k),
+                None => outermost.push(k),
             }
         }
         // The ancestor LISTED_DEPTH + 1 levels up of each function (O(that)
@@ -337,61 +529,69 @@ impl Image {
                 cut[a].push(k);
             }
         }
-        let mut by_name: HashMap<&str, usize> = HashMap::new();
-        let mut by_key: HashMap<PairingKey, usize> = HashMap::new();
-        let mut occ = Vec::with_capacity(funcs.len());
-        for f in &funcs {
-            let n = by_name.entry(f.qualname.as_str()).or_insert(0);
-            *n += 1;
-            let k = by_key.entry(f.pairing_key()).or_insert(0);
-            *k += 1;
-            occ.push((*n, 0, *k));
+        // Occurrences and counts from two sorted orders of the functions
+        // (stable: source order within equal names or keys), not from hash
+        // maps of their keys (an image of many small functions would hold
+        // another map per function for a moment).
+        let mut occ = vec![(0usize, 0usize, 0usize, 0usize); funcs.len()];
+        let mut by_qualname: Vec<usize> = (0..funcs.len()).collect();
+        by_qualname.sort_by(|&a, &b| funcs[a].qualname.cmp(&funcs[b].qualname));
+        for run in by_qualname.chunk_by(|&a, &b| funcs[a].qualname == funcs[b].qualname) {
+            for (n, &k) in run.iter().enumerate() {
+                occ[k].0 = n + 1;
+                occ[k].1 = run.len();
+            }
         }
-        for (f, o) in funcs.iter().zip(occ.iter_mut()) {
-            o.1 = by_name.get(f.qualname.as_str()).copied().unwrap_or(1);
+        let mut by_key: Vec<usize> = (0..funcs.len()).collect();
+        by_key.sort_by(|&a, &b| funcs[a].pairing_key_ref().cmp(&funcs[b].pairing_key_ref()));
+        for run in
+            by_key.chunk_by(|&a, &b| funcs[a].pairing_key_ref() == funcs[b].pairing_key_ref())
+        {
+            for (n, &k) in run.iter().enumerate() {
+                occ[k].2 = n + 1;
+                occ[k].3 = run.len();
+            }
         }
-        let name_count: HashMap<String, usize> = by_name
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect();
+        drop(by_key);
         let mut line_starts = vec![0];
-        for (i, &b) in file.source.iter().enumerate() {
+        for (i, &b) in source.iter().enumerate() {
             if b == b'\n' {
                 line_starts.push(i + 1);
             }
         }
-        let trivia = trivia_ranges(&file);
         Ok(Image {
-            file,
+            source,
+            lang,
+            parse_errors,
             funcs,
             children,
             outermost,
             cut,
             trivia,
             occ,
-            key_count: by_key,
-            name_count,
+            by_qualname,
             line_starts,
         })
     }
 
     /// Step-1 pairing key: the function's [`PairingKey`] and the n-th
     /// occurrence of that key.
-    fn key(&self, i: usize) -> (PairingKey, usize) {
-        (self.funcs[i].pairing_key(), self.occ[i].2)
+    fn key(&self, i: usize) -> (PairingKeyRef<'_>, usize) {
+        (self.funcs[i].pairing_key_ref(), self.occ[i].2)
     }
 
     /// How many functions of the image share function `i`'s step-1 key.
     fn key_dups(&self, i: usize) -> usize {
-        self.key_count
-            .get(&self.funcs[i].pairing_key())
-            .copied()
-            .unwrap_or(1)
+        self.occ[i].3
     }
 
-    /// How many functions of the image have qualname `q`.
+    /// How many functions of the image have qualname `q`: two binary
+    /// searches.
     fn name_count(&self, q: &str) -> usize {
-        self.name_count.get(q).copied().unwrap_or(0)
+        let name = |k: &usize| self.funcs[*k].qualname.as_str();
+        let a = self.by_qualname.partition_point(|k| name(k) < q);
+        let b = self.by_qualname.partition_point(|k| name(k) <= q);
+        b.saturating_sub(a)
     }
 
     /// Whether one of `set` (functions in source order whose spans do not
@@ -441,7 +641,7 @@ impl Image {
     /// non-blank byte lie in the innermost comment or docstring holding its
     /// first non-blank byte.
     fn trivial_line(&self, line: usize) -> bool {
-        let src = &self.file.source;
+        let src = self.source;
         let Some(&start) = self.line_starts.get(line.wrapping_sub(1)) else {
             return true;
         };
@@ -475,8 +675,10 @@ impl Image {
 /// The byte ranges of a file's comments and docstrings (the nodes the
 /// trivial-line rule looks for), sorted by start, each with the index of the
 /// innermost range enclosing it: one walk of the tree, so that every line is
-/// then looked up in O(log n).
-fn trivia_ranges(file: &ParsedFile) -> Vec<(usize, usize, Option<usize>)> {
+/// then looked up in O(log n). `module_start`: the tree begins at the
+/// file's start, so a string opening it can be the module's docstring (a
+/// later chunk's first statement is none).
+fn trivia_ranges(file: &ParsedFile, module_start: bool) -> Vec<(usize, usize, Option<usize>)> {
     let comment_kinds = file.lang.comment_kinds();
     let docstring = *DOCSTRINGS.get(file.lang);
     let string_kinds = file.lang.info().string_kinds;
@@ -489,7 +691,8 @@ fn trivia_ranges(file: &ParsedFile) -> Vec<(usize, usize, Option<usize>)> {
     loop {
         let node = cursor.node();
         if comment_kinds.contains(&node.kind())
-            || docstring.is_some_and(|d| is_docstring(d, string_kinds, node, &ancestors))
+            || docstring
+                .is_some_and(|d| is_docstring(d, string_kinds, node, &ancestors, module_start))
         {
             let (s, e) = (node.start_byte(), node.end_byte());
             while open.last().is_some_and(|&i| out[i].1 <= s) {
@@ -560,6 +763,7 @@ fn is_docstring(
     string_kinds: &[&str],
     node: codethread_lang::tree_sitter::Node<'_>,
     ancestors: &[codethread_lang::tree_sitter::Node<'_>],
+    module_start: bool,
 ) -> bool {
     if !string_kinds.contains(&node.kind()) {
         return false;
@@ -582,7 +786,7 @@ fn is_docstring(
     let first = block.named_child(0).is_some_and(|c| c.id() == stmt.id());
     let kind = block.kind();
     first
-        && (kind == rule.module_kind
+        && ((kind == rule.module_kind && module_start)
             || (kind == rule.block_kind
                 && up(3).is_some_and(|p| rule.owner_kinds.contains(&p.kind()))))
 }
@@ -626,11 +830,11 @@ fn sorted_lines(lines: &[usize]) -> std::borrow::Cow<'_, [usize]> {
 #[allow(clippy::too_many_arguments)]
 fn edited(
     path: &str,
-    img: &Image,
+    img: &Image<'_>,
     i: usize,
     status: FunctionStatus,
-    before: Option<(&Image, usize)>,
-    after: Option<(&Image, usize)>,
+    before: Option<(&Image<'_>, usize)>,
+    after: Option<(&Image<'_>, usize)>,
     removed: &[usize],
     added: &[usize],
 ) -> EditedFunction {
@@ -648,14 +852,14 @@ fn edited(
     let sig_b = before.is_some_and(|(im, k)| {
         let g = &im.funcs[k];
         cb.iter()
-            .any(|&l| l >= g.span.start_line && l <= g.header.end_line)
+            .any(|&l| l >= g.span.start_line && l <= g.header_end)
     });
     let sig_a = after.is_some_and(|(im, k)| {
         let g = &im.funcs[k];
         ca.iter()
-            .any(|&l| l >= g.span.start_line && l <= g.header.end_line)
+            .any(|&l| l >= g.span.start_line && l <= g.header_end)
     });
-    let (occurrence, dup_count, _) = img.occ[i];
+    let (occurrence, dup_count, _, _) = img.occ[i];
     EditedFunction {
         path: path.to_string(),
         qualname: f.qualname.clone(),
@@ -666,26 +870,25 @@ fn edited(
         end: before.map(|(im, k)| im.funcs[k].span.end_line),
         after_start: after.map(|(im, k)| im.funcs[k].span.start_line),
         after_end: after.map(|(im, k)| im.funcs[k].span.end_line),
-        header_end: f.header.end_line,
+        header_end: f.header_end,
         changed_directly: direct_b || direct_a,
         trivial_only: triv_b && triv_a && !(cb.is_empty() && ca.is_empty()),
         signature_or_decorator_changed: sig_b || sig_a,
         changed_lines_before: cb,
         changed_lines_after: ca,
-        impl_trait: f.impl_trait.clone(),
-        accessor: f.accessor.clone(),
-        impl_type: f.impl_type.clone(),
-        receiver: f.receiver.clone(),
+        impl_trait: f.rare().impl_trait.clone(),
+        accessor: f.rare().accessor.clone(),
+        impl_type: f.rare().impl_type.clone(),
+        receiver: f.rare().receiver.clone(),
         occurrence,
         dup_count,
         params: f.params.clone(),
         singleton: f.singleton,
-        class_type: f.class_type.clone(),
+        class_type: f.rare().class_type.clone(),
         moved_unchanged: match (before, after) {
             (Some((ib, i)), Some((ia, k))) => {
                 let (b, a) = (&ib.funcs[i].span, &ia.funcs[k].span);
-                ib.file.source.get(b.start_byte..b.end_byte)
-                    == ia.file.source.get(a.start_byte..a.end_byte)
+                ib.source.get(b.start_byte..b.end_byte) == ia.source.get(a.start_byte..a.end_byte)
             }
             _ => false,
         },
@@ -707,6 +910,11 @@ pub struct LocalizeOptions {
     /// The largest pre-image [`crate::localize_in_dir`] reads. Default
     /// [`codethread_lang::io::DEFAULT_MAX_FILE_BYTES`].
     pub max_file_bytes: u64,
+    /// Which images are parsed in chunks of whole top-level units, one
+    /// tree at a time ([`ChunkPlan`]: memory a small multiple of the
+    /// image). Default [`ChunkOptions::default`] (images of 1 MB and more);
+    /// [`ChunkOptions::NEVER`] parses every image whole.
+    pub chunks: ChunkOptions,
 }
 
 impl Default for LocalizeOptions {
@@ -715,6 +923,7 @@ impl Default for LocalizeOptions {
             hint: None,
             budget: ParseBudget::default(),
             max_file_bytes: codethread_lang::io::DEFAULT_MAX_FILE_BYTES,
+            chunks: ChunkOptions::default(),
         }
     }
 }
@@ -741,8 +950,18 @@ pub fn localize(
 ) -> Result<Localization, LocalizeError> {
     let hint = options.hint;
     let budget = &options.budget;
-    let mut after = before.clone();
-    let report = after.apply(patch, &ApplyOptions::default())?;
+    // The post-images of the files the patch writes (the tree's other
+    // files are not copied).
+    let (overlay, report) = crate::apply::apply_with(
+        &|p: &[u8]| before.files.get(p).cloned(),
+        patch,
+        &ApplyOptions::default(),
+    )?;
+    let mut after = MemTree::new();
+    after.files = overlay
+        .into_iter()
+        .filter_map(|(path, f)| f.map(|f| (path, f)))
+        .collect();
     let mut out = Localization {
         files: Vec::new(),
         targets: Vec::new(),
@@ -751,7 +970,16 @@ pub fn localize(
         unsure: Vec::new(),
     };
     for (fp, fr) in patch.files.iter().zip(&report.files) {
-        localize_file(before, &after, fp, fr, hint, budget, &mut out)?;
+        localize_file(
+            before,
+            &after,
+            fp,
+            fr,
+            hint,
+            budget,
+            &options.chunks,
+            &mut out,
+        )?;
     }
     if out.targets.is_empty() {
         let sources: Vec<&FileEdit> = out.files.iter().filter(|f| f.is_source).collect();
@@ -775,6 +1003,7 @@ fn localize_file(
     fr: &FileReport,
     hint: Option<Lang>,
     budget: &ParseBudget,
+    chunks: &ChunkOptions,
     out: &mut Localization,
 ) -> Result<(), LocalizeError> {
     let path = fr
@@ -824,14 +1053,15 @@ fn localize_file(
     let img_b = match &fr.old_path {
         Some(p) => before
             .get(old_bytes.unwrap_or(p.as_bytes()))
-            .map(|src| Image::new(&name_of(old_bytes, p), src, hint, budget))
+            .map(|src| Image::new(&name_of(old_bytes, p), src, hint, budget, chunks))
             .transpose()?,
         None => None,
     };
     let img_a = match &fr.new_path {
         Some(p) => after
             .get(new_bytes.unwrap_or(p.as_bytes()))
-            .map(|src| Image::new(&name_of(new_bytes, p), src, hint, budget))
+            .or_else(|| before.get(new_bytes.unwrap_or(p.as_bytes())))
+            .map(|src| Image::new(&name_of(new_bytes, p), src, hint, budget, chunks))
             .transpose()?,
         None => None,
     };
@@ -840,10 +1070,10 @@ fn localize_file(
     let ext_lang = img_b
         .as_ref()
         .or(img_a.as_ref())
-        .and_then(|im| Lang::for_source(Path::new(&path), &im.file.source, hint))
+        .and_then(|im| Lang::for_source(Path::new(&path), &im.source, hint))
         .or_else(|| Lang::from_path(Path::new(&path)));
     fe.language = ext_lang.map(|l| l.name().to_string());
-    if let Some(used) = img_b.as_ref().or(img_a.as_ref()).map(|im| im.file.lang) {
+    if let Some(used) = img_b.as_ref().or(img_a.as_ref()).map(|im| im.lang) {
         if Some(used) != ext_lang {
             fe.grammar = Some(used.name().to_string());
             out.unsure.push(format!(
@@ -854,8 +1084,8 @@ fn localize_file(
         }
     }
     fe.parse_errors = (
-        img_b.as_ref().map_or(0, |im| im.file.parse_errors),
-        img_a.as_ref().map_or(0, |im| im.file.parse_errors),
+        img_b.as_ref().map_or(0, |im| im.parse_errors),
+        img_a.as_ref().map_or(0, |im| im.parse_errors),
     );
     if fe.parse_errors.0 + fe.parse_errors.1 > 0 {
         out.unsure.push(format!(
@@ -949,11 +1179,11 @@ fn localize_file(
                     e.dup_count
                 ));
             }
-            for note in &f.notes {
+            for note in &f.rare().notes {
                 out.unsure.push(format!("{id}: before: {note}"));
             }
             if let Some((ia, k)) = a {
-                for note in &ia.funcs[k].notes {
+                for note in &ia.funcs[k].rare().notes {
                     out.unsure.push(format!("{id}: after: {note}"));
                 }
             }

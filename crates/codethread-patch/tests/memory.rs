@@ -1,0 +1,198 @@
+//! Peak memory of localizing a patch to a large file (issue 19: memory
+//! bounded by the input). Above the chunk threshold
+//! ([`LocalizeOptions::chunks`]) each image is parsed one chunk of whole
+//! top-level units at a time and no tree is kept with the image: a file of
+//! many small functions (C at 0.40 and 0.62 estimated tokens per byte,
+//! Python, Go), its pre- and post-image, costs at most 20x its size at
+//! peak, where one whole-file tree alone costs 80-160x. The chunked
+//! localization is the whole-file one.
+//!
+//! Each measurement runs in a child process (this test binary, re-run on
+//! the `child` test with `CODETHREAD_MEM_CHILD` set), which reports the
+//! growth of its peak RSS (`VmHWM`) over its RSS once the inputs exist.
+//! Debug build; Linux (`/proc/self/status`).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::process::Command;
+
+use codethread_lang::ChunkOptions;
+use codethread_patch::{
+    diff_files, localize, DiffOptions, FileChange, LocalizeOptions, MemTree, Patch,
+};
+
+const CHILD_ENV: &str = "CODETHREAD_MEM_CHILD";
+
+/// Size of the shapes: above [`CHUNKED`]'s threshold, many chunks.
+const LARGE: usize = 600_000;
+
+/// The chunk options of the shapes (the defaults, scaled down with the
+/// input so that a debug build measures them in seconds).
+const CHUNKED: ChunkOptions = ChunkOptions {
+    min_file_bytes: 100_000,
+    chunk_bytes: 8 * 1024,
+    max_unit_tokens: 50_000,
+};
+
+/// Many small functions of one shape, about `size` bytes, and the same
+/// file with every 50th function's body changed, one function removed,
+/// one added and a comment line changed; the path.
+fn images(shape: &str, size: usize) -> (&'static str, String, String) {
+    let (path, head): (&str, &str) = match shape {
+        "c40" | "c62" => ("x.c", "/* head */\n"),
+        "py" => ("x.py", "\"\"\"Module.\"\"\"\n"),
+        "go" => ("x.go", "package p\n\n"),
+        other => panic!("unknown shape {other}"),
+    };
+    let func = |n: usize, k: usize| {
+        match shape {
+        "c40" => format!(
+            "int f{n}(int a, int b) {{ int x = a + b * {k}; if (x > b) return x - a; return b; }}\n"
+        ),
+        "c62" => format!(
+            "int g{n}(int a,int b){{int x=a+b*{k};if(x>b)x=x-a;else x=b-x;return x*(a-b);}}\n"
+        ),
+        "py" => format!(
+            "def f{n}(a, b):\n    \"\"\"Doc {n}.\"\"\"\n    x = a + b * {k}\n    if x > b:\n        return x - a\n    return b\n\n"
+        ),
+        _ => format!(
+            "// f{n} doc\nfunc f{n}(a int, b int) int {{\n\tx := a + b*{k}\n\tif x > b {{\n\t\treturn x - a\n\t}}\n\treturn b\n}}\n\n"
+        ),
+    }
+    };
+    let (mut before, mut after) = (String::from(head), String::from(head));
+    let mut n = 0usize;
+    while before.len() < size {
+        before.push_str(&func(n, n));
+        match n % 50 {
+            7 => after.push_str(&func(n, n + 1)),
+            13 if n == 13 => {}
+            _ => after.push_str(&func(n, n)),
+        }
+        n += 1;
+    }
+    after.push_str(&func(n, n));
+    (path, before, after)
+}
+
+fn inputs(shape: &str, size: usize) -> (MemTree, Patch) {
+    let (path, before, after) = images(shape, size);
+    let patch = diff_files(
+        &[FileChange {
+            path: path.as_bytes(),
+            before: Some(before.as_bytes()),
+            after: Some(after.as_bytes()),
+            old_mode: None,
+            new_mode: None,
+        }],
+        &DiffOptions::default(),
+    )
+    .unwrap();
+    let mut tree = MemTree::new();
+    tree.insert(path, before);
+    (tree, patch)
+}
+
+fn options(chunks: ChunkOptions) -> LocalizeOptions {
+    LocalizeOptions {
+        chunks,
+        ..LocalizeOptions::default()
+    }
+}
+
+fn status_kb(field: &str) -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = s.lines().find(|l| l.starts_with(field))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// The measurement itself, in the child: `shape:mode`.
+#[test]
+fn child() {
+    let Ok(spec) = std::env::var(CHILD_ENV) else {
+        return;
+    };
+    let (shape, mode) = spec.split_once(':').unwrap();
+    let (tree, patch) = inputs(shape, LARGE);
+    let chunks = match mode {
+        "chunked" => CHUNKED,
+        _ => ChunkOptions::NEVER,
+    };
+    let before = status_kb("VmRSS:").unwrap();
+    let loc = localize(&tree, &patch, &options(chunks)).unwrap();
+    assert!(loc.targets.len() > 100, "{spec}: {}", loc.targets.len());
+    let peak = status_kb("VmHWM:").unwrap();
+    println!("GROWTH_KB {} INPUT {LARGE}", peak.saturating_sub(before));
+}
+
+/// Peak RSS growth (bytes) and input size of one child run.
+fn measure(spec: &str) -> (f64, f64) {
+    let exe = std::env::current_exe().unwrap();
+    let out = Command::new(exe)
+        .args(["--exact", "child", "--nocapture", "--test-threads=1"])
+        .env(CHILD_ENV, spec)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{spec}: {text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let at = text
+        .find("GROWTH_KB")
+        .unwrap_or_else(|| panic!("{spec}: no report in {text}"));
+    let f: Vec<&str> = text[at..].split_whitespace().collect();
+    let growth: f64 = f[1].parse().unwrap();
+    let input: f64 = f[3].parse().unwrap();
+    (growth * 1024.0, input)
+}
+
+#[test]
+fn chunked_localization_peak_memory_is_at_most_20x_the_input() {
+    if status_kb("VmHWM:").is_none() {
+        println!("SKIPPED: no /proc/self/status");
+        return;
+    }
+    let mut failures = Vec::new();
+    for shape in ["c40", "c62", "py", "go"] {
+        let (peak, input) = measure(&format!("{shape}:chunked"));
+        let ratio = peak / input;
+        println!(
+            "{shape}: input {input} B, chunked peak growth {:.1} MB ({ratio:.1}x)",
+            peak / 1e6
+        );
+        if ratio > 20.0 {
+            failures.push(format!("{shape}: {ratio:.1}x the input"));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// The whole-file localization of the same shape costs several times
+/// more: the bound above is the chunking's, not the shapes'.
+#[test]
+fn whole_file_localization_peak_memory_is_the_trees() {
+    if status_kb("VmHWM:").is_none() {
+        println!("SKIPPED: no /proc/self/status");
+        return;
+    }
+    let (peak, input) = measure("c62:whole");
+    let ratio = peak / input;
+    println!("c62 whole: {ratio:.1}x");
+    assert!(ratio > 40.0, "{ratio:.1}x");
+}
+
+#[test]
+fn chunked_localization_is_the_whole_file_localization() {
+    for shape in ["c40", "c62", "py", "go"] {
+        let (tree, patch) = inputs(shape, 200_000);
+        let whole = localize(&tree, &patch, &options(ChunkOptions::NEVER)).unwrap();
+        let chunked = localize(&tree, &patch, &options(CHUNKED)).unwrap();
+        assert!(whole.targets.len() > 20, "{shape}");
+        assert_eq!(
+            serde_json::to_value(&whole).unwrap(),
+            serde_json::to_value(&chunked).unwrap(),
+            "{shape}"
+        );
+    }
+}
