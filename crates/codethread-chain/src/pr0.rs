@@ -5,9 +5,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use codethread_lang::{parse_file, Lang, ParsedFile};
 use codethread_patch::{diff_files, DiffOptions, FileChange};
-use codethread_skeleton::{skeletonize, Options, ParseErrorPolicy, Selector, Warning};
+use codethread_skeleton::{skeletonize_path, Options, ParseErrorPolicy, Selector, Warning};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ChainError;
@@ -42,22 +41,6 @@ pub struct Pr0Options {
     pub keep_docs: bool,
 }
 
-/// Parse a file as localization does: with the instance's language hint
-/// (every C-family file of a C++ repository is C++), and a `.js` file may be
-/// re-parsed with the TypeScript grammar when that parses with fewer errors.
-pub(crate) fn parse_like_localization(
-    path: &str,
-    bytes: &[u8],
-    hint: Option<Lang>,
-) -> Option<ParsedFile> {
-    parse_file(
-        Path::new(path),
-        bytes.to_vec(),
-        &codethread_lang::ParseOptions::with_hint(hint),
-    )
-    .ok()
-}
-
 /// Stub the targets of `loc` and write PR0.
 ///
 /// Targets nested in another target go with it. A target the skeleton cannot
@@ -86,6 +69,7 @@ pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError
         keep_docs: opts.keep_docs,
         on_parse_errors: ParseErrorPolicy::SkipAffected,
         verify: true,
+        hint: loc.language_hint,
         ..Options::default()
     };
     let mut out = Pr0 {
@@ -101,13 +85,13 @@ pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError
             .before
             .get(*path)
             .ok_or_else(|| err(format!("no pre-image of {path}")))?;
-        let file = parse_like_localization(path, before, loc.language_hint)
-            .ok_or_else(|| err(format!("{path}: cannot parse")))?;
         let selectors: Vec<Selector> = ids
             .iter()
             .map(|q| Selector::Qualname((*q).to_string()))
             .collect();
-        let mut sk = skeletonize(&file, &selectors, &options)
+        // Read as the localization read it (`parse_file` with the
+        // instance's language hint; a large file chunk by chunk).
+        let mut sk = skeletonize_path(Path::new(path), before.clone(), &selectors, &options)
             .map_err(|e| err(format!("{path}: skeleton: {e}")))?;
         // A stub known not to compile is not written: the target is listed in
         // `not_stubbed` with the warning, and the others are planned again.
@@ -127,7 +111,7 @@ pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError
                 .filter(|q| !refused.iter().any(|(f, _)| f == *q))
                 .map(|q| Selector::Qualname((*q).to_string()))
                 .collect();
-            sk = skeletonize(&file, &kept, &options)
+            sk = skeletonize_path(Path::new(path), before.clone(), &kept, &options)
                 .map_err(|e| err(format!("{path}: skeleton: {e}")))?;
             for (f, w) in &refused {
                 out.not_stubbed.push((

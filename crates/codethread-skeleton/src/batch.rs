@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use codethread_lang::io::{read_regular, IoError};
-use codethread_lang::parse_file;
+use codethread_lang::{parse_file, Lang, LangError};
 use rayon::prelude::*;
 
 use crate::{skeletonize, Options, Selector, Skeleton, SkeletonError};
@@ -23,7 +23,10 @@ pub struct FileOutcome {
 /// Skeletonize one file's bytes, choosing the grammar from `path` and
 /// [`Options::hint`] (`codethread_lang::parse_file`: for `.js`-family files
 /// the JavaScript, TypeScript or TSX grammar with the fewest errors, as the
-/// target rules do; with hint `Lang::Cpp` a `.h` or `.c` file is C++).
+/// target rules do; with hint `Lang::Cpp` a `.h` or `.c` file is C++). A
+/// file of at least [`Options::chunks`]`.min_file_bytes` is parsed, and
+/// its skeleton re-parsed, in chunks of whole top-level units, one tree at
+/// a time.
 ///
 /// # Errors
 /// [`SkeletonError::File`] naming `path`, wrapping the parse or skeleton
@@ -38,6 +41,19 @@ pub fn skeletonize_path(
         path: path.to_path_buf(),
         source: Box::new(e),
     };
+    let mut source = source.into();
+    if options.chunks.applies(source.len()) {
+        let lang = Lang::for_source(path, &source, options.hint).ok_or_else(|| {
+            wrap(SkeletonError::Lang(LangError::Unsupported {
+                path: path.to_path_buf(),
+            }))
+        })?;
+        match crate::skeleton::skeletonize_chunked(lang, source, selectors, options) {
+            Ok(Ok(sk)) => return Ok(sk),
+            Ok(Err(whole)) => source = whole,
+            Err(e) => return Err(wrap(e)),
+        }
+    }
     let file = parse_file(
         path,
         source,

@@ -4,19 +4,15 @@
 use std::collections::{HashMap, HashSet};
 
 use codethread_lang::tree_sitter::Node;
-use codethread_lang::ParsedFile;
 
 use crate::{Edit, Warning};
 
 /// The names the file's imports bind (alias, else a guess from the path:
 /// last element without a `.vN` suffix or `go-` prefix). Blank and dot
 /// imports bind nothing checkable.
-fn import_names(file: &ParsedFile) -> Vec<String> {
-    let src = &file.source;
+fn import_names(root: Node<'_>, src: &[u8], names: &mut Vec<String>) {
     let text =
         |n: Node<'_>| String::from_utf8_lossy(src.get(n.byte_range()).unwrap_or(&[])).into_owned();
-    let mut names = Vec::new();
-    let root = file.root();
     let mut c = root.walk();
     for decl in root
         .children(&mut c)
@@ -58,14 +54,15 @@ fn import_names(file: &ParsedFile) -> Vec<String> {
             }
         }
     }
-    names
 }
 
 /// Byte positions of package uses (`pkg.X` operands, `pkg.T` types) by name.
-fn uses(file: &ParsedFile, names: &HashSet<&str>) -> HashMap<String, Vec<usize>> {
-    let src = &file.source;
-    let mut out: HashMap<String, Vec<usize>> = HashMap::new();
-    for n in codethread_lang::preorder(file.root()) {
+fn uses(root: Node<'_>, src: &[u8], names: &[String], out: &mut HashMap<String, Vec<usize>>) {
+    if names.is_empty() {
+        return;
+    }
+    let names: HashSet<&str> = names.iter().map(String::as_str).collect();
+    for n in codethread_lang::preorder(root) {
         let pkg = match n.kind() {
             "selector_expression" => n
                 .child_by_field_name("operand")
@@ -82,25 +79,45 @@ fn uses(file: &ParsedFile, names: &HashSet<&str>) -> HashMap<String, Vec<usize>>
             }
         }
     }
-    out
+}
+
+/// The imports of a file and their uses, gathered over its trees (the
+/// whole file's, or one chunk's at a time, in file order: Go's imports
+/// come before every other declaration).
+#[derive(Debug, Default)]
+pub(crate) struct ImportUses {
+    names: Vec<String>,
+    uses: HashMap<String, Vec<usize>>,
+}
+
+impl ImportUses {
+    /// Adds the imports declared at the top level of the tree under
+    /// `root`, then the uses in it of every import seen so far.
+    pub(crate) fn add_original(&mut self, root: Node<'_>, src: &[u8]) {
+        import_names(root, src, &mut self.names);
+        uses(root, src, &self.names, &mut self.uses);
+    }
+
+    /// The import names (to look for in the skeleton: [`ImportUses::add_uses`]).
+    pub(crate) fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Adds the uses of `names` in the tree under `root`.
+    pub(crate) fn add_uses(&mut self, root: Node<'_>, src: &[u8], names: &[String]) {
+        uses(root, src, names, &mut self.uses);
+    }
 }
 
 /// Add [`Warning::GoUnusedImport`] to the edits that remove the last uses
-/// of an import.
+/// of an import: used in the `original`, unused in the `skeleton`.
 pub(crate) fn flag_unused_imports(
-    original: &ParsedFile,
-    skeleton: &ParsedFile,
+    original: &ImportUses,
+    skeleton: &ImportUses,
     edits: &mut [Edit],
 ) {
-    let names = import_names(original);
-    if names.is_empty() {
-        return;
-    }
-    let set: HashSet<&str> = names.iter().map(String::as_str).collect();
-    let before = uses(original, &set);
-    let after = uses(skeleton, &set);
-    for (name, positions) in &before {
-        if after.get(name).is_some_and(|v| !v.is_empty()) {
+    for (name, positions) in &original.uses {
+        if skeleton.uses.get(name).is_some_and(|v| !v.is_empty()) {
             continue;
         }
         for e in edits.iter_mut() {

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use codethread_lang::{Lang, ParseBudget};
+use codethread_lang::{ChunkOptions, Lang, ParseBudget};
 use serde::{Deserialize, Serialize};
 
 /// What to do with a file that has ERROR/MISSING nodes.
@@ -52,6 +52,14 @@ pub struct Options {
     /// [`codethread_lang::io::DEFAULT_MAX_FILE_BYTES`].
     #[serde(default = "default_max_file_bytes")]
     pub max_file_bytes: u64,
+    /// Which files [`crate::skeletonize_path`], [`crate::skeletonize_dir`]
+    /// and [`crate::skeletonize_source`] parse in chunks of whole top-level
+    /// units, one tree at a time (`codethread_lang::ChunkPlan`: memory a
+    /// small multiple of the file), and re-parse in the same chunks.
+    /// Default `ChunkOptions::default()` (files of 1 MB and more);
+    /// `ChunkOptions::NEVER` parses every file whole.
+    #[serde(default)]
+    pub chunks: ChunkOptions,
 }
 
 fn default_max_file_bytes() -> u64 {
@@ -67,6 +75,7 @@ impl Default for Options {
             parse_budget: ParseBudget::default(),
             hint: None,
             max_file_bytes: default_max_file_bytes(),
+            chunks: ChunkOptions::default(),
         }
     }
 }

@@ -524,21 +524,23 @@ pub(crate) struct PlanInput<'a, 't> {
 
 /// File-wide facts the planner needs: the lazily computed indentation
 /// unit, and the heredocs of languages whose heredoc bodies lie outside
-/// their opener's node.
+/// their opener's node (those of the tree being planned on: the whole
+/// file's, or one chunk's, whose units hold their heredocs).
 pub(crate) struct UnitCache {
     unit: Option<String>,
     heredocs: Option<Heredocs>,
+    /// Whether the file has a heredoc mark (`<<`), once looked for.
+    marks: Option<bool>,
+    /// Offsets of the file's `\n` bytes, ascending, once needed.
+    newlines: Option<Vec<usize>>,
 }
 
-/// Every heredoc opener and body of a file, and its newlines, collected
-/// in one walk (only for files that have heredoc openers).
+/// The heredoc openers and bodies of a tree.
 pub(crate) struct Heredocs {
     /// Start bytes of the openers, ascending.
     beginnings: Vec<usize>,
     /// Byte spans of the bodies, by start.
     bodies: Vec<(usize, usize)>,
-    /// Offsets of the `\n` bytes, ascending.
-    newlines: Vec<usize>,
 }
 
 impl UnitCache {
@@ -546,23 +548,28 @@ impl UnitCache {
         UnitCache {
             unit: None,
             heredocs: None,
+            marks: None,
+            newlines: None,
         }
     }
 
-    /// A cache for one file: with its heredocs where the language's rules
-    /// ask for them (one iterative walk of the tree).
-    pub(crate) fn for_file(lang: Lang, root: Node<'_>, src: &[u8]) -> Self {
-        let mut cache = UnitCache::new();
+    /// Plan on the tree under `root` from now on (a chunk's): its heredocs
+    /// replace the last tree's. What is file-wide (the unit, the newlines)
+    /// is kept.
+    pub(crate) fn set_tree(&mut self, lang: Lang, root: Node<'_>, src: &[u8]) {
+        self.heredocs = None;
         let Some(kinds) = rules(lang).heredocs else {
-            return cache;
+            return;
         };
-        if !src.windows(2).any(|w| w == b"<<") {
-            return cache;
+        if !*self
+            .marks
+            .get_or_insert_with(|| src.windows(2).any(|w| w == b"<<"))
+        {
+            return;
         }
         let mut h = Heredocs {
             beginnings: Vec::new(),
             bodies: Vec::new(),
-            newlines: Vec::new(),
         };
         for n in codethread_lang::preorder(root) {
             if n.kind() == kinds.beginning {
@@ -572,18 +579,20 @@ impl UnitCache {
             }
         }
         if h.beginnings.is_empty() {
-            return cache;
+            return;
         }
         h.beginnings.sort_unstable();
         h.bodies.sort_unstable();
-        h.newlines = src
-            .iter()
-            .enumerate()
-            .filter(|(_, &b)| b == b'\n')
-            .map(|(i, _)| i)
-            .collect();
-        cache.heredocs = Some(h);
-        cache
+        if self.newlines.is_none() {
+            self.newlines = Some(
+                src.iter()
+                    .enumerate()
+                    .filter(|(_, &b)| b == b'\n')
+                    .map(|(i, _)| i)
+                    .collect(),
+            );
+        }
+        self.heredocs = Some(h);
     }
 
     fn get(&mut self, src: &[u8], lang: Lang) -> &str {
@@ -688,9 +697,9 @@ pub(crate) fn plan(inp: &PlanInput<'_, '_>, units: &mut UnitCache) -> Result<Pla
         }
     }
     planned.warnings = warnings;
-    match &units.heredocs {
-        Some(h) => take_heredoc_bodies(planned, inp.src, h),
-        None => Ok(planned),
+    match (&units.heredocs, &units.newlines) {
+        (Some(h), Some(newlines)) => take_heredoc_bodies(planned, inp.src, h, newlines),
+        _ => Ok(planned),
     }
 }
 
@@ -701,7 +710,12 @@ pub(crate) fn plan(inp: &PlanInput<'_, '_>, units: &mut UnitCache) -> Result<Pla
 /// rest of the line, bodies of earlier openers on it) is kept, as part of
 /// the replacement. The bodies of one line are consecutive, in the order
 /// of their openers, starting at the line's newline.
-fn take_heredoc_bodies(planned: Planned, src: &[u8], h: &Heredocs) -> Result<Planned, PlanError> {
+fn take_heredoc_bodies(
+    planned: Planned,
+    src: &[u8],
+    h: &Heredocs,
+    newlines: &[usize],
+) -> Result<Planned, PlanError> {
     let (s, e) = (planned.start, planned.end);
     let lo = h.beginnings.partition_point(|&b| b < s);
     let hi = h.beginnings.partition_point(|&b| b < e);
@@ -720,11 +734,11 @@ fn take_heredoc_bodies(planned: Planned, src: &[u8], h: &Heredocs) -> Result<Pla
         ));
     }
     // The newline ending the last removed opener's line, and where the line starts.
-    let k = h.newlines.partition_point(|&n| n < last);
-    let line_end = h.newlines.get(k).copied().unwrap_or(src.len());
+    let k = newlines.partition_point(|&n| n < last);
+    let line_end = newlines.get(k).copied().unwrap_or(src.len());
     let line_start = k
         .checked_sub(1)
-        .and_then(|j| h.newlines.get(j))
+        .and_then(|j| newlines.get(j))
         .map_or(0, |&n| n + 1);
     if e > line_end {
         // The line ends inside the edit: its bodies start inside it too.

@@ -2,7 +2,8 @@
 
 use codethread_lang::tree_sitter::Node;
 use codethread_lang::{
-    index_flat, parse, parse_lang, FlatTree, Function, Lang, LangParseOptions, ParsedFile,
+    index_flat, parse, parse_lang, ChunkParse, ChunkPlan, FlatTree, Function, Lang,
+    LangParseOptions, ParsedFile,
 };
 
 use crate::plan::{plan, rules, PlanError, PlanInput, Planned, UnitCache};
@@ -55,18 +56,163 @@ pub fn skeletonize(
     selectors: &[Selector],
     options: &Options,
 ) -> Result<Skeleton, SkeletonError> {
-    if file.parse_errors > 0 && options.on_parse_errors == ParseErrorPolicy::Refuse {
-        let (line, column) = codethread_lang::first_error(file.root()).unwrap_or((1, 1));
+    skeletonize_parts(Parts::Whole(file), selectors, options)
+}
+
+/// The trees a skeleton is planned on: the whole file's, or, for a large
+/// file ([`Options::chunks`]), one chunk's of whole top-level units at a
+/// time ([`ChunkPlan`]), so that no tree of the whole file is held.
+enum Parts<'a> {
+    Whole(&'a ParsedFile),
+    Chunked {
+        plan: ChunkPlan,
+        /// How each chunk is parsed (as the whole file would be).
+        how: ChunkParse,
+    },
+}
+
+impl Parts<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Parts::Whole(_) => 1,
+            Parts::Chunked { plan, .. } => plan.chunks().len(),
+        }
+    }
+
+    /// The file's language (its fallback grammar's, for a whole file read
+    /// with one).
+    fn lang(&self) -> Lang {
+        match self {
+            Parts::Whole(f) => f.lang,
+            Parts::Chunked { plan, .. } => plan.lang(),
+        }
+    }
+
+    /// Where each part starts (the whole file: one part at 0).
+    fn starts(&self) -> Vec<usize> {
+        match self {
+            Parts::Whole(_) => vec![0],
+            Parts::Chunked { plan, .. } => plan.chunks().iter().map(|c| c.start).collect(),
+        }
+    }
+
+    /// Call `f` with part `i`'s tree (`None`: no such part).
+    fn with<T>(
+        &mut self,
+        i: usize,
+        f: impl FnOnce(&ParsedFile) -> T,
+    ) -> Result<Option<T>, SkeletonError> {
+        match self {
+            Parts::Whole(file) => Ok((i == 0).then(|| f(file))),
+            Parts::Chunked { plan, how } => Ok(plan.with_chunk(i, how, f)?),
+        }
+    }
+
+    /// The file's bytes.
+    fn source(&self) -> &[u8] {
+        match self {
+            Parts::Whole(f) => &f.source,
+            Parts::Chunked { plan, .. } => plan.source(),
+        }
+    }
+}
+
+/// What the first pass over a file's parts finds: the whole file's index
+/// and, per part, where its functions start in it, its language and its
+/// error count.
+struct Scan {
+    funcs: Vec<Function>,
+    bases: Vec<usize>,
+    langs: Vec<Lang>,
+    errors: Vec<usize>,
+    first_error: Option<(usize, usize)>,
+    /// The whole file's flattened tree, kept for the second pass.
+    flat: Option<FlatTree>,
+}
+
+fn scan(parts: &mut Parts<'_>) -> Result<Scan, SkeletonError> {
+    let n = parts.len();
+    let mut join = codethread_lang::IndexJoin::default();
+    let mut whole = None;
+    let mut out = Scan {
+        funcs: Vec::new(),
+        bases: Vec::with_capacity(n + 1),
+        langs: Vec::with_capacity(n),
+        errors: Vec::with_capacity(n),
+        first_error: None,
+        flat: None,
+    };
+    for i in 0..n {
+        let keep_flat = n == 1;
+        let Some((index, lang, errors, first, flat)) = parts.with(i, |f| {
+            let flat = FlatTree::new(f);
+            let index = index_flat(f, &flat);
+            let first = if f.parse_errors > 0 {
+                codethread_lang::first_error(f.root())
+            } else {
+                None
+            };
+            (
+                index,
+                f.lang,
+                f.parse_errors,
+                first,
+                keep_flat.then_some(flat),
+            )
+        })?
+        else {
+            continue;
+        };
+        out.bases.push(join.len());
+        if n == 1 {
+            whole = Some(index);
+        } else {
+            join.push(index);
+        }
+        out.langs.push(lang);
+        out.errors.push(errors);
+        out.first_error = out.first_error.or(first);
+        out.flat = flat;
+    }
+    out.funcs = match whole {
+        Some(index) => index,
+        None => join.finish(),
+    };
+    out.bases.push(out.funcs.len());
+    Ok(out)
+}
+
+fn skeletonize_parts(
+    mut parts: Parts<'_>,
+    selectors: &[Selector],
+    options: &Options,
+) -> Result<Skeleton, SkeletonError> {
+    let Scan {
+        funcs,
+        bases,
+        langs,
+        errors: part_errors,
+        first_error,
+        flat: mut whole_flat,
+    } = scan(&mut parts)?;
+    let lang = match &parts {
+        Parts::Whole(f) => f.lang,
+        Parts::Chunked { .. } => langs
+            .iter()
+            .copied()
+            .find(|&l| l != parts.lang())
+            .unwrap_or(parts.lang()),
+    };
+    let parse_errors: usize = part_errors.iter().sum();
+    if parse_errors > 0 && options.on_parse_errors == ParseErrorPolicy::Refuse {
+        let (line, column) = first_error.unwrap_or((1, 1));
         return Err(SkeletonError::ParseErrors {
-            lang: file.lang,
-            errors: file.parse_errors,
+            lang,
+            errors: parse_errors,
             line,
             column,
         });
     }
-    let flat = FlatTree::new(file);
-    let funcs = index_flat(file, &flat);
-    let src = &file.source[..];
 
     // Which selectors match which functions.
     let mut selected = vec![false; funcs.len()];
@@ -84,68 +230,96 @@ pub fn skeletonize(
         }
     }
 
-    let located = locate(file, &flat, &funcs, &selected);
-    drop(flat);
+    let file_rules = rules(lang);
+    let check_imports = file_rules.rejects_unused_imports;
     let mut skipped = Vec::new();
     // A target covers its nested functions.
     let mut covering = vec![false; funcs.len()];
     let mut planned: Vec<(usize, Planned)> = Vec::new();
-    let mut units = UnitCache::for_file(file.lang, file.root(), src);
-    for (i, f) in funcs.iter().enumerate() {
-        let covered = f
-            .parent
-            .is_some_and(|p| covering.get(p).copied().unwrap_or(false));
-        if covered {
-            covering[i] = true;
-            continue;
-        }
-        if !selected[i] {
-            continue;
-        }
-        let skip = |reason| Skipped {
-            function: display_id(f),
-            line: f.node.start_line,
-            reason,
-        };
-        // Without a body span, the engine still looks for a body the
-        // grammar puts in no field, or an empty body the grammar omits
-        // (`StubRules`); it reports `NoBody` when there is none. Macro
-        // bodies are only re-parsed for functions with a body.
-        if f.body.is_none() && f.in_macro {
-            skipped.push(skip(SkipReason::NoBody));
-            continue;
-        }
-        if rules(file.lang).overload_stubs && is_overload_stub(f) {
-            skipped.push(skip(SkipReason::Overload));
-            continue;
-        }
-        match plan_function(
-            file,
-            f,
-            located.get(i).copied().flatten(),
-            options,
-            &mut units,
-        ) {
-            Ok(p) => {
-                covering[i] = true;
-                if src.get(p.start..p.end) == Some(p.replacement.as_bytes()) {
-                    skipped.push(skip(SkipReason::AlreadyStub));
-                } else {
-                    planned.push((i, p));
+    let mut units = UnitCache::new();
+    let wanted = file_rules
+        .static_uses
+        .as_ref()
+        .map(|r| crate::staticuses::wanted(parts.source(), &funcs, r));
+    let mut uses = crate::staticuses::Uses::new();
+    let mut imports = crate::goimports::ImportUses::default();
+    // The second pass: each part's functions planned on its tree.
+    for (part, range) in bases.windows(2).enumerate() {
+        let (lo, hi) = (range[0], range[1]);
+        let flat = whole_flat.take();
+        parts.with(part, |file| {
+            let src = &file.source[..];
+            let here = funcs.get(lo..hi).unwrap_or_default();
+            let wanted_here = selected.get(lo..hi).unwrap_or_default();
+            let located = {
+                let flat = flat.unwrap_or_else(|| FlatTree::new(file));
+                locate(file, &flat, here, wanted_here)
+            };
+            units.set_tree(file.lang, file.root(), src);
+            if let (Some(w), Some(r)) = (&wanted, &file_rules.static_uses) {
+                crate::staticuses::collect_uses(file.root(), src, r, w, &mut uses);
+            }
+            if check_imports {
+                imports.add_original(file.root(), src);
+            }
+            for (i, f) in funcs.iter().enumerate().take(hi).skip(lo) {
+                let covered = f
+                    .parent
+                    .is_some_and(|p| covering.get(p).copied().unwrap_or(false));
+                if covered {
+                    covering[i] = true;
+                    continue;
+                }
+                if !selected[i] {
+                    continue;
+                }
+                let skip = |reason| Skipped {
+                    function: display_id(f),
+                    line: f.node.start_line,
+                    reason,
+                };
+                // Without a body span, the engine still looks for a body the
+                // grammar puts in no field, or an empty body the grammar omits
+                // (`StubRules`); it reports `NoBody` when there is none. Macro
+                // bodies are only re-parsed for functions with a body.
+                if f.body.is_none() && f.in_macro {
+                    skipped.push(skip(SkipReason::NoBody));
+                    continue;
+                }
+                if rules(file.lang).overload_stubs && is_overload_stub(f) {
+                    skipped.push(skip(SkipReason::Overload));
+                    continue;
+                }
+                match plan_function(
+                    file,
+                    f,
+                    located.get(i - lo).copied().flatten(),
+                    options,
+                    &mut units,
+                ) {
+                    Ok(p) => {
+                        covering[i] = true;
+                        if src.get(p.start..p.end) == Some(p.replacement.as_bytes()) {
+                            skipped.push(skip(SkipReason::AlreadyStub));
+                        } else {
+                            planned.push((i, p));
+                        }
+                    }
+                    Err(e) => {
+                        let reason = match e {
+                            PlanError::NoBody => SkipReason::NoBody,
+                            PlanError::Unsupported(m) => SkipReason::Unsupported(m.to_string()),
+                            PlanError::Malformed(m) => SkipReason::ParseError(m.to_string()),
+                            PlanError::Affected(m) => SkipReason::ParseError(m),
+                        };
+                        skipped.push(skip(reason));
+                    }
                 }
             }
-            Err(e) => {
-                let reason = match e {
-                    PlanError::NoBody => SkipReason::NoBody,
-                    PlanError::Unsupported(m) => SkipReason::Unsupported(m.to_string()),
-                    PlanError::Malformed(m) => SkipReason::ParseError(m.to_string()),
-                    PlanError::Affected(m) => SkipReason::ParseError(m),
-                };
-                skipped.push(skip(reason));
-            }
-        }
+        })?;
     }
 
+    let src = parts.source();
     planned.sort_by_key(|(_, p)| (p.start, p.end));
     let mut edits: Vec<Edit> = Vec::with_capacity(planned.len());
     let mut last_end = 0usize;
@@ -169,8 +343,8 @@ pub fn skeletonize(
             warnings: p.warnings,
         });
     }
-    if let Some(rules) = rules(file.lang).static_uses {
-        crate::staticuses::keep_uses(file, &funcs, &rules, &mut edits);
+    if let (Some(w), Some(r)) = (&wanted, &file_rules.static_uses) {
+        crate::staticuses::keep_uses(src, r, w, &uses, &mut edits);
         // A body that already is the stub with its kept uses (a skeleton
         // skeletonized again) is left alone, as any stub is.
         let (same, changed): (Vec<Edit>, Vec<Edit>) = edits
@@ -184,17 +358,24 @@ pub fn skeletonize(
         }));
     }
     let mut text = apply_edits(src, &edits)?;
-    let check_imports = rules(file.lang).rejects_unused_imports;
     let near = |e: &Edit| e.warnings.contains(&Warning::NearParseError);
     let has_near = edits.iter().any(near);
     if (options.verify || check_imports || has_near) && !edits.is_empty() {
-        let mut re = reparse(file, &text, check_imports, options)?;
+        let original = Original {
+            parts: &parts,
+            langs: &langs,
+            errors: &part_errors,
+            import_names: imports.names(),
+            check_imports,
+            options,
+        };
+        let mut re = original.reparse(&text, &edits)?;
         // The fallback rule's stubs are checked together, by the one
         // re-parse every skeleton gets. When they add an error, the ones to
         // drop are found by halving the group (each half tested with the
         // stubs accepted so far), within a fixed number of re-parses: never
         // one per function.
-        if has_near && re.parse_errors > file.parse_errors {
+        if has_near && re.errors > parse_errors {
             let (mut kept, near_edits): (Vec<Edit>, Vec<Edit>) =
                 edits.into_iter().partition(|e| !near(e));
             let mut groups = vec![near_edits];
@@ -212,7 +393,7 @@ pub fn skeletonize(
                     let mut trial: Vec<Edit> = kept.iter().chain(group.iter()).cloned().collect();
                     trial.sort_by_key(|e| (e.start_byte, e.end_byte));
                     let t = apply_edits(src, &trial)?;
-                    reparse(file, &t, check_imports, options)?.parse_errors <= file.parse_errors
+                    original.reparse(&t, &trial)?.errors <= parse_errors
                 };
                 if fits {
                     kept.append(&mut group);
@@ -236,28 +417,28 @@ pub fn skeletonize(
             kept.sort_by_key(|e| (e.start_byte, e.end_byte));
             edits = kept;
             text = apply_edits(src, &edits)?;
-            re = reparse(file, &text, check_imports, options)?;
+            re = original.reparse(&text, &edits)?;
         }
         if check_imports {
-            crate::goimports::flag_unused_imports(file, &re, &mut edits);
+            crate::goimports::flag_unused_imports(&imports, &re.imports, &mut edits);
         }
-        if options.verify && re.parse_errors > file.parse_errors {
-            let (line, column) = codethread_lang::first_error(re.root()).unwrap_or((1, 1));
+        if options.verify && re.errors > parse_errors {
+            let (line, column) = re.first_error.unwrap_or((1, 1));
             return Err(SkeletonError::Verification {
-                before: file.parse_errors,
-                after: re.parse_errors,
+                before: parse_errors,
+                after: re.errors,
                 line,
                 column,
             });
         }
     }
     Ok(Skeleton {
-        lang: file.lang,
+        lang,
         text,
         edits,
         skipped,
         unmatched,
-        parse_errors: file.parse_errors,
+        parse_errors,
     })
 }
 
@@ -265,29 +446,101 @@ pub fn skeletonize(
 /// near syntax errors that add one, when together they do.
 const NEAR_ERROR_REPARSES: usize = 16;
 
-/// The skeleton's text re-parsed the way the file was: with the macro mask
-/// when it helps. The mask only lowers the error count, and only the count
-/// decides (Go, whose imports are checked, has no macro rules): a plain
-/// parse that verifies needs no second, masked one.
-fn reparse(
-    file: &ParsedFile,
-    text: &[u8],
+/// The original file as a skeleton of it is re-parsed: part by part, each
+/// with the language it was read as.
+struct Original<'p, 'a> {
+    parts: &'p Parts<'a>,
+    langs: &'p [Lang],
+    errors: &'p [usize],
+    import_names: &'p [String],
     check_imports: bool,
-    options: &Options,
-) -> Result<ParsedFile, SkeletonError> {
-    let plain = parse_lang(
-        file.lang,
-        text.to_vec(),
-        &LangParseOptions::with_budget(options.parse_budget),
-    )?;
-    Ok(if check_imports || plain.parse_errors > file.parse_errors {
-        codethread_lang::tolerant(plain)
-    } else {
-        plain
-    })
+    options: &'p Options,
 }
 
-/// Parse `source` as `lang` and skeletonize it.
+/// What a skeleton's re-parse tells: its error count, where its first
+/// added error is, and (Go) the uses of the file's imports in it.
+struct Reparsed {
+    errors: usize,
+    first_error: Option<(usize, usize)>,
+    imports: crate::goimports::ImportUses,
+}
+
+impl Original<'_, '_> {
+    /// Re-parse `text`, the original with `edits` applied, the way the
+    /// file was read: with the macro mask when it helps (the mask only
+    /// lowers the error count, and only the count decides; Go, whose
+    /// imports are checked, has no macro rules). A chunked file's skeleton
+    /// is parsed in the same chunks, shifted by the edits before each: the
+    /// edits lie inside functions, inside the chunks' units.
+    fn reparse(&self, text: &[u8], edits: &[Edit]) -> Result<Reparsed, SkeletonError> {
+        let mut out = Reparsed {
+            errors: 0,
+            first_error: None,
+            imports: crate::goimports::ImportUses::default(),
+        };
+        let budget = LangParseOptions::with_budget(self.options.parse_budget);
+        let mut take = |i: usize, file: &ParsedFile| {
+            let before = self.errors.get(i).copied().unwrap_or(0);
+            if file.parse_errors > before && out.first_error.is_none() {
+                out.first_error = codethread_lang::first_error(file.root());
+            }
+            out.errors += file.parse_errors;
+            if self.check_imports {
+                out.imports
+                    .add_uses(file.root(), &file.source, self.import_names);
+            }
+        };
+        match self.parts {
+            Parts::Whole(file) => {
+                let plain = parse_lang(file.lang, text.to_vec(), &budget)?;
+                let re = if self.check_imports || plain.parse_errors > file.parse_errors {
+                    codethread_lang::tolerant(plain)
+                } else {
+                    plain
+                };
+                take(0, &re);
+            }
+            Parts::Chunked { plan, .. } => {
+                // Each chunk start shifted by the edits wholly before it; a
+                // start inside an edit is dropped (its chunks read as one).
+                let mut starts = Vec::with_capacity(plan.chunks().len());
+                let mut shift: isize = 0;
+                let mut e = edits.iter().peekable();
+                for start in self.parts.starts() {
+                    let mut inside = false;
+                    while let Some(ed) = e.peek() {
+                        if ed.end_byte <= start {
+                            shift += ed.replacement.len() as isize
+                                - (ed.end_byte - ed.start_byte) as isize;
+                            e.next();
+                        } else {
+                            inside = ed.start_byte < start;
+                            break;
+                        }
+                    }
+                    if !inside {
+                        starts.push(start.saturating_add_signed(shift));
+                    }
+                }
+                let mut re = ChunkPlan::with_starts(plan.lang(), text.to_vec(), &budget, &starts)?;
+                let merged = re.chunks().len() != self.errors.len();
+                for i in 0..re.chunks().len() {
+                    let how = ChunkParse {
+                        grammar: self.langs.get(i).copied().filter(|_| !merged),
+                        fallbacks: false,
+                        tolerant: true,
+                    };
+                    re.with_chunk(i, &how, |f| take(if merged { usize::MAX } else { i }, f))?;
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Parse `source` as `lang` and skeletonize it. A file of at least
+/// [`Options::chunks`]`.min_file_bytes` is parsed in chunks of whole
+/// top-level units, one tree at a time.
 ///
 /// # Errors
 /// As [`parse`] and [`skeletonize`].
@@ -297,12 +550,42 @@ pub fn skeletonize_source(
     selectors: &[Selector],
     options: &Options,
 ) -> Result<Skeleton, SkeletonError> {
-    let file = parse_lang(
-        lang,
-        source,
-        &LangParseOptions::with_budget(options.parse_budget),
-    )?;
+    let source = source.into();
+    let parse_options = LangParseOptions::with_budget(options.parse_budget);
+    if options.chunks.applies(source.len()) {
+        let plan = ChunkPlan::new(lang, source, &parse_options, &options.chunks)?;
+        if plan.chunks().len() > 1 {
+            let how = ChunkParse::default();
+            return skeletonize_parts(Parts::Chunked { plan, how }, selectors, options);
+        }
+        let file = parse_lang(lang, plan.into_source(), &parse_options)?;
+        return skeletonize(&file, selectors, options);
+    }
+    let file = parse_lang(lang, source, &parse_options)?;
     skeletonize(&file, selectors, options)
+}
+
+/// Skeletonize `source`, a file of `lang` read as [`codethread_lang::parse_file`]
+/// reads it (fallback grammars, then the macro mask), in chunks of whole
+/// top-level units when it is large ([`Options::chunks`]). `None`: one
+/// chunk, the caller parses it whole.
+pub(crate) fn skeletonize_chunked(
+    lang: Lang,
+    source: Vec<u8>,
+    selectors: &[Selector],
+    options: &Options,
+) -> Result<Result<Skeleton, Vec<u8>>, SkeletonError> {
+    let parse_options = LangParseOptions::with_budget(options.parse_budget);
+    let plan = ChunkPlan::new(lang, source, &parse_options, &options.chunks)?;
+    if plan.chunks().len() <= 1 {
+        return Ok(Err(plan.into_source()));
+    }
+    let how = ChunkParse {
+        grammar: None,
+        fallbacks: true,
+        tolerant: true,
+    };
+    skeletonize_parts(Parts::Chunked { plan, how }, selectors, options).map(Ok)
 }
 
 /// True when `node` has an error inside or lies inside an ERROR node.

@@ -8,7 +8,8 @@
 
 use std::collections::HashMap;
 
-use codethread_lang::{preorder, Function, FunctionKind, ParsedFile};
+use codethread_lang::tree_sitter::Node;
+use codethread_lang::{preorder, Function, FunctionKind};
 
 use crate::plan::StaticUses;
 use crate::Edit;
@@ -31,22 +32,24 @@ fn internal(header: &[u8], rules: &StaticUses) -> bool {
     linkage
 }
 
-/// Adds a kept use to the first edit that removed the last use of each
-/// file-level function with internal linkage. `edits` are sorted and do not
-/// overlap. One walk over the tree's leaves.
-pub(crate) fn keep_uses(
-    file: &ParsedFile,
-    funcs: &[Function],
-    rules: &StaticUses,
-    edits: &mut [Edit],
-) {
-    let src = &file.source;
+/// The file-level functions with internal linkage whose last use a stub
+/// may keep, by name, with their definitions' spans (see [`keep_uses`]).
+pub(crate) type Wanted<'f> = HashMap<&'f [u8], Vec<(usize, usize)>>;
+
+/// The uses found so far of the [`Wanted`] names outside their own
+/// definitions, by name.
+pub(crate) type Uses<'f> = HashMap<&'f [u8], Vec<usize>>;
+
+/// The functions of `funcs` (the whole file's index) whose last use a stub
+/// may keep: file-level, not a template, the only function of its name,
+/// with a header word of internal linkage.
+pub(crate) fn wanted<'f>(src: &[u8], funcs: &'f [Function], rules: &StaticUses) -> Wanted<'f> {
     // Every function of the file by name: an overloaded name is skipped.
     let mut named: HashMap<&str, usize> = HashMap::new();
     for f in funcs {
         *named.entry(f.name.as_str()).or_default() += 1;
     }
-    let mut wanted: HashMap<&[u8], Vec<(usize, usize)>> = HashMap::new();
+    let mut wanted: Wanted<'f> = HashMap::new();
     for f in funcs {
         // From the start of the definition's line: a masked specifier
         // macro (`STATIC`) stands before the node.
@@ -73,24 +76,50 @@ pub(crate) fn keep_uses(
                 .push((f.span.start_byte, f.span.end_byte));
         }
     }
+    wanted
+}
+
+/// Adds to `uses` the uses of the `wanted` names in the tree under `root`
+/// (the whole file's, or one chunk's) outside their own definitions: one
+/// walk over the tree's leaves.
+pub(crate) fn collect_uses<'f>(
+    root: Node<'_>,
+    src: &[u8],
+    rules: &StaticUses,
+    wanted: &Wanted<'f>,
+    uses: &mut Uses<'f>,
+) {
     if wanted.is_empty() {
         return;
     }
-    // Uses outside the function's own definitions, by name.
-    let mut uses: HashMap<&[u8], Vec<usize>> = HashMap::new();
-    for n in preorder(file.root()) {
+    for n in preorder(root) {
         if n.kind() != rules.identifier || n.child_count() != 0 {
             continue;
         }
         let Some(name) = src.get(n.start_byte()..n.end_byte()) else {
             continue;
         };
-        if let Some(defs) = wanted.get(name) {
+        if let Some((&key, defs)) = wanted.get_key_value(name) {
             let at = n.start_byte();
             if !defs.iter().any(|&(s, e)| s <= at && at < e) {
-                uses.entry(name).or_default().push(at);
+                uses.entry(key).or_default().push(at);
             }
         }
+    }
+}
+
+/// Adds a kept use to the first edit that removed the last use of each
+/// [`Wanted`] function, given all its `uses` ([`collect_uses`] over the
+/// file's trees). `edits` are sorted and do not overlap.
+pub(crate) fn keep_uses(
+    src: &[u8],
+    rules: &StaticUses,
+    wanted: &Wanted<'_>,
+    uses: &Uses<'_>,
+    edits: &mut [Edit],
+) {
+    if wanted.is_empty() {
+        return;
     }
     let depth = conditional_depths(src);
     let depth_at = |at: usize| -> usize {
@@ -105,7 +134,7 @@ pub(crate) fn keep_uses(
             .map(|_| i)
     };
     let mut names: Vec<(&[u8], usize)> = Vec::new();
-    for (name, at) in &uses {
+    for (&name, at) in uses {
         let inside: Option<Vec<usize>> = at.iter().map(|&a| edit_at(a)).collect();
         let Some(first) = inside.and_then(|v| v.into_iter().min()) else {
             continue;
