@@ -149,6 +149,10 @@ struct Child {
     lost: bool,
     /// Not an extra (a comment) and in column 0: where a chunk may start.
     starts_unit: bool,
+    /// A comment, or a kind that belongs to the unit after it (Rust
+    /// attributes: `LangSpec::leading_siblings` and the kinds allowed
+    /// between them), in column 0.
+    attaches: bool,
 }
 
 /// Whether a chunk of a file of the language can be parsed alone: PHP's
@@ -322,14 +326,23 @@ impl ChunkPlan {
                 // and leave the rest of its body as statements at the top
                 // level (indented, in formatted code): the unit goes to the
                 // next chunk with them.
-                let boundary = kids
-                    .get(..trusted)
-                    .unwrap_or(&[])
-                    .iter()
+                //
+                // A unit starts with the children before it that belong to
+                // it (Rust attributes, the comments among and before them:
+                // the index widens a function's span over them), so the
+                // chunk ends before those.
+                let trusted = kids.get(..trusted).unwrap_or(&[]);
+                let boundary = (0..trusted.len())
                     .rev()
-                    .find(|c| c.starts_unit)
-                    .map(|c| c.start)
-                    .filter(|&b| b > pos && b < cut);
+                    .filter(|&i| trusted[i].starts_unit)
+                    .map(|i| {
+                        let mut j = i;
+                        while j > 0 && trusted[j - 1].attaches {
+                            j -= 1;
+                        }
+                        trusted[j].start
+                    })
+                    .find(|&b| b > pos && b < cut);
                 if let Some(b) = boundary {
                     break b;
                 }
@@ -367,6 +380,7 @@ impl ChunkPlan {
         // A root that is itself an ERROR node (recovery found no tree of
         // the window) holds loose tokens: none of them is trusted.
         let lost = root.is_error();
+        let spec = crate::spec::spec(grammar);
         let mut cursor = root.walk();
         let kids = root
             .children(&mut cursor)
@@ -381,6 +395,10 @@ impl ChunkPlan {
                     || c.is_missing()
                     || !braces_balance(c),
                 starts_unit: !c.is_extra() && c.start_position().column == 0,
+                attaches: c.start_position().column == 0
+                    && (c.is_extra()
+                        || spec.leading_siblings.contains(&c.kind())
+                        || spec.between_siblings.contains(&c.kind())),
             })
             .collect();
         Ok(kids)
