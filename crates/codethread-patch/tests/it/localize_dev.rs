@@ -272,3 +272,68 @@ fn moved_functions_are_flagged_moved_unchanged() {
         .unwrap()
         .contains("\"moved_unchanged\":true"));
 }
+
+/// Chunked localization (issue 19, `LocalizeOptions::chunks`) against the
+/// whole-file one on the 66 dev instances: with the chunk threshold forced
+/// to 0 and chunks of about 2 KB (every image cut into many chunks), the
+/// whole localization (targets, added functions, files, notes) is the same
+/// on every instance whose touched source files parse without syntax
+/// errors; the others are counted.
+#[test]
+fn chunked_localization_equals_whole_file_localization() {
+    use codethread_lang::ChunkOptions;
+    const FORCED: ChunkOptions = ChunkOptions {
+        min_file_bytes: 0,
+        chunk_bytes: 2_048,
+        max_unit_tokens: 0,
+    };
+    let (mut n, mut with_errors) = (0usize, 0usize);
+    let mut failures = Vec::new();
+    for pack in ["chains/dev", "chains/dev_multilingual"] {
+        let Some(dir) = codethread_testkit::shared_path(pack) else {
+            return;
+        };
+        for (row, files) in dev_instances(&dir) {
+            let id = row["instance_id"].as_str().unwrap().to_string();
+            let hint = row["language"]
+                .as_str()
+                .and_then(codethread_lang::Lang::from_name);
+            let patch = parse(row["patch"].as_str().unwrap().as_bytes()).unwrap();
+            let before = load_tree(&files.join("before"));
+            let run = |chunks| {
+                let opts = LocalizeOptions {
+                    chunks,
+                    ..LocalizeOptions::with_hint(hint)
+                };
+                serde_json::to_value(localize(&before, &patch, &opts).unwrap()).unwrap()
+            };
+            let (whole, chunked) = (run(ChunkOptions::NEVER), run(FORCED));
+            n += 1;
+            if whole == chunked {
+                continue;
+            }
+            let errors = whole["files"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f["parse_errors"] != json!([0, 0]));
+            if errors {
+                with_errors += 1;
+                println!("{id}: differs (touched files with syntax errors)");
+            } else {
+                let (w, c) = (whole.to_string(), chunked.to_string());
+                let at = w.bytes().zip(c.bytes()).take_while(|(a, b)| a == b).count();
+                let from = at.saturating_sub(200);
+                println!(
+                    "{id}: whole …{}… / chunked …{}…",
+                    w.get(from..(at + 200).min(w.len())).unwrap_or_default(),
+                    c.get(from..(at + 200).min(c.len())).unwrap_or_default()
+                );
+                failures.push(id);
+            }
+        }
+    }
+    println!("chunked localization: {n} instances, {with_errors} differ with syntax errors");
+    assert_eq!(n, 66);
+    assert!(failures.is_empty(), "{failures:?}");
+}

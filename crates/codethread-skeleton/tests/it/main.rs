@@ -5,6 +5,7 @@
 //! `docs/ARCHITECTURE.md` ("Test binaries").
 
 mod c_alternatives;
+mod chunked;
 mod corpora;
 mod cpp_macros;
 mod dev_targets;
