@@ -290,7 +290,12 @@ impl ChunkPlan {
         while pos < len {
             let mut window = step;
             let end = loop {
-                let cut = unit_cut(&self.source, pos.saturating_add(window), step);
+                let cut = unit_cut(
+                    &self.source,
+                    pos.saturating_add(window),
+                    step,
+                    CLOSERS.get(self.lang),
+                );
                 if cut >= len {
                     break len;
                 }
@@ -309,13 +314,12 @@ impl ChunkPlan {
                 // whole file's.
                 let kids = self.root_children(grammar, pos, cut, point)?;
                 let first_error = kids.iter().position(|c| c.has_error).unwrap_or(kids.len());
-                // A window with no tree (its root an ERROR node) is never
-                // trusted: it grows until it has one or reaches the file's
-                // end (or the node budget). An error that stays in a window
-                // of 8 steps and more is the file's own.
-                let trusted = if kids.first().is_some_and(|c| c.lost) {
-                    0
-                } else if window >= step.saturating_mul(STUCK_STEPS) {
+                // A window whose root is an ERROR node trusts only its
+                // leading whole units (`root_children`), never the rest,
+                // however long it grows. Otherwise an error that stays in a
+                // window of 8 steps and more is the file's own.
+                let lost = kids.first().is_some_and(|c| c.lost);
+                let trusted = if !lost && window >= step.saturating_mul(STUCK_STEPS) {
                     kids.len()
                 } else {
                     first_error
@@ -377,8 +381,12 @@ impl ChunkPlan {
     ) -> Result<Vec<Child>, LangError> {
         let tree = self.parse_range(grammar, None, start, end, start_point)?;
         let root = tree.root_node();
-        // A root that is itself an ERROR node (recovery found no tree of
-        // the window) holds loose tokens: none of them is trusted.
+        // A root that is itself an ERROR node (tree-sitter-ruby's recovery
+        // from a `def` cut before its `end`) may still hold whole units
+        // before the cut, then loose tokens and parts: only a function,
+        // scope or wrapper of the language's spec is trusted there (not a
+        // leaf, not a Python decorator split from its class), nor anything
+        // after the first other child.
         let lost = root.is_error();
         let spec = crate::spec::spec(grammar);
         let mut cursor = root.walk();
@@ -389,7 +397,7 @@ impl ChunkPlan {
                 start: c.start_byte(),
                 end: c.end_byte(),
                 lost,
-                has_error: lost
+                has_error: (lost && !is_unit(spec, c))
                     || c.has_error()
                     || c.is_error()
                     || c.is_missing()
@@ -551,7 +559,18 @@ impl ChunkPlan {
     }
 }
 
-/// Whether the `{` and `}` tokens of `node`'s subtree pair up (missing
+/// Whether `node` is a whole unit of the language's spec: a function, a
+/// scope or a wrapper of one (a decorated definition), with children.
+fn is_unit(spec: &crate::spec::LangSpec, node: tree_sitter::Node<'_>) -> bool {
+    let kind = node.kind();
+    node.child_count() != 0
+        && (spec.functions.iter().any(|r| r.kind == kind)
+            || spec.scopes.iter().any(|r| r.kind == kind)
+            || spec.span_wrappers.contains(&kind))
+}
+
+/// Whether the `{` (or interpolation-opening `#{`, `${`) and `}` tokens
+/// of `node`'s subtree pair up (missing
 /// ones inserted by error recovery not counted). A top-level unit that
 /// error recovery closed early at a window's cut (its body going on past
 /// the cut) leaves one open: such a child is treated as one with an error.
@@ -561,9 +580,11 @@ fn braces_balance(node: tree_sitter::Node<'_>) -> bool {
         if n.child_count() != 0 || n.is_missing() || n.is_named() {
             continue;
         }
+        // An interpolation opens with its own token (Ruby `#{`, JS `${`)
+        // and closes with `}`.
         match n.kind() {
-            "{" => depth += 1,
             "}" => depth -= 1,
+            k if k.ends_with('{') => depth += 1,
             _ => {}
         }
     }
@@ -577,23 +598,46 @@ const STUCK_STEPS: usize = 8;
 /// Where a window that should end near `at` ends: before the first line
 /// in `at..at + scan` that begins in column 0 with a letter, `_` or `@`
 /// (where top-level units begin in every supported language: a cut there
-/// rarely falls inside a unit), else at the first line end after `at`
-/// (the file's end when there is none).
-fn unit_cut(source: &[u8], at: usize, scan: usize) -> usize {
+/// rarely falls inside a unit) and not with one of `closers`, else at the
+/// first line end after `at` (the file's end when there is none).
+fn unit_cut(source: &[u8], at: usize, scan: usize, closers: &[&str]) -> usize {
     let first = line_end_at(source, at);
     let limit = at.saturating_add(scan).min(source.len());
     let mut line = first;
     while line < limit {
-        if source
-            .get(line)
-            .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_' || b == b'@')
-        {
+        let rest = source.get(line..).unwrap_or_default();
+        let starts = rest
+            .first()
+            .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_' || b == b'@');
+        let closes = closers.iter().any(|w| {
+            rest.starts_with(w.as_bytes())
+                && !rest
+                    .get(w.len())
+                    .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
+        });
+        if starts && !closes {
             return line;
         }
         line = line_end_at(source, line + 1);
     }
     first
 }
+
+/// Words that close a unit at the start of a line (Ruby's `end`): a window
+/// cut before one ends inside the unit it closes, so none is cut there.
+static CLOSERS: PerLang<&[&str]> = PerLang::new([
+    (Lang::Python, &[]),
+    (Lang::Go, &[]),
+    (Lang::Rust, &[]),
+    (Lang::JavaScript, &[]),
+    (Lang::TypeScript, &[]),
+    (Lang::Tsx, &[]),
+    (Lang::Java, &[]),
+    (Lang::C, &[]),
+    (Lang::Cpp, &[]),
+    (Lang::Ruby, &["end"]),
+    (Lang::Php, &[]),
+]);
 
 /// One past the newline that ends the line holding byte `at - 1` (the
 /// file's end when there is none): windows end at line ends.
@@ -689,6 +733,77 @@ mod tests {
             first.and_then(|i| want.get(i.saturating_sub(2)..i + 2)),
         );
         plan.chunks().len()
+    }
+
+    /// Ruby methods with string interpolation (`#{x}` closes with `}`),
+    /// JS template literals (`${x}`), Rust attributes and doc comments
+    /// above functions, Python decorators: each file is cut into many
+    /// chunks (a window cut before a Ruby `end` has an ERROR root; an
+    /// interpolation's `}` once made every unit look unbalanced, and the
+    /// windows grew to 8 steps), and a chunk never starts between a unit
+    /// and the attributes or comments that belong to it.
+    #[test]
+    fn units_with_interpolation_attributes_and_decorators_chunk_whole() {
+        let rb: String = (0..300)
+            .map(|i| format!("def f{i}(x)\n  return 1 if x\n  \"#{{x}}\" =~ /a[b]c/\nend\n"))
+            .collect();
+        let n = same_nodes(Lang::Ruby, rb.into_bytes(), small(1_000));
+        assert!(n > 10, "ruby: {n} chunks");
+        let js: String = (0..300)
+            .map(|i| format!("function f{i}(x) {{\n  return `a${{x}}b${{x + {i}}}`;\n}}\n"))
+            .collect();
+        let n = same_nodes(Lang::JavaScript, js.into_bytes(), small(1_000));
+        assert!(n > 10, "js: {n} chunks");
+        let rs: String = (0..300)
+            .map(|i| {
+                format!("/// Doc {i}.\n#[inline]\n#[allow(dead_code)]\nfn f{i}(x: u32) -> u32 {{\n    x + {i}\n}}\n")
+            })
+            .collect();
+        let src = rs.into_bytes();
+        let plan = ChunkPlan::new(
+            Lang::Rust,
+            src.clone(),
+            &LangParseOptions::default(),
+            &small(1_000),
+        )
+        .unwrap();
+        assert!(
+            plan.chunks().len() > 10,
+            "rust: {} chunks",
+            plan.chunks().len()
+        );
+        for c in plan.chunks().iter().skip(1) {
+            assert!(
+                src[c.start..].starts_with(b"/// Doc"),
+                "rust chunk at {}",
+                c.start
+            );
+        }
+        let py: String = (0..300)
+            .map(|i| {
+                format!("@dec({i})\n@other\nclass C{i}:\n    def m(self):\n        return {i}\n\n")
+            })
+            .collect();
+        let src = py.into_bytes();
+        let plan = ChunkPlan::new(
+            Lang::Python,
+            src.clone(),
+            &LangParseOptions::default(),
+            &small(1_000),
+        )
+        .unwrap();
+        assert!(
+            plan.chunks().len() > 10,
+            "python: {} chunks",
+            plan.chunks().len()
+        );
+        for c in plan.chunks().iter().skip(1) {
+            assert!(
+                src[c.start..].starts_with(b"@dec("),
+                "python chunk at {}",
+                c.start
+            );
+        }
     }
 
     #[test]
