@@ -602,56 +602,60 @@ fn fold_nested(owns: &[Own], recursive: &[bool], shifts: &[u32]) -> (Vec<u32>, V
 /// functions, iterative).
 fn recursive_slots(names: &[(&str, &str)], owns: &[Own]) -> Vec<bool> {
     let n = names.len();
-    let scope_of = |q: &str| -> String {
+    // The scope part of a qualname: a slice of it (no copy per function).
+    fn scope_of(q: &str) -> &str {
         let q = q.split('(').next().unwrap_or(q);
         q.rfind(['.', ':'])
-            .map_or(String::new(), |i| q[..i].trim_end_matches(':').to_string())
-    };
+            .map_or("", |i| q[..i].trim_end_matches(':'))
+    }
     // Groups (scope, bare name) -> node number n + g.
-    let mut groups: HashMap<(String, Vec<u8>), usize> = HashMap::new();
+    let mut groups: HashMap<(&str, &[u8]), usize> = HashMap::new();
     let mut members: Vec<Vec<usize>> = Vec::new();
-    let mut qualnames: Vec<&str> = Vec::with_capacity(n);
     for (k, &(qualname, name)) in names.iter().enumerate() {
-        qualnames.push(qualname);
-        let key = (scope_of(qualname), bare_name(name).to_vec());
+        let key = (scope_of(qualname), bare_name(name));
         let g = *groups.entry(key).or_insert_with(|| {
             members.push(Vec::new());
             members.len() - 1
         });
         members[g].push(k);
     }
-    let mut edges: Vec<Vec<usize>> = vec![Vec::new(); n + members.len()];
-    for (g, m) in members.iter().enumerate() {
-        edges[n + g] = m.clone();
-    }
+    let mut edges: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (k, own) in owns.iter().enumerate() {
-        let scope = scope_of(qualnames[k]);
+        let qualname = names.get(k).map_or("", |p| p.0);
+        let scope = scope_of(qualname);
         let mut out: Vec<usize> = Vec::new();
         for (name, via_self) in &own.calls {
             let mut look = |s: &str| {
-                if let Some(&g) = groups.get(&(s.to_string(), name.clone())) {
+                if let Some(&g) = groups.get(&(s, name.as_slice())) {
                     out.push(n + g);
                 }
             };
-            look(&scope);
+            look(scope);
             if !via_self {
                 if !scope.is_empty() {
                     look("");
                 }
-                look(qualnames[k]);
+                look(qualname);
             }
         }
         out.sort_unstable();
         out.dedup();
         edges[k] = out;
     }
+    drop(groups);
+    // The group nodes' edges are their members (moved, not copied).
+    edges.extend(members);
     let comp = tarjan(&edges);
-    let mut size: HashMap<usize, usize> = HashMap::new();
+    drop(edges);
+    // Component numbers are below the node count.
+    let mut size = vec![0usize; comp.len()];
     for &c in &comp {
-        *size.entry(c).or_insert(0) += 1;
+        if let Some(s) = size.get_mut(c) {
+            *s += 1;
+        }
     }
     (0..n)
-        .map(|k| size.get(&comp[k]).copied().unwrap_or(0) > 1)
+        .map(|k| size.get(comp[k]).copied().unwrap_or(0) > 1)
         .collect()
 }
 

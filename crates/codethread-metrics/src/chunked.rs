@@ -138,9 +138,11 @@ pub(crate) fn measure(
 }
 
 /// The index of a file the paper profile measures with lizard's token
-/// reader, chunk by chunk under `budget` (the naming budget: the naming parse of
-/// `naming::parse_for_names` on each chunk, the indexes joined:
-/// [`codethread_lang::join_indexes`]). `Ok(None)`: one chunk, the caller
+/// reader, chunk by chunk under `budget` (the naming budget: the naming
+/// parse of `naming::parse_for_names` on each chunk), as the naming parts
+/// lizard's records read ([`crate::lizard::Named`]), each chunk's taken as
+/// it comes and numbered over the file at the end (a whole file's
+/// [`Function`] records are never held). `Ok(None)`: one chunk, the caller
 /// parses it whole.
 ///
 /// # Errors
@@ -150,7 +152,7 @@ pub(crate) fn naming_index(
     source: &[u8],
     budget: &ParseBudget,
     chunks: &ChunkOptions,
-) -> Result<Option<Vec<Function>>, LangError> {
+) -> Result<Option<Vec<crate::lizard::Named>>, LangError> {
     let mut plan = ChunkPlan::new(
         lang,
         source.to_vec(),
@@ -166,9 +168,12 @@ pub(crate) fn naming_index(
         fallbacks: false,
         tolerant: true,
     };
-    let mut parts = Vec::with_capacity(n);
+    let mut named = Vec::new();
     for i in 0..n {
-        parts.extend(plan.with_chunk(i, &how, |f| index_flat(f, &FlatTree::new(f)))?);
+        if let Some(part) = plan.with_chunk(i, &how, |f| index_flat(f, &FlatTree::new(f)))? {
+            named.extend(part.into_iter().map(crate::lizard::Named::of));
+        }
     }
-    Ok(Some(codethread_lang::join_indexes(parts)))
+    crate::lizard::number(&mut named);
+    Ok(Some(named))
 }

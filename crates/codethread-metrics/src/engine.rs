@@ -132,7 +132,7 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
         Backend::Lizard(l) => {
             // The tree only gives the records the index's qualnames and
             // target ids.
-            let index = target_index(file, None);
+            let index = crate::lizard::named(target_index(file, None));
             crate::lizard::file_metrics(
                 path,
                 file.lang,
@@ -319,7 +319,8 @@ fn lizard_with_index(
     };
     let index = match index {
         Some(index) => index,
-        None => parse_for_names(lang, &source, &opts.naming_budget).map(|f| target_index(&f, None)),
+        None => parse_for_names(lang, &source, &opts.naming_budget)
+            .map(|f| crate::lizard::named(target_index(&f, None))),
     };
     match index {
         Ok(index) => {

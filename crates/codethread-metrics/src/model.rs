@@ -281,14 +281,23 @@ pub struct FileMetrics {
 /// Number each record among the file's records with the same
 /// `(line, end_line, name)` ([`FunctionMetrics::occurrence`]).
 pub(crate) fn assign_occurrences(records: &mut [FunctionMetrics]) {
-    let mut seen: std::collections::HashMap<(usize, usize, String), usize> =
-        std::collections::HashMap::new();
-    for r in records.iter_mut() {
-        let n = seen
-            .entry((r.line, r.end_line, r.name.clone()))
-            .or_insert(0);
-        r.occurrence = *n;
-        *n += 1;
+    // Counted on borrowed keys, written back in a second pass.
+    let occurrences: Vec<usize> = {
+        let mut seen: std::collections::HashMap<(usize, usize, &str), usize> =
+            std::collections::HashMap::new();
+        records
+            .iter()
+            .map(|r| {
+                let n = seen
+                    .entry((r.line, r.end_line, r.name.as_str()))
+                    .or_insert(0);
+                *n += 1;
+                *n - 1
+            })
+            .collect()
+    };
+    for (r, o) in records.iter_mut().zip(occurrences) {
+        r.occurrence = o;
     }
 }
 

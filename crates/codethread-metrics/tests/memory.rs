@@ -76,6 +76,8 @@ const CHUNKED: ChunkOptions = ChunkOptions {
 fn many_functions(shape: &str, size: usize) -> (Lang, String, usize) {
     let (lang, head): (Lang, &str) = match shape {
         "c40" | "c62" => (Lang::C, ""),
+        "cpp" => (Lang::Cpp, ""),
+        "rb" => (Lang::Ruby, ""),
         "py" => (Lang::Python, ""),
         "go" => (Lang::Go, "package p\n\n"),
         other => panic!("unknown shape {other}"),
@@ -87,9 +89,12 @@ fn many_functions(shape: &str, size: usize) -> (Lang, String, usize) {
             "c40" => format!(
                 "int f{n}(int a, int b) {{ int x = a + b * {n}; if (x > b) return x - a; return b; }}\n"
             ),
-            "c62" => format!(
+            "c62" | "cpp" => format!(
                 "int g{n}(int a,int b){{int x=a+b*{};if(x>b)x=x-a;else x=b-x;return x*(a-b);}}\n",
                 n % 97
+            ),
+            "rb" => format!(
+                "def f{n}(a, b)\n  x = a + b * {n}\n  if x > b\n    return x - a\n  end\n  b\nend\n\n"
             ),
             "py" => format!(
                 "def f{n}(a, b):\n    x = a + b * {n}\n    if x > b:\n        return x - a\n    return b\n\n"
@@ -261,7 +266,7 @@ fn chunked_peak_memory_is_at_most_20x_the_input() {
         return;
     }
     let mut failures = Vec::new();
-    for shape in ["c40", "c62", "py", "go"] {
+    for shape in ["c40", "c62", "py", "go", "cpp", "rb"] {
         for profile in ["paper", "canonical"] {
             let (peak, input) = measure(&format!("large:{shape}:{profile}:chunked"));
             let ratio = peak / input;

@@ -22,7 +22,7 @@ mod records;
 pub(crate) mod ruby;
 pub(crate) mod tokens;
 
-pub(crate) use records::file_metrics;
+pub(crate) use records::{file_metrics, named, number, Named};
 use tokens::{Tok, TokenTable, Tokenizer};
 
 /// How comments are recognized (after tokenizing).

@@ -1,7 +1,5 @@
 //! lizard's functions as the engine's records.
 
-use std::collections::HashMap;
-
 use codethread_lang::{Function, Lang};
 
 use crate::model::Nesting;
@@ -14,6 +12,71 @@ use super::LizardLang;
 /// The note on every record of a lizard-read language.
 pub(crate) const NOT_REPORTED: &str =
     "cognitive/halstead/lloc not reported: the paper used lizard CCN only for this language";
+
+/// What naming lizard's records reads of an index function (a fraction of
+/// a [`Function`]: a large file's whole index is held while lizard reads
+/// it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Named {
+    /// The function's own name.
+    pub name: String,
+    /// Its qualname.
+    pub qualname: String,
+    /// First and last line of its header.
+    pub header: (usize, usize),
+    /// A target under the target rules (named, with a body).
+    pub target: bool,
+    /// Its occurrence among the file's functions of its qualname, and how
+    /// many there are.
+    pub occurrence: usize,
+    pub dup_count: usize,
+}
+
+impl Named {
+    /// As [`Function::target_id`].
+    fn target_id(&self, path: &str) -> String {
+        if self.dup_count > 1 {
+            format!("{path}::{}#{}", self.qualname, self.occurrence)
+        } else {
+            format!("{path}::{}", self.qualname)
+        }
+    }
+
+    /// The naming part of `f`, its occurrence numbers as the index has them.
+    pub(crate) fn of(f: Function) -> Named {
+        Named {
+            target: is_target(&f),
+            header: (f.header.start_line, f.header.end_line),
+            occurrence: f.occurrence,
+            dup_count: f.dup_count,
+            name: f.name,
+            qualname: f.qualname,
+        }
+    }
+}
+
+/// The naming parts of a whole file's index (see [`Named::of`]).
+pub(crate) fn named(index: Vec<Function>) -> Vec<Named> {
+    index.into_iter().map(Named::of).collect()
+}
+
+/// Occurrences and counts by qualname over the whole file, in file order
+/// (as `codethread_lang::join_indexes` counts them): for indexes taken
+/// chunk by chunk.
+pub(crate) fn number(named: &mut [Named]) {
+    let mut order: Vec<usize> = (0..named.len()).collect();
+    order.sort_by(|&a, &b| named[a].qualname.cmp(&named[b].qualname));
+    let mut runs: Vec<(usize, usize, usize)> = Vec::with_capacity(named.len());
+    for run in order.chunk_by(|&a, &b| named[a].qualname == named[b].qualname) {
+        for (n, &k) in run.iter().enumerate() {
+            runs.push((k, n + 1, run.len()));
+        }
+    }
+    for (k, occurrence, dup_count) in runs {
+        named[k].occurrence = occurrence;
+        named[k].dup_count = dup_count;
+    }
+}
 
 /// The metrics of one file read by lizard's token reader: lizard's functions,
 /// names, spans (`line` = the line of the name) and CCN; cognitive, Halstead
@@ -29,19 +92,21 @@ pub(crate) fn file_metrics(
     source: &[u8],
     profile: Profile,
     table: &LizardLang,
-    index: Option<&[Function]>,
+    index: Option<&[Named]>,
 ) -> FileMetrics {
-    // (name, header line) -> index functions, in source order.
-    let mut by_line: HashMap<(&str, usize), Vec<usize>> = HashMap::new();
+    // (name, header line, index function) of every header line of a
+    // target, sorted: the functions of one (name, line) in source order.
     let index = index.unwrap_or(&[]);
+    let mut by_line: Vec<(&str, usize, usize)> = Vec::new();
     for (i, g) in index.iter().enumerate() {
-        if !is_target(g) {
+        if !g.target {
             continue;
         }
-        for line in g.header.start_line..=g.header.end_line.max(g.header.start_line) {
-            by_line.entry((g.name.as_str(), line)).or_default().push(i);
+        for line in g.header.0..=g.header.1.max(g.header.0) {
+            by_line.push((g.name.as_str(), line, i));
         }
     }
+    by_line.sort_unstable();
     let mut used = vec![false; index.len()];
     // The index function of a lizard function (each taken once): its header
     // holds lizard's line and its name is lizard's last name part.
@@ -50,8 +115,15 @@ pub(crate) fn file_metrics(
         let bare = bare.rsplit('.').next().unwrap_or(bare);
         let hit = [bare, name]
             .iter()
-            .filter_map(|n| by_line.get(&(*n, line)))
-            .flat_map(|v| v.iter().copied())
+            .flat_map(|n| {
+                let from = by_line.partition_point(|&(m, l, _)| (m, l) < (*n, line));
+                by_line
+                    .get(from..)
+                    .unwrap_or_default()
+                    .iter()
+                    .take_while(move |&&(m, l, _)| (m, l) == (*n, line))
+                    .map(|&(_, _, i)| i)
+            })
             .find(|&i| !used[i]);
         if let Some(i) = hit {
             used[i] = true;
