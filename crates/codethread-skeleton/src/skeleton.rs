@@ -504,14 +504,15 @@ impl Original<'_, '_> {
                 // Each chunk start shifted by the edits wholly before it; a
                 // start inside an edit is dropped (its chunks read as one).
                 let mut starts = Vec::with_capacity(plan.chunks().len());
-                let mut shift: isize = 0;
+                // Bytes written and removed by the edits before a start.
+                let (mut written, mut removed) = (0usize, 0usize);
                 let mut e = edits.iter().peekable();
                 for start in self.parts.starts() {
                     let mut inside = false;
                     while let Some(ed) = e.peek() {
                         if ed.end_byte <= start {
-                            shift += ed.replacement.len() as isize
-                                - (ed.end_byte - ed.start_byte) as isize;
+                            written += ed.replacement.len();
+                            removed += ed.end_byte.saturating_sub(ed.start_byte);
                             e.next();
                         } else {
                             inside = ed.start_byte < start;
@@ -519,7 +520,7 @@ impl Original<'_, '_> {
                         }
                     }
                     if !inside {
-                        starts.push(start.saturating_add_signed(shift));
+                        starts.push((start + written).saturating_sub(removed));
                     }
                 }
                 let mut re = ChunkPlan::with_starts(plan.lang(), text.to_vec(), &budget, &starts)?;
