@@ -244,8 +244,15 @@ fn skeletonize_parts(
     let mut uses = crate::staticuses::Uses::new();
     let mut imports = crate::goimports::ImportUses::default();
     // The second pass: each part's functions planned on its tree.
+    // A part is needed for its selected functions, and by the static-use
+    // and import checks, which gather uses over the whole file.
+    let every_part = check_imports || wanted.as_ref().is_some_and(|w| !w.is_empty());
     for (part, range) in bases.windows(2).enumerate() {
         let (lo, hi) = (range[0], range[1]);
+        let any_selected = selected.get(lo..hi).is_some_and(|s| s.contains(&true));
+        if !every_part && !any_selected {
+            continue;
+        }
         let flat = whole_flat.take();
         parts.with(part, |file| {
             let src = &file.source[..];
@@ -525,7 +532,23 @@ impl Original<'_, '_> {
                 }
                 let mut re = ChunkPlan::with_starts(plan.lang(), text.to_vec(), &budget, &starts)?;
                 let merged = re.chunks().len() != self.errors.len();
+                // A chunk no edit touches is the original's, byte for byte:
+                // its parse is the original's (unless its import uses are
+                // wanted).
+                let originals = self.parts.starts();
+                let mut unchanged = 0usize;
+                let mut edited = vec![false; originals.len()];
+                for ed in edits {
+                    let i = originals.partition_point(|&s| s <= ed.start_byte);
+                    if let Some(e) = i.checked_sub(1).and_then(|i| edited.get_mut(i)) {
+                        *e = true;
+                    }
+                }
                 for i in 0..re.chunks().len() {
+                    if !merged && !self.check_imports && !edited.get(i).copied().unwrap_or(true) {
+                        unchanged += self.errors.get(i).copied().unwrap_or(0);
+                        continue;
+                    }
                     let how = ChunkParse {
                         grammar: self.langs.get(i).copied().filter(|_| !merged),
                         fallbacks: false,
@@ -533,6 +556,7 @@ impl Original<'_, '_> {
                     };
                     re.with_chunk(i, &how, |f| take(if merged { usize::MAX } else { i }, f))?;
                 }
+                out.errors += unchanged;
             }
         }
         Ok(out)
