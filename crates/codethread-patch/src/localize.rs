@@ -948,8 +948,6 @@ pub fn localize(
     patch: &Patch,
     options: &LocalizeOptions,
 ) -> Result<Localization, LocalizeError> {
-    let hint = options.hint;
-    let budget = &options.budget;
     // The post-images of the files the patch writes (the tree's other
     // files are not copied).
     let (overlay, report) = crate::apply::apply_with(
@@ -970,16 +968,7 @@ pub fn localize(
         unsure: Vec::new(),
     };
     for (fp, fr) in patch.files.iter().zip(&report.files) {
-        localize_file(
-            before,
-            &after,
-            fp,
-            fr,
-            hint,
-            budget,
-            &options.chunks,
-            &mut out,
-        )?;
+        localize_file(before, &after, fp, fr, options, &mut out)?;
     }
     if out.targets.is_empty() {
         let sources: Vec<&FileEdit> = out.files.iter().filter(|f| f.is_source).collect();
@@ -1001,11 +990,10 @@ fn localize_file(
     after: &MemTree,
     fp: &crate::model::FilePatch,
     fr: &FileReport,
-    hint: Option<Lang>,
-    budget: &ParseBudget,
-    chunks: &ChunkOptions,
+    options: &LocalizeOptions,
     out: &mut Localization,
 ) -> Result<(), LocalizeError> {
+    let (hint, budget, chunks) = (options.hint, &options.budget, &options.chunks);
     let path = fr
         .new_path
         .clone()
@@ -1070,7 +1058,7 @@ fn localize_file(
     let ext_lang = img_b
         .as_ref()
         .or(img_a.as_ref())
-        .and_then(|im| Lang::for_source(Path::new(&path), &im.source, hint))
+        .and_then(|im| Lang::for_source(Path::new(&path), im.source, hint))
         .or_else(|| Lang::from_path(Path::new(&path)));
     fe.language = ext_lang.map(|l| l.name().to_string());
     if let Some(used) = img_b.as_ref().or(img_a.as_ref()).map(|im| im.lang) {
