@@ -754,56 +754,41 @@ mod tests {
             .collect();
         let n = same_nodes(Lang::JavaScript, js.into_bytes(), small(1_000));
         assert!(n > 10, "js: {n} chunks");
+        // Every chunk after the first starts at the unit's own lines.
+        let starts_with = |lang: Lang, src: String, head: &[u8]| {
+            let src = src.into_bytes();
+            let plan = ChunkPlan::new(
+                lang,
+                src.clone(),
+                &LangParseOptions::default(),
+                &small(1_000),
+            )
+            .unwrap();
+            assert!(
+                plan.chunks().len() > 10,
+                "{lang}: {} chunks",
+                plan.chunks().len()
+            );
+            for c in plan.chunks().iter().skip(1) {
+                assert!(
+                    src[c.start..].starts_with(head),
+                    "{lang}: chunk at {}",
+                    c.start
+                );
+            }
+        };
         let rs: String = (0..300)
             .map(|i| {
                 format!("/// Doc {i}.\n#[inline]\n#[allow(dead_code)]\nfn f{i}(x: u32) -> u32 {{\n    x + {i}\n}}\n")
             })
             .collect();
-        let src = rs.into_bytes();
-        let plan = ChunkPlan::new(
-            Lang::Rust,
-            src.clone(),
-            &LangParseOptions::default(),
-            &small(1_000),
-        )
-        .unwrap();
-        assert!(
-            plan.chunks().len() > 10,
-            "rust: {} chunks",
-            plan.chunks().len()
-        );
-        for c in plan.chunks().iter().skip(1) {
-            assert!(
-                src[c.start..].starts_with(b"/// Doc"),
-                "rust chunk at {}",
-                c.start
-            );
-        }
+        starts_with(Lang::Rust, rs, b"/// Doc");
         let py: String = (0..300)
             .map(|i| {
                 format!("@dec({i})\n@other\nclass C{i}:\n    def m(self):\n        return {i}\n\n")
             })
             .collect();
-        let src = py.into_bytes();
-        let plan = ChunkPlan::new(
-            Lang::Python,
-            src.clone(),
-            &LangParseOptions::default(),
-            &small(1_000),
-        )
-        .unwrap();
-        assert!(
-            plan.chunks().len() > 10,
-            "python: {} chunks",
-            plan.chunks().len()
-        );
-        for c in plan.chunks().iter().skip(1) {
-            assert!(
-                src[c.start..].starts_with(b"@dec("),
-                "python chunk at {}",
-                c.start
-            );
-        }
+        starts_with(Lang::Python, py, b"@dec(");
     }
 
     #[test]

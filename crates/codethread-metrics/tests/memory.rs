@@ -19,12 +19,9 @@
 //! per-file error.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::process::Command;
-
 use codethread_lang::{BudgetLimit, ChunkOptions, Lang, LangError};
 use codethread_metrics::{analyze_source, parse_for, AnalyzeOptions, MetricsError, Profile};
-
-const CHILD_ENV: &str = "CODETHREAD_MEM_CHILD";
+use codethread_testkit::peak_rss;
 
 /// Input size of every shape (bytes): under the default parse budget's
 /// token floor (100,000 estimated tokens; the densest shape has one a
@@ -109,12 +106,6 @@ fn many_functions(shape: &str, size: usize) -> (Lang, String, usize) {
     (lang, s, n)
 }
 
-fn status_kb(field: &str) -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with(field))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
 /// Nodes met by one pre-order cursor walk.
 fn walk_all(file: &codethread_lang::ParsedFile) -> usize {
     let mut cursor = file.root().walk();
@@ -139,7 +130,7 @@ fn walk_all(file: &codethread_lang::ParsedFile) -> usize {
 /// The measurement itself, in the child: `shape:profile:mode`.
 #[test]
 fn child() {
-    let Ok(spec) = std::env::var(CHILD_ENV) else {
+    let Some(spec) = peak_rss::child_spec() else {
         return;
     };
     let parts: Vec<&str> = spec.split(':').collect();
@@ -157,7 +148,7 @@ fn child() {
         other => panic!("unknown shape {other}"),
     };
     let profile = Profile::from_name(profile).unwrap();
-    let before = status_kb("VmRSS:").unwrap();
+    let before = peak_rss::rss_kb();
     match mode {
         "floor" => {
             // The parse and one cursor walk over every node (tree-sitter's
@@ -177,12 +168,7 @@ fn child() {
         }
         other => panic!("unknown mode {other}"),
     }
-    let peak = status_kb("VmHWM:").unwrap();
-    println!(
-        "GROWTH_KB {} INPUT {}",
-        peak.saturating_sub(before),
-        src.len()
-    );
+    peak_rss::report(before, src.len());
 }
 
 /// One large shape measured in the child (`chunked` or `whole`).
@@ -194,37 +180,16 @@ fn large_child(shape: &str, profile: &str, mode: &str) {
     };
     let opts = AnalyzeOptions::new(Profile::from_name(profile).unwrap()).with_chunks(chunks);
     let len = src.len();
-    let before = status_kb("VmRSS:").unwrap();
+    let before = peak_rss::rss_kb();
     let m = analyze_source("x", lang, src.into_bytes(), &opts).unwrap();
     assert_eq!(m.functions.len(), n, "{shape} {profile} {mode}");
     assert_eq!(m.parse_errors, 0, "{shape} {profile} {mode}");
-    let peak = status_kb("VmHWM:").unwrap();
-    println!("GROWTH_KB {} INPUT {len}", peak.saturating_sub(before));
-}
-
-/// Peak RSS growth (bytes) and input size of one child run.
-fn measure(spec: &str) -> (f64, f64) {
-    let exe = std::env::current_exe().unwrap();
-    let out = Command::new(exe)
-        .args(["--exact", "child", "--nocapture", "--test-threads=1"])
-        .env(CHILD_ENV, spec)
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{spec}: {text}");
-    let at = text
-        .find("GROWTH_KB")
-        .unwrap_or_else(|| panic!("{spec}: no report in {text}"));
-    let f: Vec<&str> = text[at..].split_whitespace().collect();
-    let growth: f64 = f[1].parse().unwrap();
-    let input: f64 = f[3].parse().unwrap();
-    (growth * 1024.0, input)
+    peak_rss::report(before, len);
 }
 
 #[test]
 fn token_dense_peak_memory_is_the_tree_plus_a_small_overhead() {
-    if status_kb("VmHWM:").is_none() {
-        println!("SKIPPED: no /proc/self/status");
+    if !peak_rss::available() {
         return;
     }
     let mut failures = Vec::new();
@@ -235,8 +200,8 @@ fn token_dense_peak_memory_is_the_tree_plus_a_small_overhead() {
         ("stmts", "canonical"),
         ("expr-java", "paper"),
     ] {
-        let (floor, input) = measure(&format!("{shape}:{profile}:floor"));
-        let (engine, _) = measure(&format!("{shape}:{profile}:engine"));
+        let (floor, input) = peak_rss::measure(&format!("{shape}:{profile}:floor"));
+        let (engine, _) = peak_rss::measure(&format!("{shape}:{profile}:engine"));
         let over_floor = engine / floor;
         let per_byte = engine / input;
         println!(
@@ -261,14 +226,13 @@ fn token_dense_peak_memory_is_the_tree_plus_a_small_overhead() {
 
 #[test]
 fn chunked_peak_memory_is_at_most_20x_the_input() {
-    if status_kb("VmHWM:").is_none() {
-        println!("SKIPPED: no /proc/self/status");
+    if !peak_rss::available() {
         return;
     }
     let mut failures = Vec::new();
     for shape in ["c40", "c62", "py", "go", "cpp", "rb"] {
         for profile in ["paper", "canonical"] {
-            let (peak, input) = measure(&format!("large:{shape}:{profile}:chunked"));
+            let (peak, input) = peak_rss::measure(&format!("large:{shape}:{profile}:chunked"));
             let ratio = peak / input;
             println!(
                 "{shape} {profile}: input {input} B, chunked peak growth {:.1} MB ({ratio:.1}x)",

@@ -13,14 +13,11 @@
 //! Debug build; Linux (`/proc/self/status`).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::process::Command;
-
 use codethread_lang::ChunkOptions;
 use codethread_patch::{
     diff_files, localize, DiffOptions, FileChange, LocalizeOptions, MemTree, Patch,
 };
-
-const CHILD_ENV: &str = "CODETHREAD_MEM_CHILD";
+use codethread_testkit::peak_rss;
 
 /// Size of the shapes: above [`CHUNKED`]'s threshold, many chunks.
 const LARGE: usize = 600_000;
@@ -99,16 +96,10 @@ fn options(chunks: ChunkOptions) -> LocalizeOptions {
     }
 }
 
-fn status_kb(field: &str) -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = s.lines().find(|l| l.starts_with(field))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
 /// The measurement itself, in the child: `shape:mode`.
 #[test]
 fn child() {
-    let Ok(spec) = std::env::var(CHILD_ENV) else {
+    let Some(spec) = peak_rss::child_spec() else {
         return;
     };
     let (shape, mode) = spec.split_once(':').unwrap();
@@ -117,45 +108,20 @@ fn child() {
         "chunked" => CHUNKED,
         _ => ChunkOptions::NEVER,
     };
-    let before = status_kb("VmRSS:").unwrap();
+    let before = peak_rss::rss_kb();
     let loc = localize(&tree, &patch, &options(chunks)).unwrap();
     assert!(loc.targets.len() > 100, "{spec}: {}", loc.targets.len());
-    let peak = status_kb("VmHWM:").unwrap();
-    println!("GROWTH_KB {} INPUT {LARGE}", peak.saturating_sub(before));
-}
-
-/// Peak RSS growth (bytes) and input size of one child run.
-fn measure(spec: &str) -> (f64, f64) {
-    let exe = std::env::current_exe().unwrap();
-    let out = Command::new(exe)
-        .args(["--exact", "child", "--nocapture", "--test-threads=1"])
-        .env(CHILD_ENV, spec)
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{spec}: {text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let at = text
-        .find("GROWTH_KB")
-        .unwrap_or_else(|| panic!("{spec}: no report in {text}"));
-    let f: Vec<&str> = text[at..].split_whitespace().collect();
-    let growth: f64 = f[1].parse().unwrap();
-    let input: f64 = f[3].parse().unwrap();
-    (growth * 1024.0, input)
+    peak_rss::report(before, LARGE);
 }
 
 #[test]
 fn chunked_localization_peak_memory_is_at_most_20x_the_input() {
-    if status_kb("VmHWM:").is_none() {
-        println!("SKIPPED: no /proc/self/status");
+    if !peak_rss::available() {
         return;
     }
     let mut failures = Vec::new();
     for shape in ["c40", "c62", "py", "go"] {
-        let (peak, input) = measure(&format!("{shape}:chunked"));
+        let (peak, input) = peak_rss::measure(&format!("{shape}:chunked"));
         let ratio = peak / input;
         println!(
             "{shape}: input {input} B, chunked peak growth {:.1} MB ({ratio:.1}x)",
@@ -172,11 +138,10 @@ fn chunked_localization_peak_memory_is_at_most_20x_the_input() {
 /// more: the bound above is the chunking's, not the shapes'.
 #[test]
 fn whole_file_localization_peak_memory_is_the_trees() {
-    if status_kb("VmHWM:").is_none() {
-        println!("SKIPPED: no /proc/self/status");
+    if !peak_rss::available() {
         return;
     }
-    let (peak, input) = measure("c62:whole");
+    let (peak, input) = peak_rss::measure("c62:whole");
     let ratio = peak / input;
     println!("c62 whole: {ratio:.1}x");
     assert!(ratio > 40.0, "{ratio:.1}x");

@@ -1,6 +1,7 @@
 //! Test support shared by the codethread crates: locating the real-data
-//! folder named by `CODETHREAD_SHARED`, and [`chat_server`], a loopback
-//! chat-completions server with injected faults.
+//! folder named by `CODETHREAD_SHARED`, [`chat_server`], a loopback
+//! chat-completions server with injected faults, and [`peak_rss`], peak
+//! memory measured in a child process.
 //!
 //! Suites that need the real data call [`shared`] (or [`shared_path`]) first:
 //! - `CODETHREAD_SHARED` unset: the function prints a visible `SKIPPED` line
@@ -22,6 +23,7 @@ pub struct ReadmeDoctests;
 
 pub mod chat_server;
 pub mod llm_shapes;
+pub mod peak_rss;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

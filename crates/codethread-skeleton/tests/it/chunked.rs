@@ -12,11 +12,11 @@
 //! --test it chunked:: -- --nocapture`.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::path::{Path, PathBuf};
-
 use codethread_lang::{ChunkOptions, Lang};
 use codethread_skeleton::{skeletonize_path, Options, ParseErrorPolicy, Selector, Skeleton};
 use rayon::prelude::*;
+
+use super::corpora::files;
 
 const CORPORA: [&str; 12] = [
     "requests", "django", "gin", "cobra", "ripgrep", "express", "lodash", "gson", "jq", "fmt",
@@ -29,23 +29,6 @@ const FORCED: ChunkOptions = ChunkOptions {
     chunk_bytes: 2_048,
     max_unit_tokens: 0,
 };
-
-fn files(root: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if Lang::from_path(&p).is_some() {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 /// The corpus's repository language when it is C or C++ (the hint the
 /// metrics reference runs use).

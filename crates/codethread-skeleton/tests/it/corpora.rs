@@ -26,7 +26,8 @@ const OLD_CORPORA: [&str; 7] = [
     "requests", "django", "gin", "cobra", "ripgrep", "express", "lodash",
 ];
 
-fn files(root: &Path) -> Vec<PathBuf> {
+/// Every file of a supported language below `root`, sorted.
+pub(crate) fn files(root: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(d) = stack.pop() {
