@@ -74,3 +74,32 @@ fn deep_nesting_lists_each_line_a_bounded_number_of_times() {
     let all: Vec<usize> = (1..=shallow.lines().count()).collect();
     assert_eq!(loc.added_functions[0].changed_lines_after, all);
 }
+
+/// Chunked localization (every image chunked, 2 KB chunks) is linear too:
+/// a new file of many small functions, and a Ruby file of top-level
+/// methods (windows cut before an `end` have an ERROR root).
+#[test]
+fn chunked_images_are_linear() {
+    let opts = LocalizeOptions {
+        chunks: codethread_lang::ChunkOptions {
+            min_file_bytes: 0,
+            chunk_bytes: 2_048,
+            max_unit_tokens: 50_000,
+        },
+        ..LocalizeOptions::default()
+    };
+    let run = |path: &str, content: &str| {
+        let p = parse(&new_file_patch(path, content)).unwrap();
+        let loc = localize(&MemTree::new(), &p, &opts).unwrap();
+        assert!(!loc.added_functions.is_empty());
+    };
+    assert_subquadratic("localize chunked Python functions", 2000, |n| {
+        run("new.py", &many_python_functions(n))
+    });
+    assert_subquadratic("localize chunked Ruby methods", 1000, |n| {
+        let src: String = (0..n)
+            .map(|i| format!("def f{i}(x)\n  return 1 if x\n  \"#{{x}}\"\nend\n"))
+            .collect();
+        run("new.rb", &src)
+    });
+}

@@ -199,3 +199,46 @@ fn nested_scopes_each_holding_a_function_are_linear() {
         });
     }
 }
+
+/// The chunked skeleton (every file chunked, 2 KB chunks) is linear in
+/// the file on shapes whose windows never parse cleanly as well as on
+/// plain ones: small C functions, top-level Ruby methods (every window cut
+/// before a `def` ends on a whole method; before an `end`, on an ERROR
+/// root), a Ruby file of nothing but `end` lines (no window ever holds a
+/// unit: each grows to 8 steps), and C functions each with an unterminated
+/// string (refused per file as one unit over the node budget, found in
+/// time linear in the file).
+#[test]
+fn chunked_skeletons_are_linear() {
+    let chunked = Options {
+        on_parse_errors: codethread_skeleton::ParseErrorPolicy::SkipAffected,
+        chunks: codethread_lang::ChunkOptions {
+            min_file_bytes: 0,
+            chunk_bytes: 2_048,
+            max_unit_tokens: 50_000,
+        },
+        ..Options::default()
+    };
+    let run = |lang: Lang, src: String| skeletonize_source(lang, src, &[Selector::All], &chunked);
+    assert_linear("chunked C functions", 400, |n| {
+        let src: String = (0..n)
+            .map(|i| format!("int g{i}(int a,int b){{int x=a+b*{i};return x*(a-b);}}\n"))
+            .collect();
+        assert_eq!(run(Lang::C, src).unwrap().edits.len(), n);
+    });
+    assert_linear("chunked Ruby methods", 300, |n| {
+        let src: String = (0..n)
+            .map(|i| format!("def f{i}(x)\n  return 1 if x\n  \"#{{x}}\" =~ /a[b]c/\nend\n"))
+            .collect();
+        assert_eq!(run(Lang::Ruby, src).unwrap().edits.len(), n);
+    });
+    assert_linear("chunked Ruby end lines", 2_000, |n| {
+        let _ = run(Lang::Ruby, "end\n".repeat(n));
+    });
+    assert_linear("chunked unterminated C strings", 300, |n| {
+        let src: String = (0..n)
+            .map(|i| format!("int f{i}() {{ return \"abc; }}\n"))
+            .collect();
+        let _ = run(Lang::C, src);
+    });
+}
