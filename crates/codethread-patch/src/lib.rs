@@ -15,7 +15,9 @@
 //! - [`diff_files`] / [`diff_trees`]: git-compatible diffs (`git apply`
 //!   accepts them) from before/after contents.
 //! - [`localize`]: the files and functions a patch edits, by the rule of
-//!   `docs/target-rules.md`, on `codethread-lang`'s function index.
+//!   `docs/target-rules.md`, on `codethread-lang`'s function index (an
+//!   image keeps no tree; one of 1 MB or more is parsed chunk by chunk:
+//!   [`LocalizeOptions::chunks`]).
 //! - [`jaccard`], [`similarity`]: J^file and J^func of two patches.
 //! - [`to_git_format`]: add `diff --git` headers to traditional diffs;
 //!   [`compose`]: stack patches (PR1 + PR2) into one git diff.

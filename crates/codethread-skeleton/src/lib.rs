@@ -28,6 +28,11 @@
 //! - Stubs that parse but cannot type-check (Rust `-> impl Trait`, TS
 //!   constructors of derived classes, C++ `constexpr` functions and deduced
 //!   `auto` return types) carry a [`Warning`].
+//! - **Memory bounded by the file**: a file of at least
+//!   [`Options::chunks`]`.min_file_bytes` (1 MB) is indexed, planned and
+//!   re-parsed one chunk of whole top-level units at a time
+//!   ([`skeletonize_source`], [`skeletonize_path`], [`skeletonize_dir`]),
+//!   with the whole-file result.
 //!
 //! ```
 //! use codethread_skeleton::{restore, skeletonize_source, Lang, Options, Selector};
