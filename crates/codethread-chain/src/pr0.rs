@@ -6,7 +6,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use codethread_patch::{diff_files, DiffOptions, FileChange};
-use codethread_skeleton::{skeletonize_path, Options, ParseErrorPolicy, Selector, Warning};
+use codethread_skeleton::{
+    skeletonize_path, Options, ParseErrorPolicy, Selector, SkeletonError, Warning,
+};
 use serde::{Deserialize, Serialize};
 
 use crate::error::ChainError;
@@ -39,6 +41,15 @@ pub struct Pr0 {
 pub struct Pr0Options {
     /// Keep Python docstrings above the stubs (the paper removes them).
     pub keep_docs: bool,
+}
+
+/// The error itself, without the file name `skeletonize_path` wraps it in
+/// (the message names the path already).
+fn unwrap_file(e: SkeletonError) -> SkeletonError {
+    match e {
+        SkeletonError::File { source, .. } => *source,
+        e => e,
+    }
 }
 
 /// Stub the targets of `loc` and write PR0.
@@ -92,7 +103,7 @@ pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError
         // Read as the localization read it (`parse_file` with the
         // instance's language hint; a large file chunk by chunk).
         let mut sk = skeletonize_path(Path::new(path), before.clone(), &selectors, &options)
-            .map_err(|e| err(format!("{path}: skeleton: {e}")))?;
+            .map_err(|e| err(format!("{path}: skeleton: {}", unwrap_file(e))))?;
         // A stub known not to compile is not written: the target is listed in
         // `not_stubbed` with the warning, and the others are planned again.
         let refused: Vec<(String, Warning)> = sk
@@ -112,7 +123,7 @@ pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError
                 .map(|q| Selector::Qualname((*q).to_string()))
                 .collect();
             sk = skeletonize_path(Path::new(path), before.clone(), &kept, &options)
-                .map_err(|e| err(format!("{path}: skeleton: {e}")))?;
+                .map_err(|e| err(format!("{path}: skeleton: {}", unwrap_file(e))))?;
             for (f, w) in &refused {
                 out.not_stubbed.push((
                     format!("{path}::{f}"),
