@@ -121,6 +121,17 @@ pub struct ChunkParse {
     pub tolerant: bool,
 }
 
+impl ChunkParse {
+    /// A chunk read as [`crate::parse_file`] reads a file: the file's own
+    /// grammar, its fallback grammars when the chunk has errors, then the
+    /// macro mask.
+    pub const LIKE_PARSE_FILE: ChunkParse = ChunkParse {
+        grammar: None,
+        fallbacks: true,
+        tolerant: true,
+    };
+}
+
 /// A file cut into chunks of whole top-level units (see the module docs).
 #[derive(Debug)]
 pub struct ChunkPlan {

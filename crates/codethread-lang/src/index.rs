@@ -191,11 +191,7 @@ impl Function {
     /// The target id used by `expected_targets.jsonl`: `path::qualname`, with
     /// `#occurrence` appended when the qualname is not unique in the file.
     pub fn target_id(&self, path: &str) -> String {
-        if self.dup_count > 1 {
-            format!("{path}::{}#{}", self.qualname, self.occurrence)
-        } else {
-            format!("{path}::{}", self.qualname)
-        }
+        target_id_for(path, &self.qualname, self.occurrence, self.dup_count)
     }
 
     /// True when the function has a body to stub.
@@ -1452,31 +1448,46 @@ impl IndexJoin {
 }
 
 fn assign_occurrences(out: &mut [Function]) {
-    use std::collections::HashMap;
-    // The counts borrow the functions' strings (no copy of a key per
-    // function); the numbers are written back in a second pass.
-    let mut numbers: Vec<(usize, usize)> = Vec::with_capacity(out.len());
-    let mut by_name: HashMap<&str, usize> = HashMap::new();
-    {
-        let mut by_key: HashMap<PairingKeyRef<'_>, usize> = HashMap::new();
-        for f in out.iter() {
-            let c = by_name.entry(f.qualname.as_str()).or_insert(0);
-            *c += 1;
-            let k = by_key.entry(f.pairing_key_ref()).or_insert(0);
-            *k += 1;
-            numbers.push((*c, *k));
+    let by_name = occurrences(out.len(), |i| out[i].qualname.as_str());
+    let by_key = occurrences(out.len(), |i| out[i].pairing_key_ref());
+    for ((f, (occ, dup)), (key_occ, _)) in out.iter_mut().zip(by_name).zip(by_key) {
+        f.occurrence = occ;
+        f.dup_count = dup;
+        f.key_occurrence = key_occ;
+    }
+}
+
+/// The target id of the `occurrence`-th (1-based) of `dup_count`
+/// functions named `qualname` in `path`: `path::qualname`, with `#n` when
+/// the name is not unique in the file ([`Function::target_id`] for an
+/// index entry; records that keep only these fields use this).
+pub fn target_id_for(path: &str, qualname: &str, occurrence: usize, dup_count: usize) -> String {
+    if dup_count > 1 {
+        format!("{path}::{qualname}#{occurrence}")
+    } else {
+        format!("{path}::{qualname}")
+    }
+}
+
+/// For the items `0..n` in order: each one's occurrence (1-based) among
+/// the items with an equal `key`, and how many items share that key.
+/// Counted on a stable sort of the indices by key (file order within
+/// equal keys), so no key is copied or hashed: O(n log n) comparisons and
+/// 24 bytes an item. [`join_indexes`] numbers qualnames and pairing keys
+/// with it; callers that keep slimmer records of an index number them
+/// the same way.
+pub fn occurrences<K: Ord>(n: usize, key: impl Fn(usize) -> K) -> Vec<(usize, usize)> {
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| key(i));
+    let mut out = vec![(0usize, 0usize); n];
+    for run in order.chunk_by(|&a, &b| key(a) == key(b)) {
+        for (k, &i) in run.iter().enumerate() {
+            if let Some(o) = out.get_mut(i) {
+                *o = (k + 1, run.len());
+            }
         }
     }
-    let dups: Vec<usize> = out
-        .iter()
-        .map(|f| by_name.get(f.qualname.as_str()).copied().unwrap_or(1))
-        .collect();
-    drop(by_name);
-    for ((f, (occ, key_occ)), dup) in out.iter_mut().zip(numbers).zip(dups) {
-        f.occurrence = occ;
-        f.key_occurrence = key_occ;
-        f.dup_count = dup;
-    }
+    out
 }
 
 /// The part of a function's before/after key besides the qualname that

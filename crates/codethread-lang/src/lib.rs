@@ -73,8 +73,9 @@ pub use files::{bytes_label, path_label, source_files, WalkError};
 pub use flat::{ByteSpan, Children, FlatCursor, FlatNode, FlatTree};
 pub use generated::{generated_banner, BANNER_BYTES, GENERATED_MARKERS};
 pub use index::{
-    index_flat, index_flat_with, index_functions, join_indexes, Function, FunctionKind, IndexJoin,
-    IndexOptions, PairingExtra, PairingKey, PairingKeyRef, Span, MAX_QUALNAME_SCOPES,
+    index_flat, index_flat_with, index_functions, join_indexes, occurrences, target_id_for,
+    Function, FunctionKind, IndexJoin, IndexOptions, PairingExtra, PairingKey, PairingKeyRef, Span,
+    MAX_QUALNAME_SCOPES,
 };
 pub use info::{Family, LangInfo, PerLang};
 pub use kinds::kind_of;

@@ -61,11 +61,7 @@ pub(crate) fn measure(
     // The join key's parse of a chunk (`targets::reparsed_index` on a
     // chunk): the language's own grammar, its fallback grammars when the
     // chunk has errors, then the macro mask.
-    let join = ChunkParse {
-        grammar: None,
-        fallbacks: true,
-        tolerant: true,
-    };
+    let join = ChunkParse::LIKE_PARSE_FILE;
     let want = backend.grammar(lang);
     // Needed apart from the measured tree when the tool reads the language
     // with another grammar (C with the C++ one) or the language has

@@ -138,27 +138,14 @@ pub(crate) fn target_ids_of(
     names: &[String],
     positions: &[Result<usize, &'static str>],
 ) -> Vec<Result<String, &'static str>> {
-    use std::collections::HashMap;
-    let mut count: HashMap<&str, usize> = HashMap::new();
-    let occurrence: Vec<usize> = names
-        .iter()
-        .map(|q| {
-            let c = count.entry(q.as_str()).or_insert(0);
-            *c += 1;
-            *c
-        })
-        .collect();
+    let numbers = codethread_lang::occurrences(names.len(), |i| names[i].as_str());
     positions
         .iter()
         .map(|p| {
             let i = (*p)?;
             let q = names.get(i).map_or("", String::as_str);
-            let occ = occurrence.get(i).copied().unwrap_or(1);
-            Ok(if count.get(q).copied().unwrap_or(1) > 1 {
-                format!("{path}::{q}#{occ}")
-            } else {
-                format!("{path}::{q}")
-            })
+            let (occ, dups) = numbers.get(i).copied().unwrap_or((1, 1));
+            Ok(codethread_lang::target_id_for(path, q, occ, dups))
         })
         .collect()
 }

@@ -5,9 +5,9 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use codethread_lang::{
-    index_functions, parse_file, ChunkOptions, ChunkParse, ChunkPlan, Function, FunctionKind, Lang,
-    LangError, LangParseOptions, PairingExtra, PairingKeyRef, ParseBudget, ParsedFile, PerLang,
-    Span,
+    index_functions, occurrences, parse_file, ChunkOptions, ChunkParse, ChunkPlan, Function,
+    FunctionKind, Lang, LangError, LangParseOptions, PairingExtra, PairingKeyRef, ParseBudget,
+    ParsedFile, PerLang, Span,
 };
 use serde::Serialize;
 
@@ -411,7 +411,7 @@ type Parsed = (Lang, usize, Kept, Vec<(usize, usize, Option<usize>)>);
 /// Parse an image as [`parse_file`] does (fallback grammars, then the macro
 /// mask) and take its index and trivia: whole, or, for an image of at
 /// least `chunks.min_file_bytes`, one chunk of whole top-level units at a
-/// time (the indexes joined as [`join_indexes`] joins them, the trivia
+/// time (the indexes joined as `codethread_lang::join_indexes` joins them, the trivia
 /// ranges concatenated: a comment never spans two units).
 fn parse_image(
     path: &str,
@@ -451,11 +451,7 @@ fn parse_image(
     if n <= 1 {
         return whole(plan.into_source());
     }
-    let how = ChunkParse {
-        grammar: None,
-        fallbacks: true,
-        tolerant: true,
-    };
+    let how = ChunkParse::LIKE_PARSE_FILE;
     let mut kept = Kept::default();
     let mut trivia: Vec<(usize, usize, Option<usize>)> = Vec::new();
     let mut errors = 0usize;
@@ -529,30 +525,16 @@ impl<'s> Image<'s> {
                 cut[a].push(k);
             }
         }
-        // Occurrences and counts from two sorted orders of the functions
-        // (stable: source order within equal names or keys), not from hash
-        // maps of their keys (an image of many small functions would hold
-        // another map per function for a moment).
-        let mut occ = vec![(0usize, 0usize, 0usize, 0usize); funcs.len()];
+        // Occurrences and counts from sorted orders of the functions, not
+        // from hash maps of their keys (`codethread_lang::occurrences`).
+        let occ: Vec<(usize, usize, usize, usize)> =
+            occurrences(funcs.len(), |i| funcs[i].qualname.as_str())
+                .into_iter()
+                .zip(occurrences(funcs.len(), |i| funcs[i].pairing_key_ref()))
+                .map(|((n, dup), (k, key_dups))| (n, dup, k, key_dups))
+                .collect();
         let mut by_qualname: Vec<usize> = (0..funcs.len()).collect();
         by_qualname.sort_by(|&a, &b| funcs[a].qualname.cmp(&funcs[b].qualname));
-        for run in by_qualname.chunk_by(|&a, &b| funcs[a].qualname == funcs[b].qualname) {
-            for (n, &k) in run.iter().enumerate() {
-                occ[k].0 = n + 1;
-                occ[k].1 = run.len();
-            }
-        }
-        let mut by_key: Vec<usize> = (0..funcs.len()).collect();
-        by_key.sort_by(|&a, &b| funcs[a].pairing_key_ref().cmp(&funcs[b].pairing_key_ref()));
-        for run in
-            by_key.chunk_by(|&a, &b| funcs[a].pairing_key_ref() == funcs[b].pairing_key_ref())
-        {
-            for (n, &k) in run.iter().enumerate() {
-                occ[k].2 = n + 1;
-                occ[k].3 = run.len();
-            }
-        }
-        drop(by_key);
         let mut line_starts = vec![0];
         for (i, &b) in source.iter().enumerate() {
             if b == b'\n' {

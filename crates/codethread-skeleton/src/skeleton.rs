@@ -144,7 +144,10 @@ fn scan(parts: &mut Parts<'_>) -> Result<Scan, SkeletonError> {
     };
     for i in 0..n {
         let keep_flat = n == 1;
-        let Some((index, lang, errors, first, flat)) = parts.with(i, |f| {
+        // A part the plan does not have (none: `i` is below its count)
+        // counts as empty, so that every list stays aligned with the parts.
+        let file_lang = parts.lang();
+        let (index, lang, errors, first, flat) = parts.with(i, |f| {
             let flat = FlatTree::new(f);
             let index = index_flat(f, &flat);
             let first = if f.parse_errors > 0 {
@@ -160,9 +163,7 @@ fn scan(parts: &mut Parts<'_>) -> Result<Scan, SkeletonError> {
                 keep_flat.then_some(flat),
             )
         })?
-        else {
-            continue;
-        };
+        .unwrap_or((Vec::new(), file_lang, 0, None, None));
         out.bases.push(join.len());
         if n == 1 {
             whole = Some(index);
@@ -258,11 +259,14 @@ fn skeletonize_parts(
             let src = &file.source[..];
             let here = funcs.get(lo..hi).unwrap_or_default();
             let wanted_here = selected.get(lo..hi).unwrap_or_default();
-            let located = {
+            // Nothing to plan here: only the uses the checks gather.
+            let located = if any_selected {
                 let flat = flat.unwrap_or_else(|| FlatTree::new(file));
+                units.set_tree(file.lang, file.root(), src);
                 locate(file, &flat, here, wanted_here)
+            } else {
+                Vec::new()
             };
-            units.set_tree(file.lang, file.root(), src);
             if let (Some(w), Some(r)) = (&wanted, &file_rules.static_uses) {
                 crate::staticuses::collect_uses(file.root(), src, r, w, &mut uses);
             }
@@ -605,11 +609,7 @@ pub(crate) fn skeletonize_chunked(
     if plan.chunks().len() <= 1 {
         return Ok(Err(plan.into_source()));
     }
-    let how = ChunkParse {
-        grammar: None,
-        fallbacks: true,
-        tolerant: true,
-    };
+    let how = ChunkParse::LIKE_PARSE_FILE;
     skeletonize_parts(Parts::Chunked { plan, how }, selectors, options).map(Ok)
 }
 

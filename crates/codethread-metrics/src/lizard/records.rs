@@ -35,11 +35,7 @@ pub(crate) struct Named {
 impl Named {
     /// As [`Function::target_id`].
     fn target_id(&self, path: &str) -> String {
-        if self.dup_count > 1 {
-            format!("{path}::{}#{}", self.qualname, self.occurrence)
-        } else {
-            format!("{path}::{}", self.qualname)
-        }
+        codethread_lang::target_id_for(path, &self.qualname, self.occurrence, self.dup_count)
     }
 
     /// The naming part of `f`, its occurrence numbers as the index has them.
@@ -64,17 +60,10 @@ pub(crate) fn named(index: Vec<Function>) -> Vec<Named> {
 /// (as `codethread_lang::join_indexes` counts them): for indexes taken
 /// chunk by chunk.
 pub(crate) fn number(named: &mut [Named]) {
-    let mut order: Vec<usize> = (0..named.len()).collect();
-    order.sort_by(|&a, &b| named[a].qualname.cmp(&named[b].qualname));
-    let mut runs: Vec<(usize, usize, usize)> = Vec::with_capacity(named.len());
-    for run in order.chunk_by(|&a, &b| named[a].qualname == named[b].qualname) {
-        for (n, &k) in run.iter().enumerate() {
-            runs.push((k, n + 1, run.len()));
-        }
-    }
-    for (k, occurrence, dup_count) in runs {
-        named[k].occurrence = occurrence;
-        named[k].dup_count = dup_count;
+    let numbers = codethread_lang::occurrences(named.len(), |i| named[i].qualname.as_str());
+    for (g, (occurrence, dup_count)) in named.iter_mut().zip(numbers) {
+        g.occurrence = occurrence;
+        g.dup_count = dup_count;
     }
 }
 
