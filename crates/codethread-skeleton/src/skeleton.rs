@@ -147,23 +147,24 @@ fn scan(parts: &mut Parts<'_>) -> Result<Scan, SkeletonError> {
         // A part the plan does not have (none: `i` is below its count)
         // counts as empty, so that every list stays aligned with the parts.
         let file_lang = parts.lang();
-        let (index, lang, errors, first, flat) = parts.with(i, |f| {
-            let flat = FlatTree::new(f);
-            let index = index_flat(f, &flat);
-            let first = if f.parse_errors > 0 {
-                codethread_lang::first_error(f.root())
-            } else {
-                None
-            };
-            (
-                index,
-                f.lang,
-                f.parse_errors,
-                first,
-                keep_flat.then_some(flat),
-            )
-        })?
-        .unwrap_or((Vec::new(), file_lang, 0, None, None));
+        let (index, lang, errors, first, flat) = parts
+            .with(i, |f| {
+                let flat = FlatTree::new(f);
+                let index = index_flat(f, &flat);
+                let first = if f.parse_errors > 0 {
+                    codethread_lang::first_error(f.root())
+                } else {
+                    None
+                };
+                (
+                    index,
+                    f.lang,
+                    f.parse_errors,
+                    first,
+                    keep_flat.then_some(flat),
+                )
+            })?
+            .unwrap_or((Vec::new(), file_lang, 0, None, None));
         out.bases.push(join.len());
         if n == 1 {
             whole = Some(index);
