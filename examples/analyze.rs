@@ -230,7 +230,7 @@ fn items<T: serde::de::DeserializeOwned>(
     Ok((items, errs.len()))
 }
 
-use codethread::chain::llm::printable_id;
+use codethread::llm::printable_id;
 
 fn jsonl<T: serde::Serialize>(rows: &[T]) -> Result<String, String> {
     let mut s = String::new();
@@ -247,7 +247,7 @@ fn answers(
     ids: &[String],
     limit: u64,
 ) -> Result<(std::collections::BTreeMap<String, String>, usize), String> {
-    let o = codethread::chain::llm::read_batch_output(p, Some(ids), limits(limit))
+    let o = codethread::llm::read_batch_output(p, Some(ids), limits(limit))
         .map_err(|e| e.to_string())?;
     for f in &o.failures {
         eprintln!(
@@ -284,16 +284,8 @@ fn report_import<T>(imp: &codethread_analysis::judge::Imported<T>) -> usize {
 }
 
 /// The `custom_id` of each item's judge request (answers are matched back by it).
-fn request_ids<T>(items: &[T], request: impl Fn(&T) -> serde_json::Value) -> Vec<String> {
-    items
-        .iter()
-        .map(|i| {
-            request(i)["custom_id"]
-                .as_str()
-                .unwrap_or_default()
-                .to_string()
-        })
-        .collect()
+fn request_ids<T>(items: &[T], request: impl Fn(&T) -> codethread::llm::LlmRequest) -> Vec<String> {
+    items.iter().map(|i| request(i).custom_id).collect()
 }
 
 fn judge(cmd: JudgeCmd, limit: u64) -> Result<(String, usize, usize), String> {

@@ -32,21 +32,22 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
-use codethread::chain::llm::printable_id;
-use codethread::chain::llm::Cache;
-use codethread::chain::llm::{self, JobOutcome, Progress, RunnerOptions};
-use codethread::chain::llm::{batch_line, read_batch_output, BatchFormat, GenParams};
-use codethread::chain::load_instances;
-use codethread::chain::write_jsonl;
+use codethread::bench::load_instances;
+use codethread::bench::write_jsonl;
+use codethread::bench::HarnessGeneration;
+use codethread::bench::{load_predictions, predictions_by_id};
+use codethread::bench::{load_reports_selected, ReportFilter};
 use codethread::chain::ChainError;
 use codethread::chain::Pr0Options;
 use codethread::chain::{self, Chain, Layer, SourceSpec};
-use codethread::chain::{import_answers, LlmRequest};
-use codethread::chain::{load_predictions, predictions_by_id};
-use codethread::chain::{load_reports_selected, ReportFilter};
-use codethread::chain::{write_mini_swe_agent_subset, HarnessGeneration};
 use codethread::exit::{from_counts, Outcome};
 use codethread::lang::io::{SourceLimits, DEFAULT_MAX_FILE_BYTES};
+use codethread::llm::printable_id;
+use codethread::llm::Cache;
+use codethread::llm::{self, JobOutcome, Progress, RunnerOptions};
+use codethread::llm::{batch_line, read_batch_output, BatchFormat, GenParams};
+use codethread::llm::{import_answers, LlmRequest};
+use codethread::scaffold::mini_swe_agent::write_mini_swe_agent_subset;
 
 #[derive(Parser)]
 #[command(about = "CodeThread chains: targets, PR0, build, gate, stack")]
@@ -397,7 +398,7 @@ fn requests_of(
             Ok((out, failed))
         }
         (None, Some(p)) => {
-            let l = codethread::chain::llm::load_requests(p, lim)?;
+            let l = codethread::llm::load_requests(p, lim)?;
             for w in &l.warnings {
                 eprintln!("warning: {w}");
             }
@@ -463,7 +464,7 @@ fn llm(cmd: LlmCmd, lim: SourceLimits) -> Result<Outcome, Box<dyn std::error::Er
             gen.params().check(BatchFormat::OpenaiBatch)?;
             let timeout = llm::seconds_option("--timeout", timeout)?;
             let (reqs, failed) = requests_of(&src, lim)?;
-            let jobs = codethread::chain::llm::jobs(&reqs, &gen.params());
+            let jobs = codethread::llm::jobs(&reqs, &gen.params());
             let cache = Cache::open(&out.join("cache"))?.with_limits(lim);
             let opts = RunnerOptions {
                 endpoint,
@@ -613,7 +614,7 @@ fn instances(
     path: &Path,
     hint: Option<codethread::lang::Lang>,
     lim: SourceLimits,
-) -> Result<(Vec<codethread::chain::Instance>, usize), ChainError> {
+) -> Result<(Vec<codethread::bench::Instance>, usize), ChainError> {
     let mut l = load_instances(path, lim)?;
     if let Some(hint) = hint {
         for inst in l.items.iter_mut().filter(|i| i.language.is_none()) {
@@ -768,7 +769,12 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                 limits: lim,
             };
             let b = bar(insts.len());
-            let s = chain::build(&insts, spec.open(lim).as_mut(), &opts, &mut progress(&b))?;
+            let s = codethread::scaffold::build(
+                &insts,
+                spec.open(lim).as_mut(),
+                &opts,
+                &mut progress(&b),
+            )?;
             for (id, why) in &s.rebuilt {
                 eprintln!("rebuilt {id}: {why}");
             }
@@ -868,7 +874,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                 let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
                 eprintln!(
                     "conflicting reports: instance {}: {} disagree; neither is used",
-                    codethread::chain::label(id),
+                    codethread::bench::ids::label(id),
                     names.join(" and ")
                 );
             }
@@ -955,7 +961,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             kept,
             src,
         } => {
-            let mut opts = codethread::chain::harbor::HarborExportOptions {
+            let mut opts = codethread::scaffold::harbor::HarborExportOptions {
                 limits: lim,
                 docker_image_template,
                 dataset_name,
@@ -963,7 +969,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             };
             let mut unloadable = 0;
             if let Some(path) = agent_pr1 {
-                let preds = chain::load_patch_predictions(&path, lim)?;
+                let preds = codethread::bench::load_patch_predictions(&path, lim)?;
                 for w in &preds.warnings {
                     eprintln!("warning: {w}");
                 }
@@ -975,7 +981,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                     None => None,
                     Some(k) => Some(gate_kept(&k, lim)?),
                 };
-                let mut given = codethread::chain::harbor::AgentPr1 {
+                let mut given = codethread::scaffold::harbor::AgentPr1 {
                     source: path,
                     patches: preds
                         .items
@@ -995,7 +1001,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                 }
                 opts.agent_pr1 = Some(given);
                 if conditions.is_empty() {
-                    opts.conditions = codethread::chain::harbor::HarborCondition::EVERY.to_vec();
+                    opts.conditions = codethread::scaffold::harbor::HarborCondition::EVERY.to_vec();
                 }
             } else if kept.is_some() {
                 return Err("--kept needs --agent-pr1".into());
@@ -1006,7 +1012,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                     .map(|c| c.parse())
                     .collect::<Result<Vec<_>, String>>()?;
             }
-            let r = codethread::chain::harbor::export_harbor(&chain, &out, &opts)?;
+            let r = codethread::scaffold::harbor::export_harbor(&chain, &out, &opts)?;
             for e in &r.errors {
                 eprintln!("not exported: {e}");
             }
@@ -1033,7 +1039,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
         }
         Cmd::HarborImport { job, out, model } => {
             let r =
-                codethread::chain::harbor::import_harbor_job(&job, &out, model.as_deref(), lim)?;
+                codethread::scaffold::harbor::import_harbor_job(&job, &out, model.as_deref(), lim)?;
             let mut bad = 0;
             for o in r.problems() {
                 bad += 1;

@@ -16,8 +16,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Parser;
-use codethread::chain::llm::Cache;
-use codethread::chain::llm::{run, Job, RunnerOptions};
+use codethread::llm::Cache;
+use codethread::llm::{run, Job, RunnerOptions};
 use codethread_testkit::chat_server::{ChatServer, Fault};
 
 #[derive(Parser)]

@@ -9,10 +9,13 @@
 //! ```
 
 pub use codethread_analysis as analysis;
+pub use codethread_bench as bench;
 pub use codethread_chain as chain;
 pub use codethread_lang as lang;
+pub use codethread_llm as llm;
 pub use codethread_metrics as metrics;
 pub use codethread_patch as patch;
+pub use codethread_scaffold as scaffold;
 pub use codethread_skeleton as skeleton;
 
 pub mod exit;

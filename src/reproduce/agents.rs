@@ -13,10 +13,10 @@ use std::ffi::OsString;
 use std::path::Path;
 
 use codethread_analysis::{Condition, Outcome, Results};
+use codethread_bench::{load_reports_dir, InstanceReport};
+use codethread_bench::{parse_patch_predictions_bytes, predictions_to_jsonl, Prediction};
 use codethread_chain::SourceReader;
 use codethread_chain::{gate_predictions, stack, Layer};
-use codethread_chain::{load_reports_dir, InstanceReport};
-use codethread_chain::{parse_patch_predictions_bytes, predictions_to_jsonl, Prediction};
 use codethread_lang::io::{
     dir_below_nofollow, read_regular_nofollow, read_tree_nofollow, subdirs_nofollow,
 };

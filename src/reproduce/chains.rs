@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use codethread_chain::Instance;
+use codethread_bench::Instance;
 use codethread_chain::SourceReader;
 use codethread_chain::{BuildOptions, BuildStatus, Chain};
 use codethread_patch::{ApplyOptions, MemTree};

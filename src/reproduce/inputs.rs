@@ -5,8 +5,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use codethread_analysis::TaskType;
+use codethread_bench::records::Loaded;
+use codethread_bench::{load_instances, parse_instances, Instance};
 use codethread_chain::SourceSpec;
-use codethread_chain::{load_instances, parse_instances, Instance, Loaded};
 use codethread_chain::{SnapshotSource, SourceReader};
 use codethread_lang::io::read_regular;
 use codethread_lang::Lang;

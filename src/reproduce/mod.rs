@@ -83,6 +83,9 @@ pub enum ReproduceError {
     /// Chain construction failed as a whole.
     #[error("chain: {0}")]
     Chain(#[from] codethread_chain::ChainError),
+    /// A benchmark file (instances) could not be read as a whole.
+    #[error("benchmark: {0}")]
+    Bench(#[from] codethread_bench::BenchError),
     /// The analysis failed as a whole.
     #[error("analysis: {0}")]
     Analysis(#[from] codethread_analysis::AnalysisError),

@@ -26,10 +26,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use codethread::chain::harbor::{export_harbor, import_harbor_job, HarborExportOptions};
 use codethread::chain::{build, BuildOptions, Chain, SnapshotSource, SourceSpec};
 use codethread::patch::{ApplyOptions, MemTree};
 use codethread::reproduce::{reproduce, ReproduceConfig, ReproduceSummary};
+use codethread::scaffold::harbor::{export_harbor, import_harbor_job, HarborExportOptions};
 use serde_json::{json, Value};
 
 const HARBOR: &str = "0.25.0";
@@ -194,7 +194,7 @@ fn a_harbor_job_round_trips_into_reproduce() {
         codethread::lang::io::create_temp_dir_in(&std::env::temp_dir(), "ct-harbor-repro").unwrap();
     let snapshots = shared.join("chains/dev/files");
     let instances = rows(&shared, &w.join("instances.jsonl"));
-    let loaded = codethread::chain::load_instances(&instances, Default::default()).unwrap();
+    let loaded = codethread::bench::load_instances(&instances, Default::default()).unwrap();
     assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
     let raw: BTreeMap<String, Value> = read(&instances)
         .lines()
@@ -306,7 +306,7 @@ fn a_harbor_job_round_trips_into_reproduce() {
     let out = Command::new(&harbor)
         .arg(
             Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("crates/codethread-chain/tests/py/harbor_results.py"),
+                .join("crates/codethread-scaffold/tests/py/harbor_results.py"),
         )
         .arg(&spec)
         .env("HARBOR_TELEMETRY", "0")

@@ -17,9 +17,8 @@
 //!   lines at all, from `codethread_patch::localize`).
 //!
 //! Requests are provider-neutral JSON lines `{custom_id, messages,
-//! metadata}` (the shape of `codethread_chain::LlmRequest`, so
-//! the chain crate's batch formats and online runner take them as they
-//! are). `custom_id`s fit every engine (`[A-Za-z0-9_-]{1,64}`). Answers
+//! metadata}` ([`codethread_llm::LlmRequest`], so codethread-llm's
+//! batch formats and online runner take them as they are). `custom_id`s fit every engine (`[A-Za-z0-9_-]{1,64}`). Answers
 //! are read with [`parse_drift_answer`] / [`parse_compound_answer`]: one
 //! JSON object (a single surrounding code fence is tolerated), every field
 //! checked; a bad answer is an error for that item, never a default.
@@ -27,6 +26,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use codethread_llm::{ChatMessage, LlmRequest};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -190,12 +190,15 @@ fn metadata(kind: &str, benchmark: &str, model: &str, instance: &str) -> Value {
     json!({"judge": kind, "benchmark": benchmark, "model": model, "instance_id": instance})
 }
 
-fn msg(role: &str, content: String) -> Value {
-    json!({"role": role, "content": content})
+fn msg(role: &str, content: String) -> ChatMessage {
+    ChatMessage {
+        role: role.to_string(),
+        content,
+    }
 }
 
 /// The drift judge's request for one item.
-pub fn drift_request(item: &DriftItem) -> Value {
+pub fn drift_request(item: &DriftItem) -> LlmRequest {
     let mut sys = String::from(
         "You compare two implementations of the same functions in a real repository: the HUMAN version \
 (the original) and the AGENT version (written by a coding agent from a task description). Label how the \
@@ -236,11 +239,14 @@ with exactly one entry per function given.",
             }
         ));
     }
-    json!({
-        "custom_id": safe_custom_id(&format!("drift__{}__{}__{}", item.benchmark, item.model, item.instance_id)),
-        "messages": [msg("system", sys), msg("user", u)],
-        "metadata": metadata("drift", &item.benchmark, &item.model, &item.instance_id),
-    })
+    LlmRequest {
+        custom_id: safe_custom_id(&format!(
+            "drift__{}__{}__{}",
+            item.benchmark, item.model, item.instance_id
+        )),
+        messages: vec![msg("system", sys), msg("user", u)],
+        metadata: metadata("drift", &item.benchmark, &item.model, &item.instance_id),
+    }
 }
 
 fn group_name(g: Group) -> &'static str {
@@ -601,7 +607,7 @@ pub enum Survival {
 }
 
 /// The compounding judge's request for one item.
-pub fn compound_request(item: &CompoundItem) -> Value {
+pub fn compound_request(item: &CompoundItem) -> LlmRequest {
     let sys = "You analyse a chain of two pull requests written by a coding agent. PR1 re-implemented a \
 function and drifted from the original behaviour as described. PR2 then addressed a follow-up issue. Decide \
 whether the drift survived PR2 and whether it caused the failing test. Answer with ONE JSON object and \
@@ -622,11 +628,14 @@ listed test fails.";
     );
     let mut meta = metadata("compound", &item.benchmark, &item.model, &item.instance_id);
     meta["target_id"] = Value::from(item.drift.target_id.clone());
-    json!({
-        "custom_id": safe_custom_id(&format!("compound__{}__{}__{}__{}", item.benchmark, item.model, item.instance_id, item.drift.target_id)),
-        "messages": [msg("system", sys.to_string()), msg("user", u)],
-        "metadata": meta,
-    })
+    LlmRequest {
+        custom_id: safe_custom_id(&format!(
+            "compound__{}__{}__{}__{}",
+            item.benchmark, item.model, item.instance_id, item.drift.target_id
+        )),
+        messages: vec![msg("system", sys.to_string()), msg("user", u)],
+        metadata: meta,
+    }
 }
 
 /// A compounding judgement.
@@ -1048,12 +1057,7 @@ pub fn import_drift(
     import_with(
         items,
         answers,
-        |it| {
-            drift_request(it)["custom_id"]
-                .as_str()
-                .unwrap_or_default()
-                .to_string()
-        },
+        |it| drift_request(it).custom_id,
         |it, text| {
             parse_drift_answer(it, text)
                 .map(|l| drift_record(it, l))
@@ -1070,12 +1074,7 @@ pub fn import_compound(
     import_with(
         items,
         answers,
-        |it| {
-            compound_request(it)["custom_id"]
-                .as_str()
-                .unwrap_or_default()
-                .to_string()
-        },
+        |it| compound_request(it).custom_id,
         |it, text| parse_compound_answer(it, text).map_err(|e| e.message),
     )
 }

@@ -5,9 +5,9 @@
 
 use std::collections::BTreeMap;
 
+use codethread_bench::{load_instances, Instance};
 use codethread_chain::SnapshotSource;
 use codethread_chain::{compose_on, reverse_on};
-use codethread_chain::{load_instances, Instance};
 use codethread_chain::{localize, Localization};
 use codethread_chain::{make_pr0, Pr0Options};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};

@@ -10,7 +10,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::report::{HarnessNote, InstanceReport, TestOutcome, TestsStatus};
+use codethread_bench::{HarnessNote, InstanceReport, TestOutcome, TestsStatus};
 
 /// Why a PR1 was dropped, or why it was kept without test results.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

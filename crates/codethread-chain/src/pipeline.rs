@@ -40,18 +40,18 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::carry::{patch_value, put_bytes};
-use crate::error::ChainError;
-use crate::export::{
-    check_harness_row, follow_on_row, implementation_task_row, swebench_row, to_jsonl,
-    write_mini_swe_agent_subset, HarnessGeneration,
-};
 use crate::fsutil::{read, read_opt, write_in};
+use codethread_bench::carry::{patch_value, put_bytes};
+use codethread_bench::to_jsonl;
+use codethread_bench::{
+    check_harness_row, swebench_row, HarnessGeneration, Instance, InstanceReport, PatchPrediction,
+    Prediction,
+};
+
+use crate::error::ChainError;
 use crate::gate::{gate_one, GateDecision, GateReason};
-use crate::instance::Instance;
 use crate::pr0::{make_pr0, Pr0Options};
-use crate::predictions::{PatchPrediction, Prediction};
-use crate::report::InstanceReport;
+use crate::rows::{follow_on_row, implementation_task_row};
 use crate::source::SourceReader;
 use crate::stack::{base_files, compose_on, reverse_on};
 use crate::statement::{
@@ -199,8 +199,6 @@ fn write_jsonl_in<T: Serialize>(out: &Path, rel: &str, rows: &[T]) -> Result<(),
 #[derive(Debug)]
 struct BuiltFiles {
     pr0: Vec<u8>,
-    /// PR0 sealed (forward-only literals): the agent-side setup.
-    pr0_sealed: Vec<u8>,
     pr1: Vec<u8>,
     task: Vec<u8>,
     request: Value,
@@ -208,16 +206,18 @@ struct BuiltFiles {
 
 /// The file of an instance directory holding PR0 sealed
 /// ([`crate::stack::seal_on`]): what the agent-side setup applies.
-pub(crate) const PR0_SEALED_FILE: &str = "pr0_sealed.patch";
+pub const PR0_SEALED_FILE: &str = "pr0_sealed.patch";
 
 fn read_built(out: &Path, id: &str, limits: SourceLimits) -> Result<BuiltFiles, ChainError> {
     let dir = instance_dir(out, id);
     let req_path = dir.join("llm_request.json");
+    // The sealed PR0 is what agent-side exports set up from: it must be
+    // readable too, or the instance is rebuilt.
+    read(&dir.join(PR0_SEALED_FILE), limits)?;
     let request = serde_json::from_slice(&read(&req_path, limits)?)
-        .map_err(|e| ChainError::json(&req_path, 0, &e))?;
+        .map_err(|e| crate::fsutil::json_error(&req_path, &e))?;
     Ok(BuiltFiles {
         pr0: read(&dir.join("pr0.patch"), limits)?,
-        pr0_sealed: read(&dir.join(PR0_SEALED_FILE), limits)?,
         pr1: read(&dir.join("pr1_human.patch"), limits)?,
         task: read(&dir.join("task.md"), limits)?,
         request,
@@ -329,11 +329,11 @@ fn build_one(
                 .filter(|w| w == "code_block_removed")
                 .collect();
             w.extend(
-                crate::llm::check::check_statement(
+                crate::check::check_statement(
                     &ctx,
                     &s.statement,
                     inst.patch.as_bytes(),
-                    &crate::llm::check::CheckConfig::default(),
+                    &crate::check::CheckConfig::default(),
                 )
                 .iter()
                 .map(ToString::to_string),
@@ -355,7 +355,7 @@ fn build_one(
         Some(a) => {
             write_in(out, &answer_path, a.as_bytes())?;
         }
-        None => crate::fsutil::remove_in(out, &answer_path),
+        None => codethread_bench::files::remove_in(out, &answer_path),
     }
     Ok(BuildStatus::Built {
         targets: loc.target_ids(),
@@ -463,7 +463,7 @@ pub fn build(
                 };
                 if matches!(o.status, BuildStatus::Failed { .. }) {
                     // Failed instances are retried on the next run: no status file.
-                    crate::fsutil::remove_in(out, &rel(id, "status.json"));
+                    codethread_bench::files::remove_in(out, &rel(id, "status.json"));
                 } else if let Err(e) = write_in(out, &rel(id, "status.json"), &json_bytes(&o)) {
                     summary.outcomes.push(InstanceOutcome {
                         status: BuildStatus::Failed {
@@ -533,8 +533,6 @@ fn write_exports(
     let mut fo_rows = Vec::new();
     let mut init = serde_json::Map::new();
     let mut hh = Vec::new();
-    let mut mini_impl = Vec::new();
-    let mut mini_fo = Vec::new();
     for ((inst, o), f) in instances.iter().zip(&summary.outcomes).zip(files) {
         let id = &inst.instance_id;
         match (&o.status, f) {
@@ -558,13 +556,8 @@ fn write_exports(
                     }
                 }
                 requests.push(f.request.clone());
-                // mini-swe-agent reads the setup from its own file: PR0 sealed,
-                // which holds none of the original bodies.
-                mini_impl.push((row.clone(), f.pr0_sealed.clone()));
                 impl_rows.push(row);
-                let fo_row = follow_on_row(inst, "", "human");
-                mini_fo.push((fo_row.clone(), Vec::new()));
-                fo_rows.push(fo_row);
+                fo_rows.push(follow_on_row(inst, "", "human"));
                 let (v, w) = patch_value(&f.pr0);
                 if let Some(w) = w {
                     summary.warnings.push(format!(
@@ -595,14 +588,6 @@ fn write_exports(
         &json_bytes(&Value::Object(init)),
     )?;
     write_jsonl_in(out, "exports/predictions_HH.jsonl", &hh)?;
-    for (rel, rows) in [
-        ("exports/mini-swe-agent/implementation", &mini_impl),
-        ("exports/mini-swe-agent/follow_on_human_pr1", &mini_fo),
-    ] {
-        // The chain directory's own subdirectories: a planted link is refused.
-        let root = codethread_lang::io::create_dir_all_nofollow(out, Path::new(rel))?;
-        write_mini_swe_agent_subset(&root, rows)?;
-    }
     write_in(out, Path::new("summary.json"), &json_bytes(&*summary))?;
     Ok(())
 }
@@ -629,7 +614,7 @@ impl Chain {
     /// Every file of the chain is read under `limits`.
     pub fn open(dir: &Path, limits: SourceLimits) -> Result<Chain, ChainError> {
         let path = dir.join("instances.jsonl");
-        let text = crate::records::decode_text(read(&path, limits)?);
+        let text = codethread_bench::records::decode_text(read(&path, limits)?);
         let mut instances = Vec::new();
         let mut rows = String::new();
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -642,9 +627,9 @@ impl Chain {
             }
         }
         if !rows.is_empty() {
-            let l = crate::instance::parse_instances(&path, &rows)?;
+            let l = codethread_bench::parse_instances(&path, &rows)?;
             if let Some(e) = l.errors.into_iter().next() {
-                return Err(e);
+                return Err(e.into());
             }
             instances.extend(l.items);
         }
@@ -1184,8 +1169,8 @@ pub fn llm_requests(
         }
         let p = instance_dir(&chain.dir, &inst.instance_id).join("llm_request.json");
         let r = read(&p, chain.limits).and_then(|b| {
-            serde_json::from_slice::<crate::statement::LlmRequest>(&b)
-                .map_err(|e| ChainError::json(&p, 0, &e))
+            serde_json::from_slice::<codethread_llm::LlmRequest>(&b)
+                .map_err(|e| crate::fsutil::json_error(&p, &e))
         });
         let r = r.map(|req| match format {
             RequestFormat::Neutral => serde_json::to_value(&req).unwrap_or(Value::Null),
@@ -1198,16 +1183,16 @@ pub fn llm_requests(
 }
 
 /// The statement requests of every built instance of `chain`, as
-/// [`LlmRequest`](crate::statement::LlmRequest)s: one result per built instance, a damaged
+/// [`LlmRequest`](codethread_llm::LlmRequest)s: one result per built instance, a damaged
 /// `llm_request.json` being that instance's error.
 pub fn chain_requests(
     chain: &Chain,
-) -> Vec<(String, Result<crate::statement::LlmRequest, ChainError>)> {
+) -> Vec<(String, Result<codethread_llm::LlmRequest, ChainError>)> {
     llm_requests(chain, RequestFormat::Neutral, "", 0)
         .into_iter()
         .map(|(id, r)| {
             let r = r.and_then(|v| {
-                serde_json::from_value::<crate::statement::LlmRequest>(v).map_err(|e| {
+                serde_json::from_value::<codethread_llm::LlmRequest>(v).map_err(|e| {
                     ChainError::Instance {
                         instance_id: id.clone(),
                         message: format!("llm_request.json: {e}"),

@@ -221,7 +221,7 @@ pub fn reverse_on(
 /// applied with `git apply` at base it gives the same tree as `patch`, and
 /// neither it nor `git apply -R` can restore the original bodies PR0
 /// removed. Empty when `patch` is empty.
-pub(crate) fn seal_on(
+pub fn seal_on(
     instance_id: &str,
     base: &BTreeMap<String, Vec<u8>>,
     patch: &[u8],
@@ -253,7 +253,7 @@ pub(crate) fn seal_on(
 }
 
 /// [`seal_on`] reading the base files from `source`.
-pub(crate) fn seal(
+pub fn seal(
     instance_id: &str,
     base_commit: &str,
     patch: &[u8],

@@ -15,15 +15,12 @@
 //!   signature, location and original docstring, so that the pipeline runs
 //!   end to end without any model.
 
-use std::path::Path;
-
 use codethread_lang::{Function, Lang};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::json;
 
-use crate::error::ChainError;
-use crate::instance::Loaded;
-use crate::records::{read_text, split_records};
+use codethread_bench::Instance;
+use codethread_llm::{ChatMessage, LlmRequest};
 
 /// What the statement needs to know about one target function.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -110,6 +107,38 @@ impl TaskContext {
     }
 }
 
+/// The statement context of a localized instance (what `pipeline::build`
+/// gives the statement writer and the checks): the targets with their
+/// original text, the repository and the language.
+pub fn task_context(inst: &Instance, loc: &crate::targets::Localization) -> TaskContext {
+    let targets: Vec<TargetInfo> = loc
+        .targets
+        .iter()
+        .map(|t| {
+            TargetInfo::from_function(
+                &t.path,
+                &t.function,
+                loc.before.get(&t.path).map(Vec::as_slice).unwrap_or(&[]),
+            )
+        })
+        .collect();
+    let language = targets
+        .iter()
+        .find_map(|t| {
+            let src = loc.before.get(&t.path).map(Vec::as_slice).unwrap_or(&[]);
+            codethread_lang::Lang::for_source(&t.path, src, inst.lang_hint())
+        })
+        .map(|l| l.name().to_string())
+        .or_else(|| inst.language.clone())
+        .unwrap_or_else(|| "unknown".into());
+    TaskContext {
+        instance_id: inst.instance_id.clone(),
+        repo: inst.repo.clone(),
+        language,
+        targets,
+    }
+}
+
 /// Section headings every answer (and every statement) carries per function.
 pub(crate) const FUNCTION_SECTIONS: [&str; 6] = [
     "Summary",
@@ -119,58 +148,6 @@ pub(crate) const FUNCTION_SECTIONS: [&str; 6] = [
     "Implementation Steps",
     "Edge Cases",
 ];
-
-/// One chat message.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ChatMessage {
-    /// `system` or `user`.
-    pub role: String,
-    /// The text.
-    pub content: String,
-}
-
-/// A provider-neutral chat request (one JSONL line).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct LlmRequest {
-    /// The instance id; answers are matched back by it.
-    pub custom_id: String,
-    /// The conversation.
-    pub messages: Vec<ChatMessage>,
-    /// Repository, language, files and target ids, for bookkeeping.
-    pub metadata: Value,
-}
-
-impl LlmRequest {
-    /// The same request as an OpenAI Batch API line for `model`.
-    pub fn to_openai_batch(&self, model: &str) -> Value {
-        json!({
-            "custom_id": self.custom_id,
-            "method": "POST",
-            "url": "/v1/chat/completions",
-            "body": {"model": model, "temperature": 0, "messages": self.messages},
-        })
-    }
-
-    /// The same request as an Anthropic Message Batches line for `model`
-    /// (the system message moves to `system`).
-    pub fn to_anthropic_batch(&self, model: &str, max_tokens: u32) -> Value {
-        let system: Vec<&str> = self
-            .messages
-            .iter()
-            .filter(|m| m.role == "system")
-            .map(|m| m.content.as_str())
-            .collect();
-        let msgs: Vec<&ChatMessage> = self
-            .messages
-            .iter()
-            .filter(|m| m.role != "system")
-            .collect();
-        json!({
-            "custom_id": self.custom_id,
-            "params": {"model": model, "max_tokens": max_tokens, "system": system.join("\n\n"), "messages": msgs},
-        })
-    }
-}
 
 const SYSTEM_PROMPT: &str = "You write implementation task descriptions for software engineers. \
 You are shown functions from a real repository. Describe what each function must do so that an engineer who \
@@ -272,112 +249,6 @@ Implement them again so that they behave as described below and as the rest of t
     s
 }
 
-/// A model's answer for one instance, as read from a results file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Answer {
-    /// The instance (`custom_id` of the request).
-    pub instance_id: String,
-    /// The answer text.
-    pub content: String,
-}
-
-/// Read answers: JSONL (or JSON) lines in any of these shapes:
-/// `{custom_id|instance_id, content|answer|text}`; an OpenAI chat completion
-/// (`choices[0].message.content`); an OpenAI batch output line
-/// (`response.body.choices[0].message.content`); an Anthropic batch result
-/// (`result.message.content[*].text`); `content` as a list of `{type: "text", text}`.
-///
-/// Answers sharing an id: identical repeats are dropped with a warning,
-/// differing ones are all refused ([`ChainError::Duplicate`], naming both
-/// lines).
-pub fn import_answers(
-    path: &Path,
-    limits: codethread_lang::io::SourceLimits,
-) -> Result<Loaded<Answer>, ChainError> {
-    let text = read_text(path, limits)?;
-    let mut out = Loaded::default();
-    let mut rows = Vec::new();
-    for r in split_records(path, &text, &["answers", "results"])? {
-        let v = match r.value {
-            Ok(v) => v,
-            Err(e) => {
-                out.errors.push(e);
-                continue;
-            }
-        };
-        let id = ["custom_id", "instance_id", "id"]
-            .iter()
-            .find_map(|k| v.get(*k).and_then(Value::as_str))
-            .map(str::to_string)
-            .or(r.key.clone());
-        let Some(id) = id else {
-            out.errors.push(ChainError::MissingField {
-                path: path.to_path_buf(),
-                line: r.line,
-                instance_id: "<unknown>".into(),
-                field: "custom_id".into(),
-            });
-            continue;
-        };
-        if let Some(why) = crate::ids::id_problem(&id) {
-            out.errors.push(ChainError::BadField {
-                path: path.to_path_buf(),
-                line: r.line,
-                instance_id: crate::ids::label(&id),
-                field: "custom_id".into(),
-                message: why,
-            });
-            continue;
-        }
-        match answer_text(&v) {
-            Some(content) => rows.push((
-                r.line,
-                id.clone(),
-                Answer {
-                    instance_id: id,
-                    content,
-                },
-            )),
-            None => out.errors.push(ChainError::MissingField {
-                path: path.to_path_buf(),
-                line: r.line,
-                instance_id: id,
-                field: "content".into(),
-            }),
-        }
-    }
-    crate::records::dedupe(path, "answer", rows, &mut out);
-    Ok(out)
-}
-
-fn text_of(v: &Value) -> Option<String> {
-    match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Array(parts) => {
-            let t: Vec<&str> = parts
-                .iter()
-                .filter_map(|p| p.get("text").and_then(Value::as_str).or_else(|| p.as_str()))
-                .collect();
-            (!t.is_empty()).then(|| t.join(""))
-        }
-        _ => None,
-    }
-}
-
-fn answer_text(v: &Value) -> Option<String> {
-    let candidates = [
-        v.get("content"),
-        v.get("answer"),
-        v.get("text"),
-        v.pointer("/choices/0/message/content"),
-        v.pointer("/response/body/choices/0/message/content"),
-        v.pointer("/result/message/content"),
-        v.pointer("/message/content"),
-        v.get("response").filter(|r| r.is_string()),
-    ];
-    candidates.into_iter().flatten().find_map(text_of)
-}
-
 /// A statement made from a model's answer, with what had to be fixed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ImportedStatement {
@@ -392,7 +263,7 @@ pub struct ImportedStatement {
 
 /// Turn an answer into a statement: fenced code blocks are removed (the
 /// answer must carry no code); missing sections and functions are reported.
-pub(crate) fn statement_from_answer(ctx: &TaskContext, answer: &str) -> ImportedStatement {
+pub fn statement_from_answer(ctx: &TaskContext, answer: &str) -> ImportedStatement {
     let mut warnings = Vec::new();
     let mut out = String::new();
     let mut in_fence = false;
@@ -676,7 +547,7 @@ mod tests {
         ];
         let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
         std::fs::write(&p, text).expect("write");
-        let a = import_answers(&p, Default::default()).expect("import");
+        let a = codethread_llm::import_answers(&p, Default::default()).expect("import");
         assert_eq!(
             a.items
                 .iter()
@@ -685,7 +556,7 @@ mod tests {
             vec![("a", "A"), ("b", "B"), ("c", "C")]
         );
         assert!(
-            matches!(&a.errors[0], ChainError::MissingField { line: 4, field, .. } if field == "content")
+            matches!(&a.errors[0], codethread_bench::BenchError::MissingField { line: 4, field, .. } if field == "content")
         );
         let _ = std::fs::remove_dir_all(&dir);
     }

@@ -13,8 +13,8 @@ use codethread_patch::MemTree;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ChainError;
-use crate::instance::Instance;
 use crate::source::SourceReader;
+use codethread_bench::Instance;
 
 /// Why an instance has no targets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -3,7 +3,7 @@
 //! the statement: 4x both must take well under 16x (quadratic) the time.
 //! Small sizes, so this runs in a debug build.
 
-use codethread_chain::llm::{check_leaks, CheckConfig};
+use codethread_chain::check::{check_leaks, CheckConfig};
 use codethread_chain::TaskContext;
 use codethread_testkit::adversarial::assert_subquadratic;
 use codethread_testkit::llm_shapes::gold_lines_and_statement;

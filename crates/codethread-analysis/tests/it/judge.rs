@@ -51,7 +51,7 @@ fn taxonomy_is_ten_categories_in_three_groups_plus_two() {
 #[test]
 fn drift_request_and_strict_answers() {
     let it = item();
-    let r = drift_request(&it);
+    let r = serde_json::to_value(drift_request(&it)).expect("json");
     let id = r["custom_id"].as_str().expect("id");
     assert!(
         id.len() <= 64
@@ -133,7 +133,7 @@ fn compounding_answers_table_and_survival_check() {
         aa_resolved: false,
         failing_tests: vec!["t.py::test_f".into()],
     };
-    let r = compound_request(&it);
+    let r = serde_json::to_value(compound_request(&it)).expect("json");
     let u = r["messages"][1]["content"].as_str().expect("user");
     assert!(
         u.contains("VALIDATION_ADDED")
@@ -244,11 +244,11 @@ fn items_from_trees_static_iec_and_imports() {
         load_items::<DriftItem>("items.jsonl", format!("{line}\n{{bad\n").as_bytes());
     assert_eq!((items.len(), errs.len()), (1, 1));
     assert!(errs[0].to_string().contains("line 2"));
-    let id = drift_request(&it)["custom_id"]
+    let id = serde_json::to_value(drift_request(&it)).expect("json")["custom_id"]
         .as_str()
         .expect("id")
         .to_string();
-    let id2 = drift_request(&same)["custom_id"]
+    let id2 = serde_json::to_value(drift_request(&same)).expect("json")["custom_id"]
         .as_str()
         .expect("id")
         .to_string();
@@ -318,7 +318,9 @@ fn outside_edits_list_what_the_agent_changed_beyond_the_targets() {
             "util.py".to_string()
         ]
     );
-    assert!(drift_request(&it).to_string().contains("m.py::_inc"));
+    assert!(serde_json::to_string(&drift_request(&it))
+        .expect("json")
+        .contains("m.py::_inc"));
     // Nothing outside the targets: nothing listed.
     let same = drift_item_from_trees(
         "b",

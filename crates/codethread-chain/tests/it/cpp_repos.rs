@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use codethread_bench::{parse_instances, Instance};
 use codethread_chain::GitRepoDir;
 use codethread_chain::{build, BuildOptions, BuildStatus};
-use codethread_chain::{parse_instances, Instance};
 
 fn have(tool: &str) -> bool {
     Command::new(tool)

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use codethread_chain::load_instances;
+use codethread_bench::load_instances;
 use codethread_chain::localize;
 use codethread_chain::SnapshotSource;
 use serde_json::Value;

@@ -11,15 +11,14 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use codethread_chain::load_reports_dir;
-use codethread_chain::ChainError;
+use codethread_bench::load_reports_dir;
+use codethread_bench::{load_instances, Instance};
+use codethread_bench::{load_predictions, predictions_by_id, PatchPrediction, Prediction};
 use codethread_chain::GateReason;
 use codethread_chain::GitRepoDir;
 use codethread_chain::{
     build, follow_on_rows, gate_predictions, stack, BuildOptions, BuildStatus, Chain, Layer,
 };
-use codethread_chain::{load_instances, Instance};
-use codethread_chain::{load_predictions, predictions_by_id, PatchPrediction, Prediction};
 use serde_json::{json, Value};
 
 /// The stacked predictions as text (the fixture is UTF-8).
@@ -190,7 +189,7 @@ fn scripted_agent_end_to_end() {
     assert_eq!(loaded.items.len(), 5);
     assert_eq!(loaded.errors.len(), 1);
     assert!(
-        matches!(&loaded.errors[0], ChainError::MissingField { line: 6, instance_id, field, .. } if instance_id == "fixture__calc-6" && field == "base_commit")
+        matches!(&loaded.errors[0], codethread_bench::BenchError::MissingField { line: 6, instance_id, field, .. } if instance_id == "fixture__calc-6" && field == "base_commit")
     );
     let insts = loaded.items;
     let by_id: BTreeMap<&str, &Instance> =
@@ -325,7 +324,7 @@ fn scripted_agent_end_to_end() {
         });
     }
     let pr1_file = tmp.join("pr1_preds.jsonl");
-    write(&pr1_file, &codethread_chain::predictions_to_jsonl(&pr1));
+    write(&pr1_file, &codethread_bench::predictions_to_jsonl(&pr1));
     let pr1_map = predictions_by_id(
         &load_predictions(&pr1_file, Default::default())
             .expect("preds")

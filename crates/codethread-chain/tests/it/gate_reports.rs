@@ -8,16 +8,16 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use codethread_chain::parse_instances;
-use codethread_chain::Prediction;
+use codethread_bench::parse_instances;
+use codethread_bench::Prediction;
+use codethread_bench::{
+    load_reports, load_reports_dir, load_reports_selected, parse_instance_report, ReportFilter,
+};
 use codethread_chain::SnapshotSource;
 use codethread_chain::{
     build, gate_predictions, stack_model_name, BuildOptions, BuildStatus, Chain, Layer,
 };
 use codethread_chain::{gate_one, GateReason};
-use codethread_chain::{
-    load_reports, load_reports_dir, load_reports_selected, parse_instance_report, ReportFilter,
-};
 use serde_json::{json, Value};
 
 const IDS: [&str; 3] = ["o__r-1", "o__r-2", "o__r-3"];
@@ -123,7 +123,7 @@ fn write(p: &Path, s: &str) {
 /// (kept, first reason) per instance, in id order.
 fn decisions(
     fx: &Fixture,
-    reports: &BTreeMap<String, codethread_chain::InstanceReport>,
+    reports: &BTreeMap<String, codethread_bench::InstanceReport>,
 ) -> Vec<(bool, String)> {
     gate_predictions(&fx.chain, &preds(fx, "agent"), reports, None)
         .into_iter()

@@ -8,14 +8,14 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use codethread_chain::parse_instances;
+use codethread_bench::parse_instances;
+use codethread_bench::Prediction;
+use codethread_bench::{load_reports, load_reports_dir, HarnessNote};
 use codethread_chain::GateReason;
-use codethread_chain::Prediction;
 use codethread_chain::SnapshotSource;
 use codethread_chain::{
     build, gate_predictions, stack, stack_model_name, BuildOptions, BuildStatus, Chain, Layer,
 };
-use codethread_chain::{load_reports, load_reports_dir, HarnessNote};
 use codethread_patch::{diff_trees, ApplyOptions, DiffOptions, MemTree};
 use serde_json::{json, Value};
 
@@ -372,54 +372,4 @@ fn stacked_model_names_carry_stage_and_condition() {
     uniq.sort();
     uniq.dedup();
     assert_eq!(uniq.len(), names.len());
-}
-
-#[test]
-fn exports_have_the_mini_swe_agent_layout() {
-    let fx = fixture("mini");
-    let root = fx.chain.dir.join("exports/mini-swe-agent/implementation");
-    let subset = root.join("subset");
-    let files: Vec<_> = std::fs::read_dir(&subset)
-        .unwrap()
-        .map(|e| e.unwrap().file_name())
-        .collect();
-    assert_eq!(files, vec![std::ffi::OsString::from("test.jsonl")]);
-    let row: Value = serde_json::from_str(
-        std::fs::read_to_string(subset.join("test.jsonl"))
-            .unwrap()
-            .trim(),
-    )
-    .unwrap();
-    let f = row["setup_patch_file"].as_str().unwrap();
-    assert!(Path::new(f).is_absolute(), "{f}");
-    // The sealed PR0: literals only, none of PR0's removed lines.
-    let sealed = std::fs::read(f).unwrap();
-    assert_eq!(
-        sealed,
-        std::fs::read(fx.chain.dir.join("instances/o__r-1/pr0_sealed.patch")).unwrap()
-    );
-    assert!(sealed.windows(16).any(|w| w == b"GIT binary patch"));
-    assert!(!sealed.windows(2).any(|w| w == b"@@"));
-    for k in [
-        "patch",
-        "pr0_patch",
-        "pr1_human_patch",
-        "gold_patch",
-        "setup_patch",
-    ] {
-        assert!(row.get(k).is_none(), "agent-side row carries {k}");
-    }
-    // Every upstream column is in the export.
-    for k in ["image", "eval_script", "log_parser", "eval_type"] {
-        assert!(row[k].is_string(), "{k}");
-    }
-    let fo = fx
-        .chain
-        .dir
-        .join("exports/mini-swe-agent/follow_on_human_pr1/subset/test.jsonl");
-    let row: Value = serde_json::from_str(std::fs::read_to_string(fo).unwrap().trim()).unwrap();
-    assert_eq!(
-        std::fs::read(row["setup_patch_file"].as_str().unwrap()).unwrap(),
-        b""
-    );
 }

@@ -3,10 +3,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use codethread_chain::ChainError;
-use codethread_chain::{load_instances, parse_instances, DatasetFormat, Instance};
-use codethread_chain::{load_predictions, parse_predictions};
-use codethread_chain::{load_reports_from_log, load_run_report, RunStatus};
+use codethread_bench::{load_instances, parse_instances, DatasetFormat, Instance};
+use codethread_bench::{load_predictions, parse_predictions};
+use codethread_bench::{load_reports_from_log, load_run_report, RunStatus};
 use serde_json::Value;
 
 fn by_id(v: Vec<Instance>) -> BTreeMap<String, Instance> {
@@ -327,17 +326,20 @@ fn bad_rows_are_named_and_do_not_stop_the_batch() {
     let msgs: Vec<String> = l.errors.iter().map(|e| e.to_string()).collect();
     assert_eq!(msgs.len(), 3);
     assert!(
-        matches!(&l.errors[0], ChainError::MissingField { line: 2, instance_id, field, .. } if instance_id == "b" && field == "base_commit"),
+        matches!(&l.errors[0], codethread_bench::BenchError::MissingField { line: 2, instance_id, field, .. } if instance_id == "b" && field == "base_commit"),
         "{}",
         msgs[0]
     );
     assert!(
-        matches!(&l.errors[1], ChainError::Json { line: 3, .. }),
+        matches!(
+            &l.errors[1],
+            codethread_bench::BenchError::Json { line: 3, .. }
+        ),
         "{}",
         msgs[1]
     );
     assert!(
-        matches!(&l.errors[2], ChainError::BadField { line: 4, field, .. } if field == "FAIL_TO_PASS"),
+        matches!(&l.errors[2], codethread_bench::BenchError::BadField { line: 4, field, .. } if field == "FAIL_TO_PASS"),
         "{}",
         msgs[2]
     );
@@ -423,7 +425,7 @@ fn predictions_in_every_shape() {
     let l = parse_predictions(Path::new("preds.json"), r#"[{"instance_id": "x", "model_name_or_path": "m", "model_patch": "p"}, {"model_patch": "q"}]"#).expect("l");
     assert_eq!(l.items.len(), 1);
     assert!(
-        matches!(&l.errors[0], ChainError::MissingField { line: 1, field, .. } if field == "instance_id")
+        matches!(&l.errors[0], codethread_bench::BenchError::MissingField { line: 1, field, .. } if field == "instance_id")
     );
 }
 
@@ -557,7 +559,7 @@ fn resolved_flags_from_pro_eval_results_and_run_reports() {
     for (run, results) in runs["runs"].as_object().into_iter().flatten() {
         let f = dir.join(format!("{run}.json"));
         std::fs::write(&f, results.to_string()).expect("write");
-        let flags = codethread_chain::load_resolved(&f, Default::default()).expect("flags");
+        let flags = codethread_bench::load_resolved(&f, Default::default()).expect("flags");
         assert_eq!(flags.len(), results.as_object().map_or(0, |m| m.len()));
         for (id, inst) in sample["instances"].as_object().into_iter().flatten() {
             if let Some(b) = inst["resolved_by_run"][run].as_bool() {
@@ -573,7 +575,7 @@ fn resolved_flags_from_pro_eval_results_and_run_reports() {
     ) else {
         return;
     };
-    let flags = codethread_chain::load_resolved(&t, Default::default()).expect("flags");
+    let flags = codethread_bench::load_resolved(&t, Default::default()).expect("flags");
     let raw: Value = json_file(&t);
     assert_eq!(
         flags.values().filter(|b| **b).count() as u64,
@@ -602,7 +604,7 @@ fn instance_ids_that_would_leave_their_directory_are_refused() {
     assert_eq!(l.errors.len(), 5);
     for (e, line) in l.errors.iter().zip(1..) {
         assert!(
-            matches!(e, ChainError::BadField { line: l, field, .. } if *l == line && field == "instance_id"),
+            matches!(e, codethread_bench::BenchError::BadField { line: l, field, .. } if *l == line && field == "instance_id"),
             "{e}"
         );
         assert!(e.to_string().contains(&format!("ids.jsonl:{line}")), "{e}");

@@ -2,11 +2,11 @@
 //! DEV instance pass; a statement with a pasted original body or a pasted
 //! gold-patch line is flagged.
 
-use codethread_chain::llm::task_context;
-use codethread_chain::llm::{check_statement, CheckConfig};
-use codethread_chain::load_instances;
+use codethread_bench::load_instances;
+use codethread_chain::check::{check_statement, CheckConfig};
 use codethread_chain::localize;
 use codethread_chain::offline_statement;
+use codethread_chain::task_context;
 use codethread_chain::SnapshotSource;
 
 #[test]
@@ -38,7 +38,7 @@ fn dev_offline_statements_pass_and_pasted_code_is_flagged() {
             body_flagged += 1;
         } else {
             // Only a body too short for one body n-gram may pass.
-            let toks = codethread_chain::llm::tokens(ctx.targets[0].original_source.as_bytes());
+            let toks = codethread_chain::check::tokens(ctx.targets[0].original_source.as_bytes());
             assert!(
                 toks.len() < 40,
                 "{}: pasted body not flagged: {f:?}",
@@ -120,18 +120,18 @@ fn quoting_the_signature_is_not_a_gold_leak() {
     let statement = format!(
         "## Task Overview\nImplement `Box.resize`.\n\n```python\n{signature}\n```\n\nResize the box in place.\n"
     );
-    let flags = codethread_chain::llm::check_leaks(&ctx, &statement, gold.as_bytes(), &cfg);
+    let flags = codethread_chain::check::check_leaks(&ctx, &statement, gold.as_bytes(), &cfg);
     assert!(
         !flags.iter().any(|f| f.kind == "leak_gold"),
         "the quoted signature was flagged: {flags:?}"
     );
     // Quoted on one line (as some writers do), still no leak.
     let one_line = statement.replace('\n', " ");
-    let flags = codethread_chain::llm::check_leaks(&ctx, &one_line, gold.as_bytes(), &cfg);
+    let flags = codethread_chain::check::check_leaks(&ctx, &one_line, gold.as_bytes(), &cfg);
     assert!(!flags.iter().any(|f| f.kind == "leak_gold"), "{flags:?}");
     // A body line of the gold patch is a leak.
     let leaky = format!("{statement}\nFirst compute `ratio = self.w / max(self.h, 1)`.\n");
-    let flags = codethread_chain::llm::check_leaks(&ctx, &leaky, gold.as_bytes(), &cfg);
+    let flags = codethread_chain::check::check_leaks(&ctx, &leaky, gold.as_bytes(), &cfg);
     let gold_flags: Vec<_> = flags.iter().filter(|f| f.kind == "leak_gold").collect();
     assert_eq!(gold_flags.len(), 1, "{flags:?}");
     assert!(gold_flags[0].detail.contains("ratio = self.w"), "{flags:?}");
@@ -165,7 +165,7 @@ fn gold_lookup_matches_a_direct_search() {
         "",
     ] {
         let got: Vec<String> =
-            codethread_chain::llm::check_leaks(&ctx, statement, gold.as_bytes(), &cfg)
+            codethread_chain::check::check_leaks(&ctx, statement, gold.as_bytes(), &cfg)
                 .into_iter()
                 .filter(|f| f.kind == "leak_gold")
                 .map(|f| {

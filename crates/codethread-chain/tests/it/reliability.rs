@@ -9,14 +9,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use codethread_chain::import_answers;
-use codethread_chain::load_reports_dir;
-use codethread_chain::SnapshotSource;
-use codethread_chain::{build, stack, BuildOptions, BuildStatus, Chain, Layer};
-use codethread_chain::{load_instances, Instance};
-use codethread_chain::{
+use codethread_bench::load_reports_dir;
+use codethread_bench::{load_instances, Instance};
+use codethread_bench::{
     load_patch_predictions, load_predictions, predictions_to_jsonl, Prediction,
 };
+use codethread_chain::SnapshotSource;
+use codethread_chain::{build, stack, BuildOptions, BuildStatus, Chain, Layer};
+use codethread_llm::import_answers;
 use serde_json::{json, Value};
 
 static N: AtomicUsize = AtomicUsize::new(0);
@@ -248,7 +248,7 @@ fn non_utf8_code_survives_every_export_byte_exact() {
     for (id, _) in &ids {
         let pr0 = std::fs::read(out.join("instances").join(id).join("pr0.patch")).unwrap();
         assert_eq!(
-            codethread_chain::bytes_of_value(&init[id.as_str()]).unwrap(),
+            codethread_bench::carry::bytes_of_value(&init[id.as_str()]).unwrap(),
             pr0
         );
         assert!(
@@ -823,25 +823,5 @@ fn a_planted_link_in_the_chain_directory_is_not_followed() {
         "wrote through exports/"
     );
 
-    // Deeper: a real exports/ directory whose mini-swe-agent/ is a link. The
-    // instances build; the exports refuse the link and write nothing behind it.
-    let out2 = d.join("chain2");
-    let behind = d.join("behind_mini");
-    std::fs::create_dir_all(out2.join("exports")).unwrap();
-    std::fs::create_dir_all(&behind).unwrap();
-    std::os::unix::fs::symlink(&behind, out2.join("exports/mini-swe-agent")).unwrap();
-    let r = build(
-        &insts,
-        &mut SnapshotSource::new(&snaps),
-        &opts(&out2),
-        &mut |_, _, _| {},
-    );
-    let e = r.expect_err("a planted exports/mini-swe-agent link is refused");
-    assert!(e.to_string().contains("mini-swe-agent"), "{e}");
-    assert_eq!(
-        std::fs::read_dir(&behind).unwrap().count(),
-        0,
-        "wrote through exports/mini-swe-agent/"
-    );
     let _ = std::fs::remove_dir_all(&d);
 }

@@ -1,0 +1,3 @@
+//! The integration suites of this package in one test binary.
+
+mod parquet_depth;

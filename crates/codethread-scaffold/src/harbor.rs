@@ -1,0 +1,59 @@
+//! Harbor (PyPI `harbor`, 0.25.0) tasks from a chain, and Harbor job
+//! results back into the project's predictions and harness reports.
+//!
+//! - [`export`]: one Harbor task directory per built instance and
+//!   condition ([`HarborCondition`]): the Implementation Task (reward = the
+//!   PR1 gate), the Follow-On Issue on the human PR1 (reward = swebench's
+//!   `resolved`) and the two-step AA chain (`[[steps]]` implement →
+//!   follow-on, `min_reward` on the gate). The agent's image holds the
+//!   setup state made by [`crate::mini_swe_agent::SETUP_SCRIPT`] from the sealed
+//!   setup patch (no original code, history hidden); grading runs in a
+//!   separate verifier image (the upstream swebench image at base, swebench
+//!   baked in) that applies the sealed setup and the collected diff and runs
+//!   the row's own `eval_script`, then `grade.py` (swebench's
+//!   `get_eval_report`) writes `/logs/verifier/reward.json`.
+//! - [`import`]: `<job>/<trial>/result.json` and the collected
+//!   `model.patch` of every trial (and step) into predictions files and
+//!   `report.json` trees that `chain gate` and `chain stack` read unchanged,
+//!   plus one outcome per trial and step (`outcomes.jsonl`): a trial with an
+//!   exception, no diff, no reward or a malformed file is a named outcome,
+//!   never dropped.
+//!
+//! The layout and the commands are in `docs/harbor.md`.
+
+pub mod export;
+pub mod import;
+
+pub use export::{
+    export_harbor, task_digest, AgentPr1, HarborCondition, HarborExport, HarborExportOptions,
+    HarborImage, ImageRole, IMAGES_FILE,
+};
+pub use import::{import_harbor_job, model_dir_name, HarborImport, TrialOutcome, REPRODUCE_DIR};
+
+/// The swebench release baked into every verifier image (its grading code
+/// reads the logs; 5.x takes the rows' `eval_script` and `log_parser`).
+pub const SWEBENCH_PIN: &str = "swebench==5.0.2";
+
+/// The uv image the verifier Dockerfile copies `uv` from (to install a
+/// Python 3.12 and swebench in `/opt/codethread-grader`, whatever the
+/// upstream image holds).
+pub const UV_IMAGE: &str = "ghcr.io/astral-sh/uv:0.8.0";
+
+/// The grader every verifier runs after the tests (`tests/grade.py`).
+pub const GRADE_PY: &str = include_str!("harbor/grade.py");
+
+/// The ref the agent image's setup commit is kept under: the collected
+/// diff of the first step is taken against it.
+pub const SETUP_REF: &str = "refs/codethread/setup";
+
+/// The ref the second step of a chain task commits the first step's work
+/// under (its setup script): the second step's `model.patch` (PR2) is
+/// taken against it, its `stack.patch` (PR1 + PR2) against [`SETUP_REF`].
+pub const STEP1_REF: &str = "refs/codethread/step1";
+
+/// Name of the collected diff relative to the state the step started from.
+pub const MODEL_PATCH: &str = "model.patch";
+
+/// Name of the collected diff relative to the setup state (second step of a
+/// chain task: PR1 + PR2).
+pub const STACK_PATCH: &str = "stack.patch";

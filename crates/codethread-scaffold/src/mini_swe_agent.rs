@@ -1,0 +1,290 @@
+//! mini-swe-agent (PyPI `mini-swe-agent`, 2.4.6) datasets of a chain: the
+//! rows `mini-extra swebench --subset DIR --split test` loads, with the
+//! sealed setup patch each instance applies before the agent starts, and
+//! per-instance images that hold that setup state
+//! (`docs/harness.md` §6).
+
+use std::path::{Path, PathBuf};
+
+use codethread_chain::agent_row;
+use serde_json::{Map, Value};
+
+use crate::error::ScaffoldError;
+use crate::files::write_atomic;
+
+/// The split `mini-extra swebench --split` names for a subset written by
+/// [`write_mini_swe_agent_subset`] (its file is `<split>.jsonl`, which the
+/// Hugging Face `datasets` loader maps to this split; mini-swe-agent's
+/// default split, `dev`, would not load it).
+pub const MINI_SWE_AGENT_SPLIT: &str = "test";
+
+/// Field of a mini-swe-agent row naming the file holding its setup patch
+/// (absolute path): the startup command of
+/// `integrations/mini-swe-agent/codethread.yaml` applies that file, so the
+/// patch never goes through a command line (no argument-length limit).
+pub(crate) const SETUP_PATCH_FILE_FIELD: &str = "setup_patch_file";
+
+/// The setup an agent's sandbox runs before the agent starts, as a POSIX
+/// shell script run in the repository (`/testbed`) with the sealed setup
+/// patch as `$1` (absent or empty: nothing to apply). It applies the patch
+/// to the work tree and the index, then replaces the history by one commit
+/// holding exactly the files git tracked (`git ls-files`, added with `-f`
+/// so a tracked file that `.gitignore` matches is kept), so neither `git
+/// log`, `git show` nor the object store holds the original of a stubbed
+/// function, and removes the untracked `__pycache__` directories (compiled
+/// copies of the original code). `integrations/mini-swe-agent/codethread.yaml`
+/// holds the same lines (a test keeps them equal) and each instance's
+/// Docker environment runs this file.
+pub const SETUP_SCRIPT: &str = r#"set -e
+patch_file="$1"
+if [ -n "$patch_file" ] && [ -s "$patch_file" ]; then
+  git apply --index --whitespace=nowarn "$patch_file"
+fi
+tracked="$(mktemp)"
+git ls-files -z > "$tracked"
+rm -rf .git
+git -c init.defaultBranch=main init -q
+if [ -s "$tracked" ]; then
+  git --literal-pathspecs add -f --pathspec-from-file="$tracked" --pathspec-file-nul
+fi
+rm -f "$tracked"
+git -c user.name=codethread -c user.email=codethread@localhost -c commit.gpgsign=false \
+  commit -q --allow-empty --no-verify -m "codethread setup"
+find . -name .git -prune -o -type d -name __pycache__ -exec sh -c \
+  'for d do git --literal-pathspecs ls-files --error-unmatch -- "$d" >/dev/null 2>&1 || rm -rf "$d"; done' sh {} +
+"#;
+
+/// The image mini-swe-agent would start an instance in
+/// (`image_name` / `docker_image` of the row, else the SWE-bench image
+/// named after the instance id), which each per-instance environment
+/// starts `FROM`.
+pub(crate) fn upstream_image(row: &Map<String, Value>) -> String {
+    for k in ["image_name", "docker_image"] {
+        if let Some(Value::String(s)) = row.get(k) {
+            if !s.trim().is_empty() {
+                return s.clone();
+            }
+        }
+    }
+    let id = row
+        .get("instance_id")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    format!(
+        "docker.io/swebench/sweb.eval.x86_64.{}:latest",
+        id.replace("__", "_1776_")
+    )
+    .to_lowercase()
+}
+
+/// The tag of an instance's setup image: `codethread/<task>:<id>`, each part
+/// reduced to the characters Docker references allow (a tag longer than
+/// 128 characters keeps its head and a hash of the whole id).
+pub(crate) fn setup_image_name(task: &str, instance_id: &str) -> String {
+    let clean = |s: &str, lower: bool| -> String {
+        s.chars()
+            .map(|c| {
+                let c = if lower { c.to_ascii_lowercase() } else { c };
+                if c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-') {
+                    c
+                } else {
+                    '-'
+                }
+            })
+            .collect()
+    };
+    let mut repo = clean(task, true).trim_matches(['.', '-', '_']).to_string();
+    if repo.is_empty() {
+        repo = "setup".into();
+    }
+    let mut tag = clean(instance_id, false)
+        .trim_start_matches(['.', '-'])
+        .to_string();
+    if tag.is_empty() || tag.len() > 128 {
+        use sha2::Digest;
+        let h = sha2::Sha256::digest(instance_id.as_bytes());
+        let hex: String = h.iter().take(8).map(|b| format!("{b:02x}")).collect();
+        tag = format!("{}-{hex}", &tag[..tag.len().min(111)]);
+    }
+    format!("codethread/{repo}:{tag}")
+}
+
+/// An instance's Docker build context: `FROM` the image the agent would
+/// start in, the setup run with the sealed patch bind-mounted for that one
+/// step only (`RUN --mount`, BuildKit), so no layer keeps the patch.
+fn dockerfile(from: &str) -> String {
+    setup_dockerfile(from, "the setup state of one instance", "")
+}
+
+/// The one Dockerfile of an agent's setup state, for the mini-swe-agent
+/// environments here and the Harbor tasks (`harbor::export`): `FROM` the
+/// instance image, the setup run with the sealed patch bind-mounted for that
+/// step only. `what` is the comment line's subject; `then` is appended to
+/// the setup command (empty: nothing).
+pub(crate) fn setup_dockerfile(from: &str, what: &str, then: &str) -> String {
+    format!(
+        "# syntax=docker/dockerfile:1.4\n\
+         # codethread: {what} (written by codethread-chain).\n\
+         FROM {from}\n\
+         WORKDIR /testbed\n\
+         RUN --mount=type=bind,source=.,target=/codethread-setup \\\n    \
+         sh /codethread-setup/setup.sh /codethread-setup/setup.patch{then}\n"
+    )
+}
+
+/// Write a dataset in the layout `mini-extra swebench --subset
+/// <root>/subset --split test` loads, for an agent that must not see the
+/// original code. Each row pairs the chain row with its sealed setup patch
+/// (`seal_on`: PR0, or PR0 + PR1, as forward-only literals).
+///
+/// - `<root>/subset/test.jsonl`: one agent row per instance (the fields
+///   holding original code left out), its `setup_patch_file` field
+///   naming `<root>/setup_patches/<instance_id>.patch` (absolute path; empty
+///   file when there is nothing to set up), which
+///   `integrations/mini-swe-agent/codethread.yaml` applies before the agent
+///   starts (local environment, or a sandbox that sees only that one file).
+/// - `<root>/environments/<instance_id>/{Dockerfile,setup.sh,setup.patch}`
+///   and `<root>/build_images.sh`: per-instance images that hold the setup
+///   state (built [`SETUP_SCRIPT`], history hidden, the patch in no layer),
+///   and `<root>/images_subset/test.jsonl`, the same rows naming those images
+///   (`image_name`) with nothing left to apply: what docker, podman or
+///   singularity runs use, with no mount at all.
+///
+/// Returns the subset directory.
+pub fn write_mini_swe_agent_subset(
+    root: &Path,
+    rows: &[(Map<String, Value>, Vec<u8>)],
+) -> Result<PathBuf, ScaffoldError> {
+    // Below `root`, no directory is passed through a planted link.
+    let patches = codethread_lang::io::create_dir_all_nofollow(root, Path::new("setup_patches"))?;
+    let abs = std::fs::canonicalize(&patches).map_err(|e| ScaffoldError::io(&patches, e))?;
+    let task = root
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    let mut image_rows = Vec::new();
+    let mut build = String::from(
+        "#!/bin/sh\n# Build the per-instance setup images of this subset (written by codethread-chain):\n\
+         #   sh build_images.sh [docker|podman]\nset -e\ncd \"$(dirname \"$0\")/environments\"\n\
+         engine=\"${1:-docker}\"\n",
+    );
+    for (row, patch) in rows {
+        let id = row
+            .get("instance_id")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        // The loaders refuse such ids per row (`ids`); rows built by hand
+        // are checked by the same rule.
+        if let Some(why) = codethread_bench::ids::id_problem(id) {
+            return Err(ScaffoldError::Instance {
+                instance_id: codethread_bench::ids::label(id),
+                message: format!("instance id cannot name a patch file: {why}"),
+            });
+        }
+        let name = format!("{id}.patch");
+        write_atomic(&patches.join(&name), patch)?;
+        let env = codethread_lang::io::create_dir_all_nofollow(
+            root,
+            &Path::new("environments").join(id),
+        )?;
+        write_atomic(&env.join("setup.patch"), patch)?;
+        write_atomic(&env.join("setup.sh"), SETUP_SCRIPT.as_bytes())?;
+        let from = upstream_image(row);
+        if from.is_empty() || from.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(ScaffoldError::Instance {
+                instance_id: id.to_string(),
+                message: format!(
+                    "image name {:?} cannot be written into a Dockerfile",
+                    from.escape_debug().to_string()
+                ),
+            });
+        }
+        write_atomic(&env.join("Dockerfile"), dockerfile(&from).as_bytes())?;
+        let image = setup_image_name(&task, id);
+        build.push_str(&format!(
+            "\"$engine\" build -t '{image}' '{}'\n",
+            id.replace('\'', "'\\''")
+        ));
+        let mut r = agent_row(row);
+        r.insert(
+            SETUP_PATCH_FILE_FIELD.into(),
+            Value::String(abs.join(&name).to_string_lossy().into_owned()),
+        );
+        let mut ir = r.clone();
+        ir.insert(SETUP_PATCH_FILE_FIELD.into(), Value::String(String::new()));
+        ir.insert("image_name".into(), Value::String(image));
+        out.push(r);
+        image_rows.push(ir);
+    }
+    write_atomic(&root.join("build_images.sh"), build.as_bytes())?;
+    let images = codethread_lang::io::create_dir_all_nofollow(root, Path::new("images_subset"))?;
+    crate::files::write_jsonl(
+        &images.join(format!("{MINI_SWE_AGENT_SPLIT}.jsonl")),
+        &image_rows,
+    )?;
+    let subset = codethread_lang::io::create_dir_all_nofollow(root, Path::new("subset"))?;
+    crate::files::write_jsonl(&subset.join(format!("{MINI_SWE_AGENT_SPLIT}.jsonl")), &out)?;
+    Ok(subset)
+}
+
+/// The two mini-swe-agent datasets of a built chain, made from its exports:
+/// `exports/mini-swe-agent/implementation` (each instance set up from its
+/// sealed PR0, `instances/<id>/pr0_sealed.patch`) and
+/// `exports/mini-swe-agent/follow_on_human_pr1` (nothing to set up: the
+/// human PR1 restores base). Returns the two subset directories.
+pub fn write_chain_subsets(chain: &codethread_chain::Chain) -> Result<Vec<PathBuf>, ScaffoldError> {
+    let mut out = Vec::new();
+    for (export, rel, sealed) in [
+        (
+            "exports/implementation_task.jsonl",
+            "exports/mini-swe-agent/implementation",
+            true,
+        ),
+        (
+            "exports/follow_on_human_pr1.jsonl",
+            "exports/mini-swe-agent/follow_on_human_pr1",
+            false,
+        ),
+    ] {
+        let path = chain.dir.join(export);
+        let text = codethread_bench::records::read_text(&path, chain.limits)?;
+        let mut rows = Vec::new();
+        for r in codethread_bench::records::split_records(&path, &text, &[])? {
+            let Value::Object(row) = r.value? else {
+                return Err(ScaffoldError::Format {
+                    path: path.clone(),
+                    message: format!("line {}: a row must be a JSON object", r.line),
+                });
+            };
+            let id = row
+                .get("instance_id")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
+            if let Some(why) = codethread_bench::ids::id_problem(&id) {
+                return Err(ScaffoldError::Instance {
+                    instance_id: codethread_bench::ids::label(&id),
+                    message: format!("{}: line {}: {why}", path.display(), r.line),
+                });
+            }
+            let setup = if sealed {
+                crate::files::read(
+                    &chain
+                        .dir
+                        .join("instances")
+                        .join(&id)
+                        .join(codethread_chain::PR0_SEALED_FILE),
+                    chain.limits,
+                )?
+            } else {
+                Vec::new()
+            };
+            rows.push((row, setup));
+        }
+        // The chain directory's own subdirectories: a planted link is refused.
+        let root = codethread_lang::io::create_dir_all_nofollow(&chain.dir, Path::new(rel))?;
+        out.push(write_mini_swe_agent_subset(&root, &rows)?);
+    }
+    Ok(out)
+}

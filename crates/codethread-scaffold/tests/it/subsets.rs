@@ -1,0 +1,166 @@
+//! The agent-side datasets every build carries (codethread-scaffold's
+//! [`codethread_scaffold::build`]): the mini-swe-agent layouts of the
+//! Implementation Task and of the Follow-On Issue, made from the chain's
+//! exports and sealed setups, never through a planted link.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::{Path, PathBuf};
+
+use codethread_bench::parse_instances;
+use codethread_chain::{BuildOptions, BuildStatus, Chain, SnapshotSource};
+use serde_json::{json, Value};
+
+const M_BASE: &str = "def f(x):\n    return x + 1\n\n\ndef g():\n    return 2\n";
+const M_GOLD: &str = "def f(x):\n    return x + 2\n\n\ndef g():\n    return 2\n";
+
+struct Fixture {
+    dir: PathBuf,
+    chain: Chain,
+}
+
+impl Drop for Fixture {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn gold() -> String {
+    let mut before = codethread_patch::MemTree::new();
+    before.insert(b"m.py".to_vec(), M_BASE.as_bytes().to_vec());
+    let mut after = codethread_patch::MemTree::new();
+    after.insert(b"m.py".to_vec(), M_GOLD.as_bytes().to_vec());
+    let d =
+        codethread_patch::diff_trees(&before, &after, &codethread_patch::DiffOptions::default())
+            .expect("diff");
+    String::from_utf8(d.to_bytes()).expect("utf-8")
+}
+
+fn rows() -> Vec<codethread_bench::Instance> {
+    let row = json!({
+        "instance_id": "o__r-1", "repo": "o/r", "base_commit": "abc", "patch": gold(),
+        "FAIL_TO_PASS": ["t.py::test_f"], "PASS_TO_PASS": ["t.py::test_g"], "version": "1.0",
+        "image": "img", "eval_script": "#!/bin/bash\n", "log_parser": "parse_log_pytest",
+        "eval_type": "pass_and_fail"
+    });
+    parse_instances(Path::new("rows.jsonl"), &row.to_string())
+        .expect("rows")
+        .items
+}
+
+fn snapshots(dir: &Path) -> PathBuf {
+    let snaps = dir.join("snap");
+    let f = snaps.join("o__r-1/before/m.py");
+    std::fs::create_dir_all(f.parent().expect("parent")).expect("mkdir");
+    std::fs::write(&f, M_BASE).expect("write");
+    snaps
+}
+
+fn fixture(tag: &str) -> Fixture {
+    let dir = std::env::temp_dir().join(format!("ct-subsets-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let snaps = snapshots(&dir);
+    let out = dir.join("chain");
+    let s = codethread_scaffold::build(
+        &rows(),
+        &mut SnapshotSource::new(&snaps),
+        &BuildOptions {
+            out: out.clone(),
+            ..Default::default()
+        },
+        &mut |_, _, _| {},
+    )
+    .expect("build");
+    assert!(
+        matches!(s.outcomes[0].status, BuildStatus::Built { .. }),
+        "{:?}",
+        s.outcomes
+    );
+    Fixture {
+        chain: Chain::open(&out, Default::default()).expect("open"),
+        dir,
+    }
+}
+
+#[test]
+fn exports_have_the_mini_swe_agent_layout() {
+    let fx = fixture("mini");
+    let root = fx.chain.dir.join("exports/mini-swe-agent/implementation");
+    let subset = root.join("subset");
+    let files: Vec<_> = std::fs::read_dir(&subset)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(files, vec![std::ffi::OsString::from("test.jsonl")]);
+    let row: Value = serde_json::from_str(
+        std::fs::read_to_string(subset.join("test.jsonl"))
+            .unwrap()
+            .trim(),
+    )
+    .unwrap();
+    let f = row["setup_patch_file"].as_str().unwrap();
+    assert!(Path::new(f).is_absolute(), "{f}");
+    // The sealed PR0: literals only, none of PR0's removed lines.
+    let sealed = std::fs::read(f).unwrap();
+    assert_eq!(
+        sealed,
+        std::fs::read(fx.chain.dir.join("instances/o__r-1/pr0_sealed.patch")).unwrap()
+    );
+    assert!(sealed.windows(16).any(|w| w == b"GIT binary patch"));
+    assert!(!sealed.windows(2).any(|w| w == b"@@"));
+    for k in [
+        "patch",
+        "pr0_patch",
+        "pr1_human_patch",
+        "gold_patch",
+        "setup_patch",
+    ] {
+        assert!(row.get(k).is_none(), "agent-side row carries {k}");
+    }
+    // Every upstream column is in the export.
+    for k in ["image", "eval_script", "log_parser", "eval_type"] {
+        assert!(row[k].is_string(), "{k}");
+    }
+    let fo = fx
+        .chain
+        .dir
+        .join("exports/mini-swe-agent/follow_on_human_pr1/subset/test.jsonl");
+    let row: Value = serde_json::from_str(std::fs::read_to_string(fo).unwrap().trim()).unwrap();
+    assert_eq!(
+        std::fs::read(row["setup_patch_file"].as_str().unwrap()).unwrap(),
+        b""
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_planted_mini_swe_agent_link_is_not_followed() {
+    let d = std::env::temp_dir().join(format!("ct-subsets-link-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    let snaps = snapshots(&d);
+    let insts = rows();
+    let opts = |out: &Path| BuildOptions {
+        out: out.to_path_buf(),
+        ..Default::default()
+    };
+    // Deeper: a real exports/ directory whose mini-swe-agent/ is a link. The
+    // instances build; the exports refuse the link and write nothing behind it.
+    let out2 = d.join("chain2");
+    let behind = d.join("behind_mini");
+    std::fs::create_dir_all(out2.join("exports")).unwrap();
+    std::fs::create_dir_all(&behind).unwrap();
+    std::os::unix::fs::symlink(&behind, out2.join("exports/mini-swe-agent")).unwrap();
+    let r = codethread_scaffold::build(
+        &insts,
+        &mut SnapshotSource::new(&snaps),
+        &opts(&out2),
+        &mut |_, _, _| {},
+    );
+    let e = r.expect_err("a planted exports/mini-swe-agent link is refused");
+    assert!(e.to_string().contains("mini-swe-agent"), "{e}");
+    assert_eq!(
+        std::fs::read_dir(&behind).unwrap().count(),
+        0,
+        "wrote through exports/mini-swe-agent/"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
