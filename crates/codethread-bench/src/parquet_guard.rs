@@ -43,18 +43,27 @@ impl Reader<'_> {
         Ok(v)
     }
 
+    /// A ULEB128 varint read exactly as the `parquet` crate reads it
+    /// (`read_vlq`): as many bytes as carry the continuation bit, each
+    /// shifted with a wrapping shift (a shift of 64 or more wraps).
     fn varint(&mut self) -> Result<u64, String> {
         let mut v = 0u64;
-        for shift in (0..70).step_by(7) {
+        let mut shift = 0u32;
+        loop {
             let b = self.byte()?;
-            if shift < 64 {
-                v |= u64::from(b & 0x7f) << shift;
-            }
+            v |= u64::from(b & 0x7f).wrapping_shl(shift);
             if b & 0x80 == 0 {
                 return Ok(v);
             }
+            shift = shift.wrapping_add(7);
         }
-        Err("a varint longer than 10 bytes".into())
+    }
+
+    /// A zig-zag varint as the crate's `read_zig_zag` gives it (`i64`); its
+    /// `read_i16` / `read_i32` truncate this with `as`.
+    fn zigzag(&mut self) -> Result<i64, String> {
+        let z = self.varint()?;
+        Ok(((z >> 1) as i64) ^ -((z & 1) as i64))
     }
 
     fn skip(&mut self, n: u64) -> Result<(), String> {
@@ -69,9 +78,10 @@ impl Reader<'_> {
 
 /// What is being read, innermost last.
 enum Frame {
-    /// A struct's fields; `last` is the previous field id (delta encoding).
-    /// `role` tells which of the fields matter.
-    Struct { last: i64, role: Role },
+    /// A struct's fields; `last` is the previous field id (delta encoding;
+    /// an `i16`, as the crate keeps it). `role` tells which of the fields
+    /// matter.
+    Struct { last: i16, role: Role },
     /// `left` more elements of type `ty` (a map's keys and values alternate:
     /// `ty2` is the value type, `key` whether the next one is a key).
     Seq {
@@ -183,15 +193,21 @@ fn schema_children(footer: &[u8]) -> Result<Vec<i64>, String> {
                     stack.pop();
                     continue;
                 }
-                let delta = i64::from(h >> 4);
+                // Field ids as the crate reads them: a delta added with an
+                // overflow check (an overflow is the crate's error before any
+                // schema is built: nothing for this guard to do), a long-form
+                // id truncated to `i16`.
+                let delta = i16::from(h >> 4);
                 let id = if delta == 0 {
-                    let z = r.varint()?;
-                    ((z >> 1) as i64) ^ -((z & 1) as i64)
+                    r.zigzag()? as i16
                 } else {
-                    *last + delta
+                    match last.checked_add(delta) {
+                        Some(id) => id,
+                        None => return Ok(Vec::new()),
+                    }
                 };
                 *last = id;
-                (h & 0x0f, id, *role)
+                (h & 0x0f, Some(id), *role)
             }
             Frame::Seq {
                 left,
@@ -211,13 +227,13 @@ fn schema_children(footer: &[u8]) -> Result<Vec<i64>, String> {
                 if *ty2 != 0 {
                     *key = !*key;
                 }
-                (t, -1, *role)
+                (t, None, *role)
             }
         };
         // The role of this value.
         let role = match (parent_role, id) {
-            (Role::FileMetaData, 2) => Role::SchemaList,
-            (Role::SchemaList, -1) => Role::SchemaElement,
+            (Role::FileMetaData, Some(2)) => Role::SchemaList,
+            (Role::SchemaList, None) => Role::SchemaElement,
             _ => Role::Other,
         };
         if role == Role::SchemaElement {
@@ -225,7 +241,7 @@ fn schema_children(footer: &[u8]) -> Result<Vec<i64>, String> {
         }
         match ty {
             TRUE | FALSE => {
-                if id == -1 {
+                if id.is_none() {
                     r.byte()?; // a bool in a list is one byte
                 }
             }
@@ -233,11 +249,13 @@ fn schema_children(footer: &[u8]) -> Result<Vec<i64>, String> {
                 r.byte()?;
             }
             I16 | I32 | I64 => {
-                let z = r.varint()?;
-                if parent_role == Role::SchemaElement && id == 5 {
-                    let v = ((z >> 1) as i64) ^ -((z & 1) as i64);
+                let v = r.zigzag()?;
+                if parent_role == Role::SchemaElement && id == Some(5) {
+                    // `num_children` is an `i32` to the crate: the zig-zag
+                    // value truncated, as its `read_i32` does. A negative
+                    // count is the crate's error; counted as a leaf here.
                     if let Some(last) = out.last_mut() {
-                        *last = v.max(0);
+                        *last = i64::from((v as i32).max(0));
                     }
                 }
             }

@@ -419,6 +419,14 @@ pub fn leb128(mut v: u64, out: &mut Vec<u8>) {
 /// schema is a chain of `depth` groups ending in an INT32 leaf: the shape
 /// that overflowed the `parquet` crate's recursive schema conversion.
 pub fn parquet_nested(depth: usize) -> Vec<u8> {
+    parquet_nested_encoded(depth, &[0x15, 2])
+}
+
+/// [`parquet_nested`] with each group's `num_children` field written as the
+/// given bytes (field header and value): the encodings a reader must decode
+/// exactly as the `parquet` crate does (a 64-bit varint the crate truncates
+/// to `i32`, a long-form field id it truncates to `i16`).
+pub fn parquet_nested_encoded(depth: usize, num_children: &[u8]) -> Vec<u8> {
     let mut f = vec![0x15, 2]; // version = 1
     f.push(0x19); // schema: list<struct>
     f.push(0xfc);
@@ -435,7 +443,7 @@ pub fn parquet_nested(depth: usize) -> Vec<u8> {
             } else {
                 f.extend_from_slice(&[0x48, 1, b'g']); // name
             }
-            f.extend_from_slice(&[0x15, 2]); // num_children = 1
+            f.extend_from_slice(num_children); // num_children = 1
         }
         f.push(0);
     }
