@@ -455,17 +455,26 @@ fn special_files_and_links_in_snapshots_fail_that_instance_only() {
     let link = snaps.join("fixtures__pystats-1-v2/before/pystats/stats.py");
     std::fs::remove_file(&link).unwrap();
     std::os::unix::fs::symlink(&secret, &link).unwrap();
+    // A directory link on the way (issue 31): `before/pystats` leads to a
+    // directory outside the snapshot holding a `stats.py` of its own.
+    let outside = t.join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("stats.py"), format!("{SECRET} = 4\n")).unwrap();
+    let dir = snaps.join("fixtures__pystats-1-v3/before/pystats");
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::os::unix::fs::symlink(&outside, &dir).unwrap();
     let mut cfg = config(&t.join("out"));
     cfg.source = SourceSpec::Snapshots(snaps);
     let s = run(cfg).expect("the run survives special files in the snapshots");
     for (id, what) in [
         ("fixtures__pystats-1", "FIFO"),
         ("fixtures__pystats-1-v2", "symbolic link"),
+        ("fixtures__pystats-1-v3", "symbolic link"),
     ] {
         assert!(
             s.failed
                 .iter()
-                .any(|(i, e)| i == id && e.contains("stats.py") && e.contains(what)),
+                .any(|(i, e)| i == id && e.contains("before/pystats") && e.contains(what)),
             "{id}: {:?}",
             s.failed
         );

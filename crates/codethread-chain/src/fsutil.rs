@@ -19,14 +19,6 @@ pub(crate) fn read_opt(path: &Path, limits: SourceLimits) -> Result<Option<Vec<u
     Ok(files::read_opt(path, limits)?)
 }
 
-/// [`files::read_opt_nofollow`].
-pub(crate) fn read_opt_nofollow(
-    path: &Path,
-    limits: SourceLimits,
-) -> Result<Option<Vec<u8>>, ChainError> {
-    Ok(files::read_opt_nofollow(path, limits)?)
-}
-
 /// [`files::write_in`].
 pub(crate) fn write_in(root: &Path, rel: &Path, bytes: &[u8]) -> Result<PathBuf, ChainError> {
     Ok(files::write_in(root, rel, bytes)?)

@@ -170,9 +170,14 @@ impl SourceReader for SnapshotSource {
                 ),
             });
         }
-        let full = before.join(path);
-        // Regular files under the size limit only; a link is not followed.
-        crate::fsutil::read_opt_nofollow(&full, self.limits)
+        // Regular files under the size limit only; a link is not followed,
+        // neither at the file nor at any directory on the way (a directory
+        // link would lead out of the snapshot).
+        Ok(codethread_lang::io::read_below_nofollow(
+            &before,
+            std::path::Path::new(path),
+            self.limits.max_file_bytes,
+        )?)
     }
 
     fn describe(&self) -> String {

@@ -929,6 +929,41 @@ pub fn dir_below_nofollow(root: &Path, rel: &Path) -> Result<Option<PathBuf>, Io
     Ok(Some(cur))
 }
 
+/// The regular file `root/rel`, every component below `root` reached without
+/// following a link: `Ok(None)` when a component does not exist. For the
+/// files of an untrusted tree named by an untrusted path (a snapshot's
+/// pre-images named by a patch): a link anywhere on the way, not only at
+/// the file itself, is refused, so nothing outside `root` is ever read.
+/// `rel` must be relative and free of `..`.
+///
+/// # Errors
+/// [`IoError::Symlink`] naming the first link on the way (or the file
+/// itself), [`IoError::Io`] (kind `NotADirectory`) for a component that is
+/// not a directory, and the errors of [`read_regular_nofollow`].
+pub fn read_below_nofollow(
+    root: &Path,
+    rel: &Path,
+    limit: u64,
+) -> Result<Option<Vec<u8>>, IoError> {
+    let Some(name) = rel.file_name() else {
+        return Err(IoError::io(
+            &root.join(rel),
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "the path names no file"),
+        ));
+    };
+    let parent = rel.parent().unwrap_or(Path::new(""));
+    let Some(dir) = dir_below_nofollow(root, parent)? else {
+        return Ok(None);
+    };
+    match read_regular_nofollow(&dir.join(name), limit) {
+        Ok(b) => Ok(Some(b)),
+        Err(IoError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+            Ok(None)
+        }
+        Err(e) => Err(e),
+    }
+}
+
 #[cfg(test)]
 mod tree_tests {
     #![allow(clippy::unwrap_used)]

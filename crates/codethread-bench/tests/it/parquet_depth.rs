@@ -62,7 +62,9 @@ fn encodings_the_crate_truncates_cannot_hide_a_deep_schema() {
     }
     // An 11-byte varint: the crate reads every byte, wrapping its shift.
     let mut b = vec![0x15];
-    b.extend_from_slice(&[0x82, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00]);
+    b.extend_from_slice(&[
+        0x82, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x00,
+    ]);
     shapes.push(("long", b));
     for (name, enc) in &shapes {
         for depth in [100_000usize, 65] {
@@ -70,7 +72,11 @@ fn encodings_the_crate_truncates_cannot_hide_a_deep_schema() {
             std::fs::write(&path, parquet_nested_encoded(depth, enc)).unwrap();
             let err = match load_instances(&path, codethread_bench::SourceLimits::default()) {
                 Err(e) => e.to_string(),
-                Ok(l) => panic!("{name} {depth}: loaded {} rows, {:?}", l.items.len(), l.errors),
+                Ok(l) => panic!(
+                    "{name} {depth}: loaded {} rows, {:?}",
+                    l.items.len(),
+                    l.errors
+                ),
             };
             assert!(err.contains("deeper than 64"), "{name} {depth}: {err}");
         }
