@@ -14,14 +14,6 @@ pub(crate) fn read(path: &Path, limits: SourceLimits) -> Result<Vec<u8>, Scaffol
     Ok(files::read(path, limits)?)
 }
 
-/// [`files::read_opt_nofollow`].
-pub(crate) fn read_opt_nofollow(
-    path: &Path,
-    limits: SourceLimits,
-) -> Result<Option<Vec<u8>>, ScaffoldError> {
-    Ok(files::read_opt_nofollow(path, limits)?)
-}
-
 /// [`files::write_in`].
 pub(crate) fn write_in(root: &Path, rel: &Path, bytes: &[u8]) -> Result<PathBuf, ScaffoldError> {
     Ok(files::write_in(root, rel, bytes)?)

@@ -34,7 +34,7 @@ use serde_json::Value;
 use super::export::HarborCondition;
 use super::MODEL_PATCH;
 use crate::error::ScaffoldError;
-use crate::files::{read_opt_nofollow, write_in};
+use crate::files::write_in;
 use codethread_bench::PatchPrediction;
 use codethread_lang::io::SourceLimits;
 
@@ -53,7 +53,11 @@ pub struct TrialOutcome {
     /// trial or step raised; diff and reward imported when present),
     /// `no_diff`, `no_reward`, `not_run` (an earlier step stopped the
     /// chain), `extra_attempt` (a later trial of the same task: not in the
-    /// predictions) or `error` (a file that cannot be read or trusted).
+    /// predictions), `report_refused` (diff and reward imported, but a
+    /// verifier report or log that is there could not be imported: a link,
+    /// a special file, too large, invalid, another instance's) or `error`
+    /// (a file that cannot be read or trusted, an id that cannot name a
+    /// file).
     pub outcome: String,
     /// The verifier's rewards (`reward` and the gate reasons' counts).
     pub rewards: BTreeMap<String, f64>,
@@ -79,34 +83,12 @@ impl HarborImport {
     }
 }
 
-/// `root/rel` when it exists, refusing a symbolic link at any component
-/// below `root` (the tree came from a sandbox).
-fn nofollow(root: &Path, rel: &Path) -> Result<Option<PathBuf>, String> {
-    let mut cur = root.to_path_buf();
-    for c in rel.components() {
-        match c {
-            std::path::Component::Normal(n) => cur.push(n),
-            _ => return Err(format!("{}: not a plain relative path", rel.display())),
-        }
-        match std::fs::symlink_metadata(&cur) {
-            Ok(m) if m.file_type().is_symlink() => {
-                return Err(format!("{}: symbolic link, not followed", cur.display()))
-            }
-            Ok(_) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(format!("{}: {e}", cur.display())),
-        }
-    }
-    Ok(Some(cur))
-}
-
-/// Read `root/rel` (None when absent): a regular file, no link on the way,
-/// at most `limit` bytes.
+/// Read `root/rel` (None when absent): a regular file, no link at any
+/// component below `root` (the tree came from a sandbox), at most `limit`
+/// bytes.
 fn read_in(root: &Path, rel: &Path, limit: SourceLimits) -> Result<Option<Vec<u8>>, String> {
-    match nofollow(root, rel)? {
-        None => Ok(None),
-        Some(p) => read_opt_nofollow(&p, limit).map_err(|e| e.to_string()),
-    }
+    codethread_lang::io::read_below_nofollow(root, rel, limit.max_file_bytes)
+        .map_err(|e| e.to_string())
 }
 
 /// `(instance_id, condition)` of a task name written by the export.
@@ -273,6 +255,19 @@ fn import_trial(
             ),
         );
     };
+    // The id names the files the import writes (`reports/<model>/<id>/`,
+    // predictions keyed by it): the one id rule of every loader.
+    if let Some(why) = codethread_bench::ids::id_problem(&id) {
+        base.instance_id = Some(codethread_bench::ids::label(&id));
+        return fail(
+            base,
+            format!(
+                "{}: task {:?}: instance id cannot name a file: {why}",
+                result_path.display(),
+                codethread_bench::ids::label(task_name)
+            ),
+        );
+    }
     base.instance_id = Some(id.clone());
     base.condition = Some(cond.name().to_string());
     let key = format!("{}/{id}", cond.name());
@@ -398,7 +393,10 @@ fn import_trial(
         if o.imported_diff && rewards.is_some() && exception.is_none() {
             o.outcome = "graded".into();
         }
-        // The verifier's report files, as the harness lays them out.
+        // The verifier's report files, as the harness lays them out. One
+        // that is there but cannot be imported leaves the step without the
+        // evidence its reward came from: `report_refused`, never `graded`.
+        let mut refused = false;
         for file in ["report.json", "run_instance.log"] {
             let rel = Path::new(name).join(&plan.dir).join("verifier").join(file);
             match read_in(job, &rel, limit) {
@@ -407,6 +405,7 @@ fn import_trial(
                         match codethread_bench::parse_report_bytes(&job.join(&rel), &b) {
                             Ok(r) if r.iter().all(|r| r.instance_id == id) => {}
                             Ok(_) => {
+                                refused = true;
                                 problems.push(format!(
                                     "{}: reports another instance, not imported",
                                     job.join(&rel).display()
@@ -414,6 +413,7 @@ fn import_trial(
                                 continue;
                             }
                             Err(e) => {
+                                refused = true;
                                 problems.push(format!("{e} (not imported)"));
                                 continue;
                             }
@@ -429,8 +429,14 @@ fn import_trial(
                     });
                 }
                 Ok(None) => {}
-                Err(e) => problems.push(e),
+                Err(e) => {
+                    refused = true;
+                    problems.push(format!("{e} (not imported)"));
+                }
             }
+        }
+        if refused && o.outcome == "graded" {
+            o.outcome = "report_refused".into();
         }
         if !problems.is_empty() {
             o.message = Some(problems.join("; "));
@@ -683,5 +689,134 @@ mod tests {
         let good = b"diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n";
         check_diff(Path::new("m.patch"), good).expect("inside");
         check_diff(Path::new("m.patch"), b"").expect("empty");
+    }
+
+    /// A job directory of implementation trials written by hand: each
+    /// trial's `result.json`, its diff and a verifier `report.json` for
+    /// `report_for` (or none).
+    fn trial(job: &Path, name: &str, task: &str, report: Option<&[u8]>) {
+        let dir = job.join(name);
+        std::fs::create_dir_all(dir.join("artifacts/logs/artifacts")).expect("mkdir");
+        std::fs::create_dir_all(dir.join("verifier")).expect("mkdir");
+        let result = serde_json::json!({
+            "task_name": task,
+            "agent_info": {"name": "oracle"},
+            "verifier_result": {"rewards": {"reward": 1.0}},
+        });
+        std::fs::write(dir.join("result.json"), result.to_string()).expect("write");
+        std::fs::write(
+            dir.join("artifacts/logs/artifacts/model.patch"),
+            b"diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n",
+        )
+        .expect("write");
+        if let Some(r) = report {
+            std::fs::write(dir.join("verifier/report.json"), r).expect("write");
+        }
+    }
+
+    fn report(id: &str) -> Vec<u8> {
+        serde_json::json!({id: {"patch_is_None": false, "patch_exists": true,
+            "patch_successfully_applied": true, "resolved": false,
+            "tests_status": {"FAIL_TO_PASS": {"success": [], "failure": ["t"]},
+                "PASS_TO_PASS": {"success": ["u"], "failure": []}}}})
+        .to_string()
+        .into_bytes()
+    }
+
+    /// Issue 31: task names whose id breaks the id rule are that trial's
+    /// error (never a path the import writes, never the whole import lost);
+    /// a verifier report that is there but cannot be imported makes the
+    /// trial `report_refused`, named, never `graded`.
+    #[test]
+    fn hostile_ids_and_refused_reports_are_named_per_trial() {
+        let d = std::env::temp_dir().join(format!("ct-harbor-hostile-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        let job = d.join("job");
+        trial(
+            &job,
+            "good",
+            "codethread/o__r-1.implementation",
+            Some(&report("o__r-1")),
+        );
+        let long = "x".repeat(300);
+        let hostile = [
+            "..".to_string(),
+            "/abs".to_string(),
+            "a/b".to_string(),
+            String::new(),
+            ".".to_string(),
+            "nul\u{0}id".to_string(),
+            long,
+        ];
+        for (i, id) in hostile.iter().enumerate() {
+            trial(
+                &job,
+                &format!("h{i}"),
+                &format!("codethread/{id}.implementation"),
+                None,
+            );
+        }
+        trial(
+            &job,
+            "other",
+            "codethread/o__r-2.implementation",
+            Some(&report("o__r-9")),
+        );
+        trial(
+            &job,
+            "invalid",
+            "codethread/o__r-3.implementation",
+            Some(b"{not json"),
+        );
+        trial(
+            &job,
+            "big",
+            "codethread/o__r-4.implementation",
+            Some(&vec![b' '; 5000]),
+        );
+        trial(&job, "link", "codethread/o__r-5.implementation", None);
+        std::os::unix::fs::symlink(
+            d.join("elsewhere.json"),
+            job.join("link/verifier/report.json"),
+        )
+        .expect("link");
+        let out = d.join("out");
+        let limits = SourceLimits::with_max_file_bytes(4096);
+        let r = import_harbor_job(&job, &out, None, limits).expect("import");
+        let by: BTreeMap<&str, &TrialOutcome> =
+            r.outcomes.iter().map(|o| (o.trial.as_str(), o)).collect();
+        assert_eq!(by["good"].outcome, "graded", "{:?}", by["good"]);
+        for i in 0..hostile.len() {
+            let o = by[format!("h{i}").as_str()];
+            assert_eq!(o.outcome, "error", "{o:?}");
+            assert!(!o.imported_diff, "{o:?}");
+            let m = o.message.as_deref().unwrap_or_default();
+            assert!(m.contains("instance id cannot name a file"), "{m}");
+            assert!(!m.contains('\0'), "{m:?}");
+        }
+        for t in ["other", "invalid", "big", "link"] {
+            let o = by[t];
+            assert_eq!(o.outcome, "report_refused", "{o:?}");
+            assert!(
+                o.message
+                    .as_deref()
+                    .unwrap_or_default()
+                    .contains("report.json"),
+                "{o:?}"
+            );
+        }
+        assert_eq!(r.problems().count(), hostile.len() + 4);
+        // Nothing was written outside the output directory or at a shared path.
+        assert!(!d.join("abs").exists());
+        let mut written: Vec<String> = r
+            .written
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        written.sort();
+        for w in &written {
+            assert!(!w.contains(".."), "{w}");
+        }
+        let _ = std::fs::remove_dir_all(&d);
     }
 }
