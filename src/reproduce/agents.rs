@@ -82,6 +82,7 @@ pub(crate) fn run<'a>(
         let mut pr1_preds: BTreeMap<String, Prediction> = BTreeMap::new();
         let mut pr2_preds: PerCondition<BTreeMap<String, Prediction>> = PerCondition::default();
         let given = prediction_files(cfg, &model, sum);
+        unmatched_rows(&cfg.agents, built, inputs, &model, &given, sum);
         for (id, inst) in &built.trees {
             let out = Outputs {
                 model: &model,
@@ -187,6 +188,64 @@ fn prediction_files(
         }
     }
     given
+}
+
+/// Rows of a model's predictions files that no chain of the run reads, each named: an id
+/// that is no instance of the run (a leading space, another case: an error), an instance
+/// that was filtered or failed (no chain to read it: a warning), and a PR2 AA row without
+/// the agent's PR1 it is relative to (an error: AA is counted only on the agent's own PR1).
+fn unmatched_rows(
+    agents: &Path,
+    built: &Built,
+    inputs: &Inputs,
+    model: &str,
+    given: &GivenPatches,
+    sum: &mut ReproduceSummary,
+) {
+    let known: std::collections::BTreeSet<&str> = inputs
+        .instances
+        .iter()
+        .map(|i| i.instance_id.as_str())
+        .collect();
+    for (&step, rows) in given {
+        for id in rows.keys() {
+            let problem = |message: String| Diagnostic::AgentPredictions {
+                model: model.to_string(),
+                step,
+                message,
+            };
+            if !known.contains(id.as_str()) {
+                sum.errors.push(problem(format!(
+                    "row for {:?}, which is no instance of this run; not used",
+                    codethread_bench::ids::label(id)
+                )));
+            } else if !built.trees.contains_key(id) {
+                sum.warnings.push(problem(format!(
+                    "row for {id}, whose chain was not built (filtered or failed); not used"
+                )));
+            }
+        }
+    }
+    if let Some(aa) = given.get(&ChainStep::Pr2(Condition::AA)) {
+        let pr1 = given.get(&ChainStep::Pr1);
+        for id in aa.keys().filter(|id| built.trees.contains_key(*id)) {
+            let tree = Path::new(model).join(ChainStep::Pr1.dir_name()).join(id);
+            if pr1.is_some_and(|m| m.contains_key(id)) {
+                continue;
+            }
+            // A PR1 given as a tree below agents/<model>/pr1/ is read by chain_trees.
+            if std::fs::symlink_metadata(agents.join(&tree)).is_ok() {
+                continue;
+            }
+            sum.errors.push(Diagnostic::AgentPredictions {
+                model: model.to_string(),
+                step: ChainStep::Pr2(Condition::AA),
+                message: format!(
+                    "row for {id}, but no PR1 of this model for it (pr1.jsonl or pr1/{id}/): AA is the PR2 on the agent's own PR1; not used"
+                ),
+            });
+        }
+    }
 }
 
 /// What one (model, instance) chain reads its agent outputs from.

@@ -720,3 +720,54 @@ fn predictions_files_as_agent_outputs_fail_row_by_row() {
     }
     let _ = std::fs::remove_dir_all(&t);
 }
+
+/// Issue 31: predictions rows no chain of the run reads are named, never dropped silently:
+/// an id that is no instance (a leading space, another case) is an error, and a model that
+/// gives only `pr2_AA.jsonl` (AA is the PR2 on the agent's own PR1, which it does not give)
+/// is an error per row; the run exits 1, not 0.
+#[test]
+fn predictions_rows_no_chain_reads_are_named() {
+    let t = tmp("unmatched");
+    let agents = t.join("agents");
+    copy_dir(&bench().join("agents"), &agents);
+    let rows: Vec<serde_json::Value> = std::fs::read_to_string(bench().join("instances.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let id = rows[0]["instance_id"].as_str().unwrap().to_string();
+    let patch = "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n";
+    let row = |id: &str| {
+        format!(
+            "{}\n",
+            serde_json::json!({"instance_id": id, "model_name_or_path": "m", "model_patch": patch})
+        )
+    };
+    let odd = agents.join("odd");
+    std::fs::create_dir_all(&odd).unwrap();
+    let spaced = format!(" {id}");
+    let upper = id.to_uppercase();
+    std::fs::write(odd.join("pr1.jsonl"), row(&spaced) + &row(&upper)).unwrap();
+    let only_aa = agents.join("only-aa");
+    std::fs::create_dir_all(&only_aa).unwrap();
+    std::fs::write(only_aa.join("pr2_AA.jsonl"), row(&id)).unwrap();
+    let mut cfg = config(&t.join("out"));
+    cfg.agents = agents;
+    let s = run(cfg).unwrap();
+    let errors: Vec<String> = s.errors.iter().map(ToString::to_string).collect();
+    let has = |needle: &str| errors.iter().any(|e| e.contains(needle));
+    assert!(
+        has(&format!("{spaced:?}, which is no instance")),
+        "{errors:?}"
+    );
+    assert!(
+        has(&format!("{upper:?}, which is no instance")),
+        "{errors:?}"
+    );
+    assert!(
+        has(&format!("only-aa: pr2_AA.jsonl: row for {id}, but no PR1")),
+        "{errors:?}"
+    );
+    assert_eq!(s.outcome(), Outcome::Partial);
+    let _ = std::fs::remove_dir_all(&t);
+}
