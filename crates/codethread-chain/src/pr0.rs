@@ -2,7 +2,7 @@
 //! stub (codethread-skeleton), as a git diff written by codethread-patch
 //! that plain `git apply` applies at base and `git apply -R` reverses.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 use codethread_patch::{diff_files, DiffOptions, FileChange};
@@ -117,9 +117,10 @@ pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError
             })
             .collect();
         if !refused.is_empty() {
+            let refused_ids: HashSet<&str> = refused.iter().map(|(f, _)| f.as_str()).collect();
             let kept: Vec<Selector> = ids
                 .iter()
-                .filter(|q| !refused.iter().any(|(f, _)| f == *q))
+                .filter(|q| !refused_ids.contains(**q))
                 .map(|q| Selector::Qualname((*q).to_string()))
                 .collect();
             sk = skeletonize_path(Path::new(path), before.clone(), &kept, &options)
@@ -131,7 +132,7 @@ pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError
                 ));
             }
         }
-        let edited: Vec<&str> = sk.edits.iter().map(|e| e.function.as_str()).collect();
+        let edited: HashSet<&str> = sk.edits.iter().map(|e| e.function.as_str()).collect();
         for e in &sk.edits {
             for w in &e.warnings {
                 out.warnings
@@ -142,15 +143,18 @@ pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError
             out.not_stubbed
                 .push((format!("{path}::{}", s.function), format!("{:?}", s.reason)));
         }
+        let not_stubbed: HashSet<&str> = out.not_stubbed.iter().map(|(x, _)| x.as_str()).collect();
+        let mut stubbed = Vec::new();
         for q in ids {
             let id = format!("{path}::{q}");
             if edited.contains(q) {
-                out.stubbed.push(id);
-            } else if !out.not_stubbed.iter().any(|(x, _)| *x == id) {
+                stubbed.push(id);
+            } else if !not_stubbed.contains(id.as_str()) {
                 // Nested in a stubbed target: removed with it.
-                out.stubbed.push(id);
+                stubbed.push(id);
             }
         }
+        out.stubbed.extend(stubbed);
         if !sk.is_unchanged() {
             out.skeletons.insert((*path).to_string(), sk.text);
         }

@@ -6,7 +6,7 @@
 //! codethread-lang); this module reads the pre-images from a source, maps
 //! the result to chain types and attaches each target's indexed function.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use codethread_lang::{index_functions, parse_file, Function, Lang};
 use codethread_patch::MemTree;
@@ -124,6 +124,9 @@ fn real_functions(path: &str, bytes: &[u8], hint: Option<Lang>) -> Vec<Function>
     }
 }
 
+/// A file's function indices by qualname, in file order.
+type ByName = HashMap<String, Vec<usize>>;
+
 /// Localize the gold patch of `inst`, reading pre-images from `source`:
 /// codethread-patch's [`codethread_patch::localize`] decides the targets;
 /// each target is then looked up in codethread-lang's index of the
@@ -178,7 +181,9 @@ pub fn localize(
             )
         })
         .collect();
-    let mut index: BTreeMap<String, Vec<Function>> = BTreeMap::new();
+    // Each pre-image's functions, and their indices by qualname in file
+    // order (one lookup per target, never a scan of the file).
+    let mut index: BTreeMap<String, (Vec<Function>, ByName)> = BTreeMap::new();
     let mut targets = Vec::new();
     for t in &l.targets {
         let path = old_path
@@ -186,20 +191,26 @@ pub fn localize(
             .copied()
             .unwrap_or(t.path.as_str())
             .to_string();
-        let funcs = index.entry(path.clone()).or_insert_with(|| {
-            before
+        let (funcs, by_name) = index.entry(path.clone()).or_insert_with(|| {
+            let funcs = before
                 .get(&path)
                 .map(|b| real_functions(&path, b, hint))
-                .unwrap_or_default()
+                .unwrap_or_default();
+            let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
+            for (i, f) in funcs.iter().enumerate() {
+                by_name.entry(f.qualname.clone()).or_default().push(i);
+            }
+            (funcs, by_name)
         });
-        let f = funcs
+        let same_name = by_name.get(&t.qualname).map(Vec::as_slice).unwrap_or(&[]);
+        let f = same_name
             .iter()
-            .find(|f| f.qualname == t.qualname && Some(f.span.start_line) == t.start)
+            .map(|&i| &funcs[i])
+            .find(|f| Some(f.span.start_line) == t.start)
             .or_else(|| {
-                funcs
-                    .iter()
-                    .filter(|f| f.qualname == t.qualname)
-                    .nth(t.occurrence.saturating_sub(1))
+                same_name
+                    .get(t.occurrence.saturating_sub(1))
+                    .map(|&i| &funcs[i])
             })
             .ok_or_else(|| {
                 perr(format!(

@@ -103,6 +103,44 @@ impl Selector {
     }
 }
 
+/// The named functions of a file by qualname (sorted indices), built only
+/// when some selector is a [`Selector::Qualname`]: a name selector finds
+/// its functions by binary search instead of a scan of the file.
+pub(crate) struct NameIndex {
+    /// Indices of the named functions, sorted by qualname, then index.
+    order: Vec<usize>,
+}
+
+impl NameIndex {
+    pub(crate) fn new(funcs: &[Function], selectors: &[Selector]) -> NameIndex {
+        let mut order = Vec::new();
+        if selectors.iter().any(|s| matches!(s, Selector::Qualname(_))) {
+            order = (0..funcs.len()).filter(|&i| !funcs[i].anonymous).collect();
+            order.sort_by(|&a, &b| funcs[a].qualname.cmp(&funcs[b].qualname).then(a.cmp(&b)));
+        }
+        NameIndex { order }
+    }
+
+    /// The functions a [`Selector::Qualname`] of `q` matches, in file order
+    /// (as [`Selector::matches`] decides: the name, and the `#n` occurrence
+    /// when given).
+    pub(crate) fn lookup<'a>(
+        &'a self,
+        funcs: &'a [Function],
+        q: &'a str,
+    ) -> impl Iterator<Item = usize> + 'a {
+        let (name, occurrence) = split_occurrence(q);
+        let lo = self
+            .order
+            .partition_point(|&i| funcs[i].qualname.as_str() < name);
+        self.order[lo..]
+            .iter()
+            .copied()
+            .take_while(move |&i| funcs[i].qualname == name)
+            .filter(move |&i| occurrence.is_none_or(|n| funcs[i].occurrence == n))
+    }
+}
+
 /// `A.b#2` → (`A.b`, Some(2)); `A.b` → (`A.b`, None). A `#` not followed by
 /// a number is part of the name.
 pub fn split_occurrence(id: &str) -> (&str, Option<usize>) {

@@ -216,15 +216,28 @@ fn skeletonize_parts(
         });
     }
 
-    // Which selectors match which functions.
+    // Which selectors match which functions. Names are looked up in one
+    // index of the qualnames (a selector per target must not scan every
+    // function: N name selectors on a file of N functions stay O(N log N)).
     let mut selected = vec![false; funcs.len()];
     let mut unmatched = Vec::new();
+    let names = crate::select::NameIndex::new(&funcs, selectors);
     for sel in selectors {
         let mut any = false;
-        for (i, f) in funcs.iter().enumerate() {
-            if sel.matches(f) {
-                selected[i] = true;
-                any = true;
+        match sel {
+            Selector::Qualname(q) => {
+                for i in names.lookup(&funcs, q) {
+                    selected[i] = true;
+                    any = true;
+                }
+            }
+            _ => {
+                for (i, f) in funcs.iter().enumerate() {
+                    if sel.matches(f) {
+                        selected[i] = true;
+                        any = true;
+                    }
+                }
             }
         }
         if !any && !matches!(sel, Selector::All | Selector::Predicate(_)) {

@@ -34,3 +34,18 @@ fn one_huge_line_is_linear() {
         run(Lang::JavaScript, one_line_js(n))
     });
 }
+
+/// Issue 31: one name selector per function (`skeletonize --function` for
+/// every function, chain's PR0 with every function a target) is linear in
+/// the functions, not their product.
+#[test]
+fn one_selector_per_function_is_linear() {
+    assert_subquadratic("skeletonize with a selector per function", 4000, |n| {
+        let src = many_python_functions(n);
+        let selectors: Vec<Selector> = (0..n)
+            .map(|i| Selector::Qualname(format!("func_{i}")))
+            .collect();
+        let sk = skeletonize_source(Lang::Python, src, &selectors, &Options::default()).unwrap();
+        assert_eq!(sk.edits.len(), n);
+    });
+}
