@@ -54,9 +54,7 @@ use crate::pr0::{make_pr0, Pr0Options};
 use crate::rows::{follow_on_row, implementation_task_row};
 use crate::source::SourceReader;
 use crate::stack::{base_files, compose_on, reverse_on};
-use crate::statement::{
-    llm_request, offline_statement, statement_from_answer, TargetInfo, TaskContext,
-};
+use crate::statement::{llm_request, offline_statement, statement_from_answer};
 use crate::targets::localize;
 use codethread_lang::io::SourceLimits;
 
@@ -244,26 +242,6 @@ fn stale_reason(
         .then(|| "a new answer to import: statement re-rendered".to_string())
 }
 
-/// The language of the task: that of the first target file (extension,
-/// the instance's hint and, for `.h`, its text), else the instance's
-/// `language` field.
-fn language_of(
-    inst: &Instance,
-    paths: &[&str],
-    before: &std::collections::BTreeMap<String, Vec<u8>>,
-) -> String {
-    let hint = inst.lang_hint();
-    paths
-        .iter()
-        .find_map(|p| {
-            let bytes = before.get(*p).map(Vec::as_slice).unwrap_or(&[]);
-            codethread_lang::Lang::for_source(p, bytes, hint)
-        })
-        .map(|l| l.name().to_string())
-        .or_else(|| inst.language.clone())
-        .unwrap_or_else(|| "unknown".into())
-}
-
 fn build_one(
     inst: &Instance,
     source: &mut dyn SourceReader,
@@ -300,24 +278,7 @@ fn build_one(
     crate::stack::check_roundtrip(&inst.instance_id, &loc.before, &pr0.patch)?;
     let pr1 = reverse_on(&inst.instance_id, &loc.before, &pr0.patch)?;
     let pr0_sealed = crate::stack::seal_on(&inst.instance_id, &loc.before, &pr0.patch)?;
-    let infos: Vec<TargetInfo> = loc
-        .targets
-        .iter()
-        .map(|t| {
-            TargetInfo::from_function(
-                &t.path,
-                &t.function,
-                loc.before.get(&t.path).map(Vec::as_slice).unwrap_or(&[]),
-            )
-        })
-        .collect();
-    let paths: Vec<&str> = infos.iter().map(|t| t.path.as_str()).collect();
-    let ctx = TaskContext {
-        instance_id: inst.instance_id.clone(),
-        repo: inst.repo.clone(),
-        language: language_of(inst, &paths, &loc.before),
-        targets: infos,
-    };
+    let ctx = crate::statement::task_context(inst, &loc, &pr0);
     let (statement, kind, warnings) = match opts.answers.get(&inst.instance_id) {
         Some(a) => {
             let s = statement_from_answer(&ctx, a);

@@ -28,6 +28,11 @@ pub struct Pr0 {
     pub stubbed: Vec<String>,
     /// Target ids left unchanged, with the reason.
     pub not_stubbed: Vec<(String, String)>,
+    /// The 1-based line of each stubbed target's own node (`def`, `fn`,
+    /// ...) in PR0, by target id: only targets with a stub of their own (a
+    /// target nested in a stubbed one is removed with it and has none).
+    #[serde(default)]
+    pub lines: BTreeMap<String, usize>,
     /// Warnings of the stubs written (`path::function: code: warning`): the
     /// stub compiles in a default build but may not in every use (a
     /// `constexpr` function used in a constant expression, a Go import left
@@ -89,6 +94,7 @@ pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError
         skeletons: BTreeMap::new(),
         stubbed: Vec::new(),
         not_stubbed: Vec::new(),
+        lines: BTreeMap::new(),
         warnings: Vec::new(),
     };
     for (path, ids) in &by_file {
@@ -133,6 +139,20 @@ pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError
             }
         }
         let edited: HashSet<&str> = sk.edits.iter().map(|e| e.function.as_str()).collect();
+        // Each stub's line in PR0: its line in the original, moved by the
+        // lines the stubs before it removed.
+        let mut edits: Vec<&codethread_skeleton::Edit> = sk.edits.iter().collect();
+        edits.sort_by_key(|e| e.start_byte);
+        let mut shift: isize = 0;
+        for e in edits {
+            let line = (e.line as isize + shift).max(1) as usize;
+            out.lines.insert(format!("{path}::{}", e.function), line);
+            let removed = before
+                .get(e.start_byte..e.end_byte)
+                .map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count());
+            let added = e.replacement.bytes().filter(|&c| c == b'\n').count();
+            shift += added as isize - removed as isize;
+        }
         for e in &sk.edits {
             for w in &e.warnings {
                 out.warnings

@@ -39,6 +39,10 @@ pub struct TargetInfo {
     pub start_line: usize,
     /// Last line of the definition (1-based).
     pub end_line: usize,
+    /// The line of the function's own node in PR0 (1-based), where the
+    /// agent finds its stub; 0 when not known.
+    #[serde(default)]
+    pub pr0_line: usize,
     /// The header: from the function's own node to the body opener.
     pub signature: String,
     /// The original documentation (Python docstring; comment block just
@@ -65,6 +69,7 @@ impl TargetInfo {
             kind: f.kind.as_str().to_string(),
             start_line: f.span.start_line,
             end_line: f.span.end_line,
+            pr0_line: 0,
             signature,
             docstring: docstring_of(path, f, source),
             original_source: slice(f.span.start_byte, f.span.end_byte),
@@ -107,26 +112,38 @@ impl TaskContext {
     }
 }
 
-/// The statement context of a localized instance (what `pipeline::build`
-/// gives the statement writer and the checks): the targets with their
-/// original text, the repository and the language.
-pub fn task_context(inst: &Instance, loc: &crate::targets::Localization) -> TaskContext {
+/// The statement context of a localized instance and its PR0 (what
+/// `pipeline::build` gives the statement writer and the checks): the
+/// targets with their original text and their line in PR0, the repository
+/// and the language. Only targets PR0 stubs with a stub of their own are
+/// in it: a target nested in a stubbed one is part of that one's body
+/// (folded into it, never a separate function to write "at line N"), and a
+/// target PR0 could not stub is left as it is.
+pub fn task_context(
+    inst: &Instance,
+    loc: &crate::targets::Localization,
+    pr0: &crate::pr0::Pr0,
+) -> TaskContext {
     let targets: Vec<TargetInfo> = loc
         .targets
         .iter()
-        .map(|t| {
-            TargetInfo::from_function(
+        .filter_map(|t| {
+            let line = *pr0.lines.get(&t.target_id)?;
+            let mut info = TargetInfo::from_function(
                 &t.path,
                 &t.function,
                 loc.before.get(&t.path).map(Vec::as_slice).unwrap_or(&[]),
-            )
+            );
+            info.pr0_line = line;
+            Some(info)
         })
         .collect();
+    let hint = inst.lang_hint();
     let language = targets
         .iter()
         .find_map(|t| {
             let src = loc.before.get(&t.path).map(Vec::as_slice).unwrap_or(&[]);
-            codethread_lang::Lang::for_source(&t.path, src, inst.lang_hint())
+            codethread_lang::Lang::for_source(&t.path, src, hint)
         })
         .map(|l| l.name().to_string())
         .or_else(|| inst.language.clone())
@@ -240,9 +257,14 @@ Implement them again so that they behave as described below and as the rest of t
         s.push_str(
             "### Raises\nAs documented above, and as the callers of this function expect.\n",
         );
+        let at = if t.pr0_line > 0 {
+            format!(" at {} line {}", t.path, t.pr0_line)
+        } else {
+            format!(" in {}", t.path)
+        };
         s.push_str(&format!(
-            "### Implementation Steps\nWrite the body of `{}` at {} line {} (the definition spans lines {}-{} before the stub).\n",
-            t.qualname, t.path, t.start_line, t.start_line, t.end_line
+            "### Implementation Steps\nWrite the body of `{}`{at}, where it is now a stub.\n",
+            t.qualname
         ));
         s.push_str("### Edge Cases\nKeep the behaviour the existing tests and callers rely on.\n");
     }

@@ -26,7 +26,13 @@ fn dev_offline_statements_pass_and_pasted_code_is_flagged() {
         if loc.targets.is_empty() {
             continue;
         }
-        let ctx = task_context(inst, &loc);
+        let Ok(pr0) = codethread_chain::make_pr0(&loc, &Default::default()) else {
+            continue;
+        };
+        let ctx = task_context(inst, &loc, &pr0);
+        if ctx.targets.is_empty() {
+            continue;
+        }
         let s = offline_statement(&ctx);
         let flags = check_statement(&ctx, &s, inst.patch.as_bytes(), &cfg);
         assert!(flags.is_empty(), "{}: {:?}", inst.instance_id, flags);
@@ -96,6 +102,7 @@ fn ctx_with(
             kind: "method".into(),
             start_line: 1,
             end_line: 6,
+            pr0_line: 1,
             signature: signature.into(),
             docstring: docstring.map(str::to_string),
             original_source: original.into(),
@@ -182,4 +189,57 @@ fn gold_lookup_matches_a_direct_search() {
         }
         assert_eq!(got, want, "{statement:?}");
     }
+}
+
+/// Issue 31: a target nested in a stubbed target is folded into it (never a
+/// separate function to write with its own signature and docstring), and
+/// each statement line number is the stub's line in PR0 (earlier stubs in
+/// the file shift it).
+#[test]
+fn nested_targets_fold_into_their_enclosing_target() {
+    let dir = std::env::temp_dir().join(format!("ct-fold-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let before = "def a():\n    x = 1\n    y = 2\n    return x + y\n\n\ndef outer(v):\n    def inner(w):\n        \"\"\"Twice w.\"\"\"\n        return w * 2\n    return inner(v) + 1\n";
+    let after = before
+        .replace("x = 1", "x = 3")
+        .replace("return w * 2", "return w * 3");
+    let f = dir.join("o__r-1/before/m.py");
+    std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+    std::fs::write(&f, before).unwrap();
+    let gold = codethread_patch::diff_files(
+        &[codethread_patch::FileChange::new(
+            b"m.py",
+            Some(before.as_bytes()),
+            Some(after.as_bytes()),
+        )],
+        &Default::default(),
+    )
+    .unwrap()
+    .to_bytes();
+    let row = serde_json::json!({"instance_id": "o__r-1", "repo": "o/r", "base_commit": "abc",
+        "patch": String::from_utf8(gold).unwrap(), "FAIL_TO_PASS": ["t"], "PASS_TO_PASS": []});
+    let inst = codethread_bench::parse_instances(std::path::Path::new("r.jsonl"), &row.to_string())
+        .unwrap()
+        .items
+        .remove(0);
+    let loc = localize(&inst, &mut SnapshotSource::new(&dir)).unwrap();
+    let ids = loc.target_ids();
+    assert!(ids.contains(&"m.py::outer.inner".to_string()), "{ids:?}");
+    let pr0 = codethread_chain::make_pr0(&loc, &Default::default()).unwrap();
+    let ctx = task_context(&inst, &loc, &pr0);
+    let names: Vec<&str> = ctx.targets.iter().map(|t| t.qualname.as_str()).collect();
+    assert_eq!(names, ["a", "outer"]);
+    // `a`'s three body lines became one stub line: `outer` moved up by two.
+    let stubbed = String::from_utf8(pr0.skeletons["m.py"].clone()).unwrap();
+    let outer_line = stubbed
+        .lines()
+        .position(|l| l.starts_with("def outer"))
+        .unwrap()
+        + 1;
+    assert_eq!(ctx.targets[1].pr0_line, outer_line);
+    assert_eq!(outer_line, 5);
+    let s = offline_statement(&ctx);
+    assert!(s.contains("`outer` at m.py line 5"), "{s}");
+    assert!(!s.contains("inner") && !s.contains("Twice w"), "{s}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
