@@ -2,6 +2,8 @@
 //! DEV instance pass; a statement with a pasted original body or a pasted
 //! gold-patch line is flagged.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use codethread_bench::load_instances;
 use codethread_chain::check::{check_statement, CheckConfig};
 use codethread_chain::localize;
