@@ -554,36 +554,6 @@ mod tests {
     }
 
     #[test]
-    fn answers_in_provider_shapes() {
-        let Ok(dir) =
-            codethread_lang::io::create_temp_dir_in(&std::env::temp_dir(), "chain-answers")
-        else {
-            panic!("no temporary directory");
-        };
-        let p = dir.join("a.jsonl");
-        let lines = [
-            json!({"custom_id": "a", "response": {"status_code": 200, "body": {"choices": [{"message": {"role": "assistant", "content": "A"}}]}}}),
-            json!({"custom_id": "b", "result": {"type": "succeeded", "message": {"content": [{"type": "text", "text": "B"}]}}}),
-            json!({"instance_id": "c", "content": "C"}),
-            json!({"custom_id": "d", "result": {"type": "errored"}}),
-        ];
-        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
-        std::fs::write(&p, text).expect("write");
-        let a = codethread_llm::import_answers(&p, Default::default()).expect("import");
-        assert_eq!(
-            a.items
-                .iter()
-                .map(|x| (x.instance_id.as_str(), x.content.as_str()))
-                .collect::<Vec<_>>(),
-            vec![("a", "A"), ("b", "B"), ("c", "C")]
-        );
-        assert!(
-            matches!(&a.errors[0], codethread_bench::BenchError::MissingField { line: 4, field, .. } if field == "content")
-        );
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-
-    #[test]
     fn code_is_removed_from_answers() {
         let c = ctx(b"def f():\n    return 1\n", Lang::Python, "a.py");
         let s = statement_from_answer(

@@ -66,20 +66,29 @@ pub fn import_answers(
             });
             continue;
         }
-        match answer_text(&v) {
-            Some(content) => rows.push((
-                r.line,
-                id.clone(),
-                Answer {
-                    instance_id: id,
-                    content,
-                },
-            )),
-            None => out.errors.push(BenchError::MissingField {
+        match crate::format::answer_of(&v) {
+            Ok((content, warning)) => {
+                if let Some(w) = warning {
+                    out.warnings
+                        .push(format!("{}:{}: {id}: {w}", path.display(), r.line));
+                }
+                rows.push((
+                    r.line,
+                    id.clone(),
+                    Answer {
+                        instance_id: id,
+                        content,
+                    },
+                ))
+            }
+            // No usable answer: an engine error, a refusal, a content
+            // filter, no text at all. Never a statement.
+            Err((kind, message)) => out.errors.push(BenchError::BadField {
                 path: path.to_path_buf(),
                 line: r.line,
                 instance_id: id,
                 field: "content".into(),
+                message: format!("no answer ({kind}): {message}"),
             }),
         }
     }
@@ -87,30 +96,59 @@ pub fn import_answers(
     Ok(out)
 }
 
-fn text_of(v: &Value) -> Option<String> {
-    match v {
-        Value::String(s) => Some(s.clone()),
-        Value::Array(parts) => {
-            let t: Vec<&str> = parts
-                .iter()
-                .filter_map(|p| p.get("text").and_then(Value::as_str).or_else(|| p.as_str()))
-                .collect();
-            (!t.is_empty()).then(|| t.join(""))
-        }
-        _ => None,
-    }
-}
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use serde_json::json;
 
-fn answer_text(v: &Value) -> Option<String> {
-    let candidates = [
-        v.get("content"),
-        v.get("answer"),
-        v.get("text"),
-        v.pointer("/choices/0/message/content"),
-        v.pointer("/response/body/choices/0/message/content"),
-        v.pointer("/result/message/content"),
-        v.pointer("/message/content"),
-        v.get("response").filter(|r| r.is_string()),
-    ];
-    candidates.into_iter().flatten().find_map(text_of)
+    /// Answers in every provider shape; a line without a usable answer (an
+    /// engine error, a refusal, a content filter) is an error naming its
+    /// line and kind, never a statement (issue 31).
+    #[test]
+    fn answers_in_provider_shapes_and_refusals() {
+        let dir = codethread_lang::io::create_temp_dir_in(&std::env::temp_dir(), "llm-answers")
+            .expect("temp dir");
+        let p = dir.join("a.jsonl");
+        let lines = [
+            json!({"custom_id": "a", "response": {"status_code": 200, "body": {"choices": [{"message": {"role": "assistant", "content": "A"}}]}}}),
+            json!({"custom_id": "b", "result": {"type": "succeeded", "message": {"content": [{"type": "text", "text": "B"}]}}}),
+            json!({"instance_id": "c", "content": "C"}),
+            json!({"custom_id": "d", "result": {"type": "errored"}}),
+            json!({"custom_id": "e", "response": {"status_code": 200, "body": {"choices": [{"message": {"role": "assistant", "content": null, "refusal": "I can't help with that."}}]}}}),
+            json!({"custom_id": "f", "response": {"status_code": 200, "body": {"choices": [{"finish_reason": "content_filter", "message": {"role": "assistant", "content": "partial"}}]}}}),
+            json!({"custom_id": "g", "result": {"type": "succeeded", "message": {"stop_reason": "refusal", "content": [{"type": "text", "text": "No."}]}}}),
+            json!({"custom_id": "h", "choices": [{"finish_reason": "length", "message": {"content": "cut"}}]}),
+        ];
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        std::fs::write(&p, text).expect("write");
+        let a = crate::import_answers(&p, Default::default()).expect("import");
+        assert_eq!(
+            a.items
+                .iter()
+                .map(|x| (x.instance_id.as_str(), x.content.as_str()))
+                .collect::<Vec<_>>(),
+            vec![("a", "A"), ("b", "B"), ("c", "C"), ("h", "cut")]
+        );
+        let errors: Vec<String> = a.errors.iter().map(ToString::to_string).collect();
+        for (line, id, kind) in [
+            (4, "d", "errored"),
+            (5, "e", "refusal"),
+            (6, "f", "content_filter"),
+            (7, "g", "refusal"),
+        ] {
+            assert!(
+                errors
+                    .iter()
+                    .any(|e| e.contains(&format!(":{line}: instance {id}:"))
+                        && e.contains(&format!("no answer ({kind}"))),
+                "{line} {id} {kind}: {errors:?}"
+            );
+        }
+        assert!(
+            a.warnings.iter().any(|w| w.contains("h: truncated")),
+            "{:?}",
+            a.warnings
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -382,7 +382,7 @@ fn content_text(v: &Value) -> Option<String> {
                         .and_then(Value::as_str)
                         .is_none_or(|t| t == "text")
                 })
-                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .filter_map(|p| p.get("text").and_then(Value::as_str).or_else(|| p.as_str()))
                 .collect();
             (!t.is_empty()).then(|| t.join(""))
         }
@@ -390,16 +390,47 @@ fn content_text(v: &Value) -> Option<String> {
     }
 }
 
-/// The answer text of a chat-completions response body
-/// (`choices[0].message.content`), with a warning when it was cut by the
-/// token limit.
-pub(crate) fn chat_completion_text(body: &Value) -> Option<(String, Option<String>)> {
+/// What a chat-completions response body (`choices[0]`) answers.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Completion {
+    /// The answer text (`message.content`), with a warning when it was cut
+    /// by the token limit (`finish_reason: length`).
+    Text(String, Option<String>),
+    /// No usable answer although the request succeeded: the model refused
+    /// (`message.refusal`) or a content filter stopped it
+    /// (`finish_reason: content_filter`): the kind and the engine's words.
+    Refused(String, String),
+}
+
+/// The answer of a chat-completions response body
+/// (`choices[0].message.content`): `None` when there is no text and no
+/// refusal.
+pub(crate) fn chat_completion(body: &Value) -> Option<Completion> {
+    if let Some(r) = str_at(body, "/choices/0/message/refusal").filter(|r| !r.trim().is_empty()) {
+        return Some(Completion::Refused("refusal".into(), r.to_string()));
+    }
+    if str_at(body, "/choices/0/finish_reason") == Some("content_filter") {
+        return Some(Completion::Refused(
+            "content_filter".into(),
+            "finish_reason content_filter: the answer was withheld or cut by a content filter"
+                .into(),
+        ));
+    }
     let text = body
         .pointer("/choices/0/message/content")
         .and_then(content_text)?;
     let warn = (str_at(body, "/choices/0/finish_reason") == Some("length"))
         .then(|| "truncated: finish_reason length".to_string());
-    Some((text, warn))
+    Some(Completion::Text(text, warn))
+}
+
+impl From<Completion> for LineResult {
+    fn from(c: Completion) -> LineResult {
+        match c {
+            Completion::Text(t, w) => LineResult::Text(t, w),
+            Completion::Refused(kind, message) => LineResult::Fail(kind, message),
+        }
+    }
 }
 
 /// The failure an `error` field of a batch output line describes (see
@@ -436,6 +467,12 @@ fn classify(v: &Value) -> LineResult {
     if let Some(r) = v.get("result").filter(|r| r.is_object()) {
         let ty = r.get("type").and_then(Value::as_str).unwrap_or("");
         return match ty {
+            "succeeded" if str_at(r, "/message/stop_reason") == Some("refusal") => {
+                LineResult::Fail(
+                    "refusal".into(),
+                    "stop_reason refusal: the model declined to answer".into(),
+                )
+            }
             "succeeded" => match r.pointer("/message/content").and_then(content_text) {
                 Some(t) => {
                     let warn = (str_at(r, "/message/stop_reason") == Some("max_tokens"))
@@ -492,23 +529,42 @@ fn classify(v: &Value) -> LineResult {
                 .to_string();
             return LineResult::Fail(format!("http_{status}"), msg);
         }
-        return match chat_completion_text(body) {
-            Some((t, w)) => LineResult::Text(t, w),
+        return match chat_completion(body) {
+            Some(c) => c.into(),
             None => LineResult::Fail(
                 "no_text".into(),
                 "response body has no choices[0].message.content".into(),
             ),
         };
     }
-    if let Some((t, w)) = chat_completion_text(v) {
-        return LineResult::Text(t, w);
+    if let Some(c) = chat_completion(v) {
+        return c.into();
     }
-    for k in ["content", "answer", "text"] {
-        if let Some(t) = v.get(k).and_then(content_text) {
+    for k in [
+        "/content",
+        "/answer",
+        "/text",
+        "/message/content",
+        "/response",
+    ] {
+        if let Some(t) = v.pointer(k).and_then(content_text) {
             return LineResult::Text(t, None);
         }
     }
     LineResult::Fail("no_text".into(), "no answer text in any known field".into())
+}
+
+/// The answer of one line of any shape this crate reads (batch output
+/// lines of every engine, chat completions, plain `{content|answer|text}`
+/// rows): `Ok((text, warning))`, or `Err((kind, message))` for a line that
+/// carries no usable answer (an error, a refusal, a content filter, no
+/// text). The one reader behind [`read_batch_output`] and
+/// [`crate::import_answers`].
+pub(crate) fn answer_of(v: &Value) -> Result<(String, Option<String>), (String, String)> {
+    match classify(v) {
+        LineResult::Text(t, w) => Ok((t, w)),
+        LineResult::Fail(kind, message) => Err((kind, message)),
+    }
 }
 
 /// Read a result file of any engine (see the module docs). `expected`: the

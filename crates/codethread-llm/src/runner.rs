@@ -45,7 +45,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::cache::{request_key, Cache, CacheRecord};
-use super::format::chat_completion_text;
+use super::format::{chat_completion, Completion};
 use codethread_bench::BenchError;
 
 use crate::error::{LlmError, RequestProblem};
@@ -618,8 +618,12 @@ fn decode_raw(
             message: "the answer contains the API key; it is not stored".into(),
         };
     }
-    match chat_completion_text(&v) {
-        Some((content, _)) => Attempt::Ok { content, body: v },
+    match chat_completion(&v) {
+        Some(Completion::Text(content, _)) => Attempt::Ok { content, body: v },
+        // A refusal or a content filter is the model's answer to this
+        // request: retrying the same body gives it again. Never stored as a
+        // statement.
+        Some(Completion::Refused(code, message)) => Attempt::Fatal { code, message },
         None => Attempt::Retry {
             code: "malformed".into(),
             message: "response has no choices[0].message.content".into(),
