@@ -138,6 +138,11 @@ pub struct ChunkPlan {
     lang: Lang,
     source: Vec<u8>,
     chunks: Vec<Chunk>,
+    /// The whole file's preprocessor lines ([`crate::directive_lines`]) when
+    /// it is cut in chunks and its language has macro rules: a chunk's
+    /// macro mask knows every macro the file defines, not only those the
+    /// chunk's own `#define`s name.
+    directives: Option<Vec<u8>>,
     /// The shared budget's limits, what is left of them, and the deadline.
     ops_left: Option<u64>,
     reads_left: Option<u64>,
@@ -222,8 +227,20 @@ impl ChunkPlan {
             });
             return Ok(plan);
         }
+        plan.note_directives();
         plan.find_chunks(grammar, chunks)?;
+        if plan.chunks.len() <= 1 {
+            plan.directives = None;
+        }
         Ok(plan)
+    }
+
+    /// Keeps the file's preprocessor lines for the macro masks of its
+    /// windows and chunks (a language with macro rules).
+    fn note_directives(&mut self) {
+        if crate::macros::macro_rules(self.lang).is_some() {
+            self.directives = Some(crate::macros::directive_lines(&self.source));
+        }
     }
 
     /// A plan of `source`, a `lang` file, cut where `starts` say (byte
@@ -267,6 +284,7 @@ impl ChunkPlan {
                 start_point: Point { row: 0, column: 0 },
             });
         }
+        plan.note_directives();
         Ok(plan)
     }
 
@@ -283,6 +301,7 @@ impl ChunkPlan {
             lang,
             source,
             chunks: Vec::new(),
+            directives: None,
             ops_left: ops,
             reads_left: reads,
             deadline: time.and_then(|t| Instant::now().checked_add(t)),
@@ -390,7 +409,27 @@ impl ChunkPlan {
         end: usize,
         start_point: Point,
     ) -> Result<Vec<Child>, LangError> {
-        let tree = self.parse_range(grammar, None, start, end, start_point)?;
+        let mut tree = self.parse_range(grammar, None, start, end, start_point)?;
+        // With the macros masked, a unit's masked leading macro (`API int
+        // f(...)`) is blanks: the unit starts at its line's start.
+        let mut view: Option<Vec<u8>> = None;
+        // A window of a language with macros that has errors is read as its
+        // chunk will be: with the macros the whole file defines masked, when
+        // that reads better (`with_chunk`'s tolerant parse).
+        if tree.root_node().has_error() && grammar == self.lang {
+            if let Some(directives) = &self.directives {
+                let text = self.source.get(start..end).unwrap_or(&[]);
+                if let Some(masked) =
+                    crate::macros::mask_macros_in(self.lang, text, Some(directives))
+                {
+                    let alt = self.parse_range(grammar, Some(&masked), start, end, start_point)?;
+                    if count_errors(alt.root_node()) < count_errors(tree.root_node()) {
+                        tree = alt;
+                        view = Some(masked);
+                    }
+                }
+            }
+        }
         let root = tree.root_node();
         // A root that is itself an ERROR node (tree-sitter-ruby's recovery
         // from a `def` cut before its `end`) may still hold whole units
@@ -401,11 +440,34 @@ impl ChunkPlan {
         let lost = root.is_error();
         let spec = crate::spec::spec(grammar);
         let mut cursor = root.walk();
+        let source = &self.source;
+        // Where a child starts in column 0 of the file: at its own first
+        // byte, or (masked view) at its line's start when everything before
+        // it on the line is a masked macro that starts in column 0.
+        let unit_start = |c: tree_sitter::Node<'_>| -> Option<usize> {
+            let col = c.start_position().column;
+            if col == 0 {
+                return Some(c.start_byte());
+            }
+            let v = view.as_deref()?;
+            let line = c.start_byte().checked_sub(col)?;
+            let blank = v
+                .get(line - start..c.start_byte() - start)
+                .is_some_and(|b| b.iter().all(|&x| x == b' '));
+            let word = source
+                .get(line)
+                .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_');
+            (blank && word).then_some(line)
+        };
         let kids = root
             .children(&mut cursor)
             .map(|c| Child {
                 kind: c.kind_id(),
-                start: c.start_byte(),
+                start: if c.is_extra() {
+                    c.start_byte()
+                } else {
+                    unit_start(c).unwrap_or(c.start_byte())
+                },
                 end: c.end_byte(),
                 lost,
                 has_error: (lost && !is_unit(spec, c))
@@ -413,7 +475,7 @@ impl ChunkPlan {
                     || c.is_error()
                     || c.is_missing()
                     || !braces_balance(c),
-                starts_unit: !c.is_extra() && c.start_position().column == 0,
+                starts_unit: !c.is_extra() && unit_start(c).is_some(),
                 attaches: c.start_position().column == 0
                     && (c.is_extra()
                         || spec.leading_siblings.contains(&c.kind())
@@ -482,7 +544,9 @@ impl ChunkPlan {
         }
         if best.1 > 0 && how.tolerant && best.0 == self.lang {
             let text = self.source.get(chunk.start..chunk.end).unwrap_or(&[]);
-            if let Some(masked) = crate::macros::mask_macros(self.lang, text) {
+            if let Some(masked) =
+                crate::macros::mask_macros_in(self.lang, text, self.directives.as_deref())
+            {
                 if let Ok(tree) = self.parse_range(
                     best.0,
                     Some(&masked),
@@ -744,6 +808,64 @@ mod tests {
             first.and_then(|i| want.get(i.saturating_sub(2)..i + 2)),
         );
         plan.chunks().len()
+    }
+
+    /// Issue 31: a chunk of a C or C++ file masks the macros the whole file
+    /// defines, not only those its own `#define`s name: every chunk of a
+    /// file of `API int f(...)` functions reads as the whole file does (the
+    /// chunks after the first once had an error per function).
+    #[test]
+    fn chunks_mask_the_macros_the_whole_file_defines() {
+        for (lang, head) in [
+            (
+                Lang::C,
+                "#define API __attribute__((visibility(\"default\")))\n#define CALL\n\n",
+            ),
+            (
+                Lang::Cpp,
+                "#define API __attribute__((visibility(\"default\")))\n#define CALL\n\n",
+            ),
+        ] {
+            let mut src = String::from(head);
+            for i in 0..400 {
+                src.push_str(&format!(
+                    "API int CALL f{i}(int a)\n{{\n    return a + {i};\n}}\n\n"
+                ));
+            }
+            let src = src.into_bytes();
+            let whole = crate::parse_file(
+                std::path::Path::new(if lang == Lang::C { "x.c" } else { "x.cc" }),
+                src.clone(),
+                &crate::ParseOptions::default(),
+            )
+            .unwrap();
+            assert_eq!(whole.parse_errors, 0, "{lang}: whole file");
+            let want: Vec<(String, usize)> = crate::index_functions(&whole)
+                .into_iter()
+                .map(|f| (f.qualname, f.span.start_byte))
+                .collect();
+            assert_eq!(want.len(), 400, "{lang}");
+            let mut plan =
+                ChunkPlan::new(lang, src, &LangParseOptions::default(), &small(2_000)).unwrap();
+            assert!(
+                plan.chunks().len() > 10,
+                "{lang}: {} chunks",
+                plan.chunks().len()
+            );
+            let mut got = Vec::new();
+            for i in 0..plan.chunks().len() {
+                plan.with_chunk(i, &ChunkParse::LIKE_PARSE_FILE, |f| {
+                    assert_eq!(f.parse_errors, 0, "{lang}: chunk {i}");
+                    got.extend(
+                        crate::index_functions(f)
+                            .into_iter()
+                            .map(|f| (f.qualname, f.span.start_byte)),
+                    );
+                })
+                .unwrap();
+            }
+            assert_eq!(got, want, "{lang}");
+        }
     }
 
     /// Ruby methods with string interpolation (`#{x}` closes with `}`),

@@ -81,8 +81,9 @@ pub use info::{Family, LangInfo, PerLang};
 pub use kinds::kind_of;
 pub use lang::Lang;
 pub use macros::{
-    after_group_tail, alternative_spans, in_test_block, macro_call_spans, macro_mask_spans,
-    macro_rules, mask_macros, open_conditions, tolerant, CallClass, MacroRules,
+    after_group_tail, alternative_spans, directive_lines, in_test_block, macro_call_spans,
+    macro_call_spans_in, macro_mask_spans, macro_mask_spans_in, macro_rules, mask_macros,
+    mask_macros_in, open_conditions, tolerant, CallClass, MacroRules,
 };
 pub use parse::{
     code_end, estimate_tokens, parse, parse_lang, parse_path, parses_on_thread, BudgetLimit,

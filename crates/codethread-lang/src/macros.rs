@@ -160,6 +160,27 @@ type Define = (usize, usize, usize, usize);
 
 fn tokenize(src: &[u8]) -> (Vec<Token>, Vec<Define>) {
     let mut toks = Vec::new();
+    let defines = lex(src, &mut |t| toks.push(t));
+    (toks, defines)
+}
+
+/// The preprocessor lines of `src` (with their continuations), one per
+/// line: what a chunk of a large file needs to know of the whole file's
+/// macros ([`mask_macros_in`]). One pass, no token kept.
+pub fn directive_lines(src: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    lex(src, &mut |t| {
+        if t.kind == Tok::Directive {
+            out.extend_from_slice(&src[t.start..t.end]);
+            out.push(b'\n');
+        }
+    });
+    out
+}
+
+/// The tokenizer behind [`tokenize`]: each token to `emit`, the
+/// `#define`s returned.
+fn lex(src: &[u8], emit: &mut dyn FnMut(Token)) -> Vec<Define> {
     let mut defines = Vec::new();
     let n = src.len();
     let mut i = 0;
@@ -219,7 +240,7 @@ fn tokenize(src: &[u8]) -> (Vec<Token>, Vec<Define>) {
             if let Some(d) = define_of(src, start, end) {
                 defines.push(d);
             }
-            toks.push(Token {
+            emit(Token {
                 kind: Tok::Directive,
                 start,
                 end,
@@ -238,7 +259,7 @@ fn tokenize(src: &[u8]) -> (Vec<Token>, Vec<Define>) {
             let word = &src[start..i];
             if src.get(i) == Some(&b'"') && matches!(word, b"R" | b"u8R" | b"uR" | b"UR" | b"LR") {
                 i = skip_raw_string(src, i, &mut line);
-                toks.push(Token {
+                emit(Token {
                     kind: Tok::Other,
                     start,
                     end: i,
@@ -246,7 +267,7 @@ fn tokenize(src: &[u8]) -> (Vec<Token>, Vec<Define>) {
                 });
                 continue;
             }
-            toks.push(Token {
+            emit(Token {
                 kind: Tok::Ident,
                 start,
                 end: i,
@@ -265,7 +286,7 @@ fn tokenize(src: &[u8]) -> (Vec<Token>, Vec<Define>) {
             {
                 i += 1;
             }
-            toks.push(Token {
+            emit(Token {
                 kind: Tok::Other,
                 start,
                 end: i,
@@ -282,7 +303,7 @@ fn tokenize(src: &[u8]) -> (Vec<Token>, Vec<Define>) {
                 i += 1;
             }
             i = (i + 1).min(n);
-            toks.push(Token {
+            emit(Token {
                 kind: Tok::Other,
                 start,
                 end: i,
@@ -291,14 +312,14 @@ fn tokenize(src: &[u8]) -> (Vec<Token>, Vec<Define>) {
             continue;
         }
         i += 1;
-        toks.push(Token {
+        emit(Token {
             kind: Tok::Punct(c),
             start,
             end: i,
             line,
         });
     }
-    (toks, defines)
+    defines
 }
 
 fn skip_raw_string(src: &[u8], quote: usize, line: &mut usize) -> usize {
@@ -483,10 +504,22 @@ fn macro_shaped(w: &[u8]) -> bool {
 
 /// The spans (start, end) of the identifiers to mask in `src`, in order.
 pub fn macro_mask_spans(lang: Lang, src: &[u8]) -> Vec<(usize, usize)> {
+    macro_mask_spans_in(lang, src, None)
+}
+
+/// [`macro_mask_spans`] of `src`, a part of a larger file, with the names
+/// that file defines taken from `defines` (its [`directive_lines`]) instead
+/// of from `src` alone: a chunk of a large file masks the macros the whole
+/// file defines, wherever their `#define` is.
+pub fn macro_mask_spans_in(lang: Lang, src: &[u8], defines: Option<&[u8]>) -> Vec<(usize, usize)> {
     let Some(rules) = macro_rules(lang) else {
         return Vec::new();
     };
-    let (toks, defines) = tokenize(src);
+    let (toks, local) = tokenize(src);
+    let (dsrc, defines) = match defines {
+        Some(d) => (d, tokenize(d).1),
+        None => (src, local),
+    };
     // Names the file defines, neutral only if every definition is neutral
     // (two passes let one neutral macro be defined by another).
     let mut neutral: Vec<&[u8]> = Vec::new();
@@ -495,8 +528,8 @@ pub fn macro_mask_spans(lang: Lang, src: &[u8]) -> Vec<(usize, usize)> {
         let mut n2: Vec<&[u8]> = Vec::new();
         let mut o2: Vec<&[u8]> = Vec::new();
         for &(ns, ne, es, ee) in &defines {
-            let name = &src[ns..ne];
-            if neutral_expansion(&src[es..ee], rules, &neutral) {
+            let name = &dsrc[ns..ne];
+            if neutral_expansion(&dsrc[es..ee], rules, &neutral) {
                 n2.push(name);
             } else {
                 o2.push(name);
@@ -696,16 +729,35 @@ fn call_class_of(text: &[u8], rules: &MacroRules) -> Option<CallClass> {
 /// line, `;` after it: `STATIC MP_DEFINE_CONST_OBJ_TYPE(…);`, blanked with
 /// those words and the `;`). One pass over the tokens.
 pub fn macro_call_spans(lang: Lang, src: &[u8]) -> Vec<(usize, usize, CallClass)> {
+    macro_call_spans_in(lang, src, None)
+}
+
+/// [`macro_call_spans`] of `src`, a part of a larger file, with the
+/// function-like macros that file defines taken from `defines` (its
+/// [`directive_lines`]), as [`macro_mask_spans_in`].
+pub fn macro_call_spans_in(
+    lang: Lang,
+    src: &[u8],
+    defines: Option<&[u8]>,
+) -> Vec<(usize, usize, CallClass)> {
     let Some(rules) = macro_rules(lang) else {
         return Vec::new();
     };
     let (toks, _) = tokenize(src);
+    let dtoks;
+    let (dsrc, directives): (&[u8], &[Token]) = match defines {
+        Some(d) => {
+            dtoks = tokenize(d).0;
+            (d, &dtoks)
+        }
+        None => (src, &toks),
+    };
     // Function-like defines of the file: name -> class (None: other).
-    let mut defined: Vec<(&[u8], Option<CallClass>)> = toks
+    let mut defined: Vec<(&[u8], Option<CallClass>)> = directives
         .iter()
         .filter(|t| t.kind == Tok::Directive)
-        .filter_map(|t| fn_define_of(src, t.start, t.end))
-        .map(|(ns, ne, es, ee)| (&src[ns..ne], call_class_of(&src[es..ee], rules)))
+        .filter_map(|t| fn_define_of(dsrc, t.start, t.end))
+        .map(|(ns, ne, es, ee)| (&dsrc[ns..ne], call_class_of(&dsrc[es..ee], rules)))
         .collect();
     defined.sort_by(|a, b| a.0.cmp(b.0));
     let mut classes: Vec<(&[u8], Option<CallClass>)> = Vec::new();
@@ -1089,10 +1141,18 @@ pub fn after_group_tail(src: &[u8], start: usize, end: usize) -> usize {
 /// blanked (line breaks kept, so rows do not move), or `None` when nothing
 /// is masked.
 pub fn mask_macros(lang: Lang, src: &[u8]) -> Option<Vec<u8>> {
+    mask_macros_in(lang, src, None)
+}
+
+/// [`mask_macros`] of `src`, a part of a larger file whose
+/// [`directive_lines`] are `defines`: the macros masked are those the whole
+/// file defines ([`macro_mask_spans_in`], [`macro_call_spans_in`]), as in a
+/// parse of the whole file.
+pub fn mask_macros_in(lang: Lang, src: &[u8], defines: Option<&[u8]>) -> Option<Vec<u8>> {
     let rules = macro_rules(lang)?;
-    let spans = macro_mask_spans(lang, src);
+    let spans = macro_mask_spans_in(lang, src, defines);
     let alts = alternative_spans(lang, src);
-    let calls = macro_call_spans(lang, src);
+    let calls = macro_call_spans_in(lang, src, defines);
     let attrs = conditional_attribute_spans(src, rules);
     let braced = if rules.braced_defaults {
         braced_default_spans(src)
