@@ -180,35 +180,39 @@ fn cpp_line(line: &[u8]) -> bool {
 
 /// The `#if` groups a line opens or closes, to leave out the code a header
 /// compiles only as C++ (`#ifdef __cplusplus … #endif`, the `#else` of
-/// `#ifndef __cplusplus`): such a header is written for both languages.
+/// `#ifndef __cplusplus`, `#if defined(__cplusplus) && !defined(X)`): such a
+/// header is written for both languages.
+///
+/// A branch is C++-only when C never compiles it: its condition is false in
+/// C whatever the other macros are ([`in_c`]: `__cplusplus` is undefined
+/// there), or an earlier branch of its group is true in C whatever they are.
 #[derive(Default)]
 struct CppGuards {
-    /// Per open `#if` group: `Some(positive)` when its condition tests
-    /// `__cplusplus` (positive: true in C++), and whether the current branch
-    /// is C++-only.
-    stack: Vec<(Option<bool>, bool)>,
+    /// Per open `#if` group: whether an earlier branch is true in C, and
+    /// whether the current branch is C++-only.
+    stack: Vec<(bool, bool)>,
 }
 
 impl CppGuards {
     /// Reads a directive line (already trimmed, without `#`).
     fn directive(&mut self, d: &[u8]) {
-        // Any test of `__cplusplus`: a presence test (`#ifdef`,
-        // `defined(__cplusplus)`) or a version test (`#if __cplusplus >
-        // 199711L`, which is false in C): the first branch is C++ code, the
-        // `#else` the other language's, and the other way round when negated
-        // (`#ifndef`, `!defined`).
-        let mentions = d.windows(11).any(|w| w == b"__cplusplus");
-        let negated = mentions && (word(d, b"ifndef").is_some() || d.contains(&b'!'));
-        let polarity = mentions.then_some(!negated);
-        if word(d, b"if").is_some() || word(d, b"ifdef").is_some() || word(d, b"ifndef").is_some() {
-            self.stack.push((polarity, polarity == Some(true)));
-        } else if word(d, b"elif").is_some() {
+        if let Some(rest) = word(d, b"ifdef") {
+            let c = in_c(&[b"defined".as_slice(), b" ", blanks(rest)].concat());
+            self.stack.push((c == Some(true), c == Some(false)));
+        } else if let Some(rest) = word(d, b"ifndef") {
+            let c = in_c(&[b"!defined".as_slice(), b" ", blanks(rest)].concat());
+            self.stack.push((c == Some(true), c == Some(false)));
+        } else if let Some(rest) = word(d, b"if") {
+            let c = in_c(rest);
+            self.stack.push((c == Some(true), c == Some(false)));
+        } else if let Some(rest) = word(d, b"elif") {
+            let c = in_c(rest);
             if let Some(top) = self.stack.last_mut() {
-                *top = (polarity, polarity == Some(true));
+                *top = (top.0 || c == Some(true), top.0 || c == Some(false));
             }
         } else if word(d, b"else").is_some() {
             if let Some(top) = self.stack.last_mut() {
-                top.1 = top.0 == Some(false);
+                top.1 = top.0;
             }
         } else if word(d, b"endif").is_some() {
             self.stack.pop();
@@ -218,6 +222,13 @@ impl CppGuards {
     fn cpp_only(&self) -> bool {
         self.stack.iter().any(|&(_, cpp)| cpp)
     }
+}
+
+/// The truth of a `#if` condition when compiled as C, where `__cplusplus`
+/// is undefined (and so 0): `Some(true)` / `Some(false)` when it holds or
+/// fails whatever the other macros are, `None` when it depends on them.
+fn in_c(cond: &[u8]) -> Option<bool> {
+    crate::ppexpr::eval(cond, &|name| name == b"__cplusplus")
 }
 
 /// True when C-family text has a construct only C++ has, outside comments,
@@ -243,6 +254,8 @@ impl CppGuards {
 /// assert!(!looks_like_cpp(b"#ifdef __cplusplus\nusing namespace std;\n#endif\nint f(void);"));
 /// ```
 pub fn looks_like_cpp(src: &[u8]) -> bool {
+    // A UTF-8 byte-order mark is no part of the first line.
+    let src = src.strip_prefix(b"\xef\xbb\xbf").unwrap_or(src);
     let code = code_only(src);
     let mut guards = CppGuards::default();
     for line in code.split(|&b| b == b'\n') {
@@ -413,6 +426,52 @@ mod tests {
         ] {
             assert!(!looks_like_cpp(c), "{}", String::from_utf8_lossy(c));
         }
+    }
+
+    /// Issue 31: a `__cplusplus` guard is read as an expression, not by
+    /// whether it has a `!` somewhere: a C header's C++-only group stays out
+    /// of the anchors however its condition is written; a group C may
+    /// compile is read.
+    #[test]
+    fn cplusplus_guards_are_expressions() {
+        let tpl = "template <class T> T f();";
+        for (cond, cpp_only_first) in [
+            ("#if defined(__cplusplus) && !defined(NO_CXX)", true),
+            ("#if !defined(NO_CXX) && defined __cplusplus", true),
+            (
+                "#if defined(__cplusplus) && (__cplusplus >= 201103L || defined(_MSC_VER))",
+                true,
+            ),
+            ("#if (defined(__cplusplus))", true),
+            ("#if __cplusplus >= 201703L && !defined(X)", true),
+            ("#if !defined(__cplusplus) || defined(FORCE)", false),
+            ("#if defined(__cplusplus) || defined(X)", false),
+            ("#if !defined(X)", false),
+            ("#ifdef __cplusplus /* C++ */", true),
+        ] {
+            let first = format!("{cond}\n{tpl}\n#endif\nint g(void);");
+            assert_eq!(!looks_like_cpp(first.as_bytes()), cpp_only_first, "{first}");
+        }
+        // The #else of a condition C always takes is C++-only; of one that
+        // depends on other macros it is not.
+        let els =
+            format!("#if !defined(__cplusplus) || defined(X)\nint f(void);\n#else\n{tpl}\n#endif");
+        assert!(!looks_like_cpp(els.as_bytes()), "{els}");
+        let els = format!("#if defined(X)\nint f(void);\n#else\n{tpl}\n#endif");
+        assert!(looks_like_cpp(els.as_bytes()), "{els}");
+        let els =
+            format!("#if !defined(__cplusplus)\nint f(void);\n#elif defined(X)\n{tpl}\n#endif");
+        assert!(!looks_like_cpp(els.as_bytes()), "{els}");
+        // A byte-order mark hides no anchor.
+        assert!(looks_like_cpp(b"\xef\xbb\xbfnamespace n {}\n"));
+        assert!(looks_like_cpp(b"\xef\xbb\xbf#include <vector>\n"));
+        // Deep conditions need no recursion.
+        let deep = format!(
+            "#if {}defined(__cplusplus){}\n{tpl}\n#endif",
+            "(".repeat(100_000),
+            ")".repeat(100_000)
+        );
+        assert!(!looks_like_cpp(deep.as_bytes()));
     }
 
     #[test]

@@ -143,6 +143,10 @@ pub struct ChunkPlan {
     /// macro mask knows every macro the file defines, not only those the
     /// chunk's own `#define`s name.
     directives: Option<Vec<u8>>,
+    /// The file's multi-line literals and comments ([`crate::Literals`]),
+    /// found before the boundary pass: no window is cut inside one, and no
+    /// window child that starts inside one is trusted.
+    literals: crate::Literals,
     /// The shared budget's limits, what is left of them, and the deadline.
     ops_left: Option<u64>,
     reads_left: Option<u64>,
@@ -228,6 +232,7 @@ impl ChunkPlan {
             return Ok(plan);
         }
         plan.note_directives();
+        plan.literals = crate::Literals::scan(lang, &plan.source);
         plan.find_chunks(grammar, chunks)?;
         if plan.chunks.len() <= 1 {
             plan.directives = None;
@@ -302,6 +307,7 @@ impl ChunkPlan {
             source,
             chunks: Vec::new(),
             directives: None,
+            literals: crate::Literals::default(),
             ops_left: ops,
             reads_left: reads,
             deadline: time.and_then(|t| Instant::now().checked_add(t)),
@@ -325,12 +331,14 @@ impl ChunkPlan {
                     pos.saturating_add(window),
                     step,
                     CLOSERS.get(self.lang),
+                    &self.literals,
                 );
                 if cut >= len {
                     break len;
                 }
-                let text = self.source.get(pos..cut).unwrap_or(&[]);
-                if opts.max_unit_tokens != 0 && estimate_tokens(text) > opts.max_unit_tokens {
+                if opts.max_unit_tokens != 0
+                    && unit_tokens(&self.source, pos, cut, &self.literals) > opts.max_unit_tokens
+                {
                     return Err(LangError::Budget {
                         lang: grammar,
                         bytes: len,
@@ -344,6 +352,13 @@ impl ChunkPlan {
                 // whole file's.
                 let kids = self.root_children(grammar, pos, cut, point)?;
                 let first_error = kids.iter().position(|c| c.has_error).unwrap_or(kids.len());
+                // A child that starts inside a multi-line literal or comment
+                // is error recovery reading its text as code (a window cut
+                // inside a `"""` block): never trusted, nor anything after.
+                let in_literal = kids
+                    .iter()
+                    .position(|c| self.literals.inside(c.start))
+                    .unwrap_or(kids.len());
                 // A window whose root is an ERROR node trusts only its
                 // leading whole units (`root_children`), never the rest,
                 // however long it grows. Otherwise an error that stays in a
@@ -353,7 +368,8 @@ impl ChunkPlan {
                     kids.len()
                 } else {
                     first_error
-                };
+                }
+                .min(in_literal);
                 // The chunk ends before the last trusted child that can
                 // start a unit: not an extra (a comment), in column 0. Error
                 // recovery at a cut may close the unit in progress early
@@ -673,13 +689,30 @@ const STUCK_STEPS: usize = 8;
 /// Where a window that should end near `at` ends: before the first line
 /// in `at..at + scan` that begins in column 0 with a letter, `_` or `@`
 /// (where top-level units begin in every supported language: a cut there
-/// rarely falls inside a unit) and not with one of `closers`, else at the
-/// first line end after `at` (the file's end when there is none).
-fn unit_cut(source: &[u8], at: usize, scan: usize, closers: &[&str]) -> usize {
-    let first = line_end_at(source, at);
+/// rarely falls inside a unit), not with one of `closers` and not inside a
+/// multi-line literal or comment (`literals`), else at the first line end
+/// after `at` that is not inside one (the file's end when there is none).
+fn unit_cut(
+    source: &[u8],
+    at: usize,
+    scan: usize,
+    closers: &[&str],
+    literals: &crate::Literals,
+) -> usize {
+    let mut first = line_end_at(source, at);
+    // Never inside a multi-line literal or comment: after it.
+    while let Some(end) = literals.end_of(first) {
+        first = line_end_at(source, end.max(first + 1));
+    }
     let limit = at.saturating_add(scan).min(source.len());
     let mut line = first;
     while line < limit {
+        if literals.inside(line) {
+            // Inside a multi-line literal or comment: not where the lexer
+            // is at the top level.
+            line = line_end_at(source, line + 1);
+            continue;
+        }
         let rest = source.get(line..).unwrap_or_default();
         let starts = rest
             .first()
@@ -696,6 +729,32 @@ fn unit_cut(source: &[u8], at: usize, scan: usize, closers: &[&str]) -> usize {
         line = line_end_at(source, line + 1);
     }
     first
+}
+
+/// The estimated tokens ([`estimate_tokens`]) of `source[start..end]`, a
+/// multi-line literal or comment counted as the one token it is.
+fn unit_tokens(source: &[u8], start: usize, end: usize, literals: &crate::Literals) -> u64 {
+    let spans = literals.spans();
+    let mut i = spans.partition_point(|&(_, e)| e <= start);
+    let mut pos = start;
+    let mut tokens = 0u64;
+    while pos < end {
+        match spans.get(i) {
+            Some(&(s, e)) if s < end => {
+                if s > pos {
+                    tokens += estimate_tokens(source.get(pos..s).unwrap_or(&[]));
+                }
+                tokens += 1;
+                pos = e.max(pos);
+                i += 1;
+            }
+            _ => {
+                tokens += estimate_tokens(source.get(pos..end).unwrap_or(&[]));
+                break;
+            }
+        }
+    }
+    tokens
 }
 
 /// Words that close a unit at the start of a line (Ruby's `end`): a window
@@ -865,6 +924,43 @@ mod tests {
                 .unwrap();
             }
             assert_eq!(got, want, "{lang}");
+        }
+    }
+
+    /// Issue 31: a multi-line literal or comment longer than many windows
+    /// is never cut: every chunk reads as the whole file does (a cut inside
+    /// a `"""` block once gave thousands of phantom functions), in every
+    /// language's long literals and comments.
+    #[test]
+    fn long_literals_and_comments_are_never_cut() {
+        let fns = |f: &dyn Fn(usize) -> String| (0..150).map(f).collect::<String>();
+        let body = |f: &dyn Fn(usize) -> String| (0..400).map(f).collect::<String>();
+        let py = |i: usize| format!("def f{i}(a):\n    return a + {i}\n\n\n");
+        let js = |i: usize| format!("function f{i}(a) {{\n  return a + {i};\n}}\n");
+        let c = |i: usize| format!("int f{i}(int a) {{\n  return a + {i};\n}}\n");
+        let go = |i: usize| format!("func f{i}(a int) int {{\n\treturn a + {i}\n}}\n");
+        let rs = |i: usize| format!("fn f{i}(a: i32) -> i32 {{\n    a + {i}\n}}\n");
+        let rb = |i: usize| format!("def f{i}(a)\n  a + {i}\nend\n");
+        let java = |i: usize| format!("  int f{i}(int a) {{\n    return a + {i};\n  }}\n");
+        let cases: Vec<(Lang, String)> = vec![
+            (Lang::Python, format!("{}X = \"\"\"\n{}\"\"\"\n\n\n{}", fns(&py), body(&py), fns(&py))),
+            (Lang::Python, format!("{}# {}\n{}", fns(&py), body(&|i| format!("comment {i}\n# ")), fns(&py))),
+            (Lang::JavaScript, format!("{}const X = `\n{}`;\n{}", fns(&js), body(&js), fns(&js))),
+            (Lang::JavaScript, format!("{}/*\n{}*/\n{}", fns(&js), body(&js), fns(&js))),
+            (Lang::C, format!("{}/*\n{}*/\n{}", fns(&c), body(&c), fns(&c))),
+            (Lang::Cpp, format!("{}const char *s = R\"x(\n{})x\";\n{}", fns(&c), body(&c), fns(&c))),
+            (Lang::Go, format!("package m\n{}/*\n{}*/\nvar X = `\n{}`\n{}", fns(&go), body(&go), body(&go), fns(&go))),
+            (Lang::Rust, format!("{}const X: &str = r#\"\n{}\"#;\n/* /*\n{}*/ */\n{}", fns(&rs), body(&rs), body(&rs), fns(&rs))),
+            (Lang::Ruby, format!("{}X = %q{{\n{}}}\nY = <<~EOS\n{}EOS\n{}", fns(&rb), body(&rb), body(&rb), fns(&rb))),
+            (Lang::Java, format!("class A {{\n{}}}\nclass B {{\n  String s = \"\"\"\n{}\"\"\";\n}}\nclass C {{\n{}}}\n", fns(&java), body(&java), fns(&java))),
+        ];
+        for (lang, src) in cases {
+            let n = same_nodes(lang, src.into_bytes(), small(1_000));
+            // Java: three classes, three units at most.
+            assert!(
+                n >= if lang == Lang::Java { 2 } else { 4 },
+                "{lang}: {n} chunks"
+            );
         }
     }
 

@@ -57,8 +57,10 @@ mod info;
 pub mod io;
 mod kinds;
 mod lang;
+mod literals;
 mod macros;
 mod parse;
+mod ppexpr;
 mod spec;
 mod testcode;
 mod view;
@@ -80,6 +82,7 @@ pub use index::{
 pub use info::{Family, LangInfo, PerLang};
 pub use kinds::kind_of;
 pub use lang::Lang;
+pub use literals::Literals;
 pub use macros::{
     after_group_tail, alternative_spans, directive_lines, in_test_block, macro_call_spans,
     macro_call_spans_in, macro_mask_spans, macro_mask_spans_in, macro_rules, mask_macros,

@@ -521,10 +521,13 @@ pub fn macro_mask_spans_in(lang: Lang, src: &[u8], defines: Option<&[u8]>) -> Ve
         None => (src, local),
     };
     // Names the file defines, neutral only if every definition is neutral
-    // (two passes let one neutral macro be defined by another).
+    // (each pass lets a neutral macro be defined by one found neutral in the
+    // pass before: passes until nothing changes, at most
+    // NEUTRAL_CHAIN_PASSES, a chain of defines that deep).
     let mut neutral: Vec<&[u8]> = Vec::new();
     let mut other: Vec<&[u8]> = Vec::new();
-    for _ in 0..2 {
+    for _ in 0..NEUTRAL_CHAIN_PASSES {
+        let before = neutral.len();
         let mut n2: Vec<&[u8]> = Vec::new();
         let mut o2: Vec<&[u8]> = Vec::new();
         for &(ns, ne, es, ee) in &defines {
@@ -542,6 +545,9 @@ pub fn macro_mask_spans_in(lang: Lang, src: &[u8], defines: Option<&[u8]>) -> Ve
         n2.dedup();
         neutral = n2;
         other = o2;
+        if neutral.len() == before {
+            break;
+        }
     }
     let word = |t: &Token| &src[t.start..t.end];
     let is_ident = |t: Option<&Token>| t.is_some_and(|t| t.kind == Tok::Ident);
@@ -650,6 +656,10 @@ pub fn macro_mask_spans_in(lang: Lang, src: &[u8], defines: Option<&[u8]>) -> Ve
     }
     out
 }
+
+/// How deep a chain of neutral defines is followed (`#define A`, `#define
+/// B A`, `#define C B`, ...): one pass over the defines per link.
+const NEUTRAL_CHAIN_PASSES: usize = 8;
 
 /// How an invocation of a function-like macro is written in the parse view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1283,14 +1293,100 @@ pub fn open_conditions(src: &[u8], at: usize) -> Vec<String> {
 }
 
 /// Whether a C or C++ function starting at byte `at` is test-only code: an
-/// open preprocessor group's condition names an identifier with `TEST` in
-/// it, in the branch the condition enables (`#ifdef REDIS_TEST`,
-/// `#if defined(FOO_TESTS)`); an `#ifndef` or `#else` branch never counts.
+/// open preprocessor group's current branch is compiled only when a macro
+/// with `TEST` in its name is defined (`#ifdef REDIS_TEST`, `#if
+/// defined(FOO_TESTS) && X`, `#elif defined(BAR_TEST)`: its condition is
+/// false whatever else is defined when no such macro is, as
+/// [`crate::ppexpr`] reads it); an `#ifndef` or `#else` branch never counts.
 pub fn in_test_block(src: &[u8], at: usize) -> bool {
-    open_conditions(src, at).iter().any(|c| {
-        let positive = !c.starts_with('!');
-        positive
-            && c.split(|ch: char| !(ch == '_' || ch.is_ascii_alphanumeric()))
-                .any(|w| w.contains("TEST"))
-    })
+    let (toks, _) = tokenize(&src[..at.min(src.len())]);
+    let no_tests = |name: &[u8]| name.windows(4).any(|w| w == b"TEST");
+    // Per open group: whether its current branch is test-only.
+    let mut stack: Vec<bool> = Vec::new();
+    for t in toks.iter().filter(|t| t.kind == Tok::Directive) {
+        let line: Vec<u8> = src[t.start + 1..t.end]
+            .iter()
+            .map(|&b| if b == b'\\' || b == b'\n' { b' ' } else { b })
+            .collect();
+        let l = {
+            let k = line.iter().take_while(|b| b.is_ascii_whitespace()).count();
+            &line[k..]
+        };
+        let w = l
+            .iter()
+            .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+            .unwrap_or(l.len());
+        let (word, rest) = l.split_at(w);
+        let test_only = |cond: &[u8]| crate::ppexpr::eval(cond, &no_tests) == Some(false);
+        match word {
+            b"ifdef" => stack.push(test_only(&[b"defined ".as_slice(), rest].concat())),
+            b"if" => stack.push(test_only(rest)),
+            b"ifndef" => stack.push(false),
+            b"elif" | b"elifdef" => {
+                let cond = if word == b"elifdef" {
+                    [b"defined ".as_slice(), rest].concat()
+                } else {
+                    rest.to_vec()
+                };
+                if let Some(top) = stack.last_mut() {
+                    *top = test_only(&cond);
+                }
+            }
+            b"elifndef" | b"else" => {
+                if let Some(top) = stack.last_mut() {
+                    *top = false;
+                }
+            }
+            b"endif" => {
+                stack.pop();
+            }
+            _ => {}
+        }
+    }
+    stack.iter().any(|&t| t)
+}
+
+#[cfg(test)]
+mod test_block_tests {
+    use super::in_test_block;
+
+    /// Issue 31: `#elif defined(X_TESTS)` (and every other way of writing
+    /// a branch only a test build compiles) marks test code; a branch a
+    /// build without tests may compile does not.
+    #[test]
+    fn test_only_branches_are_read_as_conditions() {
+        let f = "int f(void) { return 1; }\n";
+        for (open, test_only) in [
+            ("#ifdef REDIS_TEST", true),
+            ("#if defined(FOO_TESTS)", true),
+            ("#if defined(FOO_TESTS) && !defined(NDEBUG)", true),
+            ("#if REDIS_TEST", true),
+            ("#if 0\n#elif defined(X_TESTS)", true),
+            ("#if defined(A)\n#elif defined(X_TESTS)", true),
+            ("#if defined(A)\n#elifdef X_TEST", true),
+            ("#ifndef REDIS_TEST", false),
+            ("#ifdef REDIS_TEST\n#else", false),
+            ("#if defined(A) || defined(X_TEST)", false),
+            ("#if !defined(X_TEST)", false),
+            ("#ifdef REDIS_TEST\n#elifndef OTHER_TEST", false),
+            ("#if defined(A)", false),
+        ] {
+            let src = format!("{open}\n{f}#endif\n");
+            let at = src.find("int f").unwrap_or(0);
+            assert_eq!(in_test_block(src.as_bytes(), at), test_only, "{open}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod chain_tests {
+    /// Issue 31: a chain of empty defines three and more deep is neutral to
+    /// its end (two passes stopped at the second link).
+    #[test]
+    fn neutral_define_chains_are_followed() {
+        let src = b"#define A\n#define B A\n#define C B\n#define D C\n#define E D\nE int f(void) { return 1; }\n";
+        let spans = super::macro_mask_spans(crate::Lang::C, src);
+        let at = src.windows(6).position(|w| w == b"E int ").unwrap_or(0);
+        assert!(spans.contains(&(at, at + 1)), "{spans:?}");
+    }
 }

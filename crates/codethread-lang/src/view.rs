@@ -25,6 +25,8 @@ pub(crate) fn parser_view(grammar: Lang, source: &[u8]) -> Option<Vec<u8>> {
     // A line that continues the previous one (a backslash before its
     // newline) is not a directive of its own: leave it.
     let mut continued = false;
+    // What a line starts inside: a block comment, a C++ raw string.
+    let mut carry = Carry::Code;
     while start < source.len() {
         let end = source[start..]
             .iter()
@@ -33,15 +35,115 @@ pub(crate) fn parser_view(grammar: Lang, source: &[u8]) -> Option<Vec<u8>> {
         let line = &source[start..end];
         let body = line.strip_suffix(b"\r").unwrap_or(line);
         let continues = body.last() == Some(&b'\\');
-        if !continued && !continues {
+        let directive = body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'#');
+        if !continued && !continues && carry == Carry::Code && directive {
             if let Some(at) = unterminated_include_quote(body) {
                 out.get_or_insert_with(|| source.to_vec())[start + at] = b' ';
             }
         }
+        let (quote, next) = scan_line(body, carry, grammar == Lang::Cpp);
+        // A string left open at the end of a code line that does not
+        // continue (no compiler accepts one): its opening quote is a space
+        // in the view (the same quadratic recovery as an open `#include
+        // "x`, in C++).
+        if let (Some(at), false, false, false) = (quote, continued, continues, directive) {
+            out.get_or_insert_with(|| source.to_vec())[start + at] = b' ';
+        }
+        carry = next;
         continued = continues;
         start = end + 1;
     }
     out
+}
+
+/// What a line of C or C++ starts inside.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Carry {
+    Code,
+    /// A `/* */` comment.
+    Comment,
+    /// A C++ raw string, and its closer `)delim"`.
+    Raw(Vec<u8>),
+}
+
+/// One line of C or C++ from `carry`: the offset of the opening quote of a
+/// `"` string it leaves open, and what the next line starts inside.
+fn scan_line(line: &[u8], mut carry: Carry, cpp: bool) -> (Option<usize>, Carry) {
+    let n = line.len();
+    let mut i = 0;
+    while i < n {
+        match &carry {
+            Carry::Comment => match line[i..].windows(2).position(|w| w == b"*/") {
+                Some(k) => {
+                    i += k + 2;
+                    carry = Carry::Code;
+                }
+                None => return (None, carry),
+            },
+            Carry::Raw(closer) => match line[i..]
+                .windows(closer.len())
+                .position(|w| w == closer.as_slice())
+            {
+                Some(k) => {
+                    i += k + closer.len();
+                    carry = Carry::Code;
+                }
+                None => return (None, carry),
+            },
+            Carry::Code => {
+                let c = line[i];
+                if c == b'/' && line.get(i + 1) == Some(&b'/') {
+                    return (None, Carry::Code);
+                }
+                if c == b'/' && line.get(i + 1) == Some(&b'*') {
+                    carry = Carry::Comment;
+                    i += 2;
+                    continue;
+                }
+                if c == b'\'' {
+                    // A character literal on this line (or a C++14 digit
+                    // separator after a digit or letter).
+                    if i > 0 && line[i - 1].is_ascii_alphanumeric() {
+                        i += 1;
+                        continue;
+                    }
+                    let mut j = i + 1;
+                    while j < n && line[j] != b'\'' {
+                        j += if line[j] == b'\\' { 2 } else { 1 };
+                    }
+                    i = (j + 1).min(n);
+                    continue;
+                }
+                if c == b'"' {
+                    // A C++ raw string: `R"delim(` after a prefix word.
+                    if cpp && i > 0 && line[i - 1] == b'R' {
+                        if let Some(open) = line[i + 1..].iter().position(|&b| b == b'(') {
+                            let delim = &line[i + 1..i + 1 + open];
+                            if delim.len() <= 16 && !delim.iter().any(|b| b" ()\\\t".contains(b)) {
+                                let mut closer = vec![b')'];
+                                closer.extend_from_slice(delim);
+                                closer.push(b'"');
+                                carry = Carry::Raw(closer);
+                                i += 2 + open;
+                                continue;
+                            }
+                        }
+                    }
+                    let mut j = i + 1;
+                    while j < n && line[j] != b'"' {
+                        j += if line[j] == b'\\' { 2 } else { 1 };
+                    }
+                    if j >= n {
+                        return (Some(i), Carry::Code);
+                    }
+                    i = j + 1;
+                    continue;
+                }
+                i += 1;
+            }
+        }
+    }
+    (None, carry)
 }
 
 /// The offset of the opening quote of `line` when it is `#include "…` with
@@ -95,6 +197,25 @@ mod tests {
             assert_eq!(view(same), None, "{same:?}");
         }
         assert_eq!(parser_view(Lang::Python, b"#include \"x\n"), None);
+        // Issue 31: a string left open at the end of a code line.
+        assert_eq!(view("\"abc\n").as_deref(), Some(" abc\n"));
+        assert_eq!(
+            view("  x = \"a\\\"b;\n").as_deref(),
+            Some("  x =  a\\\"b;\n")
+        );
+        assert_eq!(
+            view("f(\"a\", '\"', \"b\n").as_deref(),
+            Some("f(\"a\", '\"',  b\n")
+        );
+        for same in [
+            "s = R\"x(\n\"\n)x\";\n",
+            "/* \"\n */ int x;\n",
+            "int n = 1'000'000; char c = '\"';\n",
+            "s = \"a\\\nb\";\n",
+            "f(\"a\"); // \"\n",
+        ] {
+            assert_eq!(view(same), None, "{same:?}");
+        }
         assert_eq!(
             parser_view(Lang::C, b"#include \"x\n").map(|v| v.len()),
             Some(12)

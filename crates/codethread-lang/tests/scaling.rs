@@ -58,3 +58,30 @@ fn unclosed_macro_calls_are_linear() {
         );
     }
 }
+
+/// Issue 31: C++ lines that leave a string open (`"abc` on every line)
+/// made tree-sitter-cpp's error recovery quadratic (4,000 -> 8,000 lines:
+/// 3.3x the time); the parser's view closes no string but reads the
+/// opening quote as a space, as for an open `#include "x`.
+#[test]
+fn open_string_lines_parse_linearly() {
+    let lines = |n: usize| "\"abc\n".repeat(n).into_bytes();
+    let (small, large) = (lines(4_000), lines(32_000));
+    for lang in [Lang::Cpp, Lang::C] {
+        let parse = |s: &[u8]| {
+            std::hint::black_box(codethread_lang::parse(lang, s.to_vec()).unwrap());
+        };
+        let mut ts = Duration::MAX;
+        let mut tl = Duration::MAX;
+        for _ in 0..3 {
+            ts = ts.min(best_of(1, || parse(&small)));
+            tl = tl.min(best_of(1, || parse(&large)));
+        }
+        let ratio = tl.as_secs_f64() / ts.as_secs_f64().max(1e-6);
+        // 8x the input: linear is ~8, quadratic ~64.
+        assert!(
+            ratio < 20.0,
+            "{lang}: 8x input took {ratio:.1}x the time ({ts:?} -> {tl:?})"
+        );
+    }
+}
