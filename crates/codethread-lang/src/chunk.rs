@@ -218,7 +218,7 @@ impl ChunkPlan {
         let budget = &options.budget;
         let bytes = source.len();
         crate::parse::check_tokens(budget, grammar, &source)?;
-        let mut plan = ChunkPlan::with_budget(lang, source, budget);
+        let mut plan = ChunkPlan::with_budget(lang, source, budget, grammar);
         let halts = crate::spec::spec(lang)
             .defs
             .halt
@@ -266,7 +266,7 @@ impl ChunkPlan {
     ) -> Result<ChunkPlan, LangError> {
         let grammar = options.grammar.unwrap_or(lang);
         crate::parse::check_tokens(&options.budget, grammar, &source)?;
-        let mut plan = ChunkPlan::with_budget(lang, source, &options.budget);
+        let mut plan = ChunkPlan::with_budget(lang, source, &options.budget, grammar);
         let len = plan.source.len();
         let mut pos = 0usize;
         let mut point = Point { row: 0, column: 0 };
@@ -293,11 +293,17 @@ impl ChunkPlan {
         Ok(plan)
     }
 
-    fn with_budget(lang: Lang, source: Vec<u8>, budget: &ParseBudget) -> ChunkPlan {
+    fn with_budget(lang: Lang, source: Vec<u8>, budget: &ParseBudget, grammar: Lang) -> ChunkPlan {
         let bytes = source.len();
         let shares = |v: Option<u64>| v.map(|v| v.saturating_mul(BUDGET_SHARES));
         let ops = shares(budget.ops_limit(bytes));
-        let reads = shares(budget.reads_limit(bytes));
+        // As a whole-file parse: the comment runs the scanner reads again
+        // are allowed for (`parse::rescan_allowance`).
+        let reads = shares(
+            budget
+                .reads_limit(bytes)
+                .map(|l| l.saturating_add(crate::parse::rescan_allowance(grammar, &source))),
+        );
         let time = budget.time_limit(bytes).map(|t| {
             t.checked_mul(u32::try_from(BUDGET_SHARES).unwrap_or(1))
                 .unwrap_or(t)

@@ -236,6 +236,55 @@ pub fn estimate_tokens(source: &[u8]) -> u64 {
     tokens
 }
 
+/// Grammars whose external scanner reads a run of full-line comments again
+/// at each of its lines: tree-sitter-python's indentation scanner looks past
+/// every comment line that follows a line break for the next line's indent,
+/// so a run of `k` comment lines is read about `k` times (valid code: a
+/// 250-line comment block of CPython's `importlib/_bootstrap_external.py`).
+/// The comment opener, per grammar.
+static RESCANNED_COMMENT_RUNS: crate::PerLang<Option<u8>> = crate::PerLang::new([
+    (Lang::Python, Some(b'#')),
+    (Lang::Go, None),
+    (Lang::Rust, None),
+    (Lang::JavaScript, None),
+    (Lang::TypeScript, None),
+    (Lang::Tsx, None),
+    (Lang::Java, None),
+    (Lang::C, None),
+    (Lang::Cpp, None),
+    (Lang::Ruby, None),
+    (Lang::Php, None),
+]);
+
+/// The lexer reads a file's comment runs cost its grammar's scanner beyond
+/// one read of each byte ([`RESCANNED_COMMENT_RUNS`]): each line of a run
+/// reads the rest of the run again, in reads of at least [`READ_CHUNK`]
+/// bytes. The read limit of a parse is its budget's plus this, so that a
+/// comment block is never what refuses a valid file; a run so long that
+/// reading it again at each line is too slow is still stopped by the time
+/// limit (about 6,000 consecutive comment lines per 10 s).
+pub(crate) fn rescan_allowance(grammar: Lang, source: &[u8]) -> u64 {
+    let Some(opener) = *RESCANNED_COMMENT_RUNS.get(grammar) else {
+        return 0;
+    };
+    let cost =
+        |lines: u64, bytes: u64| lines.saturating_mul(bytes.saturating_add(READ_CHUNK as u64));
+    let (mut total, mut lines, mut bytes) = (0u64, 0u64, 0u64);
+    for line in source.split(|&b| b == b'\n') {
+        let first = line
+            .iter()
+            .find(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\x0c'));
+        if first == Some(&opener) {
+            lines += 1;
+            bytes += line.len() as u64 + 1;
+        } else if lines > 0 {
+            total = total.saturating_add(cost(lines, bytes));
+            (lines, bytes) = (0, 0);
+        }
+    }
+    total.saturating_add(cost(lines, bytes))
+}
+
 /// How [`parse_lang`] reads bytes of a known language.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct LangParseOptions {
@@ -292,7 +341,9 @@ pub fn parse_lang(
     let ops_limit = budget.ops_limit(bytes);
     let time_limit = budget.time_limit(bytes);
     let deadline = time_limit.and_then(|t| Instant::now().checked_add(t));
-    let reads_limit = budget.reads_limit(bytes);
+    let reads_limit = budget
+        .reads_limit(bytes)
+        .map(|l| l.saturating_add(rescan_allowance(grammar, &source)));
     let limits = Limits {
         ops: ops_limit,
         deadline,
@@ -632,4 +683,41 @@ pub fn parse_path(
         path: path.to_path_buf(),
     })?;
     parse(lang, source)
+}
+
+#[cfg(test)]
+mod rescan_tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+
+    /// Issue 31: valid Python with long runs of comment lines (a function's
+    /// 250-line comment block, a module's) parses under the default budget;
+    /// the lexer's read limit grows by what the indentation scanner reads
+    /// again, not a fixed 32 reads per byte.
+    #[test]
+    fn comment_runs_do_not_exhaust_the_read_budget() {
+        for k in [200usize, 400, 1_600] {
+            let line = |i: usize, indent: &str| {
+                format!("{indent}# comment line number {i} with some more words\n")
+            };
+            let mut f = String::from("def f():\n    x = 1\n");
+            f.extend((0..k).map(|i| line(i, "    ")));
+            f.push_str("    return x\n");
+            let mut m = String::from("x = 1\n");
+            m.extend((0..k).map(|i| line(i, "")));
+            m.push_str("y = 2\n");
+            for src in [f, m] {
+                let p = parse_lang(Lang::Python, src.into_bytes(), &LangParseOptions::default());
+                assert_eq!(
+                    p.map(|p| p.parse_errors).map_err(|e| e.to_string()),
+                    Ok(0),
+                    "{k}"
+                );
+            }
+        }
+        assert_eq!(rescan_allowance(Lang::Go, b"// a\n// b\n"), 0);
+        let two = rescan_allowance(Lang::Python, b"# a\n# b\nx = 1\n");
+        assert_eq!(two, 2 * (8 + READ_CHUNK as u64));
+    }
 }
