@@ -33,11 +33,13 @@ fn unterminated_line(n: usize) -> Vec<u8> {
     .into_bytes()
 }
 
-/// A C file of unterminated string assignments.
+/// A C file of unterminated character-literal assignments (an open `"`
+/// string on a line is read as a space by the parser's view since issue
+/// 31; an open `'` still makes error recovery work).
 fn unterminated_strings(n: usize) -> Vec<u8> {
     let mut s = String::from("void f() {\n");
     for i in 0..n {
-        s.push_str(&format!("  x{i} = \"abc{i};\n"));
+        s.push_str(&format!("  x{i} = 'abc{i};\n"));
     }
     s.push_str("}\n");
     s.into_bytes()
