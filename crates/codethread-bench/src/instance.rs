@@ -94,6 +94,21 @@ pub fn load_instances(path: &Path, limits: SourceLimits) -> Result<Loaded<Instan
         return load_parquet(path, limits);
     }
     let text = read_text(path, limits)?;
+    // A `run_scripts/<id>/instance_info.txt` of SWE-bench Pro.
+    if text.trim_start().starts_with("Instance ID:") {
+        let mut out = Loaded::default();
+        match crate::pro::info_row(&text) {
+            Some(row) => match instance_from_map(row, None, path, 1) {
+                Ok(i) => out.items.push(i),
+                Err(e) => out.errors.push(e),
+            },
+            None => out.errors.push(BenchError::Format {
+                path: path.to_path_buf(),
+                message: "not an instance_info.txt of SWE-bench Pro".into(),
+            }),
+        }
+        return Ok(out);
+    }
     parse_instances(path, &text)
 }
 

@@ -37,6 +37,9 @@ pub use codethread_lang::io::SourceLimits;
 
 pub use crate::error::{BenchError, Result};
 
+// Which benchmark an instance belongs to and its harness's conventions.
+pub use crate::benchmark::{swebench_image, Benchmark, Environment, SWE_BENCH_REPOS};
+
 // Instances: every dataset format into one `Instance`.
 pub use crate::instance::{
     load_instances, parse_instances, parse_instances_bytes, DatasetFormat, Instance,
@@ -62,6 +65,7 @@ pub use crate::report::{
     TestOutcome, TestsStatus,
 };
 
+mod benchmark;
 pub mod carry;
 mod error;
 mod export;
@@ -71,6 +75,7 @@ mod instance;
 #[cfg(feature = "parquet")]
 mod parquet_guard;
 mod predictions;
+pub mod pro;
 pub mod pyliteral;
 pub mod records;
 mod report;

@@ -1,0 +1,197 @@
+//! Which benchmark an instance belongs to, told from its row, and the
+//! conventions of that benchmark's harness that do not depend on the row's
+//! shape: the name reports give it, the task type the paper gives its
+//! instances, the image and directory its harness runs in.
+//!
+//! The paper's rule for task types is fixed per benchmark: SWE-bench
+//! Verified and Multilingual (and Lite, full SWE-bench, Multi-SWE-bench)
+//! are bug fixes (`BF`); FeatBench is feature implementation (`FI`);
+//! SWE-bench Pro carries its own labels per instance
+//! ([`crate::pro::task_type`]).
+
+use serde::{Deserialize, Serialize};
+
+use crate::instance::{DatasetFormat, Instance};
+
+/// A repository-level benchmark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[non_exhaustive]
+pub enum Benchmark {
+    /// SWE-bench Verified (500 human-validated instances of 12 Python
+    /// repositories; its rows carry `difficulty`).
+    SweBenchVerified,
+    /// SWE-bench (full or Lite): the 12 Python repositories, no
+    /// `difficulty`.
+    SweBench,
+    /// SWE-bench Multilingual (9 languages, 41 repositories).
+    SweBenchMultilingual,
+    /// Multi-SWE-bench (`org` / `repo`, `fix_patch`).
+    MultiSweBench,
+    /// SWE-bench Pro (Scale AI; `fail_to_pass`, `requirements`,
+    /// `interface`).
+    SweBenchPro,
+    /// FeatBench (feature implementation; per-file patch objects).
+    FeatBench,
+}
+
+/// The twelve repositories of SWE-bench (Verified, Lite and full).
+pub const SWE_BENCH_REPOS: [&str; 12] = [
+    "astropy/astropy",
+    "django/django",
+    "matplotlib/matplotlib",
+    "mwaskom/seaborn",
+    "pallets/flask",
+    "psf/requests",
+    "pydata/xarray",
+    "pylint-dev/pylint",
+    "pytest-dev/pytest",
+    "scikit-learn/scikit-learn",
+    "sphinx-doc/sphinx",
+    "sympy/sympy",
+];
+
+impl Benchmark {
+    /// Every benchmark.
+    pub const ALL: [Benchmark; 6] = [
+        Benchmark::SweBenchVerified,
+        Benchmark::SweBench,
+        Benchmark::SweBenchMultilingual,
+        Benchmark::MultiSweBench,
+        Benchmark::SweBenchPro,
+        Benchmark::FeatBench,
+    ];
+
+    /// The name reports give it (`SWE-bench Verified`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Benchmark::SweBenchVerified => "SWE-bench Verified",
+            Benchmark::SweBench => "SWE-bench",
+            Benchmark::SweBenchMultilingual => "SWE-bench Multilingual",
+            Benchmark::MultiSweBench => "Multi-SWE-bench",
+            Benchmark::SweBenchPro => "SWE-bench Pro",
+            Benchmark::FeatBench => "FeatBench",
+        }
+    }
+
+    /// A benchmark by its name or a short form (`verified`, `lite`, `full`,
+    /// `multilingual`, `multi-swe-bench`, `pro`, `featbench`;
+    /// case-insensitive, `-`, `_` and spaces ignored).
+    pub fn from_name(s: &str) -> Option<Benchmark> {
+        let k: String = s
+            .chars()
+            .filter(|c| !matches!(c, '-' | '_' | ' '))
+            .flat_map(char::to_lowercase)
+            .collect();
+        Some(match k.as_str() {
+            "swebenchverified" | "verified" => Benchmark::SweBenchVerified,
+            "swebench" | "swebenchlite" | "lite" | "swebenchfull" | "full" => Benchmark::SweBench,
+            "swebenchmultilingual" | "multilingual" => Benchmark::SweBenchMultilingual,
+            "multiswebench" => Benchmark::MultiSweBench,
+            "swebenchpro" | "pro" => Benchmark::SweBenchPro,
+            "featbench" => Benchmark::FeatBench,
+            _ => return None,
+        })
+    }
+
+    /// The benchmark of an instance, from its row: the row shape (Pro,
+    /// FeatBench, Multi-SWE-bench), else a SWE-bench row's repository (one
+    /// of the twelve: Verified when the row has `difficulty`, which only
+    /// Verified's rows carry; any other repository: Multilingual).
+    pub fn of(inst: &Instance) -> Benchmark {
+        match inst.source_format {
+            DatasetFormat::SweBenchPro | DatasetFormat::SweBenchProInfo => Benchmark::SweBenchPro,
+            DatasetFormat::FeatBench => Benchmark::FeatBench,
+            DatasetFormat::MultiSweBench => Benchmark::MultiSweBench,
+            DatasetFormat::SweBench | DatasetFormat::SweBenchLists => {
+                if let Some(b) = inst
+                    .extra
+                    .get("benchmark")
+                    .and_then(|v| v.as_str())
+                    .and_then(Benchmark::from_name)
+                {
+                    return b;
+                }
+                if SWE_BENCH_REPOS.contains(&inst.repo.as_str()) {
+                    if inst.extra.contains_key("difficulty") {
+                        Benchmark::SweBenchVerified
+                    } else {
+                        Benchmark::SweBench
+                    }
+                } else {
+                    Benchmark::SweBenchMultilingual
+                }
+            }
+        }
+    }
+
+    /// The paper's task type of an instance (`BF`, `FI`, `RF`, `FI+RF`) and
+    /// the rule that gave it; `None` when the benchmark's own label is
+    /// missing from the row (SWE-bench Pro without `issue_specificity`).
+    pub fn task_type(self, inst: &Instance) -> Option<(&'static str, &'static str)> {
+        match self {
+            Benchmark::SweBenchVerified
+            | Benchmark::SweBench
+            | Benchmark::SweBenchMultilingual
+            | Benchmark::MultiSweBench => {
+                Some(("BF", "the paper's rule: SWE-bench instances are bug fixes"))
+            }
+            Benchmark::FeatBench => Some((
+                "FI",
+                "the paper's rule: FeatBench instances are feature implementations",
+            )),
+            Benchmark::SweBenchPro => crate::pro::task_type(inst)
+                .map(|t| (t, "SWE-bench Pro's own label (issue_specificity)")),
+        }
+    }
+
+    /// Where its harness runs an instance: the image and the directory
+    /// holding the repository.
+    pub fn environment(self, inst: &Instance) -> Environment {
+        match self {
+            Benchmark::SweBenchPro => Environment {
+                image: crate::pro::image(inst),
+                workdir: "/app",
+            },
+            _ => Environment {
+                image: swebench_image(inst),
+                workdir: "/testbed",
+            },
+        }
+    }
+}
+
+impl std::fmt::Display for Benchmark {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The image and the repository directory a benchmark's harness runs an
+/// instance in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Environment {
+    /// The image reference (the row's own `image_name` / `docker_image` /
+    /// `image` when it names one).
+    pub image: String,
+    /// The repository's directory in it (`/testbed`, Pro's `/app`).
+    pub workdir: &'static str,
+}
+
+/// The SWE-bench image of an instance: the row's `image_name`,
+/// `docker_image` or `image` when it has one, else
+/// `docker.io/swebench/sweb.eval.x86_64.<id>:latest` (`__` as `_1776_`,
+/// lowercase), the name swebench 5.x gives its instance images.
+pub fn swebench_image(inst: &Instance) -> String {
+    for k in ["image_name", "docker_image", "image"] {
+        if let Some(s) = inst.extra.get(k).and_then(|v| v.as_str()) {
+            if !s.trim().is_empty() {
+                return s.to_string();
+            }
+        }
+    }
+    format!(
+        "docker.io/swebench/sweb.eval.x86_64.{}:latest",
+        inst.instance_id.replace("__", "_1776_")
+    )
+    .to_lowercase()
+}
