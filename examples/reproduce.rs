@@ -56,10 +56,14 @@ struct Args {
     /// Harness reports `<model>/{pr1,pr2_HA,pr2_AA}/...`.
     #[arg(long)]
     reports: Option<PathBuf>,
-    /// `{instance_id: task type}` JSON.
+    /// `{instance_id: task type}` JSON (BF, FI, RF, FI+RF): overrides the
+    /// paper's rule (SWE-bench Verified, Lite and Multilingual: BF;
+    /// FeatBench: FI; SWE-bench Pro: its own issue_specificity labels).
     #[arg(long)]
     task_types: Option<PathBuf>,
-    /// Benchmark name in the tables.
+    /// Benchmark name the tables give every instance (default: each
+    /// instance's benchmark, told from its row: SWE-bench Verified,
+    /// SWE-bench Multilingual, SWE-bench Pro, FeatBench, ...).
     #[arg(long)]
     benchmark: Option<String>,
     /// Bootstrap resamples per Δ.
@@ -166,7 +170,8 @@ fn main() -> ExitCode {
     };
     cfg.bundled_fixtures = fixtures;
     if bench.is_none() {
-        cfg.benchmark = "benchmark".into();
+        // Real inputs: each instance's benchmark and task type from its row.
+        cfg.benchmark = None;
         cfg.task_types = None;
     }
     if let Some(p) = a.instances {
@@ -189,7 +194,7 @@ fn main() -> ExitCode {
         cfg.task_types = a.task_types;
     }
     if let Some(b) = a.benchmark {
-        cfg.benchmark = b;
+        cfg.benchmark = Some(b);
     }
     cfg.bootstrap_reps = a.bootstrap;
     cfg.seed = a.seed;

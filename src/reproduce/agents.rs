@@ -541,7 +541,7 @@ fn outcomes(
         for id in kept {
             match reports.get(id).map(|r| r.resolved) {
                 Some(resolved) => results.push(Outcome {
-                    benchmark: cfg.benchmark.clone(),
+                    benchmark: inputs.benchmarks.get(id).cloned().unwrap_or_default(),
                     model: model.to_string(),
                     condition: c,
                     instance: id.clone(),

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use codethread_analysis::TaskType;
 use codethread_bench::records::Loaded;
+use codethread_bench::Benchmark;
 use codethread_bench::{load_instances, parse_instances, Instance};
 use codethread_chain::SourceSpec;
 use codethread_chain::{SnapshotSource, SourceReader};
@@ -18,8 +19,12 @@ use super::{Diagnostic, ReproduceConfig, ReproduceError, ReproduceSummary};
 pub(crate) struct Inputs {
     /// The instances whose pre-images can be read, in file order.
     pub instances: Vec<Instance>,
-    /// Task type per instance id (empty without a task-type file).
+    /// Task type per instance id: from the task-type file, else by the
+    /// paper's rule for the instance's benchmark
+    /// ([`codethread_bench::Benchmark::task_type`]).
     pub task_types: BTreeMap<String, TaskType>,
+    /// Benchmark name per instance id (the configured one, or the row's).
+    pub benchmarks: BTreeMap<String, String>,
     /// Per instance id: its language, which settles ambiguous extensions (`.h`: C or C++).
     pub hints: BTreeMap<String, Option<Lang>>,
 }
@@ -72,11 +77,51 @@ pub(crate) fn read(
             (i.instance_id.clone(), l)
         })
         .collect();
+    let (benchmarks, task_types) = labels(cfg, &instances, task_types, sum);
     Ok(Some(Inputs {
         instances,
         task_types,
+        benchmarks,
         hints,
     }))
+}
+
+/// Each instance's benchmark name and task type, counted in `sum` by the
+/// rule that gave it: the configured benchmark name, else the row's
+/// benchmark; the task-type file's label, else the paper's rule for the
+/// benchmark (SWE-bench: `BF`, FeatBench: `FI`, SWE-bench Pro: its own
+/// `issue_specificity` labels).
+fn labels(
+    cfg: &ReproduceConfig,
+    instances: &[Instance],
+    mut given: BTreeMap<String, TaskType>,
+    sum: &mut ReproduceSummary,
+) -> (BTreeMap<String, String>, BTreeMap<String, TaskType>) {
+    let mut benchmarks = BTreeMap::new();
+    let mut task_types = BTreeMap::new();
+    for i in instances {
+        let bench = Benchmark::of(i);
+        let name = cfg
+            .benchmark
+            .clone()
+            .unwrap_or_else(|| bench.name().to_string());
+        *sum.benchmarks.entry(name.clone()).or_default() += 1;
+        benchmarks.insert(i.instance_id.clone(), name);
+        let (tt, rule) = match given.remove(&i.instance_id) {
+            Some(t) => (Some(t), "the --task-types file".to_string()),
+            None => match bench.task_type(i) {
+                Some((label, rule)) => (TaskType::parse(label), format!("{bench}: {rule}")),
+                None => (None, format!("{bench}: no label in the row")),
+            },
+        };
+        *sum.task_type_rules
+            .entry((tt.map(|t| t.as_str().to_string()), rule))
+            .or_default() += 1;
+        if let Some(t) = tt {
+            task_types.insert(i.instance_id.clone(), t);
+        }
+    }
+    (benchmarks, task_types)
 }
 
 fn load_task_types(

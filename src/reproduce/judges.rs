@@ -51,6 +51,7 @@ pub(crate) fn write_inputs(
     agents: &Agents<'_>,
     targets: &BTreeMap<String, BTreeSet<String>>,
     hints: &BTreeMap<String, Option<Lang>>,
+    benchmarks: &BTreeMap<String, String>,
     sum: &mut ReproduceSummary,
 ) -> Result<(), ReproduceError> {
     let aa_resolved: BTreeMap<ChainKey, bool> = agents
@@ -71,7 +72,8 @@ pub(crate) fn write_inputs(
             .get(id)
             .map(|s| s.iter().cloned().collect())
             .unwrap_or_default();
-        let item = drift_item_from_trees(&cfg.benchmark, model, id, &t.base, agent, &ids, hint);
+        let benchmark = benchmarks.get(id).map_or("", String::as_str);
+        let item = drift_item_from_trees(benchmark, model, id, &t.base, agent, &ids, hint);
         drift.push(serde_json::to_value(&item).unwrap_or_default());
         if let Some(p) = &t.pr2_patch.aa {
             let touches: BTreeMap<&String, Option<bool>> = ids
@@ -79,7 +81,7 @@ pub(crate) fn write_inputs(
                 .map(|tid| (tid, touches_function(agent, p, tid, hint).ok()))
                 .collect();
             aa.push(serde_json::json!({
-                "benchmark": cfg.benchmark, "model": model, "instance": id,
+                "benchmark": benchmark, "model": model, "instance": id,
                 "aa_pr2_patch": String::from_utf8_lossy(p),
                 "aa_resolved": aa_resolved.get(key).copied().unwrap_or(false),
                 "failing_tests": [],
@@ -133,6 +135,7 @@ pub(crate) fn compounding(
 /// An unreadable labels file, an output that cannot be written.
 pub(crate) fn drift_labels(
     cfg: &ReproduceConfig,
+    benchmarks: &BTreeMap<String, String>,
     measured: &mut Measured,
     sum: &mut ReproduceSummary,
 ) -> Result<IecSource, ReproduceError> {
@@ -152,7 +155,11 @@ pub(crate) fn drift_labels(
         .filter_map(|(k, m)| {
             let flag = m.iec?;
             Some((
-                (cfg.benchmark.clone(), k.model.clone(), k.instance.clone()),
+                (
+                    benchmarks.get(&k.instance).cloned().unwrap_or_default(),
+                    k.model.clone(),
+                    k.instance.clone(),
+                ),
                 flag,
             ))
         })
@@ -160,7 +167,7 @@ pub(crate) fn drift_labels(
     let agreement = agreement(&judge, &detector);
     let mut used = 0usize;
     for ((b, m, i), f) in &judge {
-        if *b == cfg.benchmark {
+        if benchmarks.get(i) == Some(b) {
             measured.chains.entry(ChainKey::new(m, i)).or_default().iec = Some(*f);
             used += 1;
         }

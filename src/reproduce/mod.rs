@@ -129,8 +129,11 @@ pub struct ReproduceConfig {
     pub reports: PathBuf,
     /// `{instance_id: task type}` (optional).
     pub task_types: Option<PathBuf>,
-    /// Benchmark name used in the tables.
-    pub benchmark: String,
+    /// The benchmark name the tables give every instance; `None`: each
+    /// instance's own benchmark, told from its row
+    /// ([`codethread_bench::Benchmark::of`]: `SWE-bench Verified`,
+    /// `SWE-bench Multilingual`, `SWE-bench Pro`, `FeatBench`, ...).
+    pub benchmark: Option<String>,
     /// Output directory (chain, predictions, report).
     pub out: PathBuf,
     /// Bootstrap resamples per Δ.
@@ -168,9 +171,11 @@ impl ReproduceConfig {
             agents: bench.join("agents"),
             reports: bench.join("reports"),
             task_types: task_types.exists().then_some(task_types),
-            benchmark: bench
-                .file_name()
-                .map_or_else(|| "bench".to_string(), |n| n.to_string_lossy().into_owned()),
+            benchmark: Some(
+                bench
+                    .file_name()
+                    .map_or_else(|| "bench".to_string(), |n| n.to_string_lossy().into_owned()),
+            ),
             out: out.to_path_buf(),
             bootstrap_reps: 2000,
             seed: 20_240_405,
@@ -214,6 +219,12 @@ pub struct ReproduceSummary {
     pub warnings: Vec<Diagnostic>,
     /// Rows of the instances file that could not be read (each also in `errors`).
     pub rejected_rows: usize,
+    /// Instances per benchmark name (as the tables give them).
+    pub benchmarks: BTreeMap<String, usize>,
+    /// Instances per task type and the rule that gave it (`--task-types`
+    /// file, or the paper's rule for the instance's benchmark); instances
+    /// with none are under `None`.
+    pub task_type_rules: BTreeMap<(Option<String>, String), usize>,
     /// Drift-judge items written to `judge/drift_items.jsonl` (one per model × instance with
     /// an agent PR1); the AA PR2 rows beside them in `judge/aa_pr2.jsonl`.
     pub judge_items: usize,
@@ -284,9 +295,16 @@ pub fn reproduce(
     progress("features: metric deltas, Jaccard, IEC, difficulty");
     let mut measured =
         features::measure(cfg, &agents.trees, &built.targets, &inputs.hints, &mut sum);
-    judges::write_inputs(cfg, &agents, &built.targets, &inputs.hints, &mut sum)?;
+    judges::write_inputs(
+        cfg,
+        &agents,
+        &built.targets,
+        &inputs.hints,
+        &inputs.benchmarks,
+        &mut sum,
+    )?;
     judges::compounding(cfg, &agents.results, &mut sum)?;
-    let iec_source = judges::drift_labels(cfg, &mut measured, &mut sum)?;
+    let iec_source = judges::drift_labels(cfg, &inputs.benchmarks, &mut measured, &mut sum)?;
     let features = features::table(&agents.results, &measured);
     sum.discordant = features.rows.len();
 

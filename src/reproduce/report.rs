@@ -49,6 +49,10 @@ pub(crate) fn write_all(
         });
     }
     sections.push(ReportSection {
+        place: SectionPlace::AfterTitle,
+        markdown: labels_section(sum),
+    });
+    sections.push(ReportSection {
         place: SectionPlace::AfterTables,
         markdown: table4_section(cfg, &fit, iec_source),
     });
@@ -64,6 +68,24 @@ pub(crate) fn write_all(
     )?;
     sum.files.push(reg_path);
     Ok(())
+}
+
+/// Where the benchmark names and task types of the tables come from: the
+/// instances per benchmark, and per task type the rule that gave it.
+fn labels_section(sum: &ReproduceSummary) -> String {
+    let mut md =
+        String::from("## Benchmarks and task types\n\n| benchmark | instances |\n|---|---|\n");
+    for (b, n) in &sum.benchmarks {
+        md.push_str(&format!("| {b} | {n} |\n"));
+    }
+    md.push_str("\n| task type | instances | rule |\n|---|---|---|\n");
+    for ((t, rule), n) in &sum.task_type_rules {
+        md.push_str(&format!(
+            "| {} | {n} | {rule} |\n",
+            t.as_deref().unwrap_or("none (not in Table 3)")
+        ));
+    }
+    md
 }
 
 /// Table 4 with the features left out of the model, the metric profile, the IEC source and

@@ -162,7 +162,8 @@ fn run(
     cfg.agents = agents.to_path_buf();
     cfg.reports = reports.to_path_buf();
     cfg.task_types = None;
-    cfg.benchmark = "dev".into();
+    // Each instance's benchmark and task type from its row (issue 37).
+    cfg.benchmark = None;
     cfg.bootstrap_reps = 50;
     reproduce(&cfg, &mut |_| {}).expect("reproduce runs")
 }
@@ -360,6 +361,27 @@ fn a_harbor_job_round_trips_into_reproduce() {
         a.discordant > 0,
         "HA resolves every instance, AA every other one"
     );
+    // Verified rows (they carry `difficulty`) are named so and are bug
+    // fixes by the paper's rule: Table 3 is filled without a flag.
+    assert_eq!(
+        a.benchmarks.keys().collect::<Vec<_>>(),
+        ["SWE-bench Verified"],
+        "{:?}",
+        a.benchmarks
+    );
+    assert!(a
+        .task_type_rules
+        .keys()
+        .all(|(t, rule)| t.as_deref() == Some("BF") && rule.contains("paper's rule")));
+    let csv = read(&w.join("out-trees/outcomes.csv"));
+    assert!(
+        csv.lines()
+            .skip(1)
+            .all(|l| l.contains("SWE-bench Verified") && l.contains("BF")),
+        "{csv}"
+    );
+    let report = read(&w.join("out-trees/report/report.md"));
+    assert!(report.contains("| BF |"), "Table 3 has a BF row");
     for f in [
         format!("predictions/{MODEL}.pr1.jsonl"),
         format!("predictions/{MODEL}.HA.stacked.jsonl"),

@@ -181,7 +181,7 @@ fn drift_labels_become_the_iec_feature() {
     let records: Vec<DriftRecord> = labelled
         .iter()
         .map(|((m, i), v)| DriftRecord {
-            benchmark: cfg.benchmark.clone(),
+            benchmark: cfg.benchmark.clone().unwrap_or_default(),
             model: m.clone(),
             instance: i.clone(),
             targets: Vec::new(),

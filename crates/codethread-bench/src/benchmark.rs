@@ -195,3 +195,69 @@ pub fn swebench_image(inst: &Instance) -> String {
     )
     .to_lowercase()
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn inst(row: serde_json::Value) -> Instance {
+        crate::instance::parse_instances(std::path::Path::new("r.jsonl"), &row.to_string())
+            .expect("rows")
+            .items
+            .remove(0)
+    }
+
+    /// Issue 37: the benchmark from the row, and the paper's task type.
+    #[test]
+    fn benchmarks_and_task_types_come_from_the_rows() {
+        let base = |extra: serde_json::Value| {
+            let mut r = json!({"instance_id": "a__b-1", "repo": "psf/requests", "base_commit": "c",
+                "patch": "", "FAIL_TO_PASS": "[]", "PASS_TO_PASS": "[]"});
+            for (k, v) in extra.as_object().expect("object") {
+                r[k] = v.clone();
+            }
+            inst(r)
+        };
+        let verified = base(json!({"difficulty": "<15 min fix"}));
+        assert_eq!(Benchmark::of(&verified), Benchmark::SweBenchVerified);
+        assert_eq!(Benchmark::of(&base(json!({}))), Benchmark::SweBench);
+        let ml = base(json!({"repo": "fmtlib/fmt", "FAIL_TO_PASS": ["t"]}));
+        assert_eq!(Benchmark::of(&ml), Benchmark::SweBenchMultilingual);
+        assert_eq!(Benchmark::of(&ml).task_type(&ml).map(|t| t.0), Some("BF"));
+        let named = base(json!({"benchmark": "SWE-bench Pro"}));
+        assert_eq!(Benchmark::of(&named), Benchmark::SweBenchPro);
+        let pro = |spec: &str| {
+            inst(
+                json!({"instance_id": "instance_a__b-1", "repo": "a/b", "base_commit": "c",
+                "patch": "", "fail_to_pass": "[]", "pass_to_pass": "[]", "issue_specificity": spec}),
+            )
+        };
+        for (spec, want) in [
+            ("['major_bug', 'edge_case_bug']", Some("BF")),
+            ("['core_feat']", Some("FI")),
+            ("['core_feat', 'refactoring_enh']", Some("FI+RF")),
+            ("['performance_enh']", Some("RF")),
+            ("[]", None),
+        ] {
+            let p = pro(spec);
+            assert_eq!(Benchmark::of(&p), Benchmark::SweBenchPro);
+            assert_eq!(Benchmark::of(&p).task_type(&p).map(|t| t.0), want, "{spec}");
+        }
+        let fb = inst(
+            json!({"instance_id": "o__r-1", "repo": "o/r", "base_commit": "c",
+            "patch": [{"filename": "a.py", "patch": "@@ -1 +1 @@\n-a\n+b"}],
+            "FAIL_TO_PASS": "t1", "PASS_TO_PASS": ""}),
+        );
+        assert_eq!(Benchmark::of(&fb), Benchmark::FeatBench);
+        assert_eq!(Benchmark::of(&fb).task_type(&fb).map(|t| t.0), Some("FI"));
+        for b in Benchmark::ALL {
+            assert_eq!(Benchmark::from_name(b.name()), Some(b));
+        }
+        assert_eq!(
+            Benchmark::of(&verified).environment(&verified).workdir,
+            "/testbed"
+        );
+    }
+}

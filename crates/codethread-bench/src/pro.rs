@@ -104,10 +104,7 @@ pub fn task_type(inst: &Instance) -> Option<&'static str> {
 /// A label list as Pro stores it: a list, or a string holding a JSON or
 /// Python-literal list.
 fn labels(v: &Value) -> Vec<String> {
-    match crate::instance::decode_tests(v) {
-        Ok(l) => l,
-        Err(_) => Vec::new(),
-    }
+    crate::instance::decode_tests(v).unwrap_or_default()
 }
 
 /// A list as the Python literal Pro's evaluator `eval`s (a JSON list of
@@ -144,7 +141,11 @@ pub fn selected_test_files(inst: &Instance) -> Vec<String> {
 /// line of `before_repo_set_cmd`): the row's, else `git checkout <fix> --
 /// <test files>` (the fix commit's tests, as Pro's own commands set them).
 pub fn before_repo_set_cmd(inst: &Instance) -> String {
-    if let Some(c) = inst.extra.get("before_repo_set_cmd").and_then(Value::as_str) {
+    if let Some(c) = inst
+        .extra
+        .get("before_repo_set_cmd")
+        .and_then(Value::as_str)
+    {
         if !c.trim().is_empty() {
             return c.to_string();
         }
@@ -206,7 +207,10 @@ pub fn raw_sample_row(inst: &Instance, problem_statement: &str) -> Map<String, V
         "selected_test_files_to_run".into(),
         json!(py_list(&selected_test_files(inst))),
     );
-    m.insert("before_repo_set_cmd".into(), json!(before_repo_set_cmd(inst)));
+    m.insert(
+        "before_repo_set_cmd".into(),
+        json!(before_repo_set_cmd(inst)),
+    );
     m.insert("dockerhub_tag".into(), json!(image_tag(inst)));
     m.remove("Test Files");
     m
@@ -228,7 +232,10 @@ pub fn patches_file(patches: &[(String, String)], prefix: &str) -> String {
 /// by the instance's own lists as Pro's evaluator decides (`PASSED` only):
 /// each listed test under `success` when it passed, under `failure` when it
 /// did not or is missing.
-pub fn report_from_statuses(inst: &Instance, statuses: &BTreeMap<String, String>) -> InstanceReport {
+pub fn report_from_statuses(
+    inst: &Instance,
+    statuses: &BTreeMap<String, String>,
+) -> InstanceReport {
     let split = |tests: &[String]| {
         let mut o = TestOutcome::default();
         for t in tests {
@@ -280,7 +287,9 @@ pub fn parse_output(path: &Path, bytes: &[u8]) -> Result<BTreeMap<String, String
             });
         };
         // A test reported twice passes only if every report says so.
-        let e = out.entry(name.to_string()).or_insert_with(|| status.to_string());
+        let e = out
+            .entry(name.to_string())
+            .or_insert_with(|| status.to_string());
         if status != "PASSED" {
             *e = status.to_string();
         }
@@ -327,7 +336,8 @@ pub fn load_outputs(
 ) -> ReportSet {
     let mut set = ReportSet::default();
     let (subdirs, problems) = codethread_lang::io::subdirs_nofollow(dir);
-    set.errors.extend(problems.into_iter().map(BenchError::File));
+    set.errors
+        .extend(problems.into_iter().map(BenchError::File));
     let want = format!("{prefix}_output.json");
     for name in subdirs {
         let Some(id) = name.to_str().map(str::to_string) else {
@@ -339,7 +349,11 @@ pub fn load_outputs(
             continue;
         };
         let path: PathBuf = dir.join(&id).join(&want);
-        match codethread_lang::io::read_below_nofollow(dir, &Path::new(&id).join(&want), limits.max_file_bytes) {
+        match codethread_lang::io::read_below_nofollow(
+            dir,
+            &Path::new(&id).join(&want),
+            limits.max_file_bytes,
+        ) {
             Ok(Some(bytes)) => match parse_output(&path, &bytes) {
                 Ok(statuses) => {
                     set.reports
@@ -386,7 +400,10 @@ pub fn load_outputs(
 }
 
 /// `eval_results.json` of Pro's evaluator: instance id -> resolved.
-pub fn load_eval_results(path: &Path, limits: SourceLimits) -> Result<BTreeMap<String, bool>, BenchError> {
+pub fn load_eval_results(
+    path: &Path,
+    limits: SourceLimits,
+) -> Result<BTreeMap<String, bool>, BenchError> {
     let text = crate::records::read_text(path, limits)?;
     let v: Value = serde_json::from_str(&text).map_err(|e| BenchError::json(path, 0, &e))?;
     let Value::Object(m) = v else {
@@ -446,8 +463,10 @@ mod tests {
 
     #[test]
     fn image_tags_follow_pros_rule() {
-        let i = inst(json!({"instance_id": "instance_NodeBB__NodeBB-04998908ba6721d64eba79ae3b65a351dcfbc5b5-vnan",
-            "repo": "NodeBB/NodeBB", "base_commit": "b", "patch": "", "fail_to_pass": "[]", "pass_to_pass": "[]"}));
+        let i = inst(
+            json!({"instance_id": "instance_NodeBB__NodeBB-04998908ba6721d64eba79ae3b65a351dcfbc5b5-vnan",
+            "repo": "NodeBB/NodeBB", "base_commit": "b", "patch": "", "fail_to_pass": "[]", "pass_to_pass": "[]"}),
+        );
         assert_eq!(
             image(&i),
             "jefzda/sweap-images:nodebb.nodebb-NodeBB__NodeBB-04998908ba6721d64eba79ae3b65a351dcfbc5b5"
@@ -456,22 +475,29 @@ mod tests {
             fix_commit(&i.instance_id),
             Some("04998908ba6721d64eba79ae3b65a351dcfbc5b5")
         );
-        let e = inst(json!({"instance_id": "instance_element-hq__element-web-1234567890123456789012345678901234567890-vnan",
-            "repo": "element-hq/element-web", "base_commit": "b", "patch": "", "fail_to_pass": "[]", "pass_to_pass": "[]"}));
+        let e = inst(
+            json!({"instance_id": "instance_element-hq__element-web-1234567890123456789012345678901234567890-vnan",
+            "repo": "element-hq/element-web", "base_commit": "b", "patch": "", "fail_to_pass": "[]", "pass_to_pass": "[]"}),
+        );
         assert_eq!(
             image_tag(&e),
             "element-hq.element-element-hq__element-web-1234567890123456789012345678901234567890"
         );
-        let t = inst(json!({"instance_id": "instance_a__b-x", "repo": "a/b", "base_commit": "b", "patch": "",
-            "fail_to_pass": "[]", "pass_to_pass": "[]", "dockerhub_tag": "given-tag"}));
+        let t = inst(
+            json!({"instance_id": "instance_a__b-x", "repo": "a/b", "base_commit": "b", "patch": "",
+            "fail_to_pass": "[]", "pass_to_pass": "[]", "dockerhub_tag": "given-tag"}),
+        );
         assert_eq!(image_tag(&t), "given-tag");
     }
 
     #[test]
     fn outputs_are_decided_by_the_instance_lists() {
-        let i = inst(json!({"instance_id": "instance_a__b-1", "repo": "a/b", "base_commit": "b", "patch": "",
-            "fail_to_pass": "['t1', 't2']", "pass_to_pass": "['p1']"}));
-        let out = br#"{"tests": [{"name": "t1", "status": "PASSED"}, {"name": "t2", "status": "FAILED"},
+        let i = inst(
+            json!({"instance_id": "instance_a__b-1", "repo": "a/b", "base_commit": "b", "patch": "",
+            "fail_to_pass": "['t1', 't2']", "pass_to_pass": "['p1']"}),
+        );
+        let out =
+            br#"{"tests": [{"name": "t1", "status": "PASSED"}, {"name": "t2", "status": "FAILED"},
             {"name": "p1", "status": "PASSED"}, {"name": "other", "status": "FAILED"}]}"#;
         let s = parse_output(Path::new("x_output.json"), out).unwrap();
         let r = report_from_statuses(&i, &s);
@@ -487,7 +513,8 @@ mod tests {
     fn info_files_are_rows() {
         let text = "Instance ID: instance_a__b-1\nRepository: a/b\nBase Commit: abc\nTest Files: [\"t/x.py\"]\nFAIL_TO_PASS: [\"t/x.py::a\"]\nPASS_TO_PASS: []\n";
         let m = info_row(text).unwrap();
-        let i = crate::instance::instance_from_map(m, None, Path::new("instance_info.txt"), 1).unwrap();
+        let i =
+            crate::instance::instance_from_map(m, None, Path::new("instance_info.txt"), 1).unwrap();
         assert_eq!(i.fail_to_pass, ["t/x.py::a"]);
         assert_eq!(selected_test_files(&i), ["t/x.py"]);
         let row = raw_sample_row(&i, "stmt");
