@@ -388,7 +388,7 @@ pub mod python {
         }
         let names: Vec<String> = want.iter().map(|(_, d, v)| format!("{d} {v}")).collect();
         let why = format!(
-            "{} has no {} (got {got:?}); {hint}",
+            "{} has no {} (got {got:?}); {hint}. Make the environments with `eval \"$(scripts/setup-python-envs.sh)\"` (what .ci/run runs)",
             python.display(),
             names.join(" and ")
         );
