@@ -13,7 +13,7 @@ use std::ffi::OsString;
 use std::path::Path;
 
 use codethread_analysis::{Condition, Outcome, Results};
-use codethread_bench::{load_reports_dir, InstanceReport};
+use codethread_bench::InstanceReport;
 use codethread_bench::{parse_patch_predictions_bytes, predictions_to_jsonl, Prediction};
 use codethread_chain::SourceReader;
 use codethread_chain::{gate_predictions, stack, Layer};
@@ -102,7 +102,8 @@ pub(crate) fn run<'a>(
         stacks(
             cfg, built, &model, &kept, &pr1_preds, &pr2_preds, source, sum,
         )?;
-        outcomes(cfg, inputs, &model, &kept, &mut results, sum);
+        outcomes(cfg, inputs, &model, &kept, &pr2_preds, &mut results, sum);
+        hh_outcomes(cfg, inputs, &model, &kept, &mut results, sum);
     }
     Ok(Agents { results, trees })
 }
@@ -531,29 +532,94 @@ fn outcomes(
     inputs: &Inputs,
     model: &str,
     kept: &BTreeSet<String>,
+    pr2_preds: &PerCondition<BTreeMap<String, Prediction>>,
     results: &mut Results,
     sum: &mut ReproduceSummary,
 ) {
     for c in PR2_CONDITIONS {
-        let Some(reports) = reports(cfg, model, ChainStep::Pr2(c), sum) else {
-            continue;
-        };
+        let reports = reports(cfg, model, ChainStep::Pr2(c), sum).unwrap_or_default();
+        let given = pr2_preds.get(c);
+        let count = sum
+            .submissions
+            .entry((model.to_string(), c.as_str().to_string()))
+            .or_default();
         for id in kept {
-            match reports.get(id).map(|r| r.resolved) {
-                Some(resolved) => results.push(Outcome {
+            let push = |results: &mut Results, resolved: bool| {
+                results.push(Outcome {
                     benchmark: inputs.benchmarks.get(id).cloned().unwrap_or_default(),
                     model: model.to_string(),
                     condition: c,
                     instance: id.clone(),
                     resolved,
                     task_type: inputs.task_types.get(id).copied(),
-                }),
-                None => sum.warnings.push(Diagnostic::NoPr2Report {
-                    model: model.to_string(),
-                    condition: c,
-                    instance: id.clone(),
-                }),
+                })
+            };
+            let patch = given
+                .and_then(|m| m.get(id))
+                .map(|p| p.model_patch.as_str());
+            match reports.get(id) {
+                // A report of the harness, a run-level one included (an
+                // empty prediction it skipped is unresolved).
+                Some(r) => {
+                    if r.harness_note == Some(codethread_bench::HarnessNote::SkippedEmptyPatch) {
+                        count.empty += 1;
+                    } else {
+                        count.graded += 1;
+                    }
+                    push(results, r.resolved);
+                }
+                // An empty submission: the harness grades nothing and writes
+                // no report for it, and it resolves nothing.
+                None if patch.is_some_and(|p| p.trim().is_empty()) => {
+                    count.empty += 1;
+                    push(results, false);
+                }
+                None if patch.is_none() => count.not_submitted += 1,
+                None => {
+                    count.no_report += 1;
+                    sum.warnings.push(Diagnostic::NoPr2Report {
+                        model: model.to_string(),
+                        condition: c,
+                        instance: id.clone(),
+                    });
+                }
             }
+        }
+    }
+}
+
+/// HH outcomes (the human PR1 and the human PR2, the gold patch: the
+/// chain's `predictions_HH.jsonl`) from `reports/HH/` when it is given, one
+/// per kept instance of `model`, so that Table 2 shows the HH rate on that
+/// model's instances.
+fn hh_outcomes(
+    cfg: &ReproduceConfig,
+    inputs: &Inputs,
+    model: &str,
+    kept: &BTreeSet<String>,
+    results: &mut Results,
+    sum: &mut ReproduceSummary,
+) {
+    let Ok(Some(dir)) = dir_below_nofollow(&cfg.reports, Path::new("HH")) else {
+        return;
+    };
+    let limits = codethread_lang::io::SourceLimits::with_max_file_bytes(cfg.max_file_bytes);
+    let (reports, errs) = codethread_bench::load_outcome_reports(&[dir], limits);
+    sum.errors.extend(errs.iter().map(|e| Diagnostic::Reports {
+        model: "HH".to_string(),
+        step: ChainStep::Pr2(Condition::HH),
+        message: e.to_string(),
+    }));
+    for id in kept {
+        if let Some(r) = reports.get(id) {
+            results.push(Outcome {
+                benchmark: inputs.benchmarks.get(id).cloned().unwrap_or_default(),
+                model: model.to_string(),
+                condition: Condition::HH,
+                instance: id.clone(),
+                resolved: r.resolved,
+                task_type: inputs.task_types.get(id).copied(),
+            });
         }
     }
 }
@@ -589,19 +655,18 @@ fn reports(
             return Some(BTreeMap::new());
         }
     };
-    match load_reports_dir(
-        &dir,
-        codethread_lang::io::SourceLimits::with_max_file_bytes(cfg.max_file_bytes),
-    ) {
-        Ok((reports, errs)) => {
-            sum.errors.extend(errs.iter().map(|e| error(e.to_string())));
-            Some(reports)
-        }
-        Err(e) => {
-            sum.errors.push(error(e.to_string()));
-            Some(BTreeMap::new())
-        }
-    }
+    // Every form `chain gate` reads: per-instance reports, `run_instance.log`
+    // and run-level reports (`empty_patch_ids`: an empty prediction the
+    // harness skipped is an unresolved outcome).
+    let limits = codethread_lang::io::SourceLimits::with_max_file_bytes(cfg.max_file_bytes);
+    // PR1: what `chain gate` reads (the gate needs the tests); PR2: also the
+    // run-level resolved / unresolved lists (a resolve rate needs no more).
+    let (reports, errs) = match step {
+        ChainStep::Pr1 => codethread_bench::load_reports(&[dir], limits),
+        ChainStep::Pr2(_) => codethread_bench::load_outcome_reports(&[dir], limits),
+    };
+    sum.errors.extend(errs.iter().map(|e| error(e.to_string())));
+    Some(reports)
 }
 
 /// `tree` with the files of `root/rel` written over it (`None` when that directory is

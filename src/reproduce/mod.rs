@@ -89,6 +89,14 @@ pub enum ReproduceError {
     /// The analysis failed as a whole.
     #[error("analysis: {0}")]
     Analysis(#[from] codethread_analysis::AnalysisError),
+    /// Inputs were given but the run produced no PR2 outcome: each entry
+    /// says what is missing (no model, no PR1, no PR1 the gate kept, no
+    /// PR2 or no report of one), per model and step.
+    #[error("no PR2 outcome to analyse: {}", missing.join("; "))]
+    NoOutcomes {
+        /// What is missing, per model and step.
+        missing: Vec<String>,
+    },
     /// The instances file holds no instance.
     #[error("{}: no instances", path.display())]
     NoInstances {
@@ -219,6 +227,9 @@ pub struct ReproduceSummary {
     pub warnings: Vec<Diagnostic>,
     /// Rows of the instances file that could not be read (each also in `errors`).
     pub rejected_rows: usize,
+    /// Per (model, condition) of PR2: what became of the kept instances'
+    /// submissions (graded, empty, not submitted, no report).
+    pub submissions: BTreeMap<(String, String), Submissions>,
     /// Instances per benchmark name (as the tables give them).
     pub benchmarks: BTreeMap<String, usize>,
     /// Instances per task type and the rule that gave it (`--task-types`
@@ -233,6 +244,21 @@ pub struct ReproduceSummary {
     /// With drift labels: the judge's IEC against the static detector on the chains both
     /// rated, and how many chains took their IEC feature from the judge.
     pub iec_agreement: Option<(codethread_analysis::judge::Agreement, usize)>,
+}
+
+/// What became of one model's PR2 submissions under one condition, over the
+/// instances whose PR1 the gate kept.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Submissions {
+    /// Graded by the harness (a report, resolved or not).
+    pub graded: usize,
+    /// Empty (given empty, or skipped by the harness as empty): counted as
+    /// unresolved, never dropped.
+    pub empty: usize,
+    /// No PR2 given for the instance: no outcome.
+    pub not_submitted: usize,
+    /// A PR2 given but no report of it: no outcome (a warning each).
+    pub no_report: usize,
 }
 
 impl ReproduceSummary {
@@ -290,6 +316,12 @@ pub fn reproduce(
     let agents = agents::run(cfg, &built, &inputs, source.as_mut(), &mut sum, progress)?;
     sum.outcomes = agents.results.rows().len();
     write(&cfg.out, "outcomes.csv", &agents.results.to_csv())?;
+    if sum.outcomes == 0 && sum.built > 0 {
+        // Never an empty report: say what is missing (exit 2).
+        return Err(ReproduceError::NoOutcomes {
+            missing: report::missing(cfg, &sum),
+        });
+    }
 
     // 3. Features of the discordant cohort, and the judges' inputs and labels.
     progress("features: metric deltas, Jaccard, IEC, difficulty");

@@ -6,6 +6,7 @@ use std::path::Path;
 use codethread_analysis::features::{FeatureTable, FEATURES};
 use codethread_analysis::prune::{fit_pruned, PrunedFit};
 use codethread_analysis::report::{write_report, ReportSection, SectionPlace};
+use codethread_analysis::Condition;
 use codethread_analysis::{build_tables, LogitFit, LogitOptions, Results, TableOptions};
 
 use super::judges::IecSource;
@@ -50,6 +51,10 @@ pub(crate) fn write_all(
     }
     sections.push(ReportSection {
         place: SectionPlace::AfterTitle,
+        markdown: holdings_section(cfg, results, sum),
+    });
+    sections.push(ReportSection {
+        place: SectionPlace::AfterTitle,
         markdown: labels_section(sum),
     });
     sections.push(ReportSection {
@@ -68,6 +73,95 @@ pub(crate) fn write_all(
     )?;
     sum.files.push(reg_path);
     Ok(())
+}
+
+/// What a run lacks for a full analysis, per model and step (empty when it
+/// lacks nothing): no model, no PR1, no PR1 the gate kept, a condition with
+/// no PR2 outcome (and why: not submitted, no report).
+pub(crate) fn missing(cfg: &ReproduceConfig, sum: &ReproduceSummary) -> Vec<String> {
+    let mut out = Vec::new();
+    if sum.models.is_empty() {
+        out.push(format!(
+            "no model: no directory under {}",
+            cfg.agents.display()
+        ));
+    }
+    for m in &sum.models {
+        match sum.gate.get(m) {
+            None | Some((_, 0)) => out.push(format!(
+                "{m}: no PR1 (agents/{m}/pr1.jsonl or agents/{m}/pr1/<instance>/): HA and AA are counted only where a PR1 passed the gate"
+            )),
+            Some((0, judged)) => out.push(format!(
+                "{m}: the gate kept none of its {judged} PR1s (gate/{m}.jsonl says why)"
+            )),
+            Some(_) => {
+                for c in ["HA", "AA"] {
+                    let s = sum
+                        .submissions
+                        .get(&(m.clone(), c.to_string()))
+                        .copied()
+                        .unwrap_or_default();
+                    if s.graded + s.empty == 0 {
+                        out.push(format!(
+                            "{m} {c}: no PR2 outcome ({} not submitted: agents/{m}/pr2_{c}.jsonl or agents/{m}/pr2_{c}/<instance>/; {} without a report under {})",
+                            s.not_submitted,
+                            s.no_report,
+                            cfg.reports.join(m).join(format!("pr2_{c}")).display()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What the report holds, at its top: per model the gate's kept / judged
+/// PR1s and, per condition, the PR2 submissions graded, empty (counted
+/// unresolved), not submitted and without a report; the HH rate when HH
+/// reports were given; and what the run lacks.
+fn holdings_section(cfg: &ReproduceConfig, results: &Results, sum: &ReproduceSummary) -> String {
+    let mut md = String::from(
+        "## What this report holds\n\n| model | PR1 kept / judged | condition | graded | empty (unresolved) | not submitted | no report |\n|---|---|---|---:|---:|---:|---:|\n",
+    );
+    for m in &sum.models {
+        let (kept, judged) = sum.gate.get(m).copied().unwrap_or((0, 0));
+        for c in ["HA", "AA"] {
+            let s = sum
+                .submissions
+                .get(&(m.clone(), c.to_string()))
+                .copied()
+                .unwrap_or_default();
+            md.push_str(&format!(
+                "| {m} | {kept} / {judged} | {c} | {} | {} | {} | {} |\n",
+                s.graded, s.empty, s.not_submitted, s.no_report
+            ));
+        }
+    }
+    let hh: Vec<bool> = results
+        .rows()
+        .iter()
+        .filter(|o| o.condition == Condition::HH)
+        .map(|o| o.resolved)
+        .collect();
+    if hh.is_empty() {
+        md.push_str("\nHH: no reports of the chains' gold stacks (`reports/HH/`, the harness on `chain/exports/predictions_HH.jsonl`).\n");
+    } else {
+        let r = hh.iter().filter(|&&b| b).count();
+        md.push_str(&format!(
+            "\nHH: {r} of {} resolved ({:.1} %).\n",
+            hh.len(),
+            100.0 * r as f64 / hh.len() as f64
+        ));
+    }
+    let lacks = missing(cfg, sum);
+    if !lacks.is_empty() {
+        md.push_str("\nWhat it lacks:\n\n");
+        for l in lacks {
+            md.push_str(&format!("- {l}\n"));
+        }
+    }
+    md
 }
 
 /// Where the benchmark names and task types of the tables come from: the

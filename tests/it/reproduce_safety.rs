@@ -771,3 +771,134 @@ fn predictions_rows_no_chain_reads_are_named() {
     assert_eq!(s.outcome(), Outcome::Partial);
     let _ = std::fs::remove_dir_all(&t);
 }
+
+/// The resolved rows of `outcomes.csv` of `model` under `cond`: (instance,
+/// resolved).
+fn outcomes_of(out: &Path, model: &str, cond: &str) -> Vec<(String, bool)> {
+    std::fs::read_to_string(out.join("outcomes.csv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f.get(1) == Some(&model) && f.get(2) == Some(&cond))
+                .then(|| (f[3].to_string(), f[4] == "1"))
+        })
+        .collect()
+}
+
+/// Issue 38: an empty PR2 submission is an unresolved outcome, never a
+/// dropped instance: with a run-level report (`empty_patch_ids`, no
+/// per-instance report for them) the model's HA rate is the harness's own
+/// resolved / submitted.
+#[test]
+fn empty_submissions_count_as_unresolved() {
+    let t = tmp("empty-subs");
+    let agents = t.join("agents");
+    copy_dir(&bench().join("agents"), &agents);
+    let reports = t.join("reports");
+    copy_dir(&bench().join("reports"), &reports);
+    // Baseline: scripted-a's HA outcomes.
+    let mut cfg = config(&t.join("base"));
+    cfg.agents = agents.clone();
+    cfg.reports = reports.clone();
+    run(cfg).unwrap();
+    let base = outcomes_of(&t.join("base"), "scripted-a", "HA");
+    assert!(base.len() >= 4, "{base:?}");
+    // The model `rl`: scripted-a, with two HA submissions empty and the HA
+    // reports given as one run-level report.
+    copy_dir(&agents.join("scripted-a"), &agents.join("rl"));
+    copy_dir(&reports.join("scripted-a"), &reports.join("rl"));
+    let _ = std::fs::remove_dir_all(reports.join("rl/pr2_HA"));
+    std::fs::create_dir_all(reports.join("rl/pr2_HA")).unwrap();
+    let empties: Vec<&String> = base.iter().map(|(i, _)| i).take(2).collect();
+    for id in &empties {
+        // PR2 = the base files (the human PR1 restored base): an empty diff.
+        let tree = agents.join("rl/pr2_HA").join(id);
+        let _ = std::fs::remove_dir_all(&tree);
+        copy_dir(&bench().join("snapshots").join(id).join("before"), &tree);
+    }
+    let resolved: Vec<&String> = base
+        .iter()
+        .filter(|(i, r)| *r && !empties.contains(&i))
+        .map(|(i, _)| i)
+        .collect();
+    let unresolved: Vec<&String> = base
+        .iter()
+        .filter(|(i, r)| !*r && !empties.contains(&i))
+        .map(|(i, _)| i)
+        .collect();
+    let submitted: Vec<&String> = base.iter().map(|(i, _)| i).collect();
+    let run_report = serde_json::json!({
+        "schema_version": 2, "total_instances": base.len(),
+        "submitted_instances": submitted.len(), "submitted_ids": submitted,
+        "completed_ids": resolved.iter().chain(&unresolved).collect::<Vec<_>>(),
+        "resolved_ids": resolved, "unresolved_ids": unresolved,
+        "empty_patch_ids": empties, "error_ids": [], "incomplete_ids": []
+    });
+    std::fs::write(
+        reports.join("rl/pr2_HA/rl__HA.run1.json"),
+        run_report.to_string(),
+    )
+    .unwrap();
+    let mut cfg = config(&t.join("out"));
+    cfg.agents = agents;
+    cfg.reports = reports;
+    let s = run(cfg).unwrap();
+    let ha = outcomes_of(&t.join("out"), "rl", "HA");
+    assert_eq!(
+        ha.len(),
+        submitted.len(),
+        "every submission is an outcome: {ha:?}"
+    );
+    let got = ha.iter().filter(|(_, r)| *r).count();
+    assert_eq!(got, resolved.len(), "the harness's own resolved count");
+    for id in &empties {
+        assert!(ha.contains(&((*id).clone(), false)), "{id} unresolved");
+    }
+    let subs = s.submissions[&("rl".to_string(), "HA".to_string())];
+    assert_eq!(subs.empty, 2, "{subs:?}");
+    assert_eq!(subs.graded + subs.empty, submitted.len());
+    let report = std::fs::read_to_string(s.report_dir.join("report.md")).unwrap();
+    assert!(report.contains("## What this report holds"), "{report}");
+    let _ = std::fs::remove_dir_all(&t);
+}
+
+/// Issue 38: missing inputs never give an empty report with exit 0: no PR1
+/// at all is an error naming it (exit 2); HA outputs alone give a report
+/// that says, at its top, what it holds and that AA is missing.
+#[test]
+fn missing_inputs_are_named_never_an_empty_report() {
+    let t = tmp("missing");
+    // Only PR2 HA outputs (no PR1): nothing can be counted.
+    let agents = t.join("agents");
+    std::fs::create_dir_all(agents.join("m")).unwrap();
+    copy_dir(
+        &bench().join("agents/scripted-a/pr2_HA"),
+        &agents.join("m/pr2_HA"),
+    );
+    let mut cfg = config(&t.join("out1"));
+    cfg.agents = agents.clone();
+    let e = run(cfg).expect_err("no outcome is an error");
+    assert!(
+        e.contains("no PR2 outcome") && e.contains("m: no PR1"),
+        "{e}"
+    );
+    // PR1 and HA, no AA: a report that says AA is missing.
+    copy_dir(
+        &bench().join("agents/scripted-a/pr1"),
+        &agents.join("m/pr1"),
+    );
+    let reports = t.join("reports");
+    copy_dir(&bench().join("reports/scripted-a"), &reports.join("m"));
+    let _ = std::fs::remove_dir_all(reports.join("m/pr2_AA"));
+    let mut cfg = config(&t.join("out2"));
+    cfg.agents = agents;
+    cfg.reports = reports;
+    let s = run(cfg).unwrap();
+    assert!(s.outcomes > 0);
+    let report = std::fs::read_to_string(s.report_dir.join("report.md")).unwrap();
+    assert!(report.contains("What it lacks"), "{report}");
+    assert!(report.contains("m AA: no PR2 outcome"), "{report}");
+    let _ = std::fs::remove_dir_all(&t);
+}

@@ -226,16 +226,18 @@ pub fn markdown(
     for (b, n) in &t.shared_n {
         let _ = writeln!(s, "- {b}: {n} instances shared by all models");
     }
-    s.push_str("\n| benchmark | model | shared n | HA | AA | Δ [95% CI] | HA-only/AA-only | p | full n | HA | AA | Δ [95% CI] | HA-only/AA-only | p |\n");
-    s.push_str("|---|---|---:|---:|---:|---|---|---:|---:|---:|---:|---|---|---:|\n");
+    s.push_str("\n| benchmark | model | shared n | HA | AA | Δ [95% CI] | HA-only/AA-only | p | full n | HA | AA | Δ [95% CI] | HA-only/AA-only | p | HH |\n");
+    s.push_str("|---|---|---:|---:|---:|---|---|---:|---:|---:|---:|---|---|---:|---:|\n");
     for r in &t.table2 {
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} |",
             r.benchmark,
             r.model,
             md_cell(&r.shared),
-            md_cell(&r.full)
+            md_cell(&r.full),
+            r.hh_rate
+                .map_or_else(|| "–".to_string(), |v| format!("{v:.1}"))
         );
     }
     s.push_str("\n## Table 3 — by task type (full sets, pooled over benchmarks)\n\n");

@@ -97,7 +97,7 @@ pub fn load_instances(path: &Path, limits: SourceLimits) -> Result<Loaded<Instan
     // A `run_scripts/<id>/instance_info.txt` of SWE-bench Pro.
     if text.trim_start().starts_with("Instance ID:") {
         let mut out = Loaded::default();
-        match crate::pro::info_row(&text) {
+        match info_row(&text) {
             Some(row) => match instance_from_map(row, None, path, 1) {
                 Ok(i) => out.items.push(i),
                 Err(e) => out.errors.push(e),
@@ -609,6 +609,29 @@ impl Instance {
         }
         m
     }
+}
+
+/// Read a `run_scripts/<id>/instance_info.txt` of scaleapi/SWE-bench_Pro-os
+/// (`Instance ID: …`, `Repository: …`, `Base Commit: …`, `Test Files: [...]`,
+/// `FAIL_TO_PASS: [...]`, `PASS_TO_PASS: [...]`, one per line) as the row
+/// the instance loader reads (its keys kept).
+pub(crate) fn info_row(text: &str) -> Option<Map<String, Value>> {
+    let mut m = Map::new();
+    for line in text.lines() {
+        let Some((k, v)) = line.split_once(": ") else {
+            continue;
+        };
+        let v = v.trim();
+        let value = if v.starts_with('[') {
+            serde_json::from_str(v)
+                .or_else(|_| crate::pyliteral::parse_py_literal(v))
+                .unwrap_or_else(|_| Value::String(v.to_string()))
+        } else {
+            Value::String(v.to_string())
+        };
+        m.insert(k.trim().to_string(), value);
+    }
+    m.contains_key("Instance ID").then_some(m)
 }
 
 /// Read a `.parquet` dataset with the `parquet` crate's row API (no arrow).

@@ -59,10 +59,10 @@ pub use crate::predictions::{
 
 // Harness reports (per instance, run level, logs).
 pub use crate::report::{
-    load_instance_report, load_reports, load_reports_dir, load_reports_from_log,
-    load_reports_selected, load_resolved, load_run_report, parse_instance_report,
-    parse_report_bytes, HarnessNote, InstanceReport, ReportFilter, ReportSet, RunReport, RunStatus,
-    TestOutcome, TestsStatus,
+    load_instance_report, load_outcome_reports, load_reports, load_reports_dir,
+    load_reports_from_log, load_reports_selected, load_resolved, load_run_report,
+    parse_instance_report, parse_report_bytes, HarnessNote, InstanceReport, ReportFilter,
+    ReportSet, RunReport, RunStatus, TestOutcome, TestsStatus,
 };
 
 mod benchmark;

@@ -426,29 +426,6 @@ pub fn load_eval_results(
         .collect()
 }
 
-/// Read a `run_scripts/<id>/instance_info.txt` of scaleapi/SWE-bench_Pro-os
-/// (`Instance ID: …`, `Repository: …`, `Base Commit: …`, `Test Files: [...]`,
-/// `FAIL_TO_PASS: [...]`, `PASS_TO_PASS: [...]`, one per line) as the row
-/// the instance loader reads (its keys kept).
-pub fn info_row(text: &str) -> Option<Map<String, Value>> {
-    let mut m = Map::new();
-    for line in text.lines() {
-        let Some((k, v)) = line.split_once(": ") else {
-            continue;
-        };
-        let v = v.trim();
-        let value = if v.starts_with('[') {
-            serde_json::from_str(v)
-                .or_else(|_| crate::pyliteral::parse_py_literal(v))
-                .unwrap_or_else(|_| Value::String(v.to_string()))
-        } else {
-            Value::String(v.to_string())
-        };
-        m.insert(k.trim().to_string(), value);
-    }
-    m.contains_key("Instance ID").then_some(m)
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
@@ -512,7 +489,7 @@ mod tests {
     #[test]
     fn info_files_are_rows() {
         let text = "Instance ID: instance_a__b-1\nRepository: a/b\nBase Commit: abc\nTest Files: [\"t/x.py\"]\nFAIL_TO_PASS: [\"t/x.py::a\"]\nPASS_TO_PASS: []\n";
-        let m = info_row(text).unwrap();
+        let m = crate::instance::info_row(text).unwrap();
         let i =
             crate::instance::instance_from_map(m, None, Path::new("instance_info.txt"), 1).unwrap();
         assert_eq!(i.fail_to_pass, ["t/x.py::a"]);

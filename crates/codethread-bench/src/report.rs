@@ -591,6 +591,70 @@ impl RunReport {
     }
 }
 
+impl RunReport {
+    /// What the run says of each instance's resolution, for a resolve-rate
+    /// table (not the gate, which needs the tests): `resolved_ids` resolved,
+    /// `unresolved_ids` not; the empty predictions it skipped and its
+    /// errors as [`RunReport::gate_evidence`] says them (unresolved).
+    pub fn outcome_evidence(&self) -> Vec<InstanceReport> {
+        let mk = |id: &String, resolved: bool| InstanceReport {
+            instance_id: id.clone(),
+            patch_is_none: false,
+            patch_exists: true,
+            patch_successfully_applied: true,
+            resolved,
+            tests_status: None,
+            harness_note: None,
+        };
+        self.resolved_ids
+            .iter()
+            .map(|i| mk(i, true))
+            .chain(self.unresolved_ids.iter().map(|i| mk(i, false)))
+            .chain(self.gate_evidence())
+            .collect()
+    }
+}
+
+/// The reports of `paths` for a resolve-rate table: every report
+/// [`load_reports`] reads, and, for instances without one, what the
+/// run-level reports among and below `paths` say
+/// ([`RunReport::outcome_evidence`]: resolved, unresolved, skipped as
+/// empty, errored).
+pub fn load_outcome_reports(
+    paths: &[PathBuf],
+    limits: SourceLimits,
+) -> (BTreeMap<String, InstanceReport>, Vec<BenchError>) {
+    let (mut reports, mut errors) = load_reports(paths, limits);
+    let mut files = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            files.extend(run_report_files(p));
+        } else {
+            files.push(p.clone());
+        }
+    }
+    for f in files {
+        let Ok(text) = read_text(&f, limits) else {
+            continue;
+        };
+        let Ok(v) = serde_json::from_str::<Value>(&text) else {
+            continue;
+        };
+        if !is_run_report(&v) {
+            continue;
+        }
+        match load_run_report(&f, limits) {
+            Ok(r) => {
+                for e in r.outcome_evidence() {
+                    reports.entry(e.instance_id.clone()).or_insert(e);
+                }
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    (reports, errors)
+}
+
 /// Whether a JSON value is a run-level report (not a per-instance one).
 fn is_run_report(v: &Value) -> bool {
     v.as_object().is_some_and(|m| {
@@ -639,6 +703,22 @@ pub fn load_reports_selected(
                 Ok(f) => found.extend(f),
                 Err(e) => set.errors.push(e),
             }
+            // Run-level reports kept in the directory (`<model>.<run_id>.json`
+            // beside the per-instance trees): their evidence where no
+            // per-instance report exists (an empty prediction the harness
+            // skipped has none).
+            for f in run_report_files(p) {
+                if !filter.keeps_run_report(&f) {
+                    set.ignored += 1;
+                    continue;
+                }
+                match load_run_report(&f, limits) {
+                    Ok(r) => {
+                        run_level.extend(r.gate_evidence().into_iter().map(|e| (f.clone(), e)))
+                    }
+                    Err(e) => set.errors.push(e),
+                }
+            }
             continue;
         }
         if p.file_name().is_some_and(|n| n == "run_instance.log") {
@@ -685,6 +765,40 @@ pub fn load_reports_selected(
         .collect();
     merge(run_level, &mut set);
     set
+}
+
+/// The run-level report files below `dir`: regular `*.json` files other
+/// than `report.json` whose content is a run report (links not followed;
+/// a file that cannot be read is left to the per-instance walk's errors).
+fn run_report_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.filter_map(Result::ok) {
+            let Ok(t) = e.file_type() else { continue };
+            let p = e.path();
+            if t.is_dir() {
+                stack.push(p);
+            } else if t.is_file()
+                && p.extension().is_some_and(|x| x == "json")
+                && p.file_name().is_some_and(|n| n != "report.json")
+            {
+                let is_run = crate::files::read_opt_nofollow(&p, SourceLimits::default())
+                    .ok()
+                    .flatten()
+                    .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+                    .is_some_and(|v| is_run_report(&v));
+                if is_run {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    out.sort();
+    out
 }
 
 /// Read a run-level report.

@@ -53,6 +53,11 @@ pub struct LangInfo {
     /// The attributes that mark test code (Rust `#[test]`, `#[cfg(test)]`;
     /// [`crate::test_attribute_at`]); `None` for a language without them.
     pub test_attributes: Option<&'static TestAttributes>,
+    /// The grammar's external scanner reads a run of full-line comments
+    /// (`line_comment` lines) again at each of its lines (tree-sitter-python's
+    /// indentation scanner looks past them for the next line's indent): the
+    /// parse's read limit allows for it (`parse::rescan_allowance`).
+    pub rescanned_comment_runs: bool,
     /// The function index's tables (`spec.rs`).
     pub(crate) spec: &'static LangSpec,
 }
@@ -117,6 +122,7 @@ const BASE: LangInfo = LangInfo {
     fallback_grammars: &[],
     macros: None,
     test_attributes: None,
+    rescanned_comment_runs: false,
     spec: &spec::PYTHON,
 };
 
@@ -135,6 +141,7 @@ pub(crate) static LANGS: [LangInfo; Lang::COUNT] = [
         feature: "python",
         grammar: python,
         string_kinds: &["string", "concatenated_string"],
+        rescanned_comment_runs: true,
         spec: &spec::PYTHON,
         ..BASE
     },

@@ -236,37 +236,24 @@ pub fn estimate_tokens(source: &[u8]) -> u64 {
     tokens
 }
 
-/// Grammars whose external scanner reads a run of full-line comments again
-/// at each of its lines: tree-sitter-python's indentation scanner looks past
-/// every comment line that follows a line break for the next line's indent,
-/// so a run of `k` comment lines is read about `k` times (valid code: a
-/// 250-line comment block of CPython's `importlib/_bootstrap_external.py`).
-/// The comment opener, per grammar.
-static RESCANNED_COMMENT_RUNS: crate::PerLang<Option<u8>> = crate::PerLang::new([
-    (Lang::Python, Some(b'#')),
-    (Lang::Go, None),
-    (Lang::Rust, None),
-    (Lang::JavaScript, None),
-    (Lang::TypeScript, None),
-    (Lang::Tsx, None),
-    (Lang::Java, None),
-    (Lang::C, None),
-    (Lang::Cpp, None),
-    (Lang::Ruby, None),
-    (Lang::Php, None),
-]);
-
 /// The lexer reads a file's comment runs cost its grammar's scanner beyond
-/// one read of each byte ([`RESCANNED_COMMENT_RUNS`]): each line of a run
+/// one read of each byte ([`crate::LangInfo::rescanned_comment_runs`]): each line of a run
 /// reads the rest of the run again, in reads of at least [`READ_CHUNK`]
 /// bytes. The read limit of a parse is its budget's plus this, so that a
 /// comment block is never what refuses a valid file; a run so long that
 /// reading it again at each line is too slow is still stopped by the time
 /// limit (about 6,000 consecutive comment lines per 10 s).
 pub(crate) fn rescan_allowance(grammar: Lang, source: &[u8]) -> u64 {
-    let Some(opener) = *RESCANNED_COMMENT_RUNS.get(grammar) else {
+    let info = grammar.info();
+    if !info.rescanned_comment_runs {
         return 0;
-    };
+    }
+    let opener = info
+        .line_comment
+        .as_bytes()
+        .first()
+        .copied()
+        .unwrap_or(b'#');
     let cost =
         |lines: u64, bytes: u64| lines.saturating_mul(bytes.saturating_add(READ_CHUNK as u64));
     let (mut total, mut lines, mut bytes) = (0u64, 0u64, 0u64);

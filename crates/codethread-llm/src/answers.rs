@@ -6,17 +6,9 @@ use std::path::Path;
 
 use codethread_bench::records::{read_text, split_records, Loaded};
 use codethread_bench::BenchError;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// A model's answer for one instance, as read from a results file.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Answer {
-    /// The instance (`custom_id` of the request).
-    pub instance_id: String,
-    /// The answer text.
-    pub content: String,
-}
+pub use crate::request::Answer;
 
 /// Read answers: JSONL (or JSON) lines in any of these shapes:
 /// `{custom_id|instance_id, content|answer|text}`; an OpenAI chat completion

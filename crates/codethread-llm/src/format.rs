@@ -39,9 +39,8 @@ use serde_json::{json, Value};
 use codethread_bench::records::{read_text, split_records};
 use codethread_bench::BenchError;
 
-use crate::answers::Answer;
 use crate::error::{LlmError, RequestLineError, RequestProblem};
-use crate::request::{ChatMessage, LlmRequest};
+use crate::request::{Answer, ChatMessage, LlmRequest};
 
 /// The two batch request formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -40,9 +40,9 @@ mod format;
 mod request;
 mod runner;
 
-pub use answers::{import_answers, Answer};
+pub use answers::import_answers;
 pub use error::{LlmError, RequestLineError, RequestProblem};
-pub use request::{ChatMessage, LlmRequest};
+pub use request::{Answer, ChatMessage, LlmRequest};
 
 // The answer cache.
 pub use cache::{Cache, CacheRecord};

@@ -56,3 +56,12 @@ impl LlmRequest {
         })
     }
 }
+
+/// A model's answer for one instance, as read from a results file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Answer {
+    /// The instance (`custom_id` of the request).
+    pub instance_id: String,
+    /// The answer text.
+    pub content: String,
+}
