@@ -36,7 +36,6 @@ use codethread::bench::load_instances;
 use codethread::bench::write_jsonl;
 use codethread::bench::HarnessGeneration;
 use codethread::bench::{load_predictions, predictions_by_id};
-use codethread::bench::{load_reports_selected, ReportFilter};
 use codethread::chain::ChainError;
 use codethread::chain::Pr0Options;
 use codethread::chain::{self, Chain, Layer, SourceSpec};
@@ -828,88 +827,33 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             for e in &preds.errors {
                 eprintln!("unloadable prediction: {e}");
             }
-            let mut failed = preds.errors.len();
-            // Only the reports of the stack being gated: the harness logs it
-            // under its model_name_or_path, `<model>__PR1` (as `chain stack`
-            // names it).
-            let base = model.or_else(|| {
-                preds
-                    .items
-                    .last()
-                    .map(|p| p.model_name_or_path.clone())
-                    .filter(|m| !m.is_empty())
-            });
-            let stack_model = base.map(|m| {
-                if m.ends_with("__PR1") {
-                    m
-                } else {
-                    chain::stack_model_name(&m, &[Layer::HumanPr1])
-                }
-            });
-            if stack_model.is_none() && run_id.is_none() {
-                eprintln!(
-                    "warning: the predictions name no model and no --model / --run-id was given: every report below the report directories is read"
-                );
-            }
-            let filter = ReportFilter {
-                model: stack_model,
-                run_id,
-            };
-            // Directories, per-instance report.json / run_instance.log files and
-            // run-level reports alike.
-            let set = load_reports_selected(&reports, &filter, lim);
-            for e in &set.errors {
-                eprintln!("unreadable report: {e}");
-            }
-            failed += set.errors.len();
-            if set.ignored > 0 {
-                eprintln!(
-                    "ignored {} reports of other models or runs (reading model {}, run {})",
-                    set.ignored,
-                    filter.model.as_deref().unwrap_or("any"),
-                    filter.run_id.as_deref().unwrap_or("any")
-                );
-            }
-            for (id, paths) in &set.conflicts {
-                let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-                eprintln!(
-                    "conflicting reports: instance {}: {} disagree; neither is used",
-                    codethread::bench::ids::label(id),
-                    names.join(" and ")
-                );
-            }
-            failed += set.conflicts.len();
-            let all = set.reports;
             let mut source = match (&src.snapshots, &src.repo, &src.repos) {
                 (None, None, None) => None,
                 _ => Some(src.spec()?.open(lim)),
             };
-            let d = chain::gate_predictions(
+            let run = chain::gate_run(
                 &chain,
-                &predictions_by_id(&preds.items),
-                &all,
+                &preds.items,
+                &reports,
+                &chain::GateRunOptions::default()
+                    .model(model)
+                    .run_id(run_id)
+                    .limits(lim),
                 source
                     .as_deref_mut()
                     .map(|s| s as &mut dyn codethread::chain::SourceReader),
             );
-            let gated: std::collections::HashSet<&str> =
-                d.iter().map(|x| x.instance_id.as_str()).collect();
-            for p in &preds.items {
-                if !gated.contains(p.instance_id.as_str()) {
-                    eprintln!(
-                        "not gated: prediction for {}: not a built instance of the chain",
-                        p.instance_id
-                    );
-                    failed += 1;
-                }
+            for w in &run.warnings {
+                eprintln!("warning: {w}");
             }
+            for p in &run.problems {
+                eprintln!("{p}");
+            }
+            let failed = preds.errors.len() + run.problems.len();
+            let d = run.decisions;
             for x in &d {
-                let reasons: Vec<String> = x.reasons.iter().map(|r| r.to_string()).collect();
-                writeln!(
-                    stdout,
-                    "{}",
-                    serde_json::json!({"instance_id": x.instance_id, "kept": x.kept, "reasons": reasons})
-                )?;
+                // One JSON shape for a decision, as `reproduce`'s gate files.
+                writeln!(stdout, "{}", serde_json::to_string(x)?)?;
             }
             eprintln!(
                 "kept {} of {} ({} unloadable or unreadable inputs)",

@@ -44,8 +44,8 @@ use crate::fsutil::{read, read_opt, write_in};
 use codethread_bench::carry::{patch_value, put_bytes};
 use codethread_bench::to_jsonl;
 use codethread_bench::{
-    check_harness_row, swebench_row, HarnessGeneration, Instance, InstanceReport, PatchPrediction,
-    Prediction,
+    check_harness_row, predictions_by_id, swebench_row, HarnessGeneration, Instance,
+    InstanceReport, PatchPrediction, Prediction,
 };
 
 use crate::error::ChainError;
@@ -1163,4 +1163,155 @@ pub fn chain_requests(
             (id, r)
         })
         .collect()
+}
+
+/// What [`gate_run`] is told besides the predictions and reports.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct GateRunOptions {
+    /// The model the predictions were stacked under (`--model`); `None`:
+    /// the predictions' own `model_name_or_path`.
+    pub model: Option<String>,
+    /// The harness run id to read reports of; `None`: any.
+    pub run_id: Option<String>,
+    /// The limits every file is read under.
+    pub limits: SourceLimits,
+}
+
+impl GateRunOptions {
+    /// With `model` as the predictions' model.
+    pub fn model(mut self, model: Option<String>) -> Self {
+        self.model = model;
+        self
+    }
+
+    /// With `run_id` as the harness run to read.
+    pub fn run_id(mut self, run_id: Option<String>) -> Self {
+        self.run_id = run_id;
+        self
+    }
+
+    /// With `limits` for every file read.
+    pub fn limits(mut self, limits: SourceLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+}
+
+/// What [`gate_run`] decided and what it could not use.
+#[derive(Debug, Default)]
+pub struct GateRun {
+    /// One decision per prediction of a built instance.
+    pub decisions: Vec<GateDecision>,
+    /// The stack model name whose reports were read (`<model>__PR1`), when
+    /// one is known.
+    pub stack_model: Option<String>,
+    /// Notes that are no failure (no model named: every report read;
+    /// reports of other models or runs left out, naming the model they were
+    /// filed under when it differs).
+    pub warnings: Vec<String>,
+    /// Inputs that could not be used, each named (unreadable reports,
+    /// conflicting reports, predictions for instances the chain did not
+    /// build): counted in the exit code.
+    pub problems: Vec<String>,
+}
+
+/// The gate of one PR1 predictions file against harness reports, with every
+/// rule a command line needs: the stack's model name
+/// ([`stack_model_name`]: `<model>__PR1`, the name `chain stack` gave the
+/// stack the harness graded) from `opts.model` or the predictions; the
+/// reports of that stack only (SWE-bench harness trees, per-instance and
+/// run-level files, and SWE-bench Pro output directories, read as Pro's
+/// evaluator decides for the stack's prefix); conflicts, unreadable files
+/// and predictions for instances the chain did not build named in
+/// [`GateRun::problems`]; reports of another model left out and named.
+pub fn gate_run(
+    chain: &Chain,
+    preds: &[Prediction],
+    reports: &[PathBuf],
+    opts: &GateRunOptions,
+    source: Option<&mut dyn SourceReader>,
+) -> GateRun {
+    let mut run = GateRun::default();
+    let base = opts.model.clone().or_else(|| {
+        preds
+            .last()
+            .map(|p| p.model_name_or_path.clone())
+            .filter(|m| !m.is_empty())
+    });
+    let stack_model = base.map(|m| {
+        if m.ends_with("__PR1") {
+            m
+        } else {
+            stack_model_name(&m, &[Layer::HumanPr1])
+        }
+    });
+    if stack_model.is_none() && opts.run_id.is_none() {
+        run.warnings.push(
+            "the predictions name no model and no --model / --run-id was given: every report below the report directories is read".into(),
+        );
+    }
+    let filter = codethread_bench::ReportFilter {
+        model: stack_model.clone(),
+        run_id: opts.run_id.clone(),
+    };
+    // SWE-bench Pro output directories are read for the stack's prefix;
+    // everything else as the SWE-bench harness writes it.
+    let (pro_dirs, swe): (Vec<PathBuf>, Vec<PathBuf>) = reports
+        .iter()
+        .cloned()
+        .partition(|p| p.is_dir() && codethread_bench::pro::is_output_dir(p));
+    let mut set = codethread_bench::load_reports_selected(&swe, &filter, opts.limits);
+    let by_id: BTreeMap<String, &Instance> = chain
+        .instances
+        .iter()
+        .map(|i| (i.instance_id.clone(), i))
+        .collect();
+    for d in &pro_dirs {
+        let prefix = stack_model.clone().unwrap_or_default();
+        let pro = codethread_bench::pro::load_outputs(d, &prefix, &by_id, opts.limits);
+        set.errors.extend(pro.errors);
+        set.ignored += pro.ignored;
+        for (id, r) in pro.reports {
+            set.reports.entry(id).or_insert(r);
+        }
+    }
+    run.problems
+        .extend(set.errors.iter().map(|e| format!("unreadable report: {e}")));
+    if set.ignored > 0 {
+        let mut w = format!(
+            "ignored {} reports of other models or runs (reading model {}, run {})",
+            set.ignored,
+            filter.model.as_deref().unwrap_or("any"),
+            filter.run_id.as_deref().unwrap_or("any")
+        );
+        if set.reports.is_empty() {
+            w.push_str(": no report of this stack was found; if the harness graded it under another name, give that name with --model (a SWE-agent predictions file names its own model)");
+        }
+        run.warnings.push(w);
+    }
+    for (id, paths) in &set.conflicts {
+        let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        run.problems.push(format!(
+            "conflicting reports: instance {}: {} disagree; neither is used",
+            codethread_bench::ids::label(id),
+            names.join(" and ")
+        ));
+    }
+    run.decisions = gate_predictions(chain, &predictions_by_id(preds), &set.reports, source);
+    let gated: std::collections::HashSet<&str> = run
+        .decisions
+        .iter()
+        .map(|x| x.instance_id.as_str())
+        .collect();
+    for p in preds {
+        if !gated.contains(p.instance_id.as_str()) {
+            run.problems.push(format!(
+                "not gated: prediction for {}: not a built instance of the chain",
+                codethread_bench::ids::label(&p.instance_id)
+            ));
+        }
+    }
+    run.stack_model = stack_model;
+    run
 }

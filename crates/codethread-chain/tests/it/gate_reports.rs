@@ -411,3 +411,89 @@ fn a_report_without_evidence_about_the_listed_tests_is_no_tests_status() {
         vec![GateReason::NoTestsStatus]
     );
 }
+
+/// Issue 33: `gate_run` reads a SWE-bench Pro output directory
+/// (`<instance_id>/<prefix>_output.json`, the parser's `{"tests": [...]}`)
+/// for the stack's prefix (`<model>__PR1`), decides each PR1 by the
+/// instance's own lists as Pro's evaluator does (`PASSED` only), leaves
+/// another prefix's outputs out and names it, and never takes
+/// `eval_results.json` (one flag per instance) as test evidence.
+#[test]
+fn pro_output_directories_feed_the_gate() {
+    let fx = fixture("pro");
+    let pro = fx.dir.join("pro-out");
+    let out = |id: &str, prefix: &str, tests: Value| {
+        let d = pro.join(id);
+        std::fs::create_dir_all(&d).unwrap();
+        std::fs::write(
+            d.join(format!("{prefix}_output.json")),
+            json!({"tests": tests}).to_string(),
+        )
+        .unwrap();
+        std::fs::write(d.join(format!("{prefix}_patch.diff")), "x").unwrap();
+    };
+    let t = |name: &str, status: &str| json!({"name": name, "status": status});
+    // o__r-1: P2P pass, F2P fails: kept.
+    out(
+        "o__r-1",
+        "agent__PR1",
+        json!([
+            t("t::test_f_0", "FAILED"),
+            t("t::test_g_0", "PASSED"),
+            t("t::test_h_0", "PASSED")
+        ]),
+    );
+    // o__r-2: a P2P test failed: dropped.
+    out(
+        "o__r-2",
+        "agent__PR1",
+        json!([
+            t("t::test_f_1", "FAILED"),
+            t("t::test_g_1", "FAILED"),
+            t("t::test_h_1", "PASSED")
+        ]),
+    );
+    // o__r-3: only another stack's output (a PR2 prefix): no report.
+    out(
+        "o__r-3",
+        "agent__HA",
+        json!([
+            t("t::test_f_2", "PASSED"),
+            t("t::test_g_2", "PASSED"),
+            t("t::test_h_2", "PASSED")
+        ]),
+    );
+    std::fs::write(pro.join("eval_results.json"), r#"{"o__r-3": true}"#).unwrap();
+    let preds: Vec<Prediction> = IDS
+        .iter()
+        .map(|id| Prediction {
+            instance_id: (*id).into(),
+            model_name_or_path: "agent".into(),
+            model_patch: "diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n def f(x):\n-    raise NotImplementedError\n+    return x + 1\n".into(),
+        })
+        .collect();
+    let run = codethread_chain::gate_run(
+        &fx.chain,
+        &preds,
+        &[pro.clone()],
+        &codethread_chain::GateRunOptions::default(),
+        None,
+    );
+    assert_eq!(run.stack_model.as_deref(), Some("agent__PR1"));
+    let by: BTreeMap<&str, &codethread_chain::GateDecision> = run
+        .decisions
+        .iter()
+        .map(|d| (d.instance_id.as_str(), d))
+        .collect();
+    assert!(by["o__r-1"].kept, "{:?}", by["o__r-1"]);
+    assert!(!by["o__r-2"].kept);
+    assert!(
+        matches!(&by["o__r-2"].reasons[..], [GateReason::P2pFailed(t)] if t == &["t::test_g_1".to_string()])
+    );
+    assert_eq!(by["o__r-3"].reasons, [GateReason::NoReport]);
+    assert!(
+        run.warnings.iter().any(|w| w.contains("ignored 1")),
+        "{:?}",
+        run.warnings
+    );
+}
