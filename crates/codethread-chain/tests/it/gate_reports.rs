@@ -475,7 +475,7 @@ fn pro_output_directories_feed_the_gate() {
     let run = codethread_chain::gate_run(
         &fx.chain,
         &preds,
-        &[pro.clone()],
+        std::slice::from_ref(&pro),
         &codethread_chain::GateRunOptions::default(),
         None,
     );
