@@ -33,12 +33,12 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use codethread::bench::load_instances;
+use codethread::bench::load_predictions;
 use codethread::bench::write_jsonl;
 use codethread::bench::HarnessGeneration;
-use codethread::bench::{load_predictions, predictions_by_id};
 use codethread::chain::ChainError;
 use codethread::chain::Pr0Options;
-use codethread::chain::{self, Chain, Layer, SourceSpec};
+use codethread::chain::{self, Chain, SourceSpec};
 use codethread::exit::{from_counts, Outcome};
 use codethread::lang::io::{SourceLimits, DEFAULT_MAX_FILE_BYTES};
 use codethread::llm::printable_id;
@@ -222,6 +222,12 @@ enum Cmd {
         /// Output predictions (JSONL).
         #[arg(long)]
         out: PathBuf,
+        /// The output's format: `swebench` (JSONL predictions the SWE-bench
+        /// harness grades) or `pro` (the JSON list of {instance_id, patch,
+        /// prefix} SWE-bench Pro's evaluator reads, the prefix being the
+        /// stack's model name).
+        #[arg(long, default_value = "swebench")]
+        format: String,
         /// Also write the Follow-On Issue dataset on top of PR1 here (JSONL).
         #[arg(long)]
         follow_on: Option<PathBuf>,
@@ -629,43 +635,6 @@ fn instances(
     Ok((l.items, l.errors.len()))
 }
 
-/// A stack layer, its model name and the number of unloadable predictions
-/// (each reported on stderr).
-fn layer(arg: &str, lim: SourceLimits) -> Result<(Layer, Option<String>, usize), ChainError> {
-    match arg {
-        "human" => Ok((Layer::HumanPr1, Some("human".into()), 0)),
-        "gold" => Ok((Layer::Gold, Some("gold".into()), 0)),
-        path => {
-            let (from_base, path) = match path.strip_prefix("base:") {
-                Some(p) => (true, p),
-                None => (false, path),
-            };
-            let l = load_predictions(Path::new(path), lim)?;
-            for w in &l.warnings {
-                eprintln!("warning: {w}");
-            }
-            for e in &l.errors {
-                eprintln!("unloadable prediction: {e}");
-            }
-            let model = l
-                .items
-                .last()
-                .map(|p| p.model_name_or_path.clone())
-                .filter(|m| !m.is_empty());
-            let m = predictions_by_id(&l.items);
-            Ok((
-                if from_base {
-                    Layer::PredictionsFromBase(m)
-                } else {
-                    Layer::Predictions(m)
-                },
-                model,
-                l.errors.len(),
-            ))
-        }
-    }
-}
-
 fn parse_lang(s: &str) -> Result<codethread::lang::Lang, String> {
     codethread::lang::Lang::from_name(s).ok_or_else(|| format!("unknown language `{s}`"))
 }
@@ -1015,39 +984,53 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             later,
             model,
             out,
+            format,
             follow_on,
             follow_on_mini,
         } => {
             let chain = Chain::open(&chain, lim)?;
-            let mut layers = Vec::new();
-            // The name comes from the last predictions layer (the agent's):
-            // `--pr1 AGENT --pr2 gold` is AGENT__AH, not gold__AH; `human` /
-            // `gold` name a stack only when it has no predictions layer.
-            let mut last_agent = None;
-            let mut last_human = None;
-            let mut unloadable = 0;
-            for a in std::iter::once(&pr1).chain(later.iter()) {
-                let (l, m, bad) = layer(a, lim)?;
-                if matches!(l, Layer::HumanPr1 | Layer::Gold) {
-                    last_human = m.or(last_human);
-                } else {
-                    last_agent = m.or(last_agent);
-                }
-                layers.push(l);
-                unloadable += bad;
-            }
-            let model = chain::stack_model_name(
-                &model
-                    .or(last_agent)
-                    .or(last_human)
-                    .unwrap_or_else(|| "codethread".into()),
-                &layers,
-            );
+            let specs: Vec<chain::LayerSpec> = std::iter::once(&pr1)
+                .chain(later.iter())
+                .map(|a| a.parse().unwrap_or(chain::LayerSpec::Human))
+                .collect();
             let mut source = src.spec()?.open(lim);
             let b = bar(chain.instances.len());
-            let (preds, outcomes) =
-                chain::stack(&chain, &layers, &model, source.as_mut(), &mut progress(&b));
-            write_jsonl(&out, &preds)?;
+            let run = chain::stack_run(
+                &chain,
+                &specs,
+                model,
+                source.as_mut(),
+                lim,
+                &mut progress(&b),
+            )?;
+            for w in &run.warnings {
+                eprintln!("warning: {w}");
+            }
+            for p in &run.problems {
+                eprintln!("{p}");
+            }
+            let unloadable = run.problems.len();
+            let (model, layers, preds, outcomes) =
+                (run.model, run.layers, run.predictions, run.outcomes);
+            match format.as_str() {
+                "swebench" => write_jsonl(&out, &preds)?,
+                "pro" => {
+                    let patches: Vec<(String, String)> = preds
+                        .iter()
+                        .map(|p| {
+                            (
+                                p.instance_id.clone(),
+                                String::from_utf8_lossy(&p.model_patch).into_owned(),
+                            )
+                        })
+                        .collect();
+                    codethread::lang::io::write_atomic(
+                        &out,
+                        codethread::bench::pro::patches_file(&patches, &model).as_bytes(),
+                    )?;
+                }
+                other => return Err(format!("unknown --format {other:?} (swebench, pro)").into()),
+            }
             if follow_on.is_some() || follow_on_mini.is_some() {
                 if let Some(first) = layers.first() {
                     let (rows, fo_outcomes) =
@@ -1089,7 +1072,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             }
             writeln!(
                 stdout,
-                "stacked {} predictions, {} failed, {} unloadable predictions",
+                "stacked {} predictions, {} failed, {} unloadable or unknown predictions",
                 preds.len(),
                 failed.len(),
                 unloadable

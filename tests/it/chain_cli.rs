@@ -823,3 +823,78 @@ fn ids_that_no_output_can_hold_are_refused_per_row() {
     assert_eq!(r.stdout.lines().count(), 1, "{}", r.stdout);
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Issue 38: `chain stack` names each prediction row for an instance the
+/// chain did not build and exits 1 (they were ignored with exit 0); `--format
+/// pro` writes the JSON list of `{instance_id, patch, prefix}` SWE-bench
+/// Pro's evaluator reads, the prefix being the stack's name (issue 33).
+#[test]
+fn stack_names_rows_outside_the_chain_and_writes_pros_patches() {
+    let ids = ["inst-one", "inst-two"];
+    let (d, out, snaps) = built("stack-outside", &ids);
+    let add = "diff --git a/n.py b/n.py\nnew file mode 100644\n--- /dev/null\n+++ b/n.py\n@@ -0,0 +1 @@\n+x = 1\n";
+    let preds = d.join("pr2.jsonl");
+    let lines: Vec<String> = ids
+        .iter()
+        .copied()
+        .chain(["not-built-1", "not-built-2", "not-built-3"])
+        .map(|id| {
+            json!({"instance_id": id, "model_name_or_path": "agent", "model_patch": add})
+                .to_string()
+        })
+        .collect();
+    std::fs::write(&preds, lines.join("\n")).unwrap();
+    let o = d.join("stacked.jsonl");
+    let r = chain(&[
+        "stack",
+        "--chain",
+        p(&out),
+        "--snapshots",
+        p(&snaps),
+        "--pr1",
+        "human",
+        "--pr2",
+        p(&preds),
+        "--out",
+        p(&o),
+    ]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    for id in ["not-built-1", "not-built-2", "not-built-3"] {
+        assert!(
+            r.stderr
+                .lines()
+                .any(|l| l.contains(id) && l.contains("not a built instance")),
+            "{id}: {}",
+            r.stderr
+        );
+    }
+    let pro = d.join("patches.json");
+    let r = chain(&[
+        "stack",
+        "--chain",
+        p(&out),
+        "--snapshots",
+        p(&snaps),
+        "--pr1",
+        "human",
+        "--pr2",
+        "gold",
+        "--format",
+        "pro",
+        "--out",
+        p(&pro),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&pro).unwrap()).unwrap();
+    let rows = v.as_array().expect("one JSON list");
+    assert_eq!(rows.len(), ids.len());
+    for row in rows {
+        assert_eq!(row["prefix"], "gold__HH");
+        assert!(row["patch"]
+            .as_str()
+            .is_some_and(|p| p.contains("diff --git")));
+        assert!(ids.contains(&row["instance_id"].as_str().unwrap_or("")));
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -109,9 +109,9 @@ pub use crate::gate::{gate_all, gate_one, GateDecision, GateReason};
 // The batch drivers (`build`, `stack`, `gate`, targets, PR0, requests).
 pub use crate::pipeline::{
     build, chain_requests, follow_on_rows, gate_predictions, gate_run, llm_requests, pr0_batch,
-    stack, stack_model_name, targets_batch, BuildOptions, BuildStatus, BuildSummary, Chain,
-    FollowOnRow, GateRun, GateRunOptions, InstanceOutcome, Layer, Pr0Status, RequestFormat,
-    SourceSpec, StackOutcome, TargetsLine, PR0_SEALED_FILE,
+    stack, stack_model_name, stack_run, targets_batch, BuildOptions, BuildStatus, BuildSummary,
+    Chain, FollowOnRow, GateRun, GateRunOptions, InstanceOutcome, Layer, LayerSpec, Pr0Status,
+    RequestFormat, SourceSpec, StackOutcome, StackRun, TargetsLine, PR0_SEALED_FILE,
 };
 
 /// The README's example, compiled and run as a doctest.

@@ -1315,3 +1315,147 @@ pub fn gate_run(
     run.stack_model = stack_model;
     run
 }
+
+/// A stack layer as a command line names it: `human` (the human PR1),
+/// `gold` (the gold patch), a predictions file, or `base:` and a
+/// predictions file whose patches are relative to `base_commit`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum LayerSpec {
+    /// `human`.
+    Human,
+    /// `gold`.
+    Gold,
+    /// A predictions file, relative to the state after the layers below
+    /// (`from_base`: relative to `base_commit`, the `base:` prefix).
+    Predictions {
+        /// The file.
+        path: PathBuf,
+        /// Given with `base:`.
+        from_base: bool,
+    },
+}
+
+impl std::str::FromStr for LayerSpec {
+    type Err = std::convert::Infallible;
+    fn from_str(arg: &str) -> Result<Self, Self::Err> {
+        Ok(match arg {
+            "human" => LayerSpec::Human,
+            "gold" => LayerSpec::Gold,
+            path => match path.strip_prefix("base:") {
+                Some(p) => LayerSpec::Predictions {
+                    path: PathBuf::from(p),
+                    from_base: true,
+                },
+                None => LayerSpec::Predictions {
+                    path: PathBuf::from(path),
+                    from_base: false,
+                },
+            },
+        })
+    }
+}
+
+/// What [`stack_run`] stacked and what it could not use.
+#[derive(Debug, Default)]
+pub struct StackRun {
+    /// The stack's model name ([`stack_model_name`] of the last predictions
+    /// layer's model, else of the given or human name).
+    pub model: String,
+    /// The layers, in order.
+    pub layers: Vec<Layer>,
+    /// One combined prediction per built instance that stacked.
+    pub predictions: Vec<PatchPrediction>,
+    /// One outcome per built instance.
+    pub outcomes: Vec<StackOutcome>,
+    /// Warnings of the predictions files (identical repeated rows).
+    pub warnings: Vec<String>,
+    /// Inputs that could not be used, each named: unloadable prediction
+    /// rows, and rows for instances the chain did not build (counted in the
+    /// exit code, never ignored silently).
+    pub problems: Vec<String>,
+}
+
+/// Stack PR0 and the given layers for every built instance of `chain`, with
+/// the rules of a command line: the layers loaded from their specs, the
+/// stack named by the last predictions layer's model (`--pr1 AGENT --pr2
+/// gold` is `AGENT__AH`; `human` / `gold` name a stack only when it has no
+/// predictions layer; `model` overrides the base name), and every
+/// prediction row for an instance the chain did not build named in
+/// [`StackRun::problems`].
+///
+/// # Errors
+/// A predictions file that cannot be read at all.
+pub fn stack_run(
+    chain: &Chain,
+    specs: &[LayerSpec],
+    model: Option<String>,
+    source: &mut dyn SourceReader,
+    limits: SourceLimits,
+    progress: &mut dyn FnMut(usize, usize, &str),
+) -> Result<StackRun, ChainError> {
+    let mut run = StackRun::default();
+    let (mut last_agent, mut last_human) = (None, None);
+    let built: std::collections::HashSet<&str> = chain
+        .instances
+        .iter()
+        .filter(|i| chain.was_built(&i.instance_id))
+        .map(|i| i.instance_id.as_str())
+        .collect();
+    for (k, spec) in specs.iter().enumerate() {
+        match spec {
+            LayerSpec::Human => {
+                last_human = Some("human".to_string());
+                run.layers.push(Layer::HumanPr1);
+            }
+            LayerSpec::Gold => {
+                last_human = Some("gold".to_string());
+                run.layers.push(Layer::Gold);
+            }
+            LayerSpec::Predictions { path, from_base } => {
+                let l = codethread_bench::load_predictions(path, limits)?;
+                run.warnings.extend(l.warnings.iter().cloned());
+                run.problems.extend(
+                    l.errors
+                        .iter()
+                        .map(|e| format!("unloadable prediction: {e}")),
+                );
+                for p in &l.items {
+                    if !built.contains(p.instance_id.as_str()) {
+                        run.problems.push(format!(
+                            "PR{}: {}: prediction for {}, which is not a built instance of the chain; not used",
+                            k + 1,
+                            path.display(),
+                            codethread_bench::ids::label(&p.instance_id)
+                        ));
+                    }
+                }
+                if let Some(m) = l
+                    .items
+                    .last()
+                    .map(|p| p.model_name_or_path.clone())
+                    .filter(|m| !m.is_empty())
+                {
+                    last_agent = Some(m);
+                }
+                let m = predictions_by_id(&l.items);
+                run.layers.push(if *from_base {
+                    Layer::PredictionsFromBase(m)
+                } else {
+                    Layer::Predictions(m)
+                });
+            }
+        }
+    }
+    run.model = stack_model_name(
+        &model
+            .or(last_agent)
+            .or(last_human)
+            .unwrap_or_else(|| "codethread".into()),
+        &run.layers,
+    );
+    let (preds, outcomes) = stack(chain, &run.layers, &run.model, source, progress);
+    run.predictions = preds;
+    run.outcomes = outcomes;
+    Ok(run)
+}
