@@ -86,6 +86,9 @@ pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError
         on_parse_errors: ParseErrorPolicy::SkipAffected,
         verify: true,
         hint: loc.language_hint,
+        // Go: an import the stubs leave unused is written as a blank import
+        // (the PR0 compiles; the human PR1 restores it).
+        blank_unused_go_imports: true,
         ..Options::default()
     };
     let mut out = Pr0 {
@@ -145,8 +148,11 @@ pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError
         edits.sort_by_key(|e| e.start_byte);
         let mut shift: isize = 0;
         for e in edits {
-            let line = (e.line as isize + shift).max(1) as usize;
-            out.lines.insert(format!("{path}::{}", e.function), line);
+            // An import made blank (`line` 0) is no target.
+            if e.line > 0 {
+                let line = (e.line as isize + shift).max(1) as usize;
+                out.lines.insert(format!("{path}::{}", e.function), line);
+            }
             let removed = before
                 .get(e.start_byte..e.end_byte)
                 .map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count());

@@ -157,6 +157,21 @@ pub(crate) fn apply_with(
             // Never write through a symlink held in the tree.
             symlink_ancestor_check(&|q: &[u8]| get(&overlay, q), p)?;
         }
+        // A submodule pointer (mode 160000, `Subproject commit ...`) names a
+        // commit of another repository, no file of this tree: `git apply`
+        // records it in the index only, and the tree of files is unchanged.
+        if fp.is_gitlink() {
+            let label = |p: &Option<Vec<u8>>| p.as_deref().map(codethread_lang::bytes_label);
+            report.files.push(FileReport {
+                op: fp.op(),
+                old_path: label(src),
+                new_path: label(dst),
+                hunks: Vec::new(),
+                removed_lines: Vec::new(),
+                added_lines: Vec::new(),
+            });
+            continue;
+        }
         // Reversing a copy makes its source the destination, which exists:
         // refused, as `git apply -R` refuses it ("already exists").
         let is_copy = fp.is_copy;
@@ -791,5 +806,39 @@ mod tests {
             t.apply(&p, &ApplyOptions::default()),
             Err(ApplyError::Symlink { .. })
         ));
+    }
+}
+
+#[cfg(test)]
+mod gitlink_tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use crate::{parse, ApplyOptions, MemTree};
+
+    /// Issue 33: a gold patch that moves a submodule pointer (vuls) applies
+    /// in memory as `git apply` applies it in a work tree: the pointer is no
+    /// file of the tree and is left alone, the other files change; the
+    /// reverse restores them.
+    #[test]
+    fn submodule_pointers_are_no_files() {
+        let patch = b"diff --git a/integration b/integration\nindex d97bf531..b40375c4 160000\n--- a/integration\n+++ b/integration\n@@ -1 +1 @@\n-Subproject commit d97bf5311446396efd134fd812e51da5ad0df15a\n+Subproject commit b40375c4df717d13626da9a78dbc56591336eb92\ndiff --git a/m.go b/m.go\nindex 1..2 100644\n--- a/m.go\n+++ b/m.go\n@@ -1 +1 @@\n-package a\n+package b\n";
+        let p = parse(patch).unwrap();
+        assert!(p.files[0].is_gitlink());
+        assert!(!p.files[1].is_gitlink());
+        let mut t = MemTree::new();
+        t.insert(b"m.go".to_vec(), b"package a\n".to_vec());
+        let r = t.apply(&p, &ApplyOptions::default()).unwrap();
+        assert_eq!(r.files.len(), 2);
+        assert_eq!(t.get(b"m.go").unwrap(), b"package b\n");
+        assert!(t.get(b"integration").is_none());
+        t.apply(
+            &p,
+            &ApplyOptions {
+                reverse: true,
+                ..ApplyOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(t.get(b"m.go").unwrap(), b"package a\n");
     }
 }

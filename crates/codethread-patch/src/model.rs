@@ -185,6 +185,13 @@ pub struct FilePatch {
 }
 
 impl FilePatch {
+    /// Whether the diff moves a submodule pointer (a gitlink: mode
+    /// `160000`, hunks of `Subproject commit <sha>`), which names a commit
+    /// of another repository, not a file.
+    pub fn is_gitlink(&self) -> bool {
+        self.old_mode == Some(0o160000) || self.new_mode == Some(0o160000)
+    }
+
     /// What the diff does to the file.
     pub fn op(&self) -> FileOp {
         match (&self.old_path, &self.new_path) {

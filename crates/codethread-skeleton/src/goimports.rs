@@ -1,5 +1,7 @@
-//! Go rejects unused imports: flag the edits that remove the last use of an
-//! imported package.
+//! Go rejects unused imports: an import whose last use a stub removes is
+//! written as a blank import (`_ "path"`, or the alias replaced by `_`), so
+//! the file still compiles and the package's `init` still runs; the human
+//! PR1 (the reverse of the stubs) restores the import as it was.
 
 use std::collections::{HashMap, HashSet};
 
@@ -10,7 +12,7 @@ use crate::{Edit, Warning};
 /// The names the file's imports bind (alias, else a guess from the path:
 /// last element without a `.vN` suffix or `go-` prefix). Blank and dot
 /// imports bind nothing checkable.
-fn import_names(root: Node<'_>, src: &[u8], names: &mut Vec<String>) {
+fn import_names(root: Node<'_>, src: &[u8], names: &mut Vec<String>, specs_out: &mut Vec<Spec>) {
     let text =
         |n: Node<'_>| String::from_utf8_lossy(src.get(n.byte_range()).unwrap_or(&[])).into_owned();
     let mut c = root.walk();
@@ -31,11 +33,22 @@ fn import_names(root: Node<'_>, src: &[u8], names: &mut Vec<String>) {
             }
         }
         for spec in specs {
+            let path_node = spec.child_by_field_name("path");
             match spec.child_by_field_name("name") {
-                Some(n) if n.kind() == "package_identifier" => names.push(text(n)),
+                Some(n) if n.kind() == "package_identifier" => {
+                    names.push(text(n));
+                    if let Some(p) = path_node {
+                        specs_out.push(Spec {
+                            name: text(n),
+                            alias: Some((n.start_byte(), n.end_byte())),
+                            path_start: p.start_byte(),
+                            path: text(p),
+                        });
+                    }
+                }
                 Some(_) => {}
                 None => {
-                    let Some(p) = spec.child_by_field_name("path") else {
+                    let Some(p) = path_node else {
                         continue;
                     };
                     let path = text(p);
@@ -49,6 +62,12 @@ fn import_names(root: Node<'_>, src: &[u8], names: &mut Vec<String>) {
                     let last = last.strip_prefix("go-").unwrap_or(last);
                     if !last.is_empty() {
                         names.push(last.replace('-', "_"));
+                        specs_out.push(Spec {
+                            name: last.replace('-', "_"),
+                            alias: None,
+                            path_start: p.start_byte(),
+                            path: path.to_string(),
+                        });
                     }
                 }
             }
@@ -88,13 +107,24 @@ fn uses(root: Node<'_>, src: &[u8], names: &[String], out: &mut HashMap<String, 
 pub(crate) struct ImportUses {
     names: Vec<String>,
     uses: HashMap<String, Vec<usize>>,
+    specs: Vec<Spec>,
+}
+
+/// One import that binds a name: the name, its alias's bytes when it has
+/// one, where its path starts, the path's text.
+#[derive(Debug, Clone)]
+pub(crate) struct Spec {
+    name: String,
+    alias: Option<(usize, usize)>,
+    path_start: usize,
+    path: String,
 }
 
 impl ImportUses {
     /// Adds the imports declared at the top level of the tree under
     /// `root`, then the uses in it of every import seen so far.
     pub(crate) fn add_original(&mut self, root: Node<'_>, src: &[u8]) {
-        import_names(root, src, &mut self.names);
+        import_names(root, src, &mut self.names, &mut self.specs);
         uses(root, src, &self.names, &mut self.uses);
     }
 
@@ -107,6 +137,34 @@ impl ImportUses {
     pub(crate) fn add_uses(&mut self, root: Node<'_>, src: &[u8], names: &[String]) {
         uses(root, src, names, &mut self.uses);
     }
+}
+
+/// The edits that make each import the stubs leave unused a blank import:
+/// used in the `original`, unused in the `skeleton` (its alias replaced by
+/// `_`, or `_ ` written before its path). `import "C"` (cgo) is never
+/// touched: it is no package.
+pub(crate) fn blank_unused_imports(original: &ImportUses, skeleton: &ImportUses) -> Vec<Edit> {
+    let mut out = Vec::new();
+    for spec in &original.specs {
+        let used_before = original.uses.get(&spec.name).is_some_and(|v| !v.is_empty());
+        let used_after = skeleton.uses.get(&spec.name).is_some_and(|v| !v.is_empty());
+        if !used_before || used_after || spec.path.trim_matches(|c| c == '"' || c == '`') == "C" {
+            continue;
+        }
+        let (start, end, replacement) = match spec.alias {
+            Some((s, e)) => (s, e, "_".to_string()),
+            None => (spec.path_start, spec.path_start, "_ ".to_string()),
+        };
+        out.push(Edit {
+            function: format!("import {}", spec.path),
+            line: 0,
+            start_byte: start,
+            end_byte: end,
+            replacement,
+            warnings: Vec::new(),
+        });
+    }
+    out
 }
 
 /// Add [`Warning::GoUnusedImport`] to the edits that remove the last uses

@@ -60,6 +60,13 @@ pub struct Options {
     /// `ChunkOptions::NEVER` parses every file whole.
     #[serde(default)]
     pub chunks: ChunkOptions,
+    /// Go: write each import the stubs leave unused as a blank import
+    /// (`_ "path"`, an alias replaced by `_`), so the file still compiles
+    /// (Go rejects unused imports) and the package's `init` still runs; the
+    /// edit is one of [`crate::Skeleton::edits`] (its `function` is `import
+    /// "path"`). Default `false`: the stubs that leave an import unused get
+    /// [`Warning::GoUnusedImport`] instead. PR0 turns it on.
+    pub blank_unused_go_imports: bool,
 }
 
 fn default_max_file_bytes() -> u64 {
@@ -76,6 +83,7 @@ impl Default for Options {
             hint: None,
             max_file_bytes: default_max_file_bytes(),
             chunks: ChunkOptions::default(),
+            blank_unused_go_imports: false,
         }
     }
 }

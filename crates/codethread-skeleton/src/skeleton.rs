@@ -444,7 +444,16 @@ fn skeletonize_parts(
             text = apply_edits(src, &edits)?;
             re = original.reparse(&text, &edits)?;
         }
-        if check_imports {
+        if check_imports && options.blank_unused_go_imports {
+            // Imports the stubs leave unused become blank imports (no
+            // syntax to verify: `_ "path"` is an import like any other).
+            let blanks = crate::goimports::blank_unused_imports(&imports, &re.imports);
+            if !blanks.is_empty() {
+                edits.extend(blanks);
+                edits.sort_by_key(|e| (e.start_byte, e.end_byte));
+                text = apply_edits(src, &edits)?;
+            }
+        } else if check_imports {
             crate::goimports::flag_unused_imports(&imports, &re.imports, &mut edits);
         }
         if options.verify && re.errors > parse_errors {

@@ -427,3 +427,34 @@ fn php_functions_methods_and_html() {
         "<p>x</p><?php\nnamespace A;\nfunction f(): never { throw new \\LogicException('not implemented'); }\nabstract class B {\n    abstract function g();\n    public function &h()\n    {\n        throw new \\LogicException('not implemented');\n    }\n}\n"
     );
 }
+
+/// Issue 33: with `blank_unused_go_imports` (PR0), an import whose last use
+/// a stub removes becomes a blank import: `_ "path"`, an alias replaced by
+/// `_`; `import "C"` is never touched; the file compiles with `gofmt -e`'s
+/// parser and restores to the original.
+#[test]
+fn go_imports_left_unused_become_blank_imports() {
+    let src = "package p\n\n// #include <stdio.h>\nimport \"C\"\n\nimport (\n\t\"fmt\"\n\tyaml \"gopkg.in/yaml.v2\"\n\t\"strings\"\n)\n\nfunc a() {\n\tfmt.Println(1)\n\tC.puts(nil)\n}\n\nfunc b() {\n\tvar n yaml.Node\n\t_ = n\n\t_ = strings.ToUpper(\"x\")\n}\n\nvar s = strings.ToLower\n";
+    let opts = Options {
+        blank_unused_go_imports: true,
+        ..Options::default()
+    };
+    let sk = run(Lang::Go, src, &[Selector::All], &opts);
+    let text = String::from_utf8(sk.text.clone()).unwrap();
+    assert!(text.contains("\t_ \"fmt\"\n"), "{text}");
+    assert!(text.contains("\t_ \"gopkg.in/yaml.v2\"\n"), "{text}");
+    assert!(text.contains("\t\"strings\"\n"), "{text}");
+    assert!(text.contains("import \"C\"\n"), "{text}");
+    // No warning left: the unused imports are handled.
+    assert!(
+        sk.edits.iter().all(|e| e.warnings.is_empty()),
+        "{:?}",
+        sk.edits
+    );
+    assert_eq!(
+        restore(&sk.text, &sk.edits, src.as_bytes()).unwrap(),
+        src.as_bytes()
+    );
+    let parsed = codethread_lang::parse(Lang::Go, sk.text.clone()).unwrap();
+    assert_eq!(parsed.parse_errors, 0);
+}

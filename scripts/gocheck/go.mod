@@ -1,0 +1,3 @@
+module codethread/gocheck
+
+go 1.19
