@@ -178,6 +178,10 @@ pub(crate) struct StubRules {
     /// The stub of `constexpr` functions that return nothing, if the
     /// language has one ([`ConstexprVoid`]).
     pub constexpr_void: Option<ConstexprVoid>,
+    /// TypeScript: the stub of a function with no declared return type,
+    /// whose type its callers see is the one inferred from its body
+    /// ([`UntypedReturn`]).
+    pub untyped_return: Option<UntypedReturn>,
     /// Function nodes are only stubbed when their declarator chain has this
     /// shape (C, C++).
     pub declarator_chain: Option<DeclaratorChain>,
@@ -244,6 +248,7 @@ const PLAIN_RULES: StubRules = StubRules {
     unfielded_bodies: &[],
     header_warnings: &[],
     constexpr_void: None,
+    untyped_return: None,
     declarator_chain: None,
     derived_constructor: None,
     heredocs: None,
@@ -298,6 +303,7 @@ static JS_RULES: StubRules = StubRules {
 /// TypeScript / TSX: the JS rules, plus the derived-constructor warning.
 static TS_RULES: StubRules = StubRules {
     stub: JS_STUB,
+    untyped_return: Some(TS_UNTYPED),
     default_unit: "  ",
     form: BodyForm::Braced {
         block_kinds: &["statement_block"],
@@ -470,6 +476,58 @@ static RULES: PerLang<&StubRules> = PerLang::new([
     (Lang::Ruby, &RUBY_RULES),
     (Lang::Php, &PHP_RULES),
 ]);
+
+/// The stub of a TypeScript function with no declared return type: its
+/// callers see the type inferred from its body, and a body that only throws
+/// is inferred `never` (a caller that reads the result then fails `tsc`:
+/// `Property 'x' does not exist on type 'never'`). The stub returns the
+/// value of a function that throws, typed `any`: it still throws when
+/// called, no code after it is unreachable, and callers type-check as they
+/// did. Constructors, setters (which return nothing) and generators keep
+/// the plain stub.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct UntypedReturn {
+    /// Replaces the plain stub statement.
+    pub statement: &'static str,
+    /// Replaces the stub of an expression body (an arrow function's).
+    pub expr: &'static str,
+    /// The function's field holding a declared return type.
+    pub return_type_field: &'static str,
+    /// Node kinds of generator functions (no untyped stub).
+    pub generator_kinds: &'static [&'static str],
+}
+
+/// TypeScript's [`UntypedReturn`].
+const TS_UNTYPED: UntypedReturn = UntypedReturn {
+    statement: "return (() => { throw new Error(\"not implemented\"); })() as any;",
+    expr: "(() => { throw new Error(\"not implemented\"); })() as any",
+    return_type_field: "return_type",
+    generator_kinds: &["generator_function_declaration", "generator_function"],
+};
+
+/// Whether `node` (a function of a language with [`UntypedReturn`]) gets
+/// the untyped stub: no declared return type, not a constructor, setter or
+/// generator.
+fn takes_untyped_stub(node: Node<'_>, src: &[u8], u: &UntypedReturn) -> bool {
+    if node.child_by_field_name(u.return_type_field).is_some()
+        || u.generator_kinds.contains(&node.kind())
+    {
+        return false;
+    }
+    let mut c = node.walk();
+    for ch in node.children(&mut c) {
+        let t = src.get(ch.byte_range()).unwrap_or(&[]);
+        if (!ch.is_named() && (t == b"set" || t == b"*"))
+            || (ch.kind() == "property_identifier" && t == b"constructor")
+        {
+            return false;
+        }
+        if ch.kind() == "statement_block" || ch.kind() == "formal_parameters" {
+            break;
+        }
+    }
+    true
+}
 
 /// The stubbing rules of a language.
 pub(crate) fn rules(lang: Lang) -> &'static StubRules {
@@ -693,6 +751,17 @@ pub(crate) fn plan(inp: &PlanInput<'_, '_>, units: &mut UnitCache) -> Result<Pla
                     .replacement
                     .replace_range(at..at + plain.len(), cv.stub);
                 warnings.retain(|w| *w != Warning::ConstexprStub);
+            }
+        }
+    }
+    if let Some(u) = &r.untyped_return {
+        if takes_untyped_stub(inp.node, inp.src, u) {
+            if let Some(at) = planned.replacement.find(r.stub) {
+                planned
+                    .replacement
+                    .replace_range(at..at + r.stub.len(), u.statement);
+            } else if planned.replacement == JS_EXPR_STUB {
+                planned.replacement = u.expr.to_string();
             }
         }
     }

@@ -259,3 +259,92 @@ fn go_gofmt_gate() {
         });
     }
 }
+
+/// `tsc`: `CODETHREAD_TSC` (a TypeScript compiler, e.g. from `npm install
+/// typescript`), else `tsc` on the PATH; `None` (SKIPPED) without one.
+fn tsc() -> Option<PathBuf> {
+    let t = std::env::var_os("CODETHREAD_TSC")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("tsc"));
+    if Command::new(&t)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        Some(t)
+    } else {
+        println!(
+            "SKIPPED: no TypeScript compiler (CODETHREAD_TSC or tsc); the tsc gate did not run"
+        );
+        None
+    }
+}
+
+/// Issue 33: a TypeScript function with no declared return type keeps the
+/// type its callers see: every function of a module stubbed, its callers
+/// (not stubbed) still pass `tsc --noEmit --strict` (a throw-only stub is
+/// inferred `never`: `Property 'double' does not exist on type 'never'`).
+#[test]
+fn typescript_callers_type_check_against_stubs() {
+    let Some(tsc) = tsc() else { return };
+    let base = r#"export class Box {
+  private items: number[] = [];
+  constructor(n: number) { this.items = [n]; }
+  get size() { return this.items.length; }
+  set size(v: number) { this.items.length = v; }
+  first() { return this.items[0]; }
+  typed(): number { return this.items.length; }
+  *gen() { yield 1; }
+}
+export function make(x: number) { return { x, double: () => x * 2 }; }
+export const arrow = (s: string) => s.toUpperCase();
+export async function later() { return "done"; }
+"#;
+    let user = r#"import { Box, make, arrow, later } from "./base";
+const b = new Box(1);
+b.size = 2;
+export const n: number = b.first() + b.size + b.typed();
+const m = make(2);
+export const d: number = m.double() + m.x;
+export const u: string = arrow("a").toLowerCase();
+later().then((s) => s.length);
+for (const v of b.gen()) { const w: number = v; console.log(w); }
+"#;
+    let sk = codethread_skeleton::skeletonize_source(
+        codethread_lang::Lang::TypeScript,
+        base.as_bytes().to_vec(),
+        &[Selector::All],
+        &Options::default(),
+    )
+    .unwrap();
+    assert!(sk.edits.len() >= 8, "{:?}", sk.edits);
+    let d = tmp("tsc");
+    for (name, text) in [("orig", base.as_bytes()), ("skel", &sk.text[..])] {
+        let dir = d.join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("base.ts"), text).unwrap();
+        std::fs::write(dir.join("user.ts"), user).unwrap();
+        let out = Command::new(&tsc)
+            .args([
+                "--noEmit",
+                "--strict",
+                "--target",
+                "es2020",
+                "--lib",
+                "es2020,dom",
+            ])
+            .arg(dir.join("base.ts"))
+            .arg(dir.join("user.ts"))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{name}: tsc: {}{}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+            String::from_utf8_lossy(text)
+        );
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
