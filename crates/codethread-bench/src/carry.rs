@@ -192,7 +192,7 @@ pub fn patch_value(bytes: &[u8]) -> (Value, Option<String>) {
     }
 }
 
-/// The bytes of an init-patch map value ([`crate::init_patch_map`]: a
+/// The bytes of an init-patch map value (`codethread_chain::init_patch_map`: a
 /// string, or `{patch, patch_b64}` with the base64 read first).
 pub fn bytes_of_value(v: &Value) -> Result<Vec<u8>, CarryError> {
     match v {

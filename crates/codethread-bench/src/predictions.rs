@@ -32,7 +32,7 @@ pub struct Prediction {
 /// `model_name_or_path` is taken from the nested object or left empty.
 /// Patches are kept byte-for-byte (a leading blank line, as SWE-agent
 /// writes, is harmless to `git apply`); `model_patch_b64` (see
-/// [`crate::bytes_of_value`]) is read before `model_patch`. Rows that cannot be read
+/// [`crate::carry::bytes_of_value`]) is read before `model_patch`. Rows that cannot be read
 /// (no patch, a patch that is not a string, a truncated line) are reported
 /// in [`Loaded::errors`], naming file, line and field; so is a patch that is
 /// not UTF-8 (read those with [`load_patch_predictions`]). Rows sharing an
@@ -240,10 +240,10 @@ fn prediction_from_value(v: Value, key: Option<&str>) -> Result<PatchPrediction,
     }
 }
 
-/// A prediction whose patch is bytes: what [``codethread_chain::stack``]
+/// A prediction whose patch is bytes: what `codethread_chain::stack`
 /// produces and [`load_patch_predictions`] reads. Serialized as a
 /// prediction row; a patch that is not UTF-8 is written as lossy text in
-/// `model_patch` plus the authoritative `model_patch_b64` ([`crate::bytes_of_value`]).
+/// `model_patch` plus the authoritative `model_patch_b64` ([`crate::carry::bytes_of_value`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PatchPrediction {
     /// The instance.

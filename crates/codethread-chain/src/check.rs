@@ -4,7 +4,7 @@
 //! **Sections.** The statement must have a `Task Overview` heading and, per
 //! target function, a heading naming it (its qualified or bare name)
 //! followed, before the next function's heading, by the headings of
-//! [`FUNCTION_SECTIONS`] (`Summary`, `Args`, `Returns`, `Raises`,
+//! the statement's function sections (`Summary`, `Args`, `Returns`, `Raises`,
 //! `Implementation Steps`, `Edge Cases`) — the structure the prompt of
 //! [`crate::statement::llm_request`] asks for and
 //! [`crate::statement::offline_statement`] writes. A heading is a line

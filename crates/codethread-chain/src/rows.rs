@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 /// Fields of a chain row that hold original code (the gold patch, the
 /// human PR1, PR0 as a plain diff, whose removed lines are the original
 /// bodies): left out of every agent-side row
-/// ([`write_mini_swe_agent_subset`]), with their `_b64` twins.
+/// (`codethread_scaffold::mini_swe_agent::write_mini_swe_agent_subset`), with their `_b64` twins.
 pub const AGENT_HIDDEN_FIELDS: &[&str] = &[
     "patch",
     "gold_patch",
@@ -93,7 +93,7 @@ pub(crate) fn follow_on_row(
 /// the environment before the agent starts (PR0 for the Implementation
 /// Task, PR0 + PR1 for the Follow-On Issue). Upstream mini-swe-agent has no
 /// option that reads it (only a fork would); its own mechanism is
-/// `run.env_startup_command`, which [`write_mini_swe_agent_subset`] serves.
+/// `run.env_startup_command`, which `codethread_scaffold`'s `write_mini_swe_agent_subset` serves.
 pub fn init_patch_map(patches: &BTreeMap<String, String>) -> Value {
     Value::Object(
         patches

@@ -1297,7 +1297,7 @@ pub fn open_conditions(src: &[u8], at: usize) -> Vec<String> {
 /// with `TEST` in its name is defined (`#ifdef REDIS_TEST`, `#if
 /// defined(FOO_TESTS) && X`, `#elif defined(BAR_TEST)`: its condition is
 /// false whatever else is defined when no such macro is, as
-/// [`crate::ppexpr`] reads it); an `#ifndef` or `#else` branch never counts.
+/// the preprocessor-expression evaluator reads it); an `#ifndef` or `#else` branch never counts.
 pub fn in_test_block(src: &[u8], at: usize) -> bool {
     let (toks, _) = tokenize(&src[..at.min(src.len())]);
     let no_tests = |name: &[u8]| name.windows(4).any(|w| w == b"TEST");

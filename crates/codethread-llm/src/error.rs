@@ -44,7 +44,7 @@ pub enum RequestProblem {
 }
 
 /// A request line or generation parameter that breaks its format's rules
-/// ([`validate_request_line`], [`GenParams::check`]): the field at fault
+/// ([`crate::validate_request_line`], [`crate::GenParams::check`]): the field at fault
 /// when one is (`body.model`, `messages[1].role`, ...) and the problem.
 /// Displayed as `<field>: <problem>`, or the problem alone.
 #[derive(Debug, Clone, PartialEq, Eq)]
