@@ -40,14 +40,17 @@ struct Args {
     #[arg(long)]
     instances: Option<PathBuf>,
     /// Snapshot directory `<id>/before/<path>` (default: BENCH/snapshots).
-    #[arg(long, conflicts_with_all = ["repo", "repos"])]
+    #[arg(long, conflicts_with_all = ["repo", "repos", "testbeds"])]
     snapshots: Option<PathBuf>,
     /// One git repository holding every instance's base commit.
     #[arg(long, conflicts_with = "repos")]
     repo: Option<PathBuf>,
     /// A directory of git repositories named after the benchmark repos.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "testbeds")]
     repos: Option<PathBuf>,
+    /// A directory of per-instance git trees at their base commits (`<id>/testbed` or `<id>`).
+    #[arg(long)]
+    testbeds: Option<PathBuf>,
     /// Agent outputs: trees `<model>/{pr1,pr2_HA,pr2_AA}/<id>/<path>`, or predictions
     /// files `<model>/{pr1,pr2_HA,pr2_AA}.jsonl` (e.g. `chain harbor-import`'s
     /// `OUT/reproduce/agents`).
@@ -183,6 +186,8 @@ fn main() -> ExitCode {
         cfg.source = SourceSpec::Repo(p);
     } else if let Some(p) = a.repos {
         cfg.source = SourceSpec::Repos(p);
+    } else if let Some(p) = a.testbeds {
+        cfg.source = SourceSpec::Testbeds(p);
     }
     if let Some(p) = a.agents {
         cfg.agents = p;

@@ -169,6 +169,7 @@ fn check_inputs(cfg: &ReproduceConfig) -> Result<(), ReproduceError> {
     match &cfg.source {
         SourceSpec::Snapshots(d) => dir(d, "snapshot directory (--snapshots)")?,
         SourceSpec::Repos(d) => dir(d, "repositories directory (--repos)")?,
+        SourceSpec::Testbeds(d) => dir(d, "testbed directory (--testbeds)")?,
         SourceSpec::Repo(r) => {
             dir(r, "repository (--repo)")?;
             let git =
@@ -213,6 +214,20 @@ fn unreadable_sources(cfg: &ReproduceConfig, instances: &[Instance]) -> BTreeMap
             for i in instances {
                 if let Err(e) = probe.select_repo_for(&i.instance_id, &i.repo) {
                     out.insert(i.instance_id.clone(), e.to_string());
+                }
+            }
+        }
+        SourceSpec::Testbeds(d) => {
+            for i in instances {
+                if codethread_chain::TestbedDir::tree_of(d, &i.instance_id).is_none() {
+                    out.insert(
+                        i.instance_id.clone(),
+                        format!(
+                            "no testbed: neither {0}/{1}/testbed nor {0}/{1} is a git work tree",
+                            d.display(),
+                            i.instance_id
+                        ),
+                    );
                 }
             }
         }

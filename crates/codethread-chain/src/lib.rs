@@ -26,7 +26,7 @@
 //!   callback. The library never prints.
 //!
 //! Benchmark rows, harness reports and predictions are codethread-bench's
-//! (re-exported as [`bench`]); agent scaffolds (mini-swe-agent, SWE-agent,
+//! (re-exported as [`mod@bench`]); agent scaffolds (mini-swe-agent, SWE-agent,
 //! Harbor) are codethread-scaffold's.
 //!
 //! ```
@@ -78,7 +78,7 @@ pub use crate::{
 };
 
 // Sources: the files at `base_commit`, from git or a snapshot directory.
-pub use crate::source::{GitRepoDir, GitSource, SnapshotSource, SourceReader};
+pub use crate::source::{GitRepoDir, GitSource, SnapshotSource, SourceReader, TestbedDir};
 
 // Targets and PR0: the functions the gold patch edits, and their bodies
 // stubbed as a reversible diff.

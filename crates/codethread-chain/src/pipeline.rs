@@ -867,7 +867,7 @@ pub struct FollowOnRow {
     pub row: serde_json::Map<String, Value>,
     /// The same setup sealed (`seal_on`: forward-only
     /// literals, none of the original bodies PR0 removed): what the agent's
-    /// sandbox applies ([`crate::export::write_mini_swe_agent_subset`]).
+    /// sandbox applies (`codethread_scaffold::mini_swe_agent::write_mini_swe_agent_subset`).
     pub sealed_setup: Vec<u8>,
 }
 
@@ -986,6 +986,9 @@ pub enum SourceSpec {
     Repo(PathBuf),
     /// A directory of git repositories (`owner__name`, `owner/name`, `name`).
     Repos(PathBuf),
+    /// A directory of per-instance git trees (`<dir>/<instance_id>/testbed`
+    /// or `<dir>/<instance_id>`), as [`crate::source::TestbedDir`] reads them.
+    Testbeds(PathBuf),
 }
 
 impl SourceSpec {
@@ -998,6 +1001,7 @@ impl SourceSpec {
             }
             SourceSpec::Repo(d) => Box::new(crate::source::GitSource::new(d)),
             SourceSpec::Repos(d) => Box::new(crate::source::GitRepoDir::new(d)),
+            SourceSpec::Testbeds(d) => Box::new(crate::source::TestbedDir::new(d)),
         }
     }
 }

@@ -108,6 +108,77 @@ impl SourceReader for GitRepoDir {
     }
 }
 
+/// A directory of per-instance git trees at their base commits: the
+/// repository of instance `X` is `<dir>/X/testbed` (the layout of
+/// `shared/repos/testbeds/` once each `X.testbed.tar.gz` is unpacked into
+/// `<dir>/X`) or `<dir>/X` itself. A depth-1 clone is enough: only the base
+/// commit's objects are read.
+#[derive(Debug)]
+pub struct TestbedDir {
+    root: PathBuf,
+    current: Option<(String, GitSource)>,
+}
+
+impl TestbedDir {
+    /// A directory of testbeds.
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        TestbedDir {
+            root: root.into(),
+            current: None,
+        }
+    }
+
+    /// The git tree of `instance_id` under `root`, if there is one:
+    /// `<root>/<id>/testbed`, else `<root>/<id>`. The id must be one path
+    /// component (no separator, not `.` or `..`), so no id leads out of
+    /// `root`.
+    pub fn tree_of(root: &std::path::Path, instance_id: &str) -> Option<PathBuf> {
+        if instance_id.is_empty()
+            || instance_id == "."
+            || instance_id == ".."
+            || instance_id.contains(['/', '\\', '\0'])
+        {
+            return None;
+        }
+        let base = root.join(instance_id);
+        [base.join("testbed"), base]
+            .into_iter()
+            .find(|c| c.join(".git").exists())
+    }
+}
+
+impl SourceReader for TestbedDir {
+    fn read(
+        &mut self,
+        instance_id: &str,
+        commit: &str,
+        path: &str,
+    ) -> Result<Option<Vec<u8>>, ChainError> {
+        if self
+            .current
+            .as_ref()
+            .is_none_or(|(id, _)| id != instance_id)
+        {
+            let Some(dir) = TestbedDir::tree_of(&self.root, instance_id) else {
+                return Err(ChainError::Instance {
+                    instance_id: instance_id.to_string(),
+                    message: format!(
+                        "no testbed: neither {0}/{instance_id}/testbed nor {0}/{instance_id} is a git work tree (check --testbeds)",
+                        self.root.display()
+                    ),
+                });
+            };
+            self.current = Some((instance_id.to_string(), GitSource::new(dir)));
+        }
+        let (_, git) = self.current.as_mut().expect("set above");
+        git.read(instance_id, commit, path)
+    }
+
+    fn describe(&self) -> String {
+        format!("testbeds under {}", self.root.display())
+    }
+}
+
 /// Pre-images stored as `<dir>/<instance_id>/before/<path>`.
 #[derive(Debug, Clone)]
 pub struct SnapshotSource {
