@@ -74,14 +74,27 @@ struct Src {
     /// A directory of git repositories named owner__name (or owner/name, name).
     #[arg(long)]
     repos: Option<PathBuf>,
+    /// A directory of per-instance git trees at their base commits: <dir>/<id>/testbed or
+    /// <dir>/<id> (shared/repos/testbeds/<id>.testbed.tar.gz unpacked into <dir>/<id>).
+    #[arg(long)]
+    testbeds: Option<PathBuf>,
 }
 
 impl Src {
+    /// Whether any source flag was given.
+    fn given(&self) -> bool {
+        self.snapshots.is_some()
+            || self.repo.is_some()
+            || self.repos.is_some()
+            || self.testbeds.is_some()
+    }
+
     fn spec(&self) -> Result<SourceSpec, String> {
         for (flag, d) in [
             ("--snapshots", &self.snapshots),
             ("--repo", &self.repo),
             ("--repos", &self.repos),
+            ("--testbeds", &self.testbeds),
         ] {
             if let Some(d) = d {
                 if !d.is_dir() {
@@ -89,11 +102,12 @@ impl Src {
                 }
             }
         }
-        match (&self.snapshots, &self.repo, &self.repos) {
-            (Some(d), None, None) => Ok(SourceSpec::Snapshots(d.clone())),
-            (None, Some(d), None) => Ok(SourceSpec::Repo(d.clone())),
-            (None, None, Some(d)) => Ok(SourceSpec::Repos(d.clone())),
-            _ => Err("give exactly one of --snapshots, --repo, --repos".into()),
+        match (&self.snapshots, &self.repo, &self.repos, &self.testbeds) {
+            (Some(d), None, None, None) => Ok(SourceSpec::Snapshots(d.clone())),
+            (None, Some(d), None, None) => Ok(SourceSpec::Repo(d.clone())),
+            (None, None, Some(d), None) => Ok(SourceSpec::Repos(d.clone())),
+            (None, None, None, Some(d)) => Ok(SourceSpec::Testbeds(d.clone())),
+            _ => Err("give exactly one of --snapshots, --repo, --repos, --testbeds".into()),
         }
     }
 }
@@ -193,6 +207,12 @@ enum Cmd {
         /// max_tokens for Anthropic requests.
         #[arg(long, default_value_t = 4096)]
         max_tokens: u32,
+    },
+    /// Real runs on this machine: per-instance images for the real harness, stacks graded by it.
+    Sandbox {
+        /// Which sandbox step.
+        #[command(subcommand)]
+        cmd: SandboxCmd,
     },
     /// The LLM stages: batch files for engines, an online runner, result import.
     Llm {
@@ -796,9 +816,10 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             for e in &preds.errors {
                 eprintln!("unloadable prediction: {e}");
             }
-            let mut source = match (&src.snapshots, &src.repo, &src.repos) {
-                (None, None, None) => None,
-                _ => Some(src.spec()?.open(lim)),
+            let mut source = if src.given() {
+                Some(src.spec()?.open(lim))
+            } else {
+                None
             };
             let run = chain::gate_run(
                 &chain,
@@ -864,6 +885,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             Ok(from_counts(ok, failed))
         }
         Cmd::Llm { cmd } => llm(cmd, lim),
+        Cmd::Sandbox { cmd } => sandbox(cmd),
         Cmd::Harbor {
             chain,
             out,
@@ -904,7 +926,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                     kept,
                     ..Default::default()
                 };
-                if src.snapshots.is_some() || src.repo.is_some() || src.repos.is_some() {
+                if src.given() {
                     let mut source = src.spec()?.open(lim);
                     let n = given.check_applies(&Chain::open(&chain, lim)?, source.as_mut());
                     eprintln!(
@@ -1088,6 +1110,220 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(Outcome::Fatal)
+        }
+    }
+}
+
+// Parsed once per process: the size of the largest variant costs nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Subcommand)]
+enum SandboxCmd {
+    /// Build (or reuse) the image of every built instance: the repository at the base commit in
+    /// /testbed, the environment per swebench's specification, named as the row's `image`
+    /// field. Installs and starts docker when absent (root); docs/sandbox.md.
+    Images {
+        /// The chain directory (from `build`).
+        #[arg(long)]
+        chain: PathBuf,
+        #[command(flatten)]
+        src: Src,
+        /// Full-history clones (owner__name) for requirement files at the
+        /// environment_setup_commit and release tags a depth-1 source lacks.
+        #[arg(long)]
+        history: Option<PathBuf>,
+        /// A specification table written earlier (<work>/swebench_specs.json).
+        #[arg(long, conflicts_with = "specs_python")]
+        specs: Option<PathBuf>,
+        /// A Python that imports swebench < 5 (its environment specifications).
+        #[arg(long)]
+        specs_python: Option<PathBuf>,
+        /// A PYTHONPATH entry holding that swebench (pip install --no-deps --target DIR swebench==4.1.0).
+        #[arg(long)]
+        specs_pythonpath: Option<PathBuf>,
+        /// Only this instance (repeatable).
+        #[arg(long = "instance")]
+        instances: Vec<String>,
+        /// Working directory: build logs, images.json (default CHAIN/sandbox).
+        #[arg(long)]
+        work: Option<PathBuf>,
+        /// Rebuild images whose recipe label matches.
+        #[arg(long)]
+        force: bool,
+        /// Never install packages with apt-get.
+        #[arg(long)]
+        no_install: bool,
+        /// Never start dockerd.
+        #[arg(long)]
+        no_start: bool,
+        /// dockerd's storage driver when it is started here: auto, overlay2, vfs.
+        #[arg(long, default_value = "auto")]
+        storage_driver: String,
+        /// Leave the default bridge's network open to graded containers.
+        #[arg(long)]
+        no_lockdown: bool,
+        /// The docker client binary.
+        #[arg(long)]
+        docker: Option<PathBuf>,
+        /// The Debian mirror for debootstrap (default: the one apt uses).
+        #[arg(long)]
+        mirror: Option<String>,
+    },
+    /// Grade a predictions file (a stack, an agent's preds.json, or `gold`) with swebench's
+    /// run_evaluation in the images; its logs tree is kept for `chain gate --reports` and
+    /// `reproduce`.
+    Grade {
+        /// The chain directory (from `build`): its rows are the dataset.
+        #[arg(long)]
+        chain: PathBuf,
+        /// Predictions file, or `gold`.
+        #[arg(long)]
+        predictions: PathBuf,
+        /// The harness run id.
+        #[arg(long)]
+        run_id: String,
+        /// The harness's working directory (default CHAIN/sandbox/grading).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// A Python with swebench >= 5 (default: $CODETHREAD_PYTHON, else python3).
+        #[arg(long)]
+        python: Option<PathBuf>,
+        /// Instances graded at once.
+        #[arg(long, default_value_t = 2)]
+        max_workers: usize,
+        /// Seconds one instance's tests may run.
+        #[arg(long, default_value_t = 1800)]
+        timeout: u64,
+    },
+}
+
+fn sandbox(cmd: SandboxCmd) -> Result<Outcome, Box<dyn std::error::Error>> {
+    use codethread::sandbox::{self as sb, Event};
+    let bar = bar(0);
+    let mut on = |e: Event<'_>| match e {
+        Event::Step(s) => match &bar {
+            Some(b) => b.println(s),
+            None => eprintln!("{s}"),
+        },
+        Event::Progress { done, total, id } => {
+            if let Some(b) = &bar {
+                b.set_length(total as u64);
+                b.set_position(done as u64);
+                b.set_message(id.to_string());
+            }
+        }
+        Event::Image {
+            id,
+            image,
+            built,
+            seconds,
+        } => {
+            let line = if built {
+                format!("{id}: built {image} in {seconds:.1}s")
+            } else {
+                format!("{id}: {image} (cached)")
+            };
+            match &bar {
+                Some(b) => b.println(line),
+                None => eprintln!("{line}"),
+            }
+        }
+        Event::Unbuildable(u) => eprintln!("unbuildable {}: {}", u.instance_id, u.reason),
+        Event::Failed(id, why) => eprintln!("failed {id}: {why}"),
+        _ => {}
+    };
+    match cmd {
+        SandboxCmd::Images {
+            chain,
+            src,
+            history,
+            specs,
+            specs_python,
+            specs_pythonpath,
+            instances,
+            work,
+            force,
+            no_install,
+            no_start,
+            storage_driver,
+            no_lockdown,
+            docker,
+            mirror,
+        } => {
+            let specs = match (specs, specs_python) {
+                (Some(f), _) => sb::SpecsFrom::File(f),
+                (None, Some(python)) => sb::SpecsFrom::Python {
+                    python,
+                    pythonpath: specs_pythonpath,
+                },
+                (None, None) => return Err("give --specs FILE or --specs-python PY".into()),
+            };
+            let mut o = sb::ImagesOptions::new(chain, src.spec()?, specs);
+            o.history = history;
+            o.only = (!instances.is_empty()).then(|| instances.into_iter().collect());
+            o.work = work;
+            o.force = force;
+            o.runtime.install = !no_install;
+            o.runtime.start_daemon = !no_start;
+            o.runtime.storage_driver =
+                sb::StorageDriver::from_name(&storage_driver).ok_or_else(|| {
+                    format!("--storage-driver {storage_driver}: auto, overlay2 or vfs")
+                })?;
+            o.runtime.lockdown = !no_lockdown;
+            o.runtime.docker = docker;
+            o.runtime.mirror = mirror;
+            o.runtime.log_dir = o.work_dir().join("logs");
+            let r = sb::build_images(&o, &mut on)?;
+            if let Some(b) = &bar {
+                b.finish_and_clear();
+            }
+            let built = r.images.iter().filter(|i| i.status == "built").count();
+            println!(
+                "{} images ({built} built, {} cached), {} unbuildable, {} failed; report {}",
+                r.images.len(),
+                r.images.len() - built,
+                r.unbuildable.len(),
+                r.failed.len(),
+                o.work_dir().join("images.json").display()
+            );
+            Ok(from_counts(
+                r.images.len(),
+                r.unbuildable.len() + r.failed.len(),
+            ))
+        }
+        SandboxCmd::Grade {
+            chain,
+            predictions,
+            run_id,
+            out,
+            python,
+            max_workers,
+            timeout,
+        } => {
+            let python = python
+                .or_else(|| std::env::var_os("CODETHREAD_PYTHON").map(PathBuf::from))
+                .unwrap_or_else(|| PathBuf::from("python3"));
+            let mut o = sb::GradeOptions::new(chain, predictions, run_id, python);
+            o.out = out;
+            o.max_workers = max_workers;
+            o.timeout_secs = timeout;
+            o.runtime.log_dir = o.out_dir().join("runtime");
+            let r = sb::grade(&o, &mut on)?;
+            if let Some(b) = &bar {
+                b.finish_and_clear();
+            }
+            println!(
+                "resolved {} unresolved {} errors {} (empty stacks graded unpatched: {}); report {}; logs {}",
+                r.resolved.len(),
+                r.unresolved.len(),
+                r.errors.len(),
+                r.empty_stacks.len(),
+                r.report.display(),
+                r.logs.display()
+            );
+            Ok(from_counts(
+                r.resolved.len() + r.unresolved.len(),
+                r.errors.len(),
+            ))
         }
     }
 }

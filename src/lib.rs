@@ -15,6 +15,7 @@ pub use codethread_lang as lang;
 pub use codethread_llm as llm;
 pub use codethread_metrics as metrics;
 pub use codethread_patch as patch;
+pub use codethread_sandbox as sandbox;
 pub use codethread_scaffold as scaffold;
 pub use codethread_skeleton as skeleton;
 

@@ -17,4 +17,5 @@ mod reproduce;
 mod reproduce_empty_stacks;
 mod reproduce_judge;
 mod reproduce_safety;
+mod sandbox_real;
 mod tidy;
