@@ -1168,6 +1168,53 @@ enum SandboxCmd {
         #[arg(long)]
         mirror: Option<String>,
     },
+    /// Check that agents' images hold nothing of the code they restore: each image of an
+    /// agent-side subset started without network, every file, git object and process
+    /// environment searched for the lines its setup removed. Exit 1 when the repository's own
+    /// code is found (work tree, git, processes, installed copies); lines other code shares
+    /// with it are counted and kept in --out.
+    Leak {
+        /// The chain directory (from `build`).
+        #[arg(long)]
+        chain: PathBuf,
+        #[command(flatten)]
+        src: Src,
+        /// What names the images (default CHAIN/exports/mini-swe-agent/implementation): an
+        /// agent-side subset (its images_subset/test.jsonl; build them with its
+        /// build_images.sh), a SWE-agent batch (SUBSET/swe-agent: its instances.jsonl), or
+        /// either file.
+        #[arg(long)]
+        subset: Option<PathBuf>,
+        /// Setup diffs relative to base as predictions (a `chain stack` output, for a
+        /// Follow-On on agent PR1s); default: each instance's PR0.
+        #[arg(long)]
+        setups: Option<PathBuf>,
+        /// Shortest forbidden line (bytes, trimmed).
+        #[arg(long, default_value_t = 8)]
+        min_len: usize,
+        /// Write the full report (JSON) here.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// The docker client binary.
+        #[arg(long)]
+        docker: Option<PathBuf>,
+    },
+    /// Build the SWE-agent images of an agent-side subset (its swe-agent/build_images.sh, the
+    /// swe-rex runtime made from this machine's Debian bookworm base image) and the network
+    /// its rows name (no way out); then `sweagent run-batch --instances.type expert_file
+    /// --instances.path SUBSET/swe-agent/instances.jsonl`.
+    SweAgent {
+        /// The subset (e.g. CHAIN/exports/mini-swe-agent/implementation) or its swe-agent
+        /// directory.
+        #[arg(long)]
+        subset: PathBuf,
+        /// Do not make the agents' network (it needs root and iptables).
+        #[arg(long)]
+        no_network: bool,
+        /// The docker client binary.
+        #[arg(long)]
+        docker: Option<PathBuf>,
+    },
     /// Grade a predictions file (a stack, an agent's preds.json, or `gold`) with swebench's
     /// run_evaluation in the images; its logs tree is kept for `chain gate --reports` and
     /// `reproduce`.
@@ -1289,6 +1336,71 @@ fn sandbox(cmd: SandboxCmd) -> Result<Outcome, Box<dyn std::error::Error>> {
                 r.images.len(),
                 r.unbuildable.len() + r.failed.len(),
             ))
+        }
+        SandboxCmd::Leak {
+            chain,
+            src,
+            subset,
+            setups,
+            min_len,
+            out,
+            docker,
+        } => {
+            let mut o = sb::leak::LeakOptions::new(chain, src.spec()?);
+            o.subset = subset;
+            o.setups = setups;
+            o.min_len = min_len;
+            o.runtime.docker = docker;
+            let r = sb::leak::check_chain(&o, &mut on)?;
+            if let Some(b) = &bar {
+                b.finish_and_clear();
+            }
+            for (id, c) in &r.checked {
+                println!(
+                    "{id}: {} forbidden lines, {} files ({} MB), {} git stores: {} hits of its own code, {} lines shared with other code",
+                    c.forbidden,
+                    c.report.files,
+                    c.report.bytes >> 20,
+                    c.report.git_stores,
+                    c.own.len(),
+                    c.report.hits.len() - c.own.len()
+                );
+                for h in &c.own {
+                    println!("  LEAK {} {}", h.place, h.line);
+                }
+            }
+            if let Some(p) = out {
+                codethread::lang::io::write_atomic(&p, &serde_json::to_vec_pretty(&r)?)?;
+            }
+            // A leak is a finding (exit 1), an image that could not be checked a failure.
+            let checked = from_counts(r.checked.len(), r.failed.len());
+            Ok(if r.own_hits() > 0 {
+                Outcome::Partial.worst(checked)
+            } else {
+                checked
+            })
+        }
+        SandboxCmd::SweAgent {
+            subset,
+            no_network,
+            docker,
+        } => {
+            let mut o = sb::SweAgentOptions::new(subset);
+            o.network = !no_network;
+            o.runtime.docker = docker;
+            let r = sb::build_swe_agent_images(&o, &mut on)?;
+            if let Some(b) = &bar {
+                b.finish_and_clear();
+            }
+            println!(
+                "chain sandbox: {} SWE-agent images in {:.1}s (runtime from {}); network: {}; rows {}",
+                r.images.len(),
+                r.seconds,
+                r.debian_image,
+                r.network.as_deref().unwrap_or("not set up"),
+                r.batch.join("instances.jsonl").display()
+            );
+            Ok(Outcome::Success)
         }
         SandboxCmd::Grade {
             chain,

@@ -53,6 +53,10 @@ fn run(what: &str, cmd: &mut Command) -> String {
     stdout
 }
 
+fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
 fn chain(args: &[&str]) -> String {
     run(
         &format!("chain {}", args.first().copied().unwrap_or("")),
@@ -571,6 +575,267 @@ fn real_harness_on_real_chains() {
         );
         assert_eq!(eq_kept[id], kept_by_report(&base[id]), "{id}");
     }
+    // 6. The agent's side: setup images (PR0 applied, history replaced, installed copies of the
+    //    changed files overwritten) hold nothing of the original; the grading images (the
+    //    original, with history) do — the check can fail.
+    let docker = if Path::new("/usr/bin/docker").exists() {
+        "/usr/bin/docker"
+    } else {
+        "docker"
+    };
+    let subset = chain_dir.join("exports/mini-swe-agent/implementation");
+    run(
+        "build_images.sh",
+        Command::new("sh")
+            .arg(subset.join("build_images.sh"))
+            .arg(docker),
+    );
+    let leak_out = work.join("leak.json");
+    chain(&[
+        "sandbox",
+        "leak",
+        "--chain",
+        s(&chain_dir),
+        "--testbeds",
+        s(&tb),
+        "--out",
+        s(&leak_out),
+    ]);
+    let leak = read_json(&leak_out);
+    let mut forbidden_total = 0;
+    for entry in leak["checked"].as_array().unwrap() {
+        let (id, c) = (entry[0].as_str().unwrap(), &entry[1]);
+        assert_eq!(c["own"].as_array().map(Vec::len), Some(0), "{id}: {c:#}");
+        assert!(c["report"]["files"].as_u64().unwrap() > 1000, "{id}: {c:#}");
+        assert!(
+            c["report"]["git_stores"].as_u64().unwrap() >= 1,
+            "{id}: {c:#}"
+        );
+        forbidden_total += c["forbidden"].as_u64().unwrap();
+    }
+    assert_eq!(leak["checked"].as_array().map(Vec::len), Some(ids.len()));
+    assert!(forbidden_total > 0);
+    let control = work.join("control");
+    std::fs::create_dir_all(control.join("images_subset")).unwrap();
+    let rows_by_id: BTreeMap<&str, &Value> = rows
+        .iter()
+        .map(|r| (r["instance_id"].as_str().unwrap(), r))
+        .collect();
+    write_jsonl(
+        &control.join("images_subset/test.jsonl"),
+        &ids.iter()
+            .map(|id| serde_json::json!({"instance_id": id, "image_name": rows_by_id[id.as_str()]["image"]}))
+            .collect::<Vec<_>>(),
+    );
+    let control_out = work.join("leak_control.json");
+    let o = Command::new(codethread_testkit::example("chain"))
+        .args([
+            "sandbox",
+            "leak",
+            "--chain",
+            s(&chain_dir),
+            "--testbeds",
+            s(&tb),
+            "--subset",
+            s(&control),
+        ])
+        .args(["--out", s(&control_out)])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "the grading images hold the original: {}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    for entry in read_json(&control_out)["checked"].as_array().unwrap() {
+        assert!(
+            entry[1]["own"].as_array().map_or(0, Vec::len) > 0,
+            "{}: the original is in the grading image, the check must find it",
+            entry[0]
+        );
+    }
+
+    // 7. mini-swe-agent (docker environment, a deterministic model, no network) starts at PR0
+    //    in the setup image, restores the targets (the human PR1, applied by the scripted
+    //    model), submits `git diff`; the gate keeps it on the real harness; then the Follow-On
+    //    on that PR1 (its own setup images) solved with the gold patch resolves.
+    let human: BTreeMap<String, String> = ids
+        .iter()
+        .map(|id| {
+            let p = chain_dir.join("instances").join(id).join("pr1_human.patch");
+            (id.clone(), std::fs::read_to_string(p).unwrap())
+        })
+        .collect();
+    let pr1_preds = mini_docker_all(
+        &python,
+        &work.join("mini_pr1"),
+        &subset.join("images_subset"),
+        &human,
+    );
+    let agent_stack = work.join("stack_agent_pr1.jsonl");
+    let follow = work.join("follow_on_agent");
+    chain(&[
+        "stack",
+        "--chain",
+        s(&chain_dir),
+        "--testbeds",
+        s(&tb),
+        "--pr1",
+        s(&pr1_preds),
+        "--out",
+        s(&agent_stack),
+        "--follow-on-mini",
+        s(&follow),
+    ]);
+    let graded = grade(s(&agent_stack), "mini_pr1");
+    let kept_agent = gate(&chain_dir, &pr1_preds, &logs("mini_pr1"));
+    for id in &ids {
+        assert_eq!(
+            kept_agent.get(id),
+            Some(&kept_by_report(&graded[id])),
+            "{id}: {:?}",
+            graded[id]
+        );
+        assert_eq!(
+            kept_agent.get(id),
+            Some(&kept_by_report(&base[id])),
+            "{id}: the human PR1 again"
+        );
+    }
+    run(
+        "follow-on build_images.sh",
+        Command::new("sh")
+            .arg(follow.join("build_images.sh"))
+            .arg(docker),
+    );
+    let gold_patches: BTreeMap<String, String> = ids
+        .iter()
+        .map(|id| {
+            (
+                id.clone(),
+                rows_by_id[id.as_str()]["patch"]
+                    .as_str()
+                    .unwrap()
+                    .to_string(),
+            )
+        })
+        .collect();
+    let pr2_preds = mini_docker_all(
+        &python,
+        &work.join("mini_pr2"),
+        &follow.join("images_subset"),
+        &gold_patches,
+    );
+    let aa_stack = work.join("stack_agent_aa.jsonl");
+    chain(&[
+        "stack",
+        "--chain",
+        s(&chain_dir),
+        "--testbeds",
+        s(&tb),
+        "--pr1",
+        s(&pr1_preds),
+        "--pr2",
+        s(&pr2_preds),
+        "--out",
+        s(&aa_stack),
+    ]);
+    let aa = grade(s(&aa_stack), "mini_aa");
+    for id in &ids {
+        assert!(
+            aa[id].0,
+            "{id}: PR0 + agent PR1 + agent PR2 (the gold fix) must resolve: {:?}",
+            aa[id]
+        );
+    }
+
+    // 8. SWE-agent (installed from its public source repository; CODETHREAD_SWEAGENT names its
+    //    `sweagent`), docker deployment: its images (setup image + the self-contained swe-rex
+    //    runtime) hold nothing of the original; its replay model restores the targets (the
+    //    human PR1) from PR0 and submits; the stack of its predictions is graded and gated.
+    match std::env::var_os("CODETHREAD_SWEAGENT").map(PathBuf::from) {
+        Some(sweagent) => {
+            let batch = subset.join("swe-agent");
+            chain(&["sandbox", "swe-agent", "--subset", s(&subset), "--docker", docker]);
+            let leak_sa = work.join("leak_swe_agent.json");
+            chain(&["sandbox", "leak", "--chain", s(&chain_dir), "--testbeds", s(&tb), "--subset", s(&batch), "--out", s(&leak_sa)]);
+            let leak = read_json(&leak_sa);
+            assert_eq!(leak["checked"].as_array().map(Vec::len), Some(ids.len()));
+            for entry in leak["checked"].as_array().unwrap() {
+                assert_eq!(entry[1]["own"].as_array().map(Vec::len), Some(0), "{}", entry[0]);
+            }
+            let sa_python = sweagent.parent().unwrap().join("python");
+            let config_dir = run(
+                "sweagent CONFIG_DIR",
+                Command::new(&sa_python).args(["-c", "import sweagent; print(sweagent.CONFIG_DIR)"]),
+            );
+            // Importing sweagent prints a banner first.
+            let config_dir = config_dir.lines().map(str::trim).rfind(|l| !l.is_empty()).unwrap_or_default();
+            let default_yaml = PathBuf::from(config_dir).join("default.yaml");
+            let out = work.join("swe_agent_pr1");
+            let mut all = serde_json::Map::new();
+            for id in &ids {
+                let apply = format!(
+                    "cd /testbed && cat > /tmp/codethread_step.patch <<'CODETHREAD_EOF'\n{}CODETHREAD_EOF\ngit apply /tmp/codethread_step.patch && rm /tmp/codethread_step.patch && git status --short",
+                    human[id]
+                );
+                let call = |n: usize, name: &str, args: Value| {
+                    serde_json::json!({"message": format!("step {n}"), "tool_calls": [{"type": "function", "id": format!("call_{n}"),
+                        "function": {"name": name, "arguments": args.to_string()}}]})
+                };
+                let steps = vec![
+                    call(1, "bash", serde_json::json!({"command": "cd /testbed && git --no-pager log --oneline && git status --short"})),
+                    call(2, "bash", serde_json::json!({"command": apply})),
+                    call(3, "submit", serde_json::json!({})),
+                    call(4, "submit", serde_json::json!({})),
+                ];
+                let replay = out.join(format!("{id}.replay.jsonl"));
+                std::fs::create_dir_all(&out).unwrap();
+                std::fs::write(&replay, format!("{}\n", serde_json::json!({id.as_str(): steps}))).unwrap();
+                let run_out = out.join(id);
+                run(
+                    &format!("sweagent run-batch {id}"),
+                    Command::new(&sweagent)
+                        .args(["run-batch", "--config"])
+                        .arg(&default_yaml)
+                        .arg("--config")
+                        .arg(repo_root().join("integrations/swe-agent/codethread.yaml"))
+                        .args(["--instances.type", "expert_file", "--instances.path"])
+                        .arg(batch.join("instances.jsonl"))
+                        .arg(format!("--instances.filter=^{id}$"))
+                        .args(["--agent.model.name", "replay", "--agent.model.replay_path"])
+                        .arg(&replay)
+                        .arg("--output_dir")
+                        .arg(&run_out)
+                        .env("SWE_AGENT_LOG_STREAM_LEVEL", "WARNING")
+                        .env("LITELLM_LOCAL_MODEL_COST_MAP", "True"),
+                );
+                if let Value::Object(m) = read_json(&run_out.join("preds.json")) {
+                    assert!(
+                        m.get(id.as_str()).and_then(|p| p["model_patch"].as_str()).is_some_and(|p| !p.trim().is_empty()),
+                        "{id}: SWE-agent submitted nothing: {m:?}"
+                    );
+                    all.extend(m);
+                }
+            }
+            let sa_preds = out.join("preds.json");
+            std::fs::write(&sa_preds, Value::Object(all).to_string()).unwrap();
+            let sa_stack = work.join("stack_swe_agent_pr1.jsonl");
+            chain(&["stack", "--chain", s(&chain_dir), "--testbeds", s(&tb), "--pr1", s(&sa_preds), "--out", s(&sa_stack)]);
+            let graded = grade(s(&sa_stack), "swe_agent_pr1");
+            let kept_sa = gate(&chain_dir, &sa_preds, &logs("swe_agent_pr1"));
+            for id in &ids {
+                assert_eq!(kept_sa.get(id), Some(&kept_by_report(&graded[id])), "{id}: {:?}", graded[id]);
+                assert_eq!(kept_sa.get(id), Some(&kept_by_report(&base[id])), "{id}: the human PR1 through SWE-agent");
+            }
+            eprintln!("sandbox_real: SWE-agent PR1 kept {}/{}", kept_sa.values().filter(|k| **k).count(), ids.len());
+        }
+        None => eprintln!(
+            "SKIPPED sandbox_real SWE-agent step: set CODETHREAD_SWEAGENT to the sweagent of a SWE-agent installed from its source"
+        ),
+    }
+
     eprintln!(
         "sandbox_real: {} instances; gold {}/{} resolved; PR0 breaks P2P on {}; human kept {}; HH resolved {}; stub-one dropped {}; equivalent kept {}",
         ids.len(),
@@ -583,6 +848,81 @@ fn real_harness_on_real_chains() {
         eq_kept.values().filter(|k| **k).count()
     );
     let _ = std::fs::remove_dir_all(&work);
+}
+
+/// [`mini_docker`] on each instance of `patches`, the predictions merged into one `preds.json`
+/// (the layout `mini-extra swebench` writes for a batch).
+fn mini_docker_all(
+    python: &Path,
+    out: &Path,
+    images_subset: &Path,
+    patches: &BTreeMap<String, String>,
+) -> PathBuf {
+    let _ = std::fs::remove_dir_all(out);
+    let mut all = serde_json::Map::new();
+    for (id, patch) in patches {
+        let preds = mini_docker(python, &out.join(id), images_subset, id, patch);
+        if let Value::Object(m) = read_json(&preds) {
+            all.extend(m);
+        }
+    }
+    let merged = out.join("preds.json");
+    std::fs::write(&merged, Value::Object(all).to_string()).unwrap();
+    merged
+}
+
+/// Run mini-swe-agent (`mini-extra swebench`, docker environment, no network) on one instance
+/// of an agent-side `images_subset` with a deterministic model that applies `patch` in the
+/// container and submits `git diff`; returns its `preds.json`.
+fn mini_docker(python: &Path, out: &Path, images_subset: &Path, id: &str, patch: &str) -> PathBuf {
+    let _ = std::fs::remove_dir_all(out);
+    std::fs::create_dir_all(out).unwrap();
+    let apply = format!(
+        "cat > /tmp/codethread_step.patch <<'CODETHREAD_EOF'\n{patch}CODETHREAD_EOF\ngit apply /tmp/codethread_step.patch && rm /tmp/codethread_step.patch && git diff > /tmp/codethread_submit.txt && git status --short"
+    );
+    let outputs = serde_json::json!([
+        {"role": "assistant", "content": "THOUGHT: where am I", "extra": {"actions": [{"command": "git log --oneline && git status --short"}]}},
+        {"role": "assistant", "content": "THOUGHT: write it", "extra": {"actions": [{"command": apply}]}},
+        {"role": "assistant", "content": "THOUGHT: submit", "extra": {"actions": [{"command": "echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT && cat /tmp/codethread_submit.txt"}]}},
+    ]);
+    let cfg = serde_json::json!({
+        "model": {"model_class": "deterministic", "model_name": "scripted", "cost_per_call": 0.0, "outputs": outputs},
+        "environment": {"environment_class": "docker", "run_args": ["--rm", "--network", "none"]},
+    });
+    let model = out.join("model.yaml");
+    std::fs::write(&model, cfg.to_string()).unwrap();
+    let bin = python.parent().unwrap().join("mini-extra");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    run(
+        &format!("mini-extra {id}"),
+        Command::new(bin)
+            .args([
+                "swebench",
+                "--subset",
+                s(images_subset),
+                "--split",
+                "test",
+                "--filter",
+            ])
+            .arg(format!("^{id}$"))
+            .args(["-o", s(out), "-c", "swebench.yaml", "-c"])
+            .arg(repo.join("integrations/mini-swe-agent/codethread.yaml"))
+            .args(["-c", s(&model)])
+            .env("HF_DATASETS_OFFLINE", "1")
+            .env("HF_HUB_OFFLINE", "1")
+            .env("HF_HOME", out.join("hf"))
+            .env("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+            .env("MSWEA_SILENT_STARTUP", "1")
+            .env("MSWEA_GLOBAL_CONFIG_DIR", out.join("mswea")),
+    );
+    let preds = out.join("preds.json");
+    let p = read_json(&preds);
+    let patch_out = p[id]["model_patch"].as_str().unwrap_or("");
+    assert!(
+        !patch_out.trim().is_empty(),
+        "{id}: the agent submitted nothing: {p}"
+    );
+    preds
 }
 
 fn rows_targets(chain_dir: &Path, id: &str) -> usize {

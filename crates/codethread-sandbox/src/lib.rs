@@ -10,6 +10,10 @@
 //!   specifications (swebench < 5), with the reason when this machine cannot build it.
 //! - [`images`]: [`build_images`] builds (or reuses) the image of every built instance of a
 //!   chain, named as the row's `image` field.
+//! - [`agents`]: the SWE-agent images of an agent-side subset (setup image plus a
+//!   self-contained swe-rex runtime) and the network with no way out its rows name.
+//! - [`leak`]: whether an agent's running container holds a line of the code it is asked to
+//!   restore (files, every git object, process environments).
 //! - [`grade`](mod@grade): [`grade()`] runs swebench's `run_evaluation` code on a predictions file and
 //!   keeps its logs tree as the harness writes it, for `chain gate` and `reproduce`.
 //!
@@ -34,15 +38,18 @@
 //! assert_eq!(conda_to_pip("numpy=1.19").as_deref(), Some("numpy==1.19.*"));
 //! ```
 
+pub mod agents;
 mod cmd;
 pub mod docker;
 mod error;
 pub mod grade;
 pub mod images;
+pub mod leak;
 mod recipe;
 pub mod runtime;
 pub mod spec;
 
+pub use crate::agents::{build_swe_agent_images, SweAgentImages, SweAgentOptions};
 pub use crate::docker::{Builder, Docker};
 pub use crate::error::SandboxError;
 pub use crate::grade::{grade, GradeOptions, GradeRun};

@@ -8,6 +8,9 @@
 //!
 //! - [`mini_swe_agent`]: datasets `mini-extra swebench` loads, with each
 //!   instance's sealed setup patch and per-instance setup images.
+//! - [`swe_agent`]: SWE-agent `expert_file` batches of those images, with
+//!   a self-contained swe-rex runtime, the paper's limits and a network
+//!   with no way out.
 //! - [`harbor`]: Harbor tasks (single step and the two-step AA chain) and
 //!   the import of Harbor job results.
 //!
@@ -25,6 +28,7 @@ mod error;
 mod files;
 pub mod harbor;
 pub mod mini_swe_agent;
+pub mod swe_agent;
 
 /// Build a chain directory ([`codethread_chain::build`]) and the agent-side
 /// datasets every build carries: the mini-swe-agent subsets of the

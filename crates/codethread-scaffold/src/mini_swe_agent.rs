@@ -32,13 +32,38 @@ pub(crate) const SETUP_PATCH_FILE_FIELD: &str = "setup_patch_file";
 /// so a tracked file that `.gitignore` matches is kept), so neither `git
 /// log`, `git show` nor the object store holds the original of a stubbed
 /// function, and removes the untracked `__pycache__` directories (compiled
-/// copies of the original code). `integrations/mini-swe-agent/codethread.yaml`
-/// holds the same lines (a test keeps them equal) and each instance's
-/// Docker environment runs this file.
+/// copies of the original code). With `CODETHREAD_SCRUB_COPIES=1` (what
+/// the image builds set; never in a `local` run, which must not touch the
+/// host) it also finds every other copy of a file the patch changes on the
+/// container's file system — the same blob as the original, e.g. the
+/// package a non-editable `pip install .` put in site-packages, or an
+/// in-tree `build/lib/` — and overwrites it with the setup's version,
+/// removing its compiled `__pycache__` twin.
+/// `integrations/mini-swe-agent/codethread.yaml` holds the same lines (a
+/// test keeps them equal) and each instance's Docker environment runs this
+/// file.
 pub const SETUP_SCRIPT: &str = r#"set -e
 patch_file="$1"
 if [ -n "$patch_file" ] && [ -s "$patch_file" ]; then
+  olds="$(mktemp)"
+  git apply --numstat "$patch_file" | cut -f3- | while IFS= read -r p; do
+    if [ -f "$p" ]; then printf '%s %s\n' "$(git hash-object -- "$p")" "$p"; fi
+  done > "$olds"
   git apply --index --whitespace=nowarn "$patch_file"
+  if [ "${CODETHREAD_SCRUB_COPIES:-0}" = 1 ]; then
+    while read -r h p; do
+      [ -f "$p" ] || continue
+      name="$(basename -- "$p")"
+      find / -xdev -type f -name "$name" ! -path "$PWD/$p" ! -path '/codethread-setup/*' 2>/dev/null |
+        while IFS= read -r c; do
+          if [ "$(git hash-object -- "$c")" = "$h" ]; then
+            cat -- "$p" > "$c"
+            rm -f "$(dirname -- "$c")/__pycache__/${name%.*}".*.pyc
+          fi
+        done
+    done < "$olds"
+  fi
+  rm -f "$olds"
 fi
 tracked="$(mktemp)"
 git ls-files -z > "$tracked"
@@ -122,13 +147,14 @@ fn dockerfile(from: &str) -> String {
 /// step only. `what` is the comment line's subject; `then` is appended to
 /// the setup command (empty: nothing).
 pub(crate) fn setup_dockerfile(from: &str, what: &str, then: &str) -> String {
+    // No `# syntax=` line: it makes BuildKit pull a frontend image from a
+    // registry; the built-in frontend (Docker 20.10 and later) has `--mount`.
     format!(
-        "# syntax=docker/dockerfile:1.4\n\
-         # codethread: {what} (written by codethread-chain).\n\
+        "# codethread: {what} (written by codethread-chain).\n\
          FROM {from}\n\
          WORKDIR /testbed\n\
          RUN --mount=type=bind,source=.,target=/codethread-setup \\\n    \
-         sh /codethread-setup/setup.sh /codethread-setup/setup.patch{then}\n"
+         CODETHREAD_SCRUB_COPIES=1 sh /codethread-setup/setup.sh /codethread-setup/setup.patch{then}\n"
     )
 }
 
@@ -149,6 +175,8 @@ pub(crate) fn setup_dockerfile(from: &str, what: &str, then: &str) -> String {
 ///   and `<root>/images_subset/test.jsonl`, the same rows naming those images
 ///   (`image_name`) with nothing left to apply: what docker, podman or
 ///   singularity runs use, with no mount at all.
+/// - `<root>/swe-agent/`: the same instances as a SWE-agent batch
+///   ([`crate::swe_agent::write_swe_agent_batch`]).
 ///
 /// Returns the subset directory.
 pub fn write_mini_swe_agent_subset(
@@ -166,8 +194,10 @@ pub fn write_mini_swe_agent_subset(
     let mut image_rows = Vec::new();
     let mut build = String::from(
         "#!/bin/sh\n# Build the per-instance setup images of this subset (written by codethread-chain):\n\
-         #   sh build_images.sh [docker|podman]\nset -e\ncd \"$(dirname \"$0\")/environments\"\n\
-         engine=\"${1:-docker}\"\n",
+         #   sh build_images.sh [docker|podman|PATH-TO-CLIENT]\n\
+         # (the Dockerfiles bind-mount the setup with RUN --mount: BuildKit)\n\
+         set -e\ncd \"$(dirname \"$0\")/environments\"\n\
+         engine=\"${1:-docker}\"\nexport DOCKER_BUILDKIT=1\n",
     );
     for (row, patch) in rows {
         let id = row
@@ -223,6 +253,7 @@ pub fn write_mini_swe_agent_subset(
         &images.join(format!("{MINI_SWE_AGENT_SPLIT}.jsonl")),
         &image_rows,
     )?;
+    crate::swe_agent::write_swe_agent_batch(root, &image_rows)?;
     let subset = codethread_lang::io::create_dir_all_nofollow(root, Path::new("subset"))?;
     crate::files::write_jsonl(&subset.join(format!("{MINI_SWE_AGENT_SPLIT}.jsonl")), &out)?;
     Ok(subset)

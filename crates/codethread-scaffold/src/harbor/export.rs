@@ -622,8 +622,7 @@ fn agent_dockerfile(from: &str) -> String {
 /// own Python, the tests directory baked in at `/tests`.
 fn verifier_dockerfile(from: &str) -> String {
     format!(
-        "# syntax=docker/dockerfile:1.4\n\
-         # codethread: the verifier of one step (written by codethread-chain). Build context: this directory.\n\
+        "# codethread: the verifier of one step (written by codethread-chain). Build context: this directory.\n\
          FROM {UV_IMAGE} AS uv\n\
          FROM {from}\n\
          COPY --from=uv /uv /usr/local/bin/uv\n\
@@ -1291,21 +1290,20 @@ mod tests {
     #[test]
     fn agent_dockerfile_is_the_chain_setup_dockerfile_plus_the_setup_ref() {
         // The bytes the Harbor export wrote before the two Dockerfiles had one source.
-        let want = "# syntax=docker/dockerfile:1.4\n\
-# codethread: the agent's setup state of one instance (written by codethread-chain).\n\
+        let want = "# codethread: the agent's setup state of one instance (written by codethread-chain).\n\
 FROM img:1\n\
 WORKDIR /testbed\n\
 RUN --mount=type=bind,source=.,target=/codethread-setup \\\n    \
-sh /codethread-setup/setup.sh /codethread-setup/setup.patch && git update-ref refs/codethread/setup HEAD\n";
+CODETHREAD_SCRUB_COPIES=1 sh /codethread-setup/setup.sh /codethread-setup/setup.patch && git update-ref refs/codethread/setup HEAD\n";
         assert_eq!(agent_dockerfile("img:1"), want);
         let chain = crate::mini_swe_agent::setup_dockerfile("img:1", "x", "");
         let harbor = agent_dockerfile("img:1");
         let tail = format!(" && git update-ref {SETUP_REF} HEAD\n");
         assert_eq!(
-            chain.lines().skip(2).collect::<Vec<_>>(),
+            chain.lines().skip(1).collect::<Vec<_>>(),
             harbor
                 .strip_suffix(&tail)
-                .map(|h| h.lines().skip(2).collect::<Vec<_>>())
+                .map(|h| h.lines().skip(1).collect::<Vec<_>>())
                 .unwrap_or_default()
         );
     }

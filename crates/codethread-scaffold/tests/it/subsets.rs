@@ -164,3 +164,22 @@ fn a_planted_mini_swe_agent_link_is_not_followed() {
     );
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// `integrations/swe-agent/` holds exactly the files every SWE-agent batch
+/// is written with (codethread-scaffold's `swe_agent` constants).
+#[test]
+fn swe_agent_integration_files_equal_the_constants() {
+    use codethread_scaffold::swe_agent as sa;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../integrations/swe-agent");
+    for (name, text) in [
+        ("codethread.yaml", sa::CONFIG),
+        ("runtime.Dockerfile", sa::RUNTIME_DOCKERFILE),
+        ("Dockerfile", sa::IMAGE_DOCKERFILE),
+        ("swerex-remote", sa::SWEREX_REMOTE),
+        ("agent_network.sh", sa::AGENT_NETWORK_SCRIPT),
+    ] {
+        let on_disk = std::fs::read_to_string(dir.join(name))
+            .unwrap_or_else(|e| panic!("integrations/swe-agent/{name}: {e}"));
+        assert_eq!(on_disk, text, "integrations/swe-agent/{name}");
+    }
+}

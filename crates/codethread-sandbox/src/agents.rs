@@ -1,0 +1,188 @@
+//! Agents' images on this machine: the SWE-agent batch of an agent-side subset
+//! (codethread-scaffold's `swe_agent`, written under `<subset>/swe-agent/` by every chain
+//! build and `chain stack --follow-on-mini`) built with the batch's own `build_images.sh`,
+//! its swe-rex runtime made from the Debian bookworm base image of [`crate::runtime`]
+//! (no registry of images needed), and the batch's agent network set up.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::error::SandboxError;
+use crate::runtime::{ensure_rootfs, ensure_runtime, RuntimeOptions, SUITES};
+use crate::{cmd, Event};
+
+/// What [`build_swe_agent_images`] builds.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct SweAgentOptions {
+    /// The batch directory (`<subset>/swe-agent`, holding `build_images.sh` and
+    /// `instances.jsonl`), or the subset directory above it.
+    pub batch: PathBuf,
+    /// Also make the agents' network (`agent_network.sh`: a bridge whose containers reach
+    /// nothing; needs root).
+    pub network: bool,
+    /// Working directory: the build log and the debootstrap tree when a base image is made
+    /// (default `<batch>/work`).
+    pub work: Option<PathBuf>,
+    /// The runtime.
+    pub runtime: RuntimeOptions,
+}
+
+impl SweAgentOptions {
+    /// Build the SWE-agent images of `batch` and make its network.
+    pub fn new(batch: impl Into<PathBuf>) -> Self {
+        SweAgentOptions {
+            batch: batch.into(),
+            network: true,
+            work: None,
+            runtime: RuntimeOptions::default(),
+        }
+    }
+}
+
+/// What [`build_swe_agent_images`] did.
+#[derive(Debug, Clone, Serialize)]
+pub struct SweAgentImages {
+    /// The batch directory.
+    pub batch: PathBuf,
+    /// Each instance and its image (all exist now).
+    pub images: Vec<(String, String)>,
+    /// The Debian bookworm image the runtime was built from.
+    pub debian_image: String,
+    /// The docker network the rows name, when it was set up here.
+    pub network: Option<String>,
+    /// Seconds the builds took.
+    pub seconds: f64,
+    /// The build log.
+    pub log: PathBuf,
+}
+
+/// Build the images of a SWE-agent batch with its `build_images.sh` (the runtime from this
+/// machine's bookworm base image), check that every image its `instances.jsonl` names exists,
+/// and make the network the rows name.
+pub fn build_swe_agent_images(
+    opts: &SweAgentOptions,
+    progress: &mut dyn FnMut(Event<'_>),
+) -> Result<SweAgentImages, SandboxError> {
+    // A subset directory has its own (mini-swe-agent) build_images.sh: its batch is below.
+    let batch = if opts
+        .batch
+        .join("swe-agent")
+        .join("instances.jsonl")
+        .is_file()
+    {
+        opts.batch.join("swe-agent")
+    } else {
+        opts.batch.clone()
+    };
+    let script = batch.join("build_images.sh");
+    let rows_path = batch.join("instances.jsonl");
+    if !script.is_file() || !rows_path.is_file() {
+        return Err(SandboxError::Format {
+            path: opts.batch.clone(),
+            message: "not a SWE-agent batch (no build_images.sh and instances.jsonl; chain \
+                      builds write one under each exports/mini-swe-agent/<task>/swe-agent)"
+                .into(),
+        });
+    }
+    let images = batch_images(&rows_path)?;
+    let work = opts.work.clone().unwrap_or_else(|| batch.join("work"));
+    std::fs::create_dir_all(&work).map_err(|e| SandboxError::io(&work, e))?;
+    let rt = ensure_runtime(&opts.runtime, progress)?;
+    let bookworm = SUITES
+        .iter()
+        .copied()
+        .find(|s| s.name == "bookworm")
+        .ok_or_else(|| SandboxError::Runtime("no bookworm suite".into()))?;
+    let debian = ensure_rootfs(&rt, bookworm, &work, progress)?;
+    let log = work.join("build_images.log");
+    progress(Event::Step(&format!(
+        "building the swe-rex runtime and {} SWE-agent images (log {})",
+        images.len(),
+        log.display()
+    )));
+    let t = Instant::now();
+    let mut c = Command::new("sh");
+    c.arg(&script)
+        .arg(rt.docker.bin())
+        .env("CODETHREAD_DEBIAN_IMAGE", &debian)
+        .env("DOCKER_BUILDKIT", "1");
+    cmd::run_logged(&mut c, &log)?;
+    let seconds = t.elapsed().as_secs_f64();
+    for (id, image) in &images {
+        if !rt.docker.image_exists(image) {
+            return Err(SandboxError::instance(
+                id,
+                format!("{image} does not exist after {}", script.display()),
+            ));
+        }
+        progress(Event::Image {
+            id,
+            image,
+            built: true,
+            seconds: seconds / images.len().max(1) as f64,
+        });
+    }
+    let network = if opts.network {
+        let net_log = work.join("agent_network.log");
+        let mut c = Command::new("sh");
+        c.arg(batch.join("agent_network.sh"))
+            .env("PATH", path_with(rt.docker.bin()));
+        cmd::run_logged(&mut c, &net_log)?;
+        Some("codethread-agent".to_string())
+    } else {
+        None
+    };
+    Ok(SweAgentImages {
+        batch,
+        images,
+        debian_image: debian,
+        network,
+        seconds,
+        log,
+    })
+}
+
+/// `(instance id, image)` of each SWE-agent `expert_file` row.
+fn batch_images(rows_path: &Path) -> Result<Vec<(String, String)>, SandboxError> {
+    let limits = codethread_lang::io::SourceLimits::default();
+    let text = codethread_lang::io::read_regular_to_string(rows_path, limits.max_file_bytes)?;
+    let mut out = Vec::new();
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let v: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| SandboxError::Format {
+                path: rows_path.to_path_buf(),
+                message: format!("line {}: {e}", n + 1),
+            })?;
+        let (Some(id), Some(image)) = (
+            v["problem_statement"]["id"].as_str(),
+            v["env"]["deployment"]["image"].as_str(),
+        ) else {
+            return Err(SandboxError::Format {
+                path: rows_path.to_path_buf(),
+                message: format!(
+                    "line {}: not an expert_file row (problem_statement.id, env.deployment.image)",
+                    n + 1
+                ),
+            });
+        };
+        out.push((id.to_string(), image.to_string()));
+    }
+    Ok(out)
+}
+
+/// `PATH` with the directory of the docker client first (the batch's scripts call `docker`).
+fn path_with(docker: &Path) -> std::ffi::OsString {
+    let mut dirs: Vec<PathBuf> = docker.parent().map(Path::to_path_buf).into_iter().collect();
+    if let Some(p) = std::env::var_os("PATH") {
+        dirs.extend(std::env::split_paths(&p));
+    }
+    std::env::join_paths(dirs).unwrap_or_default()
+}
