@@ -162,7 +162,7 @@ enum Cmd {
         #[arg(long)]
         force: bool,
         /// Fail instances whose rows lack a field this harness generation
-        /// needs (4: version, environment_setup_commit; 5: image,
+        /// needs (4: version, environment_setup_commit optional; 5: image,
         /// eval_script, log_parser, eval_type). Repeatable.
         #[arg(long)]
         harness: Vec<HarnessGeneration>,
@@ -272,7 +272,7 @@ enum Cmd {
         #[arg(long, num_args = 1.., value_delimiter = ',')]
         conditions: Vec<String>,
         /// The agent's PR1 predictions (relative to base + PR0, as `gate` reads them)
-        /// for follow_on_agent, e.g. IMPORTED/implementation/pr1.jsonl of `import harbor`.
+        /// for follow_on_agent, e.g. IMPORTED/implementation/pr1.jsonl of `chain harbor-import`.
         #[arg(long, alias = "pr1-predictions")]
         agent_pr1: Option<PathBuf>,
         /// `gate`'s decisions (its JSONL output: instance_id, kept): only kept PR1s are used.
@@ -289,6 +289,11 @@ enum Cmd {
         /// org/name of OUT/dataset.toml (default: codethread/<OUT's name>).
         #[arg(long)]
         dataset_name: Option<String>,
+        /// The image the verifiers copy swebench from (`chain sandbox harbor-grader` builds
+        /// it from the package registries alone), instead of uv from ghcr.io and a CPython
+        /// download from GitHub.
+        #[arg(long)]
+        grader_image: Option<String>,
     },
     /// Read a Harbor job's trials (result.json + collected diffs) into
     /// predictions and report trees that `gate` and `stack` read, and into
@@ -892,6 +897,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             conditions,
             docker_image_template,
             dataset_name,
+            grader_image,
             agent_pr1,
             kept,
             src,
@@ -900,6 +906,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                 limits: lim,
                 docker_image_template,
                 dataset_name,
+                grader_image,
                 ..Default::default()
             };
             let mut unloadable = 0;
@@ -1215,6 +1222,18 @@ enum SandboxCmd {
         #[arg(long)]
         docker: Option<PathBuf>,
     },
+    /// What Harbor's docker environment needs here: Docker Compose v2 (installed from Debian
+    /// trixie's package when missing) and the grader image the verifiers copy swebench from
+    /// (built from this machine's Debian bookworm base image); prints the image for
+    /// `chain harbor --grader-image`.
+    HarborGrader {
+        /// Working directory (logs, the build context).
+        #[arg(long, default_value = "codethread-sandbox-work")]
+        work: PathBuf,
+        /// The docker client binary.
+        #[arg(long)]
+        docker: Option<PathBuf>,
+    },
     /// Grade a predictions file (a stack, an agent's preds.json, or `gold`) with swebench's
     /// run_evaluation in the images; its logs tree is kept for `chain gate --reports` and
     /// `reproduce`.
@@ -1400,6 +1419,22 @@ fn sandbox(cmd: SandboxCmd) -> Result<Outcome, Box<dyn std::error::Error>> {
                 r.network.as_deref().unwrap_or("not set up"),
                 r.batch.join("instances.jsonl").display()
             );
+            Ok(Outcome::Success)
+        }
+        SandboxCmd::HarborGrader { work, docker } => {
+            let mut rt = sb::RuntimeOptions::default();
+            rt.docker = docker;
+            let g = sb::agents::build_harbor_grader(&rt, &work, &mut on)?;
+            if let Some(b) = &bar {
+                b.finish_and_clear();
+            }
+            eprintln!(
+                "chain sandbox: grader {} ({}); {}",
+                g.image,
+                if g.built { "built" } else { "cached" },
+                g.compose
+            );
+            println!("{}", g.image);
             Ok(Outcome::Success)
         }
         SandboxCmd::Grade {

@@ -1,15 +1,14 @@
-# codethread: the swe-rex runtime of SWE-agent's docker deployment, self-contained
-# under /opt/swerex (written by codethread-scaffold): Debian bookworm's Python 3.11,
-# the shared libraries it and its extension modules load, and the dynamic loader
-# that starts it, so it runs in any x86-64 Linux image whatever its libc or Python.
+# codethread: the swe-rex runtime of SWE-agent's docker deployment, self-contained under /opt/swerex (written by codethread-scaffold):
+# Debian bookworm's Python 3.11, the shared libraries it and its extension modules load,
+# and the dynamic loader that starts it, so it runs in any x86-64 Linux image whatever
+# its libc or Python.
 # Its Python code is kept only compiled, without docstrings (compileall -b -o 2, the
-# sources deleted; bashlex keeps its docstrings, which are its grammar): swe-rex
-# depends on requests and the standard library, and a readable copy of a library an
-# agent is asked to restore must not be in its image.
+# sources deleted; bashlex keep their docstrings, which they read): a readable copy of a library an agent is asked to restore
+# must not be in its image.
 ARG DEBIAN=debian:bookworm-slim
 FROM ${DEBIAN}
 # ca-bundle.crt, when the build context has it (build_images.sh copies the host's):
-# the CA bundle pip trusts in this build, kept in no layer of an agent's image.
+# the CA bundle pip trusts in this build.
 COPY swerex-remote ca-bundle.cr[t] /tmp/ctx/
 RUN set -e; \
     mkdir -p /opt/swerex/bin; cp /tmp/ctx/swerex-remote /opt/swerex/bin/swerex-remote; \

@@ -836,6 +836,107 @@ fn real_harness_on_real_chains() {
         ),
     }
 
+    // 9. Harbor (0.25.0, its docker environment: Docker Compose v2 installed from Debian's
+    //    trixie package, the verifiers' grader image built from the package registries): the
+    //    oracle of each implementation task (the human PR1) is kept by the verifier's gate and
+    //    the oracle of each follow_on_human task (the gold fix on the human PR1) resolves.
+    let harbor_python =
+        codethread_testkit::python::from_env("CODETHREAD_HARBOR_PYTHON", ".venv-harbor/bin/python");
+    let harbor_bin = std::path::absolute(&harbor_python)
+        .unwrap()
+        .parent()
+        .unwrap()
+        .join("harbor");
+    assert!(
+        harbor_bin.exists(),
+        "{} missing: run scripts/setup-python-envs.sh (it installs harbor 0.25.0)",
+        harbor_bin.display()
+    );
+    let grader = chain(&[
+        "sandbox",
+        "harbor-grader",
+        "--work",
+        s(&work.join("harbor-work")),
+        "--docker",
+        docker,
+    ]);
+    let grader = grader
+        .lines()
+        .map(str::trim)
+        .rfind(|l| !l.is_empty())
+        .unwrap()
+        .to_string();
+    let dataset = work.join("harbor");
+    chain(&[
+        "harbor",
+        "--chain",
+        s(&chain_dir),
+        "--out",
+        s(&dataset),
+        "--conditions",
+        "implementation,follow_on_human",
+        "--grader-image",
+        &grader,
+    ]);
+    let jobs = work.join("harbor-jobs");
+    run(
+        "harbor run",
+        Command::new(&harbor_bin)
+            .args([
+                "run",
+                "-p",
+                s(&dataset),
+                "-a",
+                "oracle",
+                "-e",
+                "docker",
+                "-n",
+                "2",
+                "-o",
+                s(&jobs),
+            ])
+            .args(["--job-name", "oracle"])
+            .env("HARBOR_TELEMETRY", "0")
+            .env(
+                "PATH",
+                format!(
+                    "{}:{}",
+                    Path::new(docker)
+                        .parent()
+                        .map_or(String::new(), |p| p.display().to_string()),
+                    std::env::var("PATH").unwrap_or_default()
+                ),
+            ),
+    );
+    let mut rewards = BTreeMap::new();
+    for e in std::fs::read_dir(jobs.join("oracle")).unwrap().flatten() {
+        let reward = e.path().join("verifier/reward.json");
+        if reward.exists() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            rewards.insert(name, read_json(&reward)["reward"].as_f64().unwrap_or(-1.0));
+        }
+    }
+    assert_eq!(
+        rewards.len(),
+        2 * ids.len(),
+        "one graded trial per task: {rewards:?}"
+    );
+    for (trial, r) in &rewards {
+        assert_eq!(*r, 1.0, "{trial}: the oracle must be kept (implementation) or resolve (follow_on_human): {rewards:?}");
+    }
+    chain(&[
+        "harbor-import",
+        "--job",
+        s(&jobs.join("oracle")),
+        "--out",
+        s(&work.join("harbor-import")),
+    ]);
+    eprintln!(
+        "sandbox_real: Harbor oracle trials rewarded 1: {}/{}",
+        rewards.len(),
+        2 * ids.len()
+    );
+
     eprintln!(
         "sandbox_real: {} instances; gold {}/{} resolved; PR0 breaks P2P on {}; human kept {}; HH resolved {}; stub-one dropped {}; equivalent kept {}",
         ids.len(),

@@ -186,3 +186,69 @@ fn path_with(docker: &Path) -> std::ffi::OsString {
     }
     std::env::join_paths(dirs).unwrap_or_default()
 }
+
+/// What [`build_harbor_grader`] did.
+#[derive(Debug, Clone, Serialize)]
+pub struct HarborGrader {
+    /// The grader image (`chain harbor --grader-image`).
+    pub image: String,
+    /// Built now (else it existed).
+    pub built: bool,
+    /// The `docker compose version` line Harbor's docker environment will use.
+    pub compose: String,
+}
+
+/// Make what a Harbor run with its docker environment needs on this machine: the grader image
+/// the verifiers copy swebench from (codethread-scaffold's `harbor::grader_dockerfile`, built
+/// from this machine's bookworm base image; export with `chain harbor --grader-image`), and
+/// Docker Compose v2 ([`crate::runtime::ensure_compose`]).
+pub fn build_harbor_grader(
+    runtime: &RuntimeOptions,
+    work: &Path,
+    progress: &mut dyn FnMut(Event<'_>),
+) -> Result<HarborGrader, SandboxError> {
+    use codethread_scaffold::harbor::{grader_dockerfile, grader_image, GRADER_PYTHON};
+    std::fs::create_dir_all(work).map_err(|e| SandboxError::io(work, e))?;
+    let rt = ensure_runtime(runtime, progress)?;
+    let compose = crate::runtime::ensure_compose(&rt, runtime.install, work, progress)?;
+    let image = grader_image();
+    let built = !rt.docker.image_exists(&image);
+    if built {
+        let bookworm = SUITES
+            .iter()
+            .copied()
+            .find(|s| s.name == "bookworm")
+            .ok_or_else(|| SandboxError::Runtime("no bookworm suite".into()))?;
+        let debian = ensure_rootfs(&rt, bookworm, work, progress)?;
+        progress(Event::Step(&format!("building {image} from {debian}")));
+        let ctx = work.join("harbor-grader");
+        std::fs::create_dir_all(&ctx).map_err(|e| SandboxError::io(&ctx, e))?;
+        for (name, bytes) in [
+            ("Dockerfile", grader_dockerfile().into_bytes()),
+            ("grader-python", GRADER_PYTHON.as_bytes().to_vec()),
+            ("ca-bundle.crt", crate::images::host_ca()),
+        ] {
+            let p = ctx.join(name);
+            std::fs::write(&p, bytes).map_err(|e| SandboxError::io(&p, e))?;
+        }
+        let t = Instant::now();
+        let mut c = rt.docker.command();
+        c.args(["build", "--network", "host", "--build-arg"])
+            .arg(format!("DEBIAN={debian}"))
+            .args(["-t", &image])
+            .arg(&ctx)
+            .env("DOCKER_BUILDKIT", "1");
+        cmd::run_logged(&mut c, &work.join("harbor-grader.log"))?;
+        progress(Event::Image {
+            id: "harbor-grader",
+            image: &image,
+            built: true,
+            seconds: t.elapsed().as_secs_f64(),
+        });
+    }
+    Ok(HarborGrader {
+        image,
+        built,
+        compose,
+    })
+}

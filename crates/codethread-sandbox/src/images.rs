@@ -393,7 +393,7 @@ fn write(dir: &Path, name: &str, body: &[u8]) -> Result<(), SandboxError> {
 }
 
 /// The host's CA bundle, for pip inside builds (`PIP_CERT`); empty when the host has none.
-fn host_ca() -> Vec<u8> {
+pub(crate) fn host_ca() -> Vec<u8> {
     codethread_lang::io::read_regular(Path::new("/etc/ssl/certs/ca-certificates.crt"), 16 << 20)
         .unwrap_or_default()
 }

@@ -11,7 +11,8 @@
 //! - [`images`]: [`build_images`] builds (or reuses) the image of every built instance of a
 //!   chain, named as the row's `image` field.
 //! - [`agents`]: the SWE-agent images of an agent-side subset (setup image plus a
-//!   self-contained swe-rex runtime) and the network with no way out its rows name.
+//!   self-contained swe-rex runtime) and the network with no way out its rows name; what
+//!   Harbor's docker environment needs (Compose v2, the verifiers' grader image).
 //! - [`leak`]: whether an agent's running container holds a line of the code it is asked to
 //!   restore (files, every git object, process environments).
 //! - [`grade`](mod@grade): [`grade()`] runs swebench's `run_evaluation` code on a predictions file and

@@ -243,9 +243,11 @@ fn overlay_works() -> bool {
     ok
 }
 
-/// Containers on the default bridge (`docker0`) reach nothing but themselves: packets to be
-/// forwarded and packets to the host are dropped, so a connection attempt times out as on a
-/// machine without network. Idempotent.
+/// Containers on the default bridge (`docker0`) and on user-defined bridges (`br-*`: the
+/// networks Docker Compose makes, e.g. for Harbor's trials) reach nothing but themselves:
+/// packets to be forwarded and packets to the host are dropped, so a connection attempt times
+/// out as on a machine without network (requests' connect-timeout tests rely on it).
+/// Idempotent.
 fn lockdown() -> Result<(), SandboxError> {
     if !cmd::on_path("iptables") {
         return Err(SandboxError::Runtime(
@@ -255,6 +257,8 @@ fn lockdown() -> Result<(), SandboxError> {
     for (chain, rule) in [
         ("DOCKER-USER", ["-i", "docker0", "-j", "DROP"]),
         ("INPUT", ["-i", "docker0", "-j", "DROP"]),
+        ("DOCKER-USER", ["-i", "br-+", "-j", "DROP"]),
+        ("INPUT", ["-i", "br-+", "-j", "DROP"]),
     ] {
         let present = Command::new("iptables")
             .arg("-C")
@@ -455,6 +459,119 @@ pub fn ensure_rootfs(
         });
     }
     Ok(image)
+}
+
+/// The `docker compose version` line, when Docker Compose v2 answers.
+pub fn compose_version(docker: &Docker) -> Option<String> {
+    let o = Command::new(docker.bin())
+        .args(["compose", "version"])
+        .output()
+        .ok()?;
+    let line = String::from_utf8_lossy(&o.stdout).trim().to_string();
+    (o.status.success() && !line.is_empty()).then_some(line)
+}
+
+/// Where the docker client finds its plugins (Debian's docker.io and upstream builds both look
+/// here).
+const CLI_PLUGINS: &str = "/usr/libexec/docker/cli-plugins";
+
+/// Make `docker compose` (v2, what Harbor's docker environment drives) answer: Debian bookworm
+/// ships only Compose v1, trixie's `docker-compose` package is the v2 plugin (a Go binary that
+/// needs libc6 >= 2.34). With `install`, that package is fetched with apt from the mirror
+/// (trixie's signed lists in a private apt state under `work`, nothing of the system's apt
+/// configuration changed) and its plugin copied to `/usr/libexec/docker/cli-plugins`.
+/// Returns the version line.
+pub fn ensure_compose(
+    rt: &Runtime,
+    install: bool,
+    work: &Path,
+    progress: &mut dyn FnMut(Event<'_>),
+) -> Result<String, SandboxError> {
+    if let Some(v) = compose_version(&rt.docker) {
+        return Ok(v);
+    }
+    if !install {
+        return Err(SandboxError::Runtime(
+            "docker compose (v2) does not answer and installing is off".into(),
+        ));
+    }
+    progress(Event::Step(
+        "installing Docker Compose v2 from Debian trixie's docker-compose package",
+    ));
+    let dir = work.join("compose-apt");
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).map_err(|e| SandboxError::io(&dir, e))?;
+    }
+    for sub in [
+        "lists/partial",
+        "cache/archives/partial",
+        "parts",
+        "download",
+        "x",
+    ] {
+        let d = dir.join(sub);
+        std::fs::create_dir_all(&d).map_err(|e| SandboxError::io(&d, e))?;
+    }
+    let sources = dir.join("sources.list");
+    std::fs::write(&sources, format!("deb {} trixie main\n", rt.mirror))
+        .map_err(|e| SandboxError::io(&sources, e))?;
+    let apt = |args: &[&str]| {
+        let mut c = Command::new("apt-get");
+        c.arg("-q")
+            .arg("-o")
+            .arg(format!("Dir::Etc::SourceList={}", sources.display()))
+            .arg("-o")
+            .arg(format!(
+                "Dir::Etc::SourceParts={}",
+                dir.join("parts").display()
+            ))
+            .arg("-o")
+            .arg(format!("Dir::State::Lists={}", dir.join("lists").display()))
+            .arg("-o")
+            .arg(format!("Dir::Cache={}", dir.join("cache").display()))
+            .args(args)
+            .current_dir(dir.join("download"));
+        c
+    };
+    let log = work.join("compose-install.log");
+    cmd::run_logged(&mut apt(&["update"]), &log)?;
+    cmd::run_logged(&mut apt(&["download", "docker-compose"]), &log)?;
+    let deb = std::fs::read_dir(dir.join("download"))
+        .map_err(|e| SandboxError::io(dir.join("download"), e))?
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "deb"))
+        .ok_or_else(|| {
+            SandboxError::Runtime(format!(
+                "apt-get download docker-compose gave no package (log {})",
+                log.display()
+            ))
+        })?;
+    cmd::run_logged(
+        Command::new("dpkg-deb")
+            .arg("-x")
+            .arg(&deb)
+            .arg(dir.join("x")),
+        &log,
+    )?;
+    let plugin = dir.join("x/usr/libexec/docker/cli-plugins/docker-compose");
+    std::fs::create_dir_all(CLI_PLUGINS).map_err(|e| SandboxError::io(CLI_PLUGINS, e))?;
+    let dest = Path::new(CLI_PLUGINS).join("docker-compose");
+    let tmp = Path::new(CLI_PLUGINS).join(".docker-compose.codethread");
+    std::fs::copy(&plugin, &tmp).map_err(|e| SandboxError::io(&plugin, e))?;
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o755))
+            .map_err(|e| SandboxError::io(&tmp, e))?;
+    }
+    std::fs::rename(&tmp, &dest).map_err(|e| SandboxError::io(&dest, e))?;
+    compose_version(&rt.docker).ok_or_else(|| {
+        SandboxError::Runtime(format!(
+            "docker compose does not answer after installing {} (log {})",
+            deb.display(),
+            log.display()
+        ))
+    })
 }
 
 #[cfg(test)]

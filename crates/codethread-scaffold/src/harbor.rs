@@ -39,6 +39,55 @@ pub const SWEBENCH_PIN: &str = "swebench==5.0.2";
 /// upstream image holds).
 pub const UV_IMAGE: &str = "ghcr.io/astral-sh/uv:0.8.0";
 
+/// `/opt/codethread-grader/bin/python` of the grader image
+/// ([`grader_dockerfile`]): runs a script (`python SCRIPT ARG...`, what
+/// `tests/test.sh` calls) in the self-contained Python through its own
+/// loader and libraries (for that process only: the tests it grades run
+/// with the image's own), isolated (`-I`) from the image's `PYTHONPATH`;
+/// `integrations/harbor/grader-python` holds the same text.
+pub const GRADER_PYTHON: &str = r#"#!/bin/sh
+# codethread: Python with swebench, self-contained under /opt/codethread-grader.
+exec /opt/codethread-grader/lib/ld-linux-x86-64.so.2 --library-path /opt/codethread-grader/lib \
+  /opt/codethread-grader/bin/python3.11 -I -c '
+import runpy, sys
+sys.path.insert(0, "/opt/codethread-grader/site")
+sys.argv = sys.argv[1:]
+if not sys.argv:
+    sys.exit("usage: python SCRIPT [ARG...]")
+runpy.run_path(sys.argv[0], run_name="__main__")
+' "$@"
+"#;
+
+/// The Dockerfile of the grader image the verifiers copy
+/// `/opt/codethread-grader` from when exported with
+/// [`HarborExportOptions::grader_image`]: swebench ([`SWEBENCH_PIN`]) in a
+/// self-contained Python 3.11, built from a Debian bookworm image with the
+/// package registries alone; `integrations/harbor/grader.Dockerfile` holds
+/// the same text. Its build context holds [`GRADER_PYTHON`] as
+/// `grader-python`.
+pub fn grader_dockerfile() -> String {
+    crate::portable::dockerfile(
+        "the grader of Harbor verifiers (swebench)",
+        "/opt/codethread-grader",
+        SWEBENCH_PIN,
+        "grader-python",
+        "python",
+        "echo 'import swebench.harness.grading' > /tmp/check.py && /opt/codethread-grader/bin/python /tmp/check.py && rm /tmp/check.py",
+        false,
+        &[],
+    )
+}
+
+/// The tag of the grader image: `codethread/harbor-grader:swebench-5.0.2-<hash>`
+/// (a hash of [`grader_dockerfile`] and [`GRADER_PYTHON`]).
+pub fn grader_image() -> String {
+    crate::portable::hashed_tag(
+        "codethread/harbor-grader",
+        &SWEBENCH_PIN.replace("==", "-"),
+        &[&grader_dockerfile(), GRADER_PYTHON],
+    )
+}
+
 /// The grader every verifier runs after the tests (`tests/grade.py`).
 pub const GRADE_PY: &str = include_str!("harbor/grade.py");
 

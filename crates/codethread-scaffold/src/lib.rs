@@ -28,6 +28,8 @@ mod error;
 mod files;
 pub mod harbor;
 pub mod mini_swe_agent;
+mod naming;
+mod portable;
 pub mod swe_agent;
 
 /// Build a chain directory ([`codethread_chain::build`]) and the agent-side

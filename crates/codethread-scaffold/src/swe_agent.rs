@@ -15,7 +15,7 @@
 //! - **The runtime**: the docker deployment starts `swerex-remote` from the
 //!   image's `PATH`; swe-rex needs Python >= 3.10, which the images of older
 //!   repositories do not have (3.9 on Debian bullseye). The runtime image
-//!   ([`RUNTIME_DOCKERFILE`]) carries Debian bookworm's Python 3.11 with the
+//!   ([`runtime_dockerfile`]) carries Debian bookworm's Python 3.11 with the
 //!   libraries it loads and its own dynamic loader under `/opt/swerex`,
 //!   started through that loader ([`SWEREX_REMOTE`]), so it runs in any
 //!   x86-64 Linux image whatever its C library, and nothing of it is on
@@ -34,7 +34,7 @@ use serde_json::{json, Map, Value};
 
 use crate::error::ScaffoldError;
 use crate::files::{write_atomic, write_jsonl};
-use crate::mini_swe_agent::{setup_image_name, SETUP_PATCH_FILE_FIELD};
+use crate::naming::{setup_image_name, SETUP_PATCH_FILE_FIELD};
 
 /// The swe-rex release the runtime image installs (what SWE-agent 1.1.0
 /// was tested with).
@@ -42,21 +42,14 @@ pub const SWE_REX_VERSION: &str = "1.4.0";
 
 /// The runtime image every SWE-agent image copies `/opt/swerex` from:
 /// `codethread/swe-agent-runtime:swe-rex-<version>-<hash>`, the hash of
-/// [`RUNTIME_DOCKERFILE`] and [`SWEREX_REMOTE`], so a changed recipe makes a
+/// [`runtime_dockerfile`] and [`SWEREX_REMOTE`], so a changed recipe makes a
 /// new image instead of reusing an old one.
 pub fn runtime_image() -> String {
-    use sha2::Digest;
-    let mut h = sha2::Sha256::new();
-    h.update(RUNTIME_DOCKERFILE.as_bytes());
-    h.update(b"\0");
-    h.update(SWEREX_REMOTE.as_bytes());
-    let hex: String = h
-        .finalize()
-        .iter()
-        .take(4)
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    format!("codethread/swe-agent-runtime:swe-rex-{SWE_REX_VERSION}-{hex}")
+    crate::portable::hashed_tag(
+        "codethread/swe-agent-runtime",
+        &format!("swe-rex-{SWE_REX_VERSION}"),
+        &[&runtime_dockerfile(), SWEREX_REMOTE],
+    )
 }
 
 /// The docker network [`AGENT_NETWORK_SCRIPT`] makes and the rows name.
@@ -82,52 +75,24 @@ agent:
     total_cost_limit: 0.0
 "#;
 
-/// The Dockerfile of [`runtime_image`]: swe-rex in Debian bookworm's Python
-/// 3.11, gathered under `/opt/swerex` with every shared library the
-/// interpreter and its extension modules load and the dynamic loader
-/// itself. Built from a bookworm image (`DEBIAN` build argument; the build
-/// installs `python3-venv` and the CA bundle when missing and fetches the
-/// wheels from PyPI).
-pub const RUNTIME_DOCKERFILE: &str = r#"# codethread: the swe-rex runtime of SWE-agent's docker deployment, self-contained
-# under /opt/swerex (written by codethread-scaffold): Debian bookworm's Python 3.11,
-# the shared libraries it and its extension modules load, and the dynamic loader
-# that starts it, so it runs in any x86-64 Linux image whatever its libc or Python.
-# Its Python code is kept only compiled, without docstrings (compileall -b -o 2, the
-# sources deleted; bashlex keeps its docstrings, which are its grammar): swe-rex
-# depends on requests and the standard library, and a readable copy of a library an
-# agent is asked to restore must not be in its image.
-ARG DEBIAN=debian:bookworm-slim
-FROM ${DEBIAN}
-# ca-bundle.crt, when the build context has it (build_images.sh copies the host's):
-# the CA bundle pip trusts in this build, kept in no layer of an agent's image.
-COPY swerex-remote ca-bundle.cr[t] /tmp/ctx/
-RUN set -e; \
-    mkdir -p /opt/swerex/bin; cp /tmp/ctx/swerex-remote /opt/swerex/bin/swerex-remote; \
-    if [ -s /tmp/ctx/ca-bundle.crt ]; then export PIP_CERT=/tmp/ctx/ca-bundle.crt; fi; \
-    if ! python3 -c 'import ensurepip, venv' 2>/dev/null || [ ! -s /etc/ssl/certs/ca-certificates.crt ]; then \
-      apt-get update && apt-get install -y --no-install-recommends python3 python3-venv ca-certificates \
-      && rm -rf /var/lib/apt/lists/*; \
-    fi; \
-    python3 -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))'; \
-    python3 -m venv /tmp/pip; \
-    /tmp/pip/bin/pip install -q --no-cache-dir --target /opt/swerex/site 'swe-rex==1.4.0'; \
-    rm -rf /tmp/pip /tmp/ctx; \
-    mkdir -p /opt/swerex/lib; \
-    cp /usr/bin/python3.11 /opt/swerex/bin/python3.11; \
-    cp -a /usr/lib/python3.11 /opt/swerex/lib/python3.11; \
-    rm -rf /opt/swerex/lib/python3.11/test /opt/swerex/lib/python3.11/idlelib; \
-    find /opt/swerex/bin/python3.11 /opt/swerex/lib/python3.11 /opt/swerex/site -type f \
-        \( -name 'python3.11' -o -name '*.so' -o -name '*.so.*' \) -exec ldd {} + 2>/dev/null \
-      | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// && NF > 1 { print $1 }' | sort -u \
-      | while read -r lib; do cp -L "$lib" /opt/swerex/lib/; done; \
-    cp -L /lib64/ld-linux-x86-64.so.2 /opt/swerex/lib/ld-linux-x86-64.so.2; \
-    python3 -m compileall -q -b -o 2 -x '/bashlex/' /opt/swerex/site /opt/swerex/lib/python3.11 >/dev/null || true; \
-    python3 -m compileall -q -b /opt/swerex/site/bashlex >/dev/null || true; \
-    find /opt/swerex/site /opt/swerex/lib/python3.11 \( -name '*.py' -o -name '*.pyi' \) -type f -delete; \
-    find /opt/swerex/site /opt/swerex/lib/python3.11 -name __pycache__ -type d -prune -exec rm -rf {} +; \
-    chmod 755 /opt/swerex/bin/swerex-remote; \
-    /opt/swerex/bin/swerex-remote --help >/dev/null
-"#;
+/// The Dockerfile of [`runtime_image`]: swe-rex in a self-contained Python
+/// under `/opt/swerex` (`crate::portable`), its code kept only compiled
+/// without docstrings (swe-rex depends on requests and the standard
+/// library; bashlex keeps its docstrings, which are its grammar). Built
+/// from a Debian bookworm image (`DEBIAN` build argument) with the wheels
+/// from PyPI.
+pub fn runtime_dockerfile() -> String {
+    crate::portable::dockerfile(
+        "the swe-rex runtime of SWE-agent's docker deployment",
+        "/opt/swerex",
+        "swe-rex==1.4.0",
+        "swerex-remote",
+        "swerex-remote",
+        "/opt/swerex/bin/swerex-remote --help >/dev/null",
+        true,
+        &["bashlex"],
+    )
+}
 
 /// `/opt/swerex/bin/swerex-remote`: starts swe-rex's server in the
 /// runtime's Python through the runtime's own loader and libraries
@@ -362,7 +327,7 @@ pub fn write_swe_agent_batch(
     write_atomic(&dir.join("build_images.sh"), build.as_bytes())?;
     write_atomic(
         &dir.join("runtime.Dockerfile"),
-        RUNTIME_DOCKERFILE.as_bytes(),
+        runtime_dockerfile().as_bytes(),
     )?;
     write_atomic(&dir.join("Dockerfile"), IMAGE_DOCKERFILE.as_bytes())?;
     write_atomic(&dir.join("swerex-remote"), SWEREX_REMOTE.as_bytes())?;

@@ -128,6 +128,12 @@ pub struct HarborExportOptions {
     /// lists every image with the directory to build it from. Both
     /// placeholders are required (six distinct images per instance).
     pub docker_image_template: Option<String>,
+    /// The image the verifiers copy their grader from (`/opt/codethread-grader`: a
+    /// self-contained Python with swebench, [`super::grader_dockerfile`]), instead of
+    /// installing it with `uv` from [`UV_IMAGE`] and a CPython download from GitHub
+    /// (default). For machines that reach only the package registries: build it with
+    /// `integrations/harbor/build_grader.sh` or `chain sandbox harbor-grader`.
+    pub grader_image: Option<String>,
     /// The `org/name` of `dataset.toml` (default: `codethread/<name of the
     /// output directory>`, or `codethread/dataset` when that name cannot
     /// be one).
@@ -231,6 +237,7 @@ impl Default for HarborExportOptions {
             build_timeout_sec: 1800.0,
             limits: codethread_lang::io::SourceLimits::default(),
             docker_image_template: None,
+            grader_image: None,
             dataset_name: None,
             agent_pr1: None,
         }
@@ -619,19 +626,30 @@ fn agent_dockerfile(from: &str) -> String {
 
 /// The verifier's image: the instance image at base (full history, what
 /// the row's `eval_script` expects), swebench installed beside it in its
-/// own Python, the tests directory baked in at `/tests`.
-fn verifier_dockerfile(from: &str) -> String {
-    format!(
-        "# codethread: the verifier of one step (written by codethread-chain). Build context: this directory.\n\
-         FROM {UV_IMAGE} AS uv\n\
-         FROM {from}\n\
-         COPY --from=uv /uv /usr/local/bin/uv\n\
-         ENV UV_PYTHON_INSTALL_DIR=/opt/codethread-python\n\
-         RUN uv venv --python 3.12 /opt/codethread-grader && \\\n    \
-         uv pip install --python /opt/codethread-grader/bin/python {SWEBENCH_PIN}\n\
-         COPY . /tests\n\
-         WORKDIR /testbed\n"
-    )
+/// own Python (with `uv`, or copied from `grader`: [`HarborExportOptions::grader_image`]),
+/// the tests directory baked in at `/tests`.
+fn verifier_dockerfile(from: &str, grader: Option<&str>) -> String {
+    match grader {
+        Some(g) => format!(
+            "# codethread: the verifier of one step (written by codethread-chain). Build context: this directory.\n\
+             FROM {g} AS grader\n\
+             FROM {from}\n\
+             COPY --from=grader /opt/codethread-grader /opt/codethread-grader\n\
+             COPY . /tests\n\
+             WORKDIR /testbed\n"
+        ),
+        None => format!(
+            "# codethread: the verifier of one step (written by codethread-chain). Build context: this directory.\n\
+             FROM {UV_IMAGE} AS uv\n\
+             FROM {from}\n\
+             COPY --from=uv /uv /usr/local/bin/uv\n\
+             ENV UV_PYTHON_INSTALL_DIR=/opt/codethread-python\n\
+             RUN uv venv --python 3.12 /opt/codethread-grader && \\\n    \
+             uv pip install --python /opt/codethread-grader/bin/python {SWEBENCH_PIN}\n\
+             COPY . /tests\n\
+             WORKDIR /testbed\n"
+        ),
+    }
 }
 
 /// The verifier script of one step: `mode` is `gate` or `resolve`, `patch`
@@ -743,10 +761,10 @@ fn write_tests(
     rel: &Path,
     row: &Map<String, Value>,
     setup_patch: &[u8],
-    mode: &str,
-    patch: &str,
+    (mode, patch): (&str, &str),
+    grader: Option<&str>,
 ) -> Result<(), ScaffoldError> {
-    let docker = verifier_dockerfile(&upstream_image(row));
+    let docker = verifier_dockerfile(&upstream_image(row), grader);
     let test = test_sh(mode, patch);
     let files: [(&str, &[u8]); 6] = [
         ("Dockerfile", docker.as_bytes()),
@@ -937,6 +955,7 @@ fn write_task(
         _ => b"",
     };
     let rel = PathBuf::from(format!("{}.{cond}", m.id));
+    let grader = opts.grader_image.as_deref();
     let mut images = Vec::new();
     if let Some(template) = &opts.docker_image_template {
         for (role, context) in task_images(cond) {
@@ -1008,7 +1027,14 @@ fn write_task(
                 Path::new("instruction.md"),
                 instruction(str_field(row, "problem_statement")).as_bytes(),
             )?;
-            write_tests(&task, Path::new("tests"), row, setup, mode, MODEL_PATCH)?;
+            write_tests(
+                &task,
+                Path::new("tests"),
+                row,
+                setup,
+                (mode, MODEL_PATCH),
+                grader,
+            )?;
             write_solution(&task, Path::new("solution"), solution)?;
         }
         HarborCondition::Chain => {
@@ -1034,8 +1060,8 @@ fn write_task(
                 &s1.join("tests"),
                 &m.impl_row,
                 setup,
-                "gate",
-                MODEL_PATCH,
+                ("gate", MODEL_PATCH),
+                grader,
             )?;
             write_solution(&task, &s1.join("solution"), &m.human_pr1)?;
             let s2 = Path::new("steps/follow_on");
@@ -1054,8 +1080,8 @@ fn write_task(
                 &s2.join("tests"),
                 &m.ha_row,
                 setup,
-                "resolve",
-                STACK_PATCH,
+                ("resolve", STACK_PATCH),
+                grader,
             )?;
             write_solution(&task, &s2.join("solution"), &m.gold)?;
         }
@@ -1078,8 +1104,8 @@ fn write_task(
                 Path::new("tests"),
                 &m.ha_row,
                 setup,
-                "resolve",
-                STACK_PATCH,
+                ("resolve", STACK_PATCH),
+                grader,
             )?;
             // The oracle: the gold patch on the agent's PR1 (it may not
             // apply: the PR1 is the agent's, not the human's).
@@ -1116,6 +1142,17 @@ pub fn export_harbor(
             message: "condition follow_on_agent needs the agent's PR1 predictions (--agent-pr1)"
                 .into(),
         });
+    }
+    if let Some(g) = &opts.grader_image {
+        if g.is_empty() || g.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(ScaffoldError::Format {
+                path: out.to_path_buf(),
+                message: format!(
+                    "grader image {:?} cannot be written into a Dockerfile",
+                    g.escape_debug().to_string()
+                ),
+            });
+        }
     }
     std::fs::create_dir_all(out).map_err(|e| ScaffoldError::io(out, e))?;
     let name = dataset_name(out, opts)?;

@@ -165,21 +165,34 @@ fn a_planted_mini_swe_agent_link_is_not_followed() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
-/// `integrations/swe-agent/` holds exactly the files every SWE-agent batch
-/// is written with (codethread-scaffold's `swe_agent` constants).
+/// `integrations/swe-agent/` and `integrations/harbor/` hold exactly the
+/// files every SWE-agent batch and grader image are built from
+/// (codethread-scaffold's constants). `CODETHREAD_BLESS=1` rewrites them.
 #[test]
-fn swe_agent_integration_files_equal_the_constants() {
-    use codethread_scaffold::swe_agent as sa;
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../integrations/swe-agent");
+fn integration_files_equal_the_constants() {
+    use codethread_scaffold::{harbor, swe_agent as sa};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../integrations");
+    let runtime = sa::runtime_dockerfile();
+    let grader = harbor::grader_dockerfile();
+    let bless = std::env::var_os("CODETHREAD_BLESS").is_some();
     for (name, text) in [
-        ("codethread.yaml", sa::CONFIG),
-        ("runtime.Dockerfile", sa::RUNTIME_DOCKERFILE),
-        ("Dockerfile", sa::IMAGE_DOCKERFILE),
-        ("swerex-remote", sa::SWEREX_REMOTE),
-        ("agent_network.sh", sa::AGENT_NETWORK_SCRIPT),
+        ("swe-agent/codethread.yaml", sa::CONFIG),
+        ("swe-agent/runtime.Dockerfile", runtime.as_str()),
+        ("swe-agent/Dockerfile", sa::IMAGE_DOCKERFILE),
+        ("swe-agent/swerex-remote", sa::SWEREX_REMOTE),
+        ("swe-agent/agent_network.sh", sa::AGENT_NETWORK_SCRIPT),
+        ("harbor/grader.Dockerfile", grader.as_str()),
+        ("harbor/grader-python", harbor::GRADER_PYTHON),
     ] {
-        let on_disk = std::fs::read_to_string(dir.join(name))
-            .unwrap_or_else(|e| panic!("integrations/swe-agent/{name}: {e}"));
-        assert_eq!(on_disk, text, "integrations/swe-agent/{name}");
+        let path = root.join(name);
+        if bless {
+            std::fs::write(&path, text).unwrap();
+        }
+        let on_disk =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("integrations/{name}: {e}"));
+        assert_eq!(
+            on_disk, text,
+            "integrations/{name} (CODETHREAD_BLESS=1 rewrites it)"
+        );
     }
 }
