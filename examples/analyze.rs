@@ -507,13 +507,28 @@ fn json<T: serde::Serialize>(v: &T) -> Result<String, String> {
     serde_json::to_string(v).map_err(|e| e.to_string())
 }
 
+/// Print `s` and a newline on stdout. A reader that closed the pipe (`| head`) took what it
+/// wanted: that ends the output quietly instead of panicking as `println!` does. False when
+/// stdout failed otherwise (said on stderr).
+fn print_out(s: &str) -> bool {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match writeln!(out, "{s}").and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("error: writing stdout: {e}");
+            false
+        }
+        _ => true,
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Cmd::Judge { which } = cli.cmd {
         return match judge(which, cli.max_file_bytes) {
             Ok((s, ok, bad)) => {
-                if !s.is_empty() {
-                    println!("{s}");
+                if !s.is_empty() && !print_out(&s) {
+                    return ExitCode::from(Outcome::Fatal);
                 }
                 ExitCode::from(codethread::exit::from_counts(ok, bad))
             }
@@ -524,10 +539,8 @@ fn main() -> ExitCode {
         };
     }
     match run(cli) {
-        Ok(s) => {
-            println!("{s}");
-            ExitCode::from(Outcome::Success)
-        }
+        Ok(s) if print_out(&s) => ExitCode::from(Outcome::Success),
+        Ok(_) => ExitCode::from(Outcome::Fatal),
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(Outcome::Fatal)

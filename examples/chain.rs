@@ -117,7 +117,9 @@ enum Cmd {
     /// Target functions per instance, as JSONL on stdout.
     Targets {
         /// Instances: SWE-bench Verified / Multilingual / Pro or FeatBench rows (JSON, JSONL or
-        /// parquet) with at least instance_id, repo, base_commit and patch; docs/chain.md §1.
+        /// parquet) with at least instance_id, repo, base_commit, patch and the two test lists
+        /// (FAIL_TO_PASS and PASS_TO_PASS, or Pro's fail_to_pass and pass_to_pass);
+        /// docs/chain.md §1.
         #[arg(long)]
         instances: PathBuf,
         #[command(flatten)]

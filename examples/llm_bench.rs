@@ -20,6 +20,8 @@ use codethread::llm::Cache;
 use codethread::llm::{run, Job, RunnerOptions};
 use codethread_testkit::chat_server::{ChatServer, Fault};
 
+/// Throughput of the LLM runner against a loopback chat server that answers after a fixed
+/// delay: requests per second at several concurrencies, and the runner's own cost per request.
 #[derive(Parser)]
 struct Args {
     /// Requests per measurement.

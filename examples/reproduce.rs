@@ -69,8 +69,8 @@ struct Args {
     /// SWE-bench Multilingual, SWE-bench Pro, FeatBench, ...).
     #[arg(long)]
     benchmark: Option<String>,
-    /// Bootstrap resamples per Δ.
-    #[arg(long, default_value_t = 2000)]
+    /// Bootstrap resamples per Δ (`--reps`, as `analyze` calls it, is the same setting).
+    #[arg(long, alias = "reps", default_value_t = 2000)]
     bootstrap: usize,
     /// Bootstrap seed.
     #[arg(long, default_value_t = 20_240_405)]

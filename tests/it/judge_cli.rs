@@ -170,3 +170,47 @@ fn drift_and_compound_round_trip_through_the_example() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `analyze judge drift export ... | head -1`: the reader closes the pipe after one line; the
+/// example stops writing quietly instead of panicking (issue 38, item 7).
+#[test]
+fn a_closed_pipe_ends_the_output_without_a_panic() {
+    use std::io::{BufRead, BufReader};
+    let dir =
+        codethread::lang::io::create_temp_dir_in(&std::env::temp_dir(), "judge-pipe").unwrap();
+    let mut tree = codethread::patch::MemTree::new();
+    tree.insert(b"m.py".to_vec(), b"def f(x):\n    return x + 1\n".to_vec());
+    let item = serde_json::to_string(&drift_item_from_trees(
+        "b",
+        "m",
+        "o__r-1",
+        &tree,
+        &tree,
+        &["m.py::f".to_string()],
+        None,
+    ))
+    .unwrap();
+    // Far more than a pipe buffer (64 KiB) of requests.
+    let items: String = (0..2000)
+        .map(|i| format!("{}\n", item.replace("o__r-1", &format!("o__r-{i}"))))
+        .collect();
+    let ip = dir.join("items.jsonl");
+    std::fs::write(&ip, items).unwrap();
+    let mut child = Command::new(exe())
+        .args(["judge", "drift", "export", "--items", ip.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.contains("custom_id"), "{first}");
+    // The reader is gone (dropped above): the rest of the output has nowhere to go.
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_ne!(out.status.code(), Some(101), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

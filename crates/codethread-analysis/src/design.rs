@@ -323,10 +323,7 @@ impl Frame {
 /// True for cells treated as missing by [`DesignSpec::drop_missing`]: empty, `NA`, `NaN`,
 /// `null`, `None` (case-insensitive).
 pub fn is_missing(cell: &str) -> bool {
-    matches!(
-        cell.trim().to_ascii_lowercase().as_str(),
-        "" | "na" | "nan" | "null" | "none"
-    )
+    crate::error::missing_cell(cell)
 }
 
 /// How a design column was made.

@@ -85,7 +85,10 @@ pub enum AnalysisError {
         available: String,
     },
     /// A cell that must be numeric is not.
-    #[error("{origin}: column {column:?}, data row {row}: {value:?} is not a number")]
+    #[error(
+        "{origin}: column {column:?}, data row {row}: {value:?} is not a number{}",
+        missing_hint(value)
+    )]
     NonNumeric {
         /// File name or `<memory>`.
         origin: String,
@@ -213,3 +216,44 @@ fn fmt_g(v: f64) -> String {
 
 /// Result alias.
 pub type Result<T, E = AnalysisError> = std::result::Result<T, E>;
+
+/// True for cells read as missing: empty, `NA`, `NaN`, `null`, `None` (case-insensitive);
+/// [`crate::design::is_missing`].
+pub(crate) fn missing_cell(cell: &str) -> bool {
+    matches!(
+        cell.trim().to_ascii_lowercase().as_str(),
+        "" | "na" | "nan" | "null" | "none"
+    )
+}
+
+/// What a non-numeric cell that reads as missing can do about it.
+fn missing_hint(value: &str) -> &'static str {
+    if missing_cell(value) {
+        " (a missing cell: leave such rows out with --drop-missing, DesignSpec::drop_missing)"
+    } else {
+        ""
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn non_numeric(value: &str) -> String {
+        AnalysisError::NonNumeric {
+            origin: "features.csv".into(),
+            column: "cc".into(),
+            row: 3,
+            value: value.into(),
+        }
+        .to_string()
+    }
+
+    #[test]
+    fn a_missing_cell_names_drop_missing() {
+        for v in ["", "NA", "nan", " None "] {
+            assert!(non_numeric(v).contains("--drop-missing"), "{v:?}");
+        }
+        assert!(!non_numeric("x1").contains("--drop-missing"));
+    }
+}

@@ -219,6 +219,39 @@ impl Row<'_> {
         self.opt_str(names)?.ok_or_else(|| self.missing(names[0]))
     }
 
+    /// A FeatBench test list ([`decode_featbench_tests`]).
+    fn featbench_tests(&mut self, names: &[&str]) -> Result<Vec<String>, BenchError> {
+        match self.take(names) {
+            None => Err(self.missing(names[0])),
+            Some((f, v)) => decode_featbench_tests(&v).map_err(|m| self.bad(&f, m.to_string())),
+        }
+    }
+
+    /// A FeatBench patch: the per-file objects (`<name>_files`, or a list in
+    /// `<name>`) when the row has them, else the Hugging Face string repaired
+    /// ([`repair_featbench_diff`]); both fields are taken, so neither stays in
+    /// the row's extra fields (each holds the whole patch).
+    fn featbench_patch(&mut self, name: &str) -> Result<Option<String>, BenchError> {
+        let files_field = format!("{name}_files");
+        let files = self.take(&[&files_field]);
+        let plain = self.take(&[name]);
+        match (files, plain) {
+            (Some((f, Value::Array(list))), _) | (None, Some((f, Value::Array(list)))) => {
+                per_file_patches_to_diff(&list)
+                    .map(Some)
+                    .map_err(|m| self.bad(&f, m.to_string()))
+            }
+            (Some((f, v)), _) => {
+                Err(self.bad(&f, format!("expected a list of files, found {}", kind(&v))))
+            }
+            (None, Some((_, Value::String(s)))) => Ok(Some(repair_featbench_diff(&s))),
+            (None, Some((f, v))) => {
+                Err(self.bad(&f, format!("expected a diff, found {}", kind(&v))))
+            }
+            (None, None) => Ok(None),
+        }
+    }
+
     fn tests(&mut self, names: &[&str], required: bool) -> Result<Vec<String>, BenchError> {
         match self.take(names) {
             None if required => Err(self.missing(names[0])),
@@ -276,6 +309,99 @@ pub(crate) fn decode_tests(v: &Value) -> Result<Vec<String>, TestsError> {
     }
 }
 
+/// Decode a FeatBench test list, never losing an id. FeatBench writes a
+/// list as `", ".join(sorted(set(ids)))` (and its Hugging Face upload, as
+/// `split(",")` of that): a `", "` inside a test's parameters
+/// (`test_x[timeout0-(connect, read)]`) cannot be the separator when the
+/// next piece does not start a pytest node id (`path.py::` or `path.py`),
+/// so the pieces are folded back into the id whose `[` is still open. A
+/// string whose first piece is no node id (Django's `name (module.Class)`,
+/// bare names) cannot be split unambiguously and is refused; so is a list
+/// whose first element is a node id and some other is not (split at every
+/// `,` by FeatBench's `standardize_dataset.py`: use the string shape).
+pub(crate) fn decode_featbench_tests(v: &Value) -> Result<Vec<String>, TestsError> {
+    let checked = |ids: Vec<String>| -> Result<Vec<String>, TestsError> {
+        if ids.first().is_some_and(|f| starts_node_id(f)) {
+            if let Some(bad) = ids.iter().find(|t| !starts_node_id(t)) {
+                return Err(TestsError::SplitAtComma(bad.clone()));
+            }
+        }
+        Ok(ids)
+    };
+    match v {
+        Value::Null => Ok(Vec::new()),
+        Value::Array(_) => checked(decode_tests(v)?),
+        Value::String(s) => {
+            let t = s.trim();
+            if t.is_empty() {
+                return Ok(Vec::new());
+            }
+            // A SWE-bench-style list stored as a string. A FeatBench string may
+            // itself begin with `[` (an id such as `[100%]`): then it is split below.
+            if t.starts_with('[') {
+                if let Ok(Value::Array(items)) = serde_json::from_str::<Value>(t) {
+                    return checked(decode_tests(&Value::Array(items))?);
+                }
+            }
+            if !t.contains(", ") {
+                return Ok(vec![t.to_string()]);
+            }
+            let mut pieces = t.split(", ");
+            let first = pieces.next().unwrap_or_default();
+            if !starts_node_id(first) {
+                return Err(TestsError::Ambiguous(first.chars().take(80).collect()));
+            }
+            let mut out = vec![first.to_string()];
+            for piece in pieces {
+                let open = out
+                    .last()
+                    .map(|cur| cur.matches('[').count() > cur.matches(']').count())
+                    .unwrap_or(false);
+                match out.last_mut() {
+                    Some(cur) if open && !starts_node_id(piece) => {
+                        cur.push_str(", ");
+                        cur.push_str(piece);
+                    }
+                    _ => out.push(piece.to_string()),
+                }
+            }
+            Ok(out.into_iter().filter(|x| !x.trim().is_empty()).collect())
+        }
+        other => Err(TestsError::Kind(kind(other))),
+    }
+}
+
+/// Whether `s` starts with a pytest node id: `dir/.../file.py` followed by
+/// `::` or the end (`(?:[A-Za-z0-9_.-]+/)*[A-Za-z0-9_.-]+\.py(?:::|$)`).
+fn starts_node_id(s: &str) -> bool {
+    let b = s.as_bytes();
+    let ok = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-');
+    let mut i = 0;
+    let mut seg_len = 0usize;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'/' {
+            if seg_len == 0 {
+                return false;
+            }
+            seg_len = 0;
+        } else if ok(c) {
+            seg_len += 1;
+            // `.py` ends a segment of at least one character before it.
+            if c == b'y' && seg_len >= 4 && b[i - 2] == b'.' && b[i - 1] == b'p' {
+                let rest = &b[i + 1..];
+                if rest.is_empty() || rest.starts_with(b"::") {
+                    return true;
+                }
+            }
+        } else {
+            return false;
+        }
+        i += 1;
+    }
+    false
+}
+
 /// Why a test-list field could not be decoded (`decode_tests`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum TestsError {
@@ -292,6 +418,13 @@ pub(crate) enum TestsError {
     /// A value of another JSON kind.
     #[error("expected a list of tests, found {0}")]
     Kind(&'static str),
+    /// A FeatBench string whose ids are not pytest node ids: a `", "` inside
+    /// an id cannot be told from the separator (the first piece).
+    #[error("ids are not pytest node ids (first: {0:?}): a \", \" inside an id cannot be told from the separator")]
+    Ambiguous(String),
+    /// A FeatBench list split at every `,` (an element that is no node id).
+    #[error("list looks split at ',' (FeatBench's standardize_dataset.py; element {0:?}): give the string shape")]
+    SplitAtComma(String),
 }
 
 /// Split on commas outside brackets, trimming whitespace, dropping empties.
@@ -341,6 +474,45 @@ pub(crate) enum PerFileError {
         /// The element's position (0-based).
         index: usize,
     },
+    /// An element with no text patch (a binary file, a pure rename or a
+    /// mode change, which FeatBench stores as `patch: ""`): the change
+    /// cannot be rebuilt, and dropping it would lose part of the patch.
+    #[error("{name} ({status}) has an empty patch: a binary file, rename or mode change FeatBench cannot represent")]
+    Empty {
+        /// The file.
+        name: String,
+        /// Its GitHub status.
+        status: String,
+    },
+}
+
+/// A FeatBench Hugging Face `patch` / `test_patch` string as `git apply`
+/// takes it: FeatBench's converter writes placeholder `index` lines
+/// (`index 1111111..2222222 100644`, `index 0000000..1111111`,
+/// `index 1111111..0000000`), which name blobs that exist nowhere, and no
+/// final newline (`corrupt patch` at the last line). Both are undone; any
+/// other text is kept byte for byte.
+pub(crate) fn repair_featbench_diff(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 1);
+    for line in s.split_inclusive('\n') {
+        let bare = line.trim_end_matches(['\n', '\r']);
+        let placeholder = bare
+            .strip_prefix("index ")
+            .map(|rest| rest.split(' ').next().unwrap_or(""))
+            .is_some_and(|ids| {
+                matches!(
+                    ids,
+                    "1111111..2222222" | "0000000..1111111" | "1111111..0000000"
+                )
+            });
+        if !placeholder {
+            out.push_str(line);
+        }
+    }
+    if !out.is_empty() && !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out
 }
 
 /// Turn FeatBench per-file patch objects (GitHub "files" API shape:
@@ -374,14 +546,16 @@ pub(crate) fn per_file_patches_to_diff(files: &[Value]) -> Result<String, PerFil
             }
             continue;
         }
-        if body.is_empty() {
-            // Binary or pure rename/mode change: nothing textual to apply.
-            continue;
-        }
         let status = m
             .get("status")
             .and_then(Value::as_str)
             .unwrap_or("modified");
+        if body.is_empty() {
+            return Err(PerFileError::Empty {
+                name: name.to_string(),
+                status: status.to_string(),
+            });
+        }
         let old = m
             .get("previous_filename")
             .and_then(Value::as_str)
@@ -443,123 +617,145 @@ pub(crate) fn instance_from_map(
     if let Some(why) = crate::ids::id_problem(&instance_id) {
         return Err(row.bad("instance_id", why));
     }
-    let mut inst = match format {
-        DatasetFormat::MultiSweBench => {
-            let org = row.req_str(&["org"])?;
-            let name = row.req_str(&["repo"])?;
-            let base_commit = match row.take(&["base"]) {
-                Some((_, Value::Object(b))) => b
-                    .get("sha")
-                    .and_then(Value::as_str)
-                    .map(str::to_string)
-                    .ok_or_else(|| row.missing("base.sha"))?,
-                Some((f, v)) => {
-                    return Err(row.bad(&f, format!("expected an object, found {}", kind(&v))))
-                }
-                None => row
-                    .req_str(&["base_commit"])
-                    .map_err(|_| row.missing("base.sha"))?,
-            };
-            let patch = row.req_str(&["fix_patch", "patch"])?;
-            let test_patch = row.opt_str(&["test_patch"])?.unwrap_or_default();
-            let mut f2p = row.tests(&["f2p_tests"], true)?;
-            let mut seen: std::collections::HashSet<String> = f2p.iter().cloned().collect();
-            for extra in ["s2p_tests", "n2p_tests"] {
-                for t in row.tests(&[extra], false)? {
-                    if seen.insert(t.clone()) {
-                        f2p.push(t);
-                    }
-                }
-            }
-            let p2p = row.tests(&["p2p_tests"], false)?;
-            let title = row.opt_str(&["title"])?.unwrap_or_default();
-            let body = row.opt_str(&["body"])?.unwrap_or_default();
-            let issues = match row.map.get("resolved_issues") {
-                Some(Value::Array(a)) => a
-                    .iter()
-                    .filter_map(|i| {
-                        let t = i.get("title").and_then(Value::as_str).unwrap_or("");
-                        let b = i.get("body").and_then(Value::as_str).unwrap_or("");
-                        (!t.is_empty() || !b.is_empty()).then(|| format!("{t}\n{b}"))
-                    })
-                    .collect::<Vec<_>>(),
-                _ => Vec::new(),
-            };
-            let problem_statement = if issues.is_empty() {
-                format!("{title}\n{body}")
-            } else {
-                issues.join("\n")
-            };
-            Instance {
-                instance_id,
-                repo: format!("{org}/{name}"),
-                base_commit,
-                patch,
-                test_patch,
-                problem_statement,
-                hints_text: String::new(),
-                created_at: None,
-                version: None,
-                environment_setup_commit: None,
-                fail_to_pass: f2p,
-                pass_to_pass: p2p,
-                language: None,
-                requirements: None,
-                interface: None,
-                source_format: format,
-                extra: BTreeMap::new(),
-            }
-        }
-        _ => {
-            let repo = row.req_str(&["repo", "Repository"])?;
-            let base_commit = row.req_str(&["base_commit", "Base Commit"])?;
-            let patch = if format == DatasetFormat::SweBenchProInfo {
-                row.opt_str(&["patch"])?.unwrap_or_default()
-            } else {
-                match row.take(&["patch", "patch_files"]) {
-                    Some((_, Value::String(s))) => s,
-                    Some((f, Value::Array(files))) => {
-                        per_file_patches_to_diff(&files).map_err(|m| row.bad(&f, m.to_string()))?
-                    }
+    let mut inst =
+        match format {
+            DatasetFormat::MultiSweBench => {
+                let org = row.req_str(&["org"])?;
+                let name = row.req_str(&["repo"])?;
+                let base_commit = match row.take(&["base"]) {
+                    Some((_, Value::Object(b))) => b
+                        .get("sha")
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                        .ok_or_else(|| row.missing("base.sha"))?,
                     Some((f, v)) => {
-                        return Err(row.bad(&f, format!("expected a diff, found {}", kind(&v))))
+                        return Err(row.bad(&f, format!("expected an object, found {}", kind(&v))))
                     }
-                    None => return Err(row.missing("patch")),
+                    None => row
+                        .req_str(&["base_commit"])
+                        .map_err(|_| row.missing("base.sha"))?,
+                };
+                let patch = row.req_str(&["fix_patch", "patch"])?;
+                let test_patch = row.opt_str(&["test_patch"])?.unwrap_or_default();
+                let mut f2p = row.tests(&["f2p_tests"], true)?;
+                let mut seen: std::collections::HashSet<String> = f2p.iter().cloned().collect();
+                for extra in ["s2p_tests", "n2p_tests"] {
+                    for t in row.tests(&[extra], false)? {
+                        if seen.insert(t.clone()) {
+                            f2p.push(t);
+                        }
+                    }
                 }
-            };
-            let test_patch = match row.take(&["test_patch", "test_patch_files"]) {
-                Some((_, Value::String(s))) => s,
-                Some((f, Value::Array(files))) => {
-                    per_file_patches_to_diff(&files).map_err(|m| row.bad(&f, m.to_string()))?
+                let p2p = row.tests(&["p2p_tests"], false)?;
+                let title = row.opt_str(&["title"])?.unwrap_or_default();
+                let body = row.opt_str(&["body"])?.unwrap_or_default();
+                let issues = match row.map.get("resolved_issues") {
+                    Some(Value::Array(a)) => a
+                        .iter()
+                        .filter_map(|i| {
+                            let t = i.get("title").and_then(Value::as_str).unwrap_or("");
+                            let b = i.get("body").and_then(Value::as_str).unwrap_or("");
+                            (!t.is_empty() || !b.is_empty()).then(|| format!("{t}\n{b}"))
+                        })
+                        .collect::<Vec<_>>(),
+                    _ => Vec::new(),
+                };
+                let problem_statement = if issues.is_empty() {
+                    format!("{title}\n{body}")
+                } else {
+                    issues.join("\n")
+                };
+                Instance {
+                    instance_id,
+                    repo: format!("{org}/{name}"),
+                    base_commit,
+                    patch,
+                    test_patch,
+                    problem_statement,
+                    hints_text: String::new(),
+                    created_at: None,
+                    version: None,
+                    environment_setup_commit: None,
+                    fail_to_pass: f2p,
+                    pass_to_pass: p2p,
+                    language: None,
+                    requirements: None,
+                    interface: None,
+                    source_format: format,
+                    extra: BTreeMap::new(),
                 }
-                Some((f, v)) => {
-                    return Err(row.bad(&f, format!("expected a diff, found {}", kind(&v))))
-                }
-                None => String::new(),
-            };
-            let fail_to_pass = row.tests(&["FAIL_TO_PASS", "fail_to_pass"], true)?;
-            let pass_to_pass = row.tests(&["PASS_TO_PASS", "pass_to_pass"], true)?;
-            Instance {
-                instance_id,
-                repo,
-                base_commit,
-                patch,
-                test_patch,
-                problem_statement: row.opt_str(&["problem_statement"])?.unwrap_or_default(),
-                hints_text: row.opt_str(&["hints_text"])?.unwrap_or_default(),
-                created_at: row.opt_str(&["created_at"])?,
-                version: row.opt_str(&["version"])?,
-                environment_setup_commit: row.opt_str(&["environment_setup_commit"])?,
-                fail_to_pass,
-                pass_to_pass,
-                language: row.opt_str(&["language", "repo_language"])?,
-                requirements: row.opt_str(&["requirements"])?,
-                interface: row.opt_str(&["interface"])?,
-                source_format: format,
-                extra: BTreeMap::new(),
             }
-        }
-    };
+            _ => {
+                let repo = row.req_str(&["repo", "Repository"])?;
+                let base_commit = row.req_str(&["base_commit", "Base Commit"])?;
+                let featbench = format == DatasetFormat::FeatBench;
+                let patch = if format == DatasetFormat::SweBenchProInfo {
+                    row.opt_str(&["patch"])?.unwrap_or_default()
+                } else if featbench {
+                    row.featbench_patch("patch")?
+                        .ok_or_else(|| row.missing("patch"))?
+                } else {
+                    match row.take(&["patch", "patch_files"]) {
+                        Some((_, Value::String(s))) => s,
+                        Some((f, Value::Array(files))) => per_file_patches_to_diff(&files)
+                            .map_err(|m| row.bad(&f, m.to_string()))?,
+                        Some((f, v)) => {
+                            return Err(row.bad(&f, format!("expected a diff, found {}", kind(&v))))
+                        }
+                        None => return Err(row.missing("patch")),
+                    }
+                };
+                let test_patch = if featbench {
+                    row.featbench_patch("test_patch")?.unwrap_or_default()
+                } else {
+                    match row.take(&["test_patch", "test_patch_files"]) {
+                        Some((_, Value::String(s))) => s,
+                        Some((f, Value::Array(files))) => per_file_patches_to_diff(&files)
+                            .map_err(|m| row.bad(&f, m.to_string()))?,
+                        Some((f, v)) => {
+                            return Err(row.bad(&f, format!("expected a diff, found {}", kind(&v))))
+                        }
+                        None => String::new(),
+                    }
+                };
+                let (fail_to_pass, pass_to_pass) = if featbench {
+                    let f2p = row.featbench_tests(&["FAIL_TO_PASS", "fail_to_pass"])?;
+                    if f2p.is_empty() {
+                        // FeatBench leaves both lists empty for instances its pipeline
+                        // skipped (a test patch that only adds parametrize cases).
+                        return Err(row.bad(
+                            "FAIL_TO_PASS",
+                            "empty: FeatBench did not process this instance (no test to fail)",
+                        ));
+                    }
+                    (f2p, row.featbench_tests(&["PASS_TO_PASS", "pass_to_pass"])?)
+                } else {
+                    (
+                        row.tests(&["FAIL_TO_PASS", "fail_to_pass"], true)?,
+                        row.tests(&["PASS_TO_PASS", "pass_to_pass"], true)?,
+                    )
+                };
+                Instance {
+                    instance_id,
+                    repo,
+                    base_commit,
+                    patch,
+                    test_patch,
+                    problem_statement: row.opt_str(&["problem_statement"])?.unwrap_or_default(),
+                    hints_text: row.opt_str(&["hints_text"])?.unwrap_or_default(),
+                    created_at: row.opt_str(&["created_at"])?,
+                    version: row.opt_str(&["version"])?,
+                    environment_setup_commit: row.opt_str(&["environment_setup_commit"])?,
+                    fail_to_pass,
+                    pass_to_pass,
+                    language: row.opt_str(&["language", "repo_language"])?,
+                    requirements: row.opt_str(&["requirements"])?,
+                    interface: row.opt_str(&["interface"])?,
+                    source_format: format,
+                    extra: BTreeMap::new(),
+                }
+            }
+        };
     inst.extra = row.map.into_iter().collect();
     Ok(inst)
 }
@@ -681,4 +877,82 @@ fn load_parquet(path: &Path, _limits: SourceLimits) -> Result<Loaded<Instance>, 
         message: "parquet support is off (build codethread-chain with the `parquet` feature)"
             .into(),
     })
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn fb(s: &str) -> Result<Vec<String>, TestsError> {
+        decode_featbench_tests(&Value::String(s.into()))
+    }
+
+    #[test]
+    fn featbench_strings_split_only_between_node_ids() {
+        // A `", "` inside parameters (real pytest ids of requests' tests) is rejoined.
+        let ids = fb("tests/test_requests.py::test_invalid_timeout[timeout0-(connect, read)], tests/test_requests.py::test_x").unwrap();
+        assert_eq!(
+            ids,
+            [
+                "tests/test_requests.py::test_invalid_timeout[timeout0-(connect, read)]",
+                "tests/test_requests.py::test_x"
+            ]
+        );
+        // A truncated id (SWE-bench's log parser cut it at a space) keeps what follows it.
+        let ids = fb("t.py::a[x, y, t.py::b").unwrap();
+        assert_eq!(ids, ["t.py::a[x, y", "t.py::b"]);
+        // One id, whatever its shape; bare files; empty.
+        assert_eq!(fb("[100%]").unwrap(), ["[100%]"]);
+        assert_eq!(fb("a/b.py, c.py").unwrap(), ["a/b.py", "c.py"]);
+        assert!(fb("  ").unwrap().is_empty());
+        // Ids that are no node ids: refused, never guessed.
+        let e = fb("test_a (m.T), test_b (m.T)").unwrap_err();
+        assert!(matches!(e, TestsError::Ambiguous(_)), "{e}");
+        // A list split at every `,` by standardize_dataset.py.
+        let split = Value::Array(vec!["t.py::a[127.0.0.1".into(), "localhost]".into()]);
+        assert!(matches!(
+            decode_featbench_tests(&split),
+            Err(TestsError::SplitAtComma(_))
+        ));
+        // A JSON list stored as a string.
+        assert_eq!(
+            fb(r#"["t.py::a", "t.py::b"]"#).unwrap(),
+            ["t.py::a", "t.py::b"]
+        );
+    }
+
+    #[test]
+    fn node_id_heads() {
+        for yes in [
+            "a.py",
+            "a.py::b",
+            "tests/x-y/t_1.py::C::d[1]",
+            "src/a.b.py::x",
+        ] {
+            assert!(starts_node_id(yes), "{yes}");
+        }
+        for no in [
+            ".py",
+            "a.pyx::b",
+            "/a.py",
+            "a//b.py",
+            "name (m.C)",
+            "a.py:b",
+            "a py.py",
+        ] {
+            assert!(!starts_node_id(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn featbench_strings_are_repaired() {
+        let s = "diff --git a/x.py b/x.py\nindex 1111111..2222222 100644\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b";
+        assert_eq!(
+            repair_featbench_diff(s),
+            "diff --git a/x.py b/x.py\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n"
+        );
+        let real = "diff --git a/x.py b/x.py\nindex 3f2a1b0..9c8d7e6 100644\n";
+        assert_eq!(repair_featbench_diff(real), real);
+    }
 }

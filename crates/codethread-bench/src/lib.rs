@@ -14,6 +14,11 @@
 //! - Predictions ([`load_predictions`]) and harness reports
 //!   ([`load_reports`]): every shape the harnesses and scaffolds write,
 //!   normalized to [`Prediction`] and [`InstanceReport`].
+//! - Per benchmark: [`pro`] (SWE-bench Pro's images, rows, outputs and
+//!   evaluator files) and [`featbench`] (FeatBench's `evaluation_results.json`
+//!   read as reports); FeatBench rows of every published shape are read by
+//!   [`load_instances`] (test lists split without losing an id, per-file patch
+//!   objects preferred, the Hugging Face strings repaired).
 //! - The shared rules: [`ids`] (an id names files: one path component, no
 //!   control character), [`carry`] (bytes in JSON: the `*_b64` sibling
 //!   field), [`records`] (JSON / JSONL records with their lines) and
@@ -69,6 +74,7 @@ mod benchmark;
 pub mod carry;
 mod error;
 mod export;
+pub mod featbench;
 pub mod files;
 pub mod ids;
 mod instance;

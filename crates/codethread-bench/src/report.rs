@@ -93,11 +93,69 @@ pub enum HarnessNote {
 /// The marker the harness logs when no apply command worked.
 pub(crate) const APPLY_PATCH_FAIL: &str = ">>>>> Patch Apply Failed";
 
+/// FeatBench's evaluation records as reports ([`crate::featbench`]): the expected tests a
+/// record passed under `success`, the others under `failure`; a failed run an
+/// infrastructure note; different records for one instance a conflict naming each.
+fn featbench_reports(records: Vec<crate::featbench::EvaluationRecord>) -> Vec<InstanceReport> {
+    let mut by_id: BTreeMap<String, Vec<crate::featbench::EvaluationRecord>> = BTreeMap::new();
+    for r in records {
+        by_id.entry(r.instance_id.clone()).or_default().push(r);
+    }
+    let outcome = |expected: &[String], passed: &[String]| {
+        let passed: std::collections::HashSet<&String> = passed.iter().collect();
+        let (success, failure) = expected.iter().cloned().partition(|t| passed.contains(t));
+        TestOutcome { success, failure }
+    };
+    let report = |r: &crate::featbench::EvaluationRecord| InstanceReport {
+        instance_id: r.instance_id.clone(),
+        patch_is_none: false,
+        patch_exists: true,
+        patch_successfully_applied: r.error.is_none() && r.patch_applied,
+        resolved: r.error.is_none() && r.success,
+        tests_status: r.error.is_none().then(|| TestsStatus {
+            fail_to_pass: outcome(&r.expected_f2p, &r.passed_f2p),
+            pass_to_pass: outcome(&r.expected_p2p, &r.passed_p2p),
+            ..TestsStatus::default()
+        }),
+        harness_note: r
+            .error
+            .as_ref()
+            .map(|e| HarnessNote::Infrastructure(format!("FeatBench run failed: {e}"))),
+    };
+    let mut out = Vec::with_capacity(by_id.len());
+    for (id, recs) in by_id {
+        let reports: Vec<InstanceReport> = recs.iter().map(report).collect();
+        if reports.windows(2).all(|w| w[0] == w[1]) {
+            out.extend(reports.into_iter().next());
+        } else {
+            out.push(InstanceReport {
+                instance_id: id,
+                patch_is_none: false,
+                patch_exists: true,
+                patch_successfully_applied: false,
+                resolved: false,
+                tests_status: None,
+                harness_note: Some(HarnessNote::ConflictingReports(
+                    recs.iter().map(|r| r.whence.clone()).collect(),
+                )),
+            });
+        }
+    }
+    out
+}
+
 fn reports_from_value(v: Value, origin: &Path) -> Result<Vec<InstanceReport>, BenchError> {
+    if crate::featbench::is_evaluation_results(&v) {
+        if let Value::Array(records) = &v {
+            return Ok(featbench_reports(crate::featbench::evaluation_records(
+                records, origin,
+            )?));
+        }
+    }
     let Value::Object(m) = v else {
         return Err(BenchError::Format {
             path: origin.to_path_buf(),
-            message: "a report must be a JSON object keyed by instance id".into(),
+            message: "a report must be a JSON object keyed by instance id (or FeatBench's evaluation_results.json list)".into(),
         });
     };
     let mut out = Vec::new();

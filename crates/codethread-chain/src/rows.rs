@@ -18,6 +18,9 @@ pub const AGENT_HIDDEN_FIELDS: &[&str] = &[
     "pr1_human_patch",
     "pr0_patch",
     "setup_patch",
+    // FeatBench's per-file objects of the gold and test patches.
+    "patch_files",
+    "test_patch_files",
 ];
 
 /// The row an agent-side dataset gets: every field of `row` except

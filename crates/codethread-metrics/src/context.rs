@@ -8,7 +8,7 @@ use crate::Profile;
 /// serves the index and all four metrics):
 ///
 /// ```
-/// use codethread_lang::{index_flat, parse, FlatTree, Lang};
+/// use codethread_metrics::lang::{index_flat, parse, FlatTree, Lang};
 /// use codethread_metrics::{cyclomatic, FnCtx, Profile};
 ///
 /// let file = parse(Lang::Go, &b"package p\nfunc f(a bool) { if a { return } }\n"[..]).unwrap();

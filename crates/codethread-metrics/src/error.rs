@@ -7,6 +7,7 @@ use codethread_lang::LangError;
 
 /// Errors of the metrics engine; each names the file it is about.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum MetricsError {
     /// The file (or directory) could not be read.
     #[error("{}: cannot read: {source}", path.display())]

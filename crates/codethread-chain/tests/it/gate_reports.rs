@@ -497,3 +497,79 @@ fn pro_output_directories_feed_the_gate() {
         run.warnings
     );
 }
+
+/// FeatBench's own evaluator output (`fixtures/featbench/eval`: FeatBench's
+/// `AgentManager.evaluate` with an oracle, a no-op, a regressing and a crashing agent on real
+/// rows) read as reports: the gate's decision on every record equals the decision worked out
+/// from FeatBench's passed lists (`decisions.json`: kept iff every PASS_TO_PASS test passed and
+/// no FAIL_TO_PASS test did; a failed run keeps nothing). One run per file, as a user gives
+/// the gate: the records of each agent apart; two agents in one file are a named conflict.
+#[test]
+fn featbench_evaluation_results_gate_as_featbench_decides() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/featbench/eval");
+    let decisions: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("decisions.json")).unwrap()).unwrap();
+    let scratch = std::env::temp_dir().join(format!("ct-featbench-gate-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let mut checked = 0;
+    for file in [
+        "evaluation_results.json",
+        "evaluation_results_native.json",
+        "evaluation_results_perfile.json",
+    ] {
+        let records: Vec<Value> =
+            serde_json::from_slice(&std::fs::read(dir.join(file)).unwrap()).unwrap();
+        let mut by_agent: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+        for r in &records {
+            by_agent
+                .entry(r["agent"].as_str().unwrap().to_string())
+                .or_default()
+                .push(r.clone());
+        }
+        for (agent, recs) in &by_agent {
+            // Repeated records (the paper-era writer appends) are one report.
+            let mut doubled = recs.clone();
+            doubled.extend(recs.iter().cloned());
+            let p = scratch.join(format!("{agent}.json"));
+            std::fs::write(&p, serde_json::to_vec(&doubled).unwrap()).unwrap();
+            let (reports, errors) = load_reports(&[p], Default::default());
+            assert!(errors.is_empty(), "{file} {agent}: {errors:?}");
+            for r in recs {
+                let id = r["instance_id"].as_str().unwrap();
+                let list = |k: &str| -> Vec<String> {
+                    r[k].as_array()
+                        .map(|a| a.iter().map(|x| x.as_str().unwrap().to_string()).collect())
+                        .unwrap_or_default()
+                };
+                let d = gate_one(
+                    id,
+                    reports.get(id),
+                    &list("expected_f2p_tests"),
+                    &list("expected_p2p_tests"),
+                );
+                let want = &decisions[format!("{file}:{id}:{agent}")];
+                assert_eq!(
+                    d.kept,
+                    want["gate"] == "kept",
+                    "{file}:{id}:{agent}: gate {:?}, FeatBench's lists say {}",
+                    d.reasons,
+                    want
+                );
+                checked += 1;
+            }
+        }
+        // Every agent of the file at once: each instance's reports disagree, a named conflict.
+        let (reports, _) = load_reports(&[dir.join(file)], Default::default());
+        for r in &records {
+            let id = r["instance_id"].as_str().unwrap();
+            let d = gate_one(id, reports.get(id), &[], &[]);
+            assert!(
+                matches!(d.reasons.first(), Some(GateReason::ConflictingReports(_))),
+                "{file}:{id}: {:?}",
+                d.reasons
+            );
+        }
+    }
+    std::fs::remove_dir_all(&scratch).unwrap();
+    assert_eq!(checked, 24);
+}
