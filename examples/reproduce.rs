@@ -4,7 +4,7 @@
 //! `cargo run --release --example reproduce [-- --bench DIR] [--out DIR]`
 //! With no input flag at all it runs on the bundled fixtures (`fixtures/bench`, found from
 //! the working directory or beside the executable) and `report.md` says so. Real inputs by
-//! flags: `--instances` and `--snapshots` or `--repo`/`--repos`, with `--agents` and
+//! flags: `--instances` and `--snapshots`, `--repo`/`--repos` or `--testbeds`, with `--agents` and
 //! `--reports` (a run missing any of them stops with exit 2 naming what to add: it never
 //! falls back to the fixtures' agents); `--task-types`, `--benchmark`, `--max-file-bytes`;
 //! `--profile paper|canonical` picks the metric profile of the features (default `paper`).
@@ -14,7 +14,7 @@
 //! Exit status (`codethread::exit`): 0 when every instance succeeded; 1 when the run finished
 //! with per-input failures (an instance that could not be built, a refused or unreadable agent
 //! output or report — each on stderr as `error: ...`, the rest written); 2 for a usage or fatal
-//! error, including a missing `--agents` / `--reports` / `--snapshots` / `--repos`, a `--repo`
+//! error, including a missing `--agents` / `--reports` / base source (`--snapshots`, `--repo`, `--repos`, `--testbeds`), a `--repo`
 //! that is not a git repository, and a run in which no instance succeeded.
 
 use std::path::PathBuf;
@@ -129,6 +129,7 @@ fn main() -> ExitCode {
         || a.snapshots.is_some()
         || a.repo.is_some()
         || a.repos.is_some()
+        || a.testbeds.is_some()
         || a.agents.is_some()
         || a.reports.is_some();
     let (bench, fixtures) = match (&a.bench, data_flags) {
@@ -136,7 +137,7 @@ fn main() -> ExitCode {
         (None, false) => match bundled_fixtures() {
             Some(b) => (Some(b), true),
             None => {
-                eprintln!("error: no input given and no bundled fixtures/bench found (run from the repository, or give --bench DIR, or --instances with --snapshots/--repo/--repos, --agents and --reports)");
+                eprintln!("error: no input given and no bundled fixtures/bench found (run from the repository, or give --bench DIR, or --instances with --snapshots/--repo/--repos/--testbeds, --agents and --reports)");
                 return ExitCode::from(Outcome::Fatal);
             }
         },
@@ -146,8 +147,14 @@ fn main() -> ExitCode {
             if a.instances.is_none() {
                 missing.push("--instances FILE (the benchmark rows)");
             }
-            if a.snapshots.is_none() && a.repo.is_none() && a.repos.is_none() {
-                missing.push("--snapshots DIR, --repo GIT or --repos DIR (the base files)");
+            if a.snapshots.is_none()
+                && a.repo.is_none()
+                && a.repos.is_none()
+                && a.testbeds.is_none()
+            {
+                missing.push(
+                    "--snapshots DIR, --repo GIT, --repos DIR or --testbeds DIR (the base files)",
+                );
             }
             if a.agents.is_none() {
                 missing

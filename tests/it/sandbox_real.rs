@@ -750,6 +750,114 @@ fn real_harness_on_real_chains() {
         );
     }
 
+    // 7b. HA with the same scripted agent: the Follow-On images on the human PR1 (history
+    //     hidden), the gold fix applied; then `reproduce` on the real harness's logs trees of
+    //     PR1, HA and AA gives the tables a study would: every PR1 kept, HA and AA 100 %.
+    let ha_subset = chain_dir.join("exports/mini-swe-agent/follow_on_human_pr1");
+    run(
+        "follow_on_human build_images.sh",
+        Command::new("sh")
+            .arg(ha_subset.join("build_images.sh"))
+            .arg(docker),
+    );
+    let ha_preds = mini_docker_all(
+        &python,
+        &work.join("mini_ha"),
+        &ha_subset.join("images_subset"),
+        &gold_patches,
+    );
+    let ha_stack = work.join("stack_agent_ha.jsonl");
+    chain(&[
+        "stack",
+        "--chain",
+        s(&chain_dir),
+        "--testbeds",
+        s(&tb),
+        "--pr1",
+        "human",
+        "--pr2",
+        s(&ha_preds),
+        "--out",
+        s(&ha_stack),
+    ]);
+    let ha = grade(s(&ha_stack), "mini_ha");
+    for id in &ids {
+        assert!(
+            ha[id].0,
+            "{id}: PR0 + human PR1 + agent PR2 (the gold fix) must resolve: {:?}",
+            ha[id]
+        );
+    }
+    let bench = work.join("reproduce-in");
+    for (kind, preds, run_id) in [
+        ("pr1", &pr1_preds, "mini_pr1"),
+        ("pr2_HA", &ha_preds, "mini_ha"),
+        ("pr2_AA", &pr2_preds, "mini_aa"),
+    ] {
+        let agent_dir = bench.join("agents/scripted");
+        std::fs::create_dir_all(&agent_dir).unwrap();
+        // mini-swe-agent's preds.json (an object keyed by id) as the JSONL reproduce reads.
+        let rows: Vec<Value> = read_json(preds)
+            .as_object()
+            .unwrap()
+            .values()
+            .cloned()
+            .collect();
+        write_jsonl(&agent_dir.join(format!("{kind}.jsonl")), &rows);
+        let dest = bench.join("reports/scripted").join(kind);
+        std::fs::create_dir_all(&dest).unwrap();
+        run(
+            &format!("copy the {run_id} logs"),
+            Command::new("cp").arg("-r").arg(logs(run_id)).arg(&dest),
+        );
+    }
+    let rep_out = work.join("reproduce-out");
+    let o = Command::new(codethread_testkit::example("reproduce"))
+        .args(["--instances", s(&rows_path), "--testbeds", s(&tb)])
+        .args([
+            "--agents",
+            s(&bench.join("agents")),
+            "--reports",
+            s(&bench.join("reports")),
+            "--out",
+            s(&rep_out),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "reproduce on the real harness output: {}\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let t2 = std::fs::read_to_string(rep_out.join("report/table2.csv")).unwrap();
+    let header: Vec<&str> = t2.lines().next().unwrap().split(',').collect();
+    let col = |name: &str| {
+        header
+            .iter()
+            .position(|h| *h == name)
+            .unwrap_or_else(|| panic!("{name} not in {header:?}"))
+    };
+    let row: Vec<&str> = t2
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect::<Vec<&str>>())
+        .find(|r| r[col("model")] == "scripted")
+        .unwrap_or_else(|| panic!("no scripted row in table2.csv: {t2}"));
+    assert_eq!(row[col("benchmark")], "SWE-bench Verified", "{t2}");
+    let cell = |name: &str| -> f64 { row[col(name)].parse().unwrap() };
+    assert_eq!(cell("full_n"), ids.len() as f64, "{t2}");
+    assert_eq!(
+        (cell("full_ha_rate"), cell("full_aa_rate")),
+        (100.0, 100.0),
+        "{t2}"
+    );
+    eprintln!(
+        "sandbox_real: reproduce on the real harness output: {}",
+        t2.lines().nth(1).unwrap_or("")
+    );
+
     // 8. SWE-agent (installed from its public source repository; CODETHREAD_SWEAGENT names its
     //    `sweagent`), docker deployment: its images (setup image + the self-contained swe-rex
     //    runtime) hold nothing of the original; its replay model restores the targets (the
