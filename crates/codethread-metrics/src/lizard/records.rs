@@ -86,43 +86,83 @@ pub(crate) fn file_metrics(
     // (name, header line, index function) of every header line of a
     // target, sorted: the functions of one (name, line) in source order.
     let index = index.unwrap_or(&[]);
+    // Names compared as the tools spell them apart: without whitespace
+    // (lizard's `operator ==` is the index's `operator==`) and without a
+    // leading `&` (PHP's by-reference `function &name()`).
+    let spelled = |n: &str| -> String {
+        n.trim_start_matches('&')
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect()
+    };
+    let names: Vec<String> = index.iter().map(|g| spelled(&g.name)).collect();
     let mut by_line: Vec<(&str, usize, usize)> = Vec::new();
+    // Every header line of a target: a record whose name the reader spells
+    // its own way still joins the one target whose header holds its line.
+    let mut at_line: Vec<(usize, usize)> = Vec::new();
     for (i, g) in index.iter().enumerate() {
         if !g.target {
             continue;
         }
         for line in g.header.0..=g.header.1.max(g.header.0) {
-            by_line.push((g.name.as_str(), line, i));
+            by_line.push((names[i].as_str(), line, i));
+            at_line.push((line, i));
         }
     }
     by_line.sort_unstable();
+    at_line.sort_unstable();
     let mut used = vec![false; index.len()];
-    // The index function of a lizard function (each taken once): its header
-    // holds lizard's line and its name is lizard's last name part.
-    let mut find = |name: &str, line: usize| -> Option<usize> {
-        let bare = name.rsplit("::").next().unwrap_or(name);
-        let bare = bare.rsplit('.').next().unwrap_or(bare);
-        let hit = [bare, name]
-            .iter()
-            .flat_map(|n| {
-                let from = by_line.partition_point(|&(m, l, _)| (m, l) < (*n, line));
-                by_line
-                    .get(from..)
-                    .unwrap_or_default()
-                    .iter()
-                    .take_while(move |&&(m, l, _)| (m, l) == (*n, line))
-                    .map(|&(_, _, i)| i)
-            })
-            .find(|&i| !used[i]);
-        if let Some(i) = hit {
-            used[i] = true;
-        }
-        hit
-    };
-    let mut records: Vec<FunctionMetrics> = super::read(table, source)
-        .into_iter()
+    let read = super::read(table, source);
+    // First every record by name: the index function (each taken once) whose
+    // header holds lizard's line and whose name is lizard's last name part.
+    let mut hits: Vec<Option<usize>> = read
+        .iter()
         .map(|f| {
-            let hit = find(&f.name, f.start_line).and_then(|i| index.get(i));
+            let name = spelled(&f.name);
+            let bare = name.rsplit("::").next().unwrap_or(&name);
+            let bare = bare.rsplit('.').next().unwrap_or(bare);
+            let hit = [bare, name.as_str()]
+                .iter()
+                .flat_map(|n| {
+                    let from = by_line.partition_point(|&(m, l, _)| (m, l) < (*n, f.start_line));
+                    by_line
+                        .get(from..)
+                        .unwrap_or_default()
+                        .iter()
+                        .take_while(move |&&(m, l, _)| (m, l) == (*n, f.start_line))
+                        .map(|&(_, _, i)| i)
+                })
+                .find(|&i| !used[i]);
+            if let Some(i) = hit {
+                used[i] = true;
+            }
+            hit
+        })
+        .collect();
+    // Then a record the reader names its own way: the only target left whose
+    // header holds its line.
+    for (f, hit) in read.iter().zip(hits.iter_mut()) {
+        if hit.is_some() {
+            continue;
+        }
+        let from = at_line.partition_point(|&(l, _)| l < f.start_line);
+        let mut free = at_line
+            .get(from..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|&&(l, _)| l == f.start_line)
+            .map(|&(_, i)| i)
+            .filter(|&i| !used[i]);
+        if let (Some(i), None) = (free.next(), free.next()) {
+            used[i] = true;
+            *hit = Some(i);
+        }
+    }
+    let mut records: Vec<FunctionMetrics> = read
+        .into_iter()
+        .zip(hits)
+        .map(|(f, hit)| {
+            let hit = hit.and_then(|i| index.get(i));
             let mut notes = vec![NOT_REPORTED.to_string()];
             if hit.is_none() {
                 notes.push(NO_ID_UNINDEXED.to_string());

@@ -168,3 +168,28 @@ fn every_record_joins_one_target_id() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Functions the paper profile's reader (lizard) spells apart from the index still carry the
+/// index's id (issue 36): C++ operators (`operator ==` against the index's `operator==`),
+/// PHP's by-reference `function &name()`, and a record whose name matches nothing but whose
+/// line is the header of exactly one target.
+#[test]
+fn records_spelled_apart_join_their_function() {
+    let opts = AnalyzeOptions::default();
+    let cpp = "struct A {\n  int x;\n  bool operator == (const A& o) const { return x == o.x; }\n  bool operator!=(const A& o) const { return !(*this == o); }\n  int operator () (int y) const { if (y) return x; return 0; }\n};\n";
+    let m = codethread_metrics::analyze_source("a.cpp", Lang::Cpp, cpp, &opts).unwrap();
+    assert_eq!(m.functions.len(), 3, "{:?}", m.functions);
+    for f in &m.functions {
+        assert!(
+            f.target_id.is_some(),
+            "{} at line {}: {:?}",
+            f.name,
+            f.line,
+            f.notes
+        );
+    }
+    let php = "<?php\nclass C {\n  public function &get($k) { if ($k) { return $this->a; } return $this->b; }\n}\n";
+    let m = codethread_metrics::analyze_source("c.php", Lang::Php, php, &opts).unwrap();
+    assert_eq!(m.functions.len(), 1, "{:?}", m.functions);
+    assert!(m.functions[0].target_id.is_some(), "{:?}", m.functions[0]);
+}
