@@ -88,7 +88,7 @@ pub fn build_swe_agent_images(
                 .into(),
         });
     }
-    let images = batch_images(&rows_path)?;
+    let images = crate::leak::image_rows(&rows_path, codethread_lang::io::SourceLimits::default())?;
     let work = opts.work.clone().unwrap_or_else(|| batch.join("work"));
     std::fs::create_dir_all(&work).map_err(|e| SandboxError::io(&work, e))?;
     let rt = ensure_runtime(&opts.runtime, progress)?;
@@ -146,38 +146,6 @@ pub fn build_swe_agent_images(
     })
 }
 
-/// `(instance id, image)` of each SWE-agent `expert_file` row.
-fn batch_images(rows_path: &Path) -> Result<Vec<(String, String)>, SandboxError> {
-    let limits = codethread_lang::io::SourceLimits::default();
-    let text = codethread_lang::io::read_regular_to_string(rows_path, limits.max_file_bytes)?;
-    let mut out = Vec::new();
-    for (n, line) in text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-    {
-        let v: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| SandboxError::Format {
-                path: rows_path.to_path_buf(),
-                message: format!("line {}: {e}", n + 1),
-            })?;
-        let (Some(id), Some(image)) = (
-            v["problem_statement"]["id"].as_str(),
-            v["env"]["deployment"]["image"].as_str(),
-        ) else {
-            return Err(SandboxError::Format {
-                path: rows_path.to_path_buf(),
-                message: format!(
-                    "line {}: not an expert_file row (problem_statement.id, env.deployment.image)",
-                    n + 1
-                ),
-            });
-        };
-        out.push((id.to_string(), image.to_string()));
-    }
-    Ok(out)
-}
-
 /// `PATH` with the directory of the docker client first (the batch's scripts call `docker`).
 fn path_with(docker: &Path) -> std::ffi::OsString {
     let mut dirs: Vec<PathBuf> = docker.parent().map(Path::to_path_buf).into_iter().collect();
@@ -228,8 +196,7 @@ pub fn build_harbor_grader(
             ("grader-python", GRADER_PYTHON.as_bytes().to_vec()),
             ("ca-bundle.crt", crate::images::host_ca()),
         ] {
-            let p = ctx.join(name);
-            std::fs::write(&p, bytes).map_err(|e| SandboxError::io(&p, e))?;
+            codethread_lang::io::write_atomic(&ctx.join(name), &bytes)?;
         }
         let t = Instant::now();
         let mut c = rt.docker.command();

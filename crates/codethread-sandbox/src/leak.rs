@@ -619,6 +619,45 @@ impl LeakRun {
     }
 }
 
+/// `(instance id, image)` of each row of an agent-side rows file: `images_subset` rows
+/// (`instance_id`, `image_name`) or SWE-agent `expert_file` rows (`problem_statement.id`,
+/// `env.deployment.image`); a row of neither shape is an error naming the file and line.
+pub fn image_rows(
+    rows_path: &std::path::Path,
+    limits: codethread_lang::io::SourceLimits,
+) -> Result<Vec<(String, String)>, SandboxError> {
+    let text = codethread_lang::io::read_regular_to_string(rows_path, limits.max_file_bytes)?;
+    let mut images = Vec::new();
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let v: serde_json::Value =
+            serde_json::from_str(line).map_err(|e| SandboxError::Format {
+                path: rows_path.to_path_buf(),
+                message: format!("line {}: {e}", n + 1),
+            })?;
+        let named = match (v["instance_id"].as_str(), v["image_name"].as_str()) {
+            (Some(id), Some(img)) => Some((id, img)),
+            _ => v["problem_statement"]["id"]
+                .as_str()
+                .zip(v["env"]["deployment"]["image"].as_str()),
+        };
+        let Some((id, img)) = named else {
+            return Err(SandboxError::Format {
+                path: rows_path.to_path_buf(),
+                message: format!(
+                    "line {}: no instance_id / image_name (or SWE-agent problem_statement.id / env.deployment.image)",
+                    n + 1
+                ),
+            });
+        };
+        images.push((id.to_string(), img.to_string()));
+    }
+    Ok(images)
+}
+
 /// Check every image of an agent-side subset: started without network, searched for the
 /// lines its setup removed from the original ([`check_image`]).
 pub fn check_chain(
@@ -644,35 +683,7 @@ pub fn check_chain(
     } else {
         subset
     };
-    let text = codethread_lang::io::read_regular_to_string(&rows_path, limits.max_file_bytes)?;
-    let mut images: Vec<(String, String)> = Vec::new();
-    for (n, line) in text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-    {
-        let v: serde_json::Value =
-            serde_json::from_str(line).map_err(|e| SandboxError::Format {
-                path: rows_path.clone(),
-                message: format!("line {}: {e}", n + 1),
-            })?;
-        let named = match (v["instance_id"].as_str(), v["image_name"].as_str()) {
-            (Some(id), Some(img)) => Some((id, img)),
-            _ => v["problem_statement"]["id"]
-                .as_str()
-                .zip(v["env"]["deployment"]["image"].as_str()),
-        };
-        let Some((id, img)) = named else {
-            return Err(SandboxError::Format {
-                path: rows_path.clone(),
-                message: format!(
-                    "line {}: no instance_id / image_name (or SWE-agent problem_statement.id / env.deployment.image)",
-                    n + 1
-                ),
-            });
-        };
-        images.push((id.to_string(), img.to_string()));
-    }
+    let images = image_rows(&rows_path, limits)?;
     let setups: BTreeMap<String, Vec<u8>> = match &opts.setups {
         Some(p) => codethread_bench::load_patch_predictions(p, limits)
             .map_err(|e| SandboxError::Format {

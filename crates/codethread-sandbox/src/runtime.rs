@@ -513,8 +513,10 @@ pub fn ensure_compose(
         std::fs::create_dir_all(&d).map_err(|e| SandboxError::io(&d, e))?;
     }
     let sources = dir.join("sources.list");
-    std::fs::write(&sources, format!("deb {} trixie main\n", rt.mirror))
-        .map_err(|e| SandboxError::io(&sources, e))?;
+    codethread_lang::io::write_atomic(
+        &sources,
+        format!("deb {} trixie main\n", rt.mirror).as_bytes(),
+    )?;
     let apt = |args: &[&str]| {
         let mut c = Command::new("apt-get");
         c.arg("-q")
