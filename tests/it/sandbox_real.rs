@@ -987,13 +987,160 @@ fn real_harness_on_real_chains() {
         &grader,
     ]);
     let jobs = work.join("harbor-jobs");
+    let rewards = harbor_oracle(&harbor_bin, docker, &dataset, &jobs);
+    assert_eq!(
+        rewards.len(),
+        2 * ids.len(),
+        "one graded trial per task: {rewards:?}"
+    );
+    for (trial, r) in &rewards {
+        assert_eq!(*r, 1.0, "{trial}: the oracle must be kept (implementation) or resolve (follow_on_human): {rewards:?}");
+    }
+    chain(&[
+        "harbor-import",
+        "--job",
+        s(&jobs.join("oracle")),
+        "--out",
+        s(&work.join("harbor-import")),
+    ]);
+    eprintln!(
+        "sandbox_real: Harbor oracle trials rewarded 1: {}/{}",
+        rewards.len(),
+        2 * ids.len()
+    );
+
+    // 10. FeatBench (issue 35): FeatBench's own rows of the same instances (`fixtures/featbench`,
+    //     made by FeatBench's code from these Verified instances), each naming the image built
+    //     above; the chain built from them; its Harbor tasks graded by FeatBench's rules (its two
+    //     pytest runs, its reading of the output): the oracle of each implementation task (the
+    //     human PR1) is kept and the oracle of each follow_on_human task (the gold fix) succeeds
+    //     by FeatBench's `success`, and the gate keeps each imported PR1 on the imported reports.
+    let images: BTreeMap<&str, &Value> = rows
+        .iter()
+        .map(|r| (r["instance_id"].as_str().unwrap(), &r["image"]))
+        .collect();
+    let fb_rows: Vec<Value> = jsonl(&repo_root().join("fixtures/featbench/rows_raw.jsonl"))
+        .into_iter()
+        .filter_map(|mut r| {
+            let id = r["instance_id"].as_str()?.to_string();
+            let image = (*images.get(id.as_str())?).clone();
+            r["image_name"] = image;
+            Some(r)
+        })
+        .collect();
+    assert_eq!(
+        fb_rows.len(),
+        ids.len(),
+        "every instance has a FeatBench row"
+    );
+    let fb_rows_path = work.join("featbench_rows.jsonl");
+    write_jsonl(&fb_rows_path, &fb_rows);
+    let fb_chain = work.join("featbench-chain");
+    chain(&[
+        "build",
+        "--instances",
+        s(&fb_rows_path),
+        "--testbeds",
+        s(&tb),
+        "--out",
+        s(&fb_chain),
+    ]);
+    assert_eq!(
+        read_json(&fb_chain.join("summary.json"))["built"].as_u64(),
+        Some(ids.len() as u64)
+    );
+    let fb_dataset = work.join("featbench-harbor");
+    chain(&[
+        "harbor",
+        "--chain",
+        s(&fb_chain),
+        "--out",
+        s(&fb_dataset),
+        "--conditions",
+        "implementation,follow_on_human",
+        "--grader-image",
+        &grader,
+    ]);
+    let fb_jobs = work.join("featbench-harbor-jobs");
+    let fb_rewards = harbor_oracle(&harbor_bin, docker, &fb_dataset, &fb_jobs);
+    assert_eq!(
+        fb_rewards.len(),
+        2 * ids.len(),
+        "one graded trial per task: {fb_rewards:?}"
+    );
+    for (trial, r) in &fb_rewards {
+        assert_eq!(*r, 1.0, "{trial}: FeatBench's rules: {fb_rewards:?}");
+        let verifier = fb_jobs.join("oracle").join(trial).join("verifier");
+        let record = read_json(&verifier.join("featbench.json"));
+        let detail = read_json(&verifier.join("codethread.json"));
+        assert_eq!(detail["grader"], "featbench", "{trial}: {detail}");
+        if detail["mode"] == "resolve" {
+            assert_eq!(record["success"], Value::Bool(true), "{trial}: {record}");
+        } else {
+            assert_eq!(
+                record["passed_f2p_tests"],
+                serde_json::json!([]),
+                "{trial}: {record}"
+            );
+            assert_eq!(
+                record["success_p2p"],
+                Value::Bool(true),
+                "{trial}: {record}"
+            );
+        }
+    }
+    let fb_import = work.join("featbench-harbor-import");
+    chain(&[
+        "harbor-import",
+        "--job",
+        s(&fb_jobs.join("oracle")),
+        "--out",
+        s(&fb_import),
+    ]);
+    let kept_fb = gate(
+        &fb_chain,
+        &fb_import.join("implementation/pr1.jsonl"),
+        &fb_import.join("implementation/reports/implement"),
+    );
+    assert_eq!(kept_fb.len(), ids.len(), "{kept_fb:?}");
+    assert!(kept_fb.values().all(|k| *k), "{kept_fb:?}");
+    eprintln!(
+        "sandbox_real: FeatBench rows: Harbor oracle trials graded by FeatBench's rules rewarded 1: {}/{}; gate kept {}/{}",
+        fb_rewards.len(),
+        2 * ids.len(),
+        kept_fb.len(),
+        ids.len()
+    );
+
+    eprintln!(
+        "sandbox_real: {} instances; gold {}/{} resolved; PR0 breaks P2P on {}; human kept {}; HH resolved {}; stub-one dropped {}; equivalent kept {}",
+        ids.len(),
+        gold.values().filter(|r| r.0).count(),
+        ids.len(),
+        pr0.values().filter(|r| r.2 > 0).count(),
+        kept.values().filter(|k| **k).count(),
+        hh.values().filter(|r| r.0).count(),
+        dropped,
+        eq_kept.values().filter(|k| **k).count()
+    );
+    let _ = std::fs::remove_dir_all(&work);
+}
+
+/// `harbor run -a oracle -e docker` on every task of `dataset` (job `oracle` under `jobs`), and
+/// the reward of each graded trial by its directory name.
+fn harbor_oracle(
+    harbor_bin: &Path,
+    docker: &str,
+    dataset: &Path,
+    jobs: &Path,
+) -> BTreeMap<String, f64> {
     run(
         "harbor run",
-        Command::new(&harbor_bin)
+        Command::new(harbor_bin)
             .args([
                 "run",
                 "-p",
-                s(&dataset),
+                s(dataset),
                 "-a",
                 "oracle",
                 "-e",
@@ -1001,7 +1148,7 @@ fn real_harness_on_real_chains() {
                 "-n",
                 "2",
                 "-o",
-                s(&jobs),
+                s(jobs),
             ])
             .args(["--job-name", "oracle"])
             .env("HARBOR_TELEMETRY", "0")
@@ -1024,39 +1171,7 @@ fn real_harness_on_real_chains() {
             rewards.insert(name, read_json(&reward)["reward"].as_f64().unwrap_or(-1.0));
         }
     }
-    assert_eq!(
-        rewards.len(),
-        2 * ids.len(),
-        "one graded trial per task: {rewards:?}"
-    );
-    for (trial, r) in &rewards {
-        assert_eq!(*r, 1.0, "{trial}: the oracle must be kept (implementation) or resolve (follow_on_human): {rewards:?}");
-    }
-    chain(&[
-        "harbor-import",
-        "--job",
-        s(&jobs.join("oracle")),
-        "--out",
-        s(&work.join("harbor-import")),
-    ]);
-    eprintln!(
-        "sandbox_real: Harbor oracle trials rewarded 1: {}/{}",
-        rewards.len(),
-        2 * ids.len()
-    );
-
-    eprintln!(
-        "sandbox_real: {} instances; gold {}/{} resolved; PR0 breaks P2P on {}; human kept {}; HH resolved {}; stub-one dropped {}; equivalent kept {}",
-        ids.len(),
-        gold.values().filter(|r| r.0).count(),
-        ids.len(),
-        pr0.values().filter(|r| r.2 > 0).count(),
-        kept.values().filter(|k| **k).count(),
-        hh.values().filter(|r| r.0).count(),
-        dropped,
-        eq_kept.values().filter(|k| **k).count()
-    );
-    let _ = std::fs::remove_dir_all(&work);
+    rewards
 }
 
 /// [`mini_docker`] on each instance of `patches`, the predictions merged into one `preds.json`

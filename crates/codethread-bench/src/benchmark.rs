@@ -150,11 +150,21 @@ impl Benchmark {
         match self {
             Benchmark::SweBenchPro => Environment {
                 image: crate::pro::image(inst),
-                workdir: "/app",
+                workdir: "/app".into(),
+            },
+            Benchmark::FeatBench => match crate::featbench::environment(inst) {
+                Some(e) => Environment {
+                    image: e.image,
+                    workdir: e.repo_dir,
+                },
+                None => Environment {
+                    image: swebench_image(inst),
+                    workdir: "/testbed".into(),
+                },
             },
             _ => Environment {
                 image: swebench_image(inst),
-                workdir: "/testbed",
+                workdir: "/testbed".into(),
             },
         }
     }
@@ -173,8 +183,9 @@ pub struct Environment {
     /// The image reference (the row's own `image_name` / `docker_image` /
     /// `image` when it names one).
     pub image: String,
-    /// The repository's directory in it (`/testbed`, Pro's `/app`).
-    pub workdir: &'static str,
+    /// The repository's directory in it (`/testbed`, Pro's `/app`, FeatBench's
+    /// `/workdir/swap/<name>`).
+    pub workdir: String,
 }
 
 /// The SWE-bench image of an instance: the row's `image_name`,
@@ -252,6 +263,11 @@ mod tests {
         );
         assert_eq!(Benchmark::of(&fb), Benchmark::FeatBench);
         assert_eq!(Benchmark::of(&fb).task_type(&fb).map(|t| t.0), Some("FI"));
+        let env = Benchmark::of(&fb).environment(&fb);
+        assert_eq!(
+            (env.image.as_str(), env.workdir.as_str()),
+            ("ghcr.io/kndy666/featbench_o_r:1", "/workdir/swap/r")
+        );
         for b in Benchmark::ALL {
             assert_eq!(Benchmark::from_name(b.name()), Some(b));
         }

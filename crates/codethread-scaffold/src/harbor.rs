@@ -91,6 +91,13 @@ pub fn grader_image() -> String {
 /// The grader every verifier runs after the tests (`tests/grade.py`).
 pub const GRADE_PY: &str = include_str!("harbor/grade.py");
 
+/// The grader of a FeatBench instance's verifiers (`tests/grade.py` of its
+/// tasks): FeatBench's rules for reading pytest's output and deciding each
+/// test (its names up to the first `[` aggregated), the standard library
+/// only; it also writes the record FeatBench's evaluator would
+/// (`featbench.json`) and a report in swebench's shape (`report.json`).
+pub const GRADE_FEATBENCH_PY: &str = include_str!("harbor/grade_featbench.py");
+
 /// The ref the agent image's setup commit is kept under: the collected
 /// diff of the first step is taken against it.
 pub const SETUP_REF: &str = "refs/codethread/setup";

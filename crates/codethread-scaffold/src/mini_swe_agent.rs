@@ -101,20 +101,22 @@ pub(crate) fn upstream_image(row: &Map<String, Value>) -> String {
 /// start in, the setup run with the sealed patch bind-mounted for that one
 /// step only (`RUN --mount`, BuildKit), so no layer keeps the patch.
 fn dockerfile(from: &str) -> String {
-    setup_dockerfile(from, "the setup state of one instance", "")
+    setup_dockerfile(from, "", "the setup state of one instance", "")
 }
 
 /// The one Dockerfile of an agent's setup state, for the mini-swe-agent
 /// environments here and the Harbor tasks (`harbor::export`): `FROM` the
-/// instance image, the setup run with the sealed patch bind-mounted for that
-/// step only. `what` is the comment line's subject; `then` is appended to
-/// the setup command (empty: nothing).
-pub(crate) fn setup_dockerfile(from: &str, what: &str, then: &str) -> String {
+/// instance image (completed by the Dockerfile lines `prepare`: empty, or
+/// e.g. FeatBench's repository clone), the setup run with the sealed patch
+/// bind-mounted for that step only. `what` is the comment line's subject;
+/// `then` is appended to the setup command (empty: nothing).
+pub(crate) fn setup_dockerfile(from: &str, prepare: &str, what: &str, then: &str) -> String {
     // No `# syntax=` line: it makes BuildKit pull a frontend image from a
     // registry; the built-in frontend (Docker 20.10 and later) has `--mount`.
     format!(
         "# codethread: {what} (written by codethread-chain).\n\
          FROM {from}\n\
+         {prepare}\
          WORKDIR /testbed\n\
          RUN --mount=type=bind,source=.,target=/codethread-setup \\\n    \
          CODETHREAD_SCRUB_COPIES=1 sh /codethread-setup/setup.sh /codethread-setup/setup.patch{then}\n"

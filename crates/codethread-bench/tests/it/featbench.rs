@@ -190,3 +190,80 @@ fn patches_are_the_same_bytes_in_every_shape() {
     }
     assert_eq!(compared, 16);
 }
+
+/// The script that grades an instance by FeatBench's rules (`featbench::eval_script`), for every
+/// row of the raw shape: valid bash (`bash -n`), every id a quoted word of its run (or, for a
+/// list holding an id cut at a space, every file of its ids: requests-5414), the test patch
+/// applied from a here-document whose delimiter the patch does not contain, both runs
+/// between the markers the Harbor grader reads. Over-long lists run in batches of 250.
+#[test]
+fn eval_scripts_run_every_expected_test() {
+    use codethread_bench::featbench::{eval_script, sh_quote, BATCH, MARKER};
+    let (rows, _) = load("rows_raw.jsonl");
+    assert!(rows.len() >= 16, "{}", rows.len());
+    let mut by_files = 0;
+    for (id, inst) in &rows {
+        let script = eval_script(inst, "/workdir/swap/x");
+        let dir = std::env::temp_dir().join(format!("ct-fb-eval-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("{id}.sh"));
+        std::fs::write(&path, &script).unwrap();
+        let o = std::process::Command::new("bash")
+            .arg("-n")
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{id}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(script.contains("git apply --verbose - <<'"), "{id}");
+        assert!(script.contains(&inst.test_patch), "{id}");
+        for (what, ids) in [("f2p", &inst.fail_to_pass), ("p2p", &inst.pass_to_pass)] {
+            if ids.is_empty() {
+                assert!(!script.contains(&format!("{MARKER} {what} start")), "{id}");
+                continue;
+            }
+            if script.contains(&format!("{MARKER} {what} start mode=files")) {
+                by_files += 1;
+                for t in ids.iter() {
+                    let file = t.split("::").next().unwrap();
+                    assert!(script.contains(&sh_quote(file)), "{id}: {file}");
+                }
+            } else {
+                assert!(
+                    script.contains(&format!("{MARKER} {what} start mode=ids")),
+                    "{id}"
+                );
+                for t in ids.iter() {
+                    assert!(
+                        script.contains(&format!("  {} ", sh_quote(t)))
+                            || script.contains(&format!("  {} 2>&1", sh_quote(t))),
+                        "{id}: {t}"
+                    );
+                }
+            }
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    // requests-5414 and -6028 hold ids cut at a space; pylint-7080 and pytest-7490 too.
+    assert!(by_files >= 2, "{by_files}");
+    let r5414 = eval_script(&rows["psf__requests-5414"], "/testbed");
+    assert!(r5414.contains(&format!("{MARKER} p2p start mode=files")));
+    assert!(r5414.contains("'tests/test_requests.py'"));
+
+    // Batches: a list over 100 000 characters runs 250 ids at a time.
+    let mut big = rows["pallets__flask-5014"].clone();
+    big.pass_to_pass = (0..1000)
+        .map(|n| format!("tests/test_many.py::test_{n}_{}", "x".repeat(120)))
+        .collect();
+    let script = eval_script(&big, "/testbed");
+    assert_eq!(
+        script
+            .matches(&format!("{MARKER} p2p start mode=ids"))
+            .count(),
+        1000usize.div_ceil(BATCH)
+    );
+    assert!(script.matches("test_many.py").count() == 1000);
+}

@@ -25,7 +25,10 @@ use std::str::FromStr;
 
 use serde_json::{Map, Value};
 
-use super::{GRADE_PY, MODEL_PATCH, SETUP_REF, STACK_PATCH, STEP1_REF, SWEBENCH_PIN, UV_IMAGE};
+use super::{
+    GRADE_FEATBENCH_PY, GRADE_PY, MODEL_PATCH, SETUP_REF, STACK_PATCH, STEP1_REF, SWEBENCH_PIN,
+    UV_IMAGE,
+};
 use crate::error::ScaffoldError;
 use crate::files::{read, write_in};
 use crate::mini_swe_agent::{upstream_image, SETUP_SCRIPT};
@@ -616,9 +619,10 @@ fn collect_command(diffs: &[(&str, &str)]) -> String {
 
 /// The agent's image: the setup (sealed patch bind-mounted for that one
 /// step, [`SETUP_SCRIPT`]) and the setup commit kept under [`SETUP_REF`].
-fn agent_dockerfile(from: &str) -> String {
+fn agent_dockerfile(g: &Grading) -> String {
     crate::mini_swe_agent::setup_dockerfile(
-        from,
+        &g.from,
+        &g.prepare,
         "the agent's setup state of one instance",
         &format!(" && git update-ref {SETUP_REF} HEAD"),
     )
@@ -628,12 +632,13 @@ fn agent_dockerfile(from: &str) -> String {
 /// the row's `eval_script` expects), swebench installed beside it in its
 /// own Python (with `uv`, or copied from `grader`: [`HarborExportOptions::grader_image`]),
 /// the tests directory baked in at `/tests`.
-fn verifier_dockerfile(from: &str, grader: Option<&str>) -> String {
+fn verifier_dockerfile(from: &str, prepare: &str, grader: Option<&str>) -> String {
     match grader {
         Some(g) => format!(
             "# codethread: the verifier of one step (written by codethread-chain). Build context: this directory.\n\
              FROM {g} AS grader\n\
              FROM {from}\n\
+             {prepare}\
              COPY --from=grader /opt/codethread-grader /opt/codethread-grader\n\
              COPY . /tests\n\
              WORKDIR /testbed\n"
@@ -642,6 +647,7 @@ fn verifier_dockerfile(from: &str, grader: Option<&str>) -> String {
             "# codethread: the verifier of one step (written by codethread-chain). Build context: this directory.\n\
              FROM {UV_IMAGE} AS uv\n\
              FROM {from}\n\
+             {prepare}\
              COPY --from=uv /uv /usr/local/bin/uv\n\
              ENV UV_PYTHON_INSTALL_DIR=/opt/codethread-python\n\
              RUN uv venv --python 3.12 /opt/codethread-grader && \\\n    \
@@ -763,14 +769,19 @@ fn write_tests(
     setup_patch: &[u8],
     (mode, patch): (&str, &str),
     grader: Option<&str>,
+    g: &Grading,
 ) -> Result<(), ScaffoldError> {
-    let docker = verifier_dockerfile(&upstream_image(row), grader);
+    let docker = verifier_dockerfile(&g.from, &g.prepare, grader);
     let test = test_sh(mode, patch);
+    let (grade, eval) = match &g.featbench_eval {
+        Some(eval) => (GRADE_FEATBENCH_PY, eval.as_str()),
+        None => (GRADE_PY, str_field(row, "eval_script")),
+    };
     let files: [(&str, &[u8]); 6] = [
         ("Dockerfile", docker.as_bytes()),
         ("test.sh", test.as_bytes()),
-        ("grade.py", GRADE_PY.as_bytes()),
-        ("eval.sh", str_field(row, "eval_script").as_bytes()),
+        ("grade.py", grade.as_bytes()),
+        ("eval.sh", eval.as_bytes()),
         ("setup.patch", setup_patch),
         ("instance.json", &verifier_row(row)),
     ];
@@ -912,6 +923,72 @@ struct Material {
     gold: Vec<u8>,
     /// The agent's PR1 (follow_on_agent), or why there is none.
     agent_pr1: Result<Vec<u8>, String>,
+    /// Where and how its steps run and are graded.
+    grading: Grading,
+}
+
+/// Where an instance's steps run and how they are graded: the image the
+/// agent's and the verifiers' images start `FROM`, the Dockerfile lines
+/// that complete it, and (FeatBench) the evaluation script that replaces
+/// the row's `eval_script`, graded by [`GRADE_FEATBENCH_PY`] instead of
+/// swebench's grading ([`GRADE_PY`]).
+struct Grading {
+    from: String,
+    prepare: String,
+    featbench_eval: Option<String>,
+}
+
+impl Grading {
+    /// The grading of `inst` with its chain rows: FeatBench's evaluation for
+    /// a FeatBench instance (its image, or the one the row names), else
+    /// swebench's with the row's own image and `eval_script` (checked here).
+    fn of(
+        inst: &codethread_bench::Instance,
+        impl_row: &Map<String, Value>,
+        ha_row: &Map<String, Value>,
+    ) -> Result<Grading, ScaffoldError> {
+        use codethread_bench::Benchmark;
+        let g = if Benchmark::of(inst) == Benchmark::FeatBench {
+            let env = codethread_bench::featbench::environment(inst).ok_or_else(|| {
+                ScaffoldError::Instance {
+                    instance_id: inst.instance_id.clone(),
+                    message: "no image: the row names none and has no PR number (`number`) for FeatBench's".into(),
+                }
+            })?;
+            if inst.fail_to_pass.is_empty() {
+                return Err(ScaffoldError::Instance {
+                    instance_id: inst.instance_id.clone(),
+                    message: "FAIL_TO_PASS is empty: nothing to grade by FeatBench's rules".into(),
+                });
+            }
+            Grading {
+                featbench_eval: Some(codethread_bench::featbench::eval_script(
+                    inst,
+                    &env.repo_dir,
+                )),
+                from: env.image,
+                prepare: env.prepare,
+            }
+        } else {
+            check_harness_row(impl_row, HarnessGeneration::V5)?;
+            check_harness_row(ha_row, HarnessGeneration::V5)?;
+            Grading {
+                from: upstream_image(impl_row),
+                prepare: String::new(),
+                featbench_eval: None,
+            }
+        };
+        if g.from.is_empty() || g.from.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(ScaffoldError::Instance {
+                instance_id: inst.instance_id.clone(),
+                message: format!(
+                    "image name {:?} cannot be written into a Dockerfile",
+                    g.from
+                ),
+            });
+        }
+        Ok(g)
+    }
 }
 
 /// The images one task names, and where each is built from (relative to
@@ -977,13 +1054,6 @@ fn write_task(
         opts,
         agent_image: agent_image.as_deref(),
     };
-    let from = upstream_image(&m.impl_row);
-    if from.is_empty() || from.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err(ScaffoldError::Instance {
-            instance_id: m.id.clone(),
-            message: format!("image name {:?} cannot be written into a Dockerfile", from),
-        });
-    }
     let setup: &[u8] = match cond {
         HarborCondition::FollowOnHuman => b"",
         _ => &m.pr0_sealed,
@@ -997,14 +1067,15 @@ fn write_task(
             agent_pr1_setup_sh().as_bytes(),
         )?;
         crate::mini_swe_agent::setup_dockerfile(
-            &from,
+            &m.grading.from,
+            &m.grading.prepare,
             "the agent's setup state of one instance: PR0, then an agent's PR1",
             &format!(
                 " && git update-ref {SETUP_REF} HEAD && sh /codethread-setup/agent_pr1.sh /codethread-setup/{AGENT_PR1_FILE}"
             ),
         )
     } else {
-        agent_dockerfile(&from)
+        agent_dockerfile(&m.grading)
     };
     write_in(&task, &env.join("Dockerfile"), dockerfile.as_bytes())?;
     write_in(&task, &env.join("setup.sh"), SETUP_SCRIPT.as_bytes())?;
@@ -1034,6 +1105,7 @@ fn write_task(
                 setup,
                 (mode, MODEL_PATCH),
                 grader,
+                &m.grading,
             )?;
             write_solution(&task, Path::new("solution"), solution)?;
         }
@@ -1062,6 +1134,7 @@ fn write_task(
                 setup,
                 ("gate", MODEL_PATCH),
                 grader,
+                &m.grading,
             )?;
             write_solution(&task, &s1.join("solution"), &m.human_pr1)?;
             let s2 = Path::new("steps/follow_on");
@@ -1082,6 +1155,7 @@ fn write_task(
                 setup,
                 ("resolve", STACK_PATCH),
                 grader,
+                &m.grading,
             )?;
             write_solution(&task, &s2.join("solution"), &m.gold)?;
         }
@@ -1106,6 +1180,7 @@ fn write_task(
                 setup,
                 ("resolve", STACK_PATCH),
                 grader,
+                &m.grading,
             )?;
             // The oracle: the gold patch on the agent's PR1 (it may not
             // apply: the PR1 is the agent's, not the human's).
@@ -1191,8 +1266,7 @@ pub fn export_harbor(
                 .get(id)
                 .cloned()
                 .ok_or_else(|| missing("follow_on_human_pr1"))?;
-            check_harness_row(&impl_row, HarnessGeneration::V5)?;
-            check_harness_row(&ha_row, HarnessGeneration::V5)?;
+            let grading = Grading::of(inst, &impl_row, &ha_row)?;
             let dir = chain_dir.join("instances").join(id);
             Ok(Material {
                 id: id.clone(),
@@ -1208,6 +1282,7 @@ pub fn export_harbor(
                 agent_pr1: agent_pr1_of(opts.agent_pr1.as_ref(), id),
                 impl_row,
                 ha_row,
+                grading,
             })
         })();
         let m = match material {
@@ -1332,9 +1407,14 @@ FROM img:1\n\
 WORKDIR /testbed\n\
 RUN --mount=type=bind,source=.,target=/codethread-setup \\\n    \
 CODETHREAD_SCRUB_COPIES=1 sh /codethread-setup/setup.sh /codethread-setup/setup.patch && git update-ref refs/codethread/setup HEAD\n";
-        assert_eq!(agent_dockerfile("img:1"), want);
-        let chain = crate::mini_swe_agent::setup_dockerfile("img:1", "x", "");
-        let harbor = agent_dockerfile("img:1");
+        let g = Grading {
+            from: "img:1".into(),
+            prepare: String::new(),
+            featbench_eval: None,
+        };
+        assert_eq!(agent_dockerfile(&g), want);
+        let chain = crate::mini_swe_agent::setup_dockerfile("img:1", "", "x", "");
+        let harbor = agent_dockerfile(&g);
         let tail = format!(" && git update-ref {SETUP_REF} HEAD\n");
         assert_eq!(
             chain.lines().skip(1).collect::<Vec<_>>(),

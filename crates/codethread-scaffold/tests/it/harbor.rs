@@ -177,6 +177,27 @@ fn join_upstream(shared: &Path, pack: &Path, out: &Path) -> PathBuf {
     out.to_path_buf()
 }
 
+/// FeatBench's raw rows (`fixtures/featbench/rows_raw.jsonl`) of the instances `pack` has
+/// snapshots of.
+fn featbench_rows(pack: &Path, out: &Path) -> PathBuf {
+    let rows =
+        std::fs::read_to_string(repo_root().join("fixtures/featbench/rows_raw.jsonl")).unwrap();
+    let mut text = String::new();
+    for l in rows.lines().filter(|l| !l.trim().is_empty()) {
+        let row: Value = serde_json::from_str(l).unwrap();
+        if pack
+            .join("files")
+            .join(row["instance_id"].as_str().unwrap())
+            .is_dir()
+        {
+            text.push_str(l);
+            text.push('\n');
+        }
+    }
+    std::fs::write(out, text).unwrap();
+    out.to_path_buf()
+}
+
 fn env() -> Option<&'static Env> {
     static ENV: OnceLock<Option<Env>> = OnceLock::new();
     ENV.get_or_init(|| {
@@ -210,10 +231,19 @@ fn env() -> Option<&'static Env> {
         let _ = std::fs::remove_dir_all(&work);
         std::fs::create_dir_all(&work).unwrap();
         let mut packs = Vec::new();
-        for name in ["dev", "dev_multilingual"] {
-            let pack = shared.join("chains").join(name);
-            let joined = join_upstream(&shared, &pack, &work.join(format!("{name}.jsonl")));
-            let loaded = load_instances(&joined, Default::default()).unwrap();
+        for name in ["dev", "dev_multilingual", "featbench"] {
+            // FeatBench: its rows of the dev pack's instances (made by FeatBench's own code,
+            // `fixtures/featbench`), graded by FeatBench's rules; no swebench columns.
+            let featbench = name == "featbench";
+            let pack = shared
+                .join("chains")
+                .join(if featbench { "dev" } else { name });
+            let rows = if featbench {
+                featbench_rows(&pack, &work.join("featbench.jsonl"))
+            } else {
+                join_upstream(&shared, &pack, &work.join(format!("{name}.jsonl")))
+            };
+            let loaded = load_instances(&rows, Default::default()).unwrap();
             assert!(loaded.errors.is_empty(), "{:?}", loaded.errors);
             let chain = work.join(format!("chain-{name}"));
             codethread_scaffold::build(
@@ -221,7 +251,11 @@ fn env() -> Option<&'static Env> {
                 &mut SnapshotSource::new(pack.join("files")),
                 &BuildOptions {
                     out: chain.clone(),
-                    harness: vec![HarnessGeneration::V5],
+                    harness: if featbench {
+                        Vec::new()
+                    } else {
+                        vec![HarnessGeneration::V5]
+                    },
                     ..Default::default()
                 },
                 &mut |_, _, _| {},
@@ -1275,4 +1309,117 @@ fn singularity_tasks_name_prebuilt_images_harbor_accepts() {
         }
     }
     eprintln!("singularity: {ok_total} tasks name {images_total} prebuilt images harbor resolves and accepts");
+}
+
+/// FeatBench chains (FeatBench's own rows of the dev pack's instances) export as Harbor tasks
+/// graded by FeatBench's rules: every instance the Verified rows build is built and exported
+/// (three tasks each, no error), each verifier runs FeatBench's two pytest runs
+/// (`codethread_bench::featbench::eval_script`) and grades with `GRADE_FEATBENCH_PY`, the
+/// images start from FeatBench's image of the instance with the repository cloned at
+/// `/workdir/swap/<name>`, and nothing of the gold or test patch is in a file the agent reads.
+/// (`harbor lint`, the Task loader, the digests and the leak check run on these tasks with the
+/// other packs'.)
+#[test]
+fn featbench_chains_export_tasks_graded_by_featbench_rules() {
+    use codethread_bench::featbench::{native_image, MARKER};
+    use codethread_scaffold::harbor::GRADE_FEATBENCH_PY;
+    let Some(env) = env() else { return };
+    let verified = &env.packs[0];
+    let fb = env
+        .packs
+        .iter()
+        .find(|p| p.chain.ends_with("chain-featbench"))
+        .unwrap();
+    let mut fb_ids = built(&fb.chain);
+    fb_ids.sort();
+    let mut want: Vec<String> = built(&verified.chain)
+        .into_iter()
+        .filter(|id| fb.insts.iter().any(|i| i.instance_id == *id))
+        .collect();
+    want.sort();
+    assert!(want.len() >= 6, "{want:?}");
+    assert_eq!(
+        fb_ids, want,
+        "FeatBench rows build what the Verified rows build"
+    );
+    assert!(fb.export.errors.is_empty(), "{:?}", fb.export.errors);
+    assert_eq!(fb.export.tasks.len(), 3 * fb_ids.len());
+    for inst in fb.insts.iter().filter(|i| fb_ids.contains(&i.instance_id)) {
+        let id = &inst.instance_id;
+        let image = native_image(inst).unwrap();
+        assert!(image.starts_with("ghcr.io/kndy666/featbench_"), "{image}");
+        let name = inst.repo.rsplit('/').next().unwrap();
+        for (cond, tests) in [
+            ("implementation", vec!["tests"]),
+            ("follow_on_human", vec!["tests"]),
+            (
+                "chain",
+                vec!["steps/implement/tests", "steps/follow_on/tests"],
+            ),
+        ] {
+            let task = fb.dataset.join(format!("{id}.{cond}"));
+            let env_docker = std::fs::read_to_string(task.join("environment/Dockerfile")).unwrap();
+            assert!(
+                env_docker.contains(&format!("FROM {image}\n")),
+                "{env_docker}"
+            );
+            assert!(
+                env_docker.contains(&format!(
+                    "git clone -q 'https://github.com/{}.git' '/workdir/swap/{name}'",
+                    inst.repo
+                )),
+                "{env_docker}"
+            );
+            for t in tests {
+                let dir = task.join(t);
+                assert_eq!(
+                    std::fs::read_to_string(dir.join("grade.py")).unwrap(),
+                    GRADE_FEATBENCH_PY
+                );
+                let eval = std::fs::read_to_string(dir.join("eval.sh")).unwrap();
+                assert!(
+                    eval.contains(&format!("cd '/workdir/swap/{name}'")),
+                    "{eval}"
+                );
+                assert!(eval.contains(&format!("{MARKER} f2p start")), "{eval}");
+                assert!(eval.contains(&inst.test_patch), "{id}: the test patch");
+                let docker = std::fs::read_to_string(dir.join("Dockerfile")).unwrap();
+                assert!(docker.contains(&format!("FROM {image}\n")), "{docker}");
+                let row = std::fs::read_to_string(dir.join("instance.json")).unwrap();
+                for hidden in ["patch_files", "test_patch_files"] {
+                    assert!(
+                        !row.contains(hidden),
+                        "{id}: {hidden} in the verifier's row"
+                    );
+                }
+            }
+            for f in agent_visible(&task) {
+                let body = String::from_utf8_lossy(&std::fs::read(&f).unwrap()).into_owned();
+                for hidden in ["patch_files", "test_patch_files"] {
+                    assert!(!body.contains(hidden), "{}: {hidden}", f.display());
+                }
+                // The instructions are the statement and the benchmark's issue (which may quote
+                // a test); every other file must not hold the test patch.
+                if f.file_name().is_some_and(|n| n == "instruction.md") {
+                    continue;
+                }
+                for l in inst
+                    .test_patch
+                    .lines()
+                    .filter(|l| l.starts_with('+') && l.len() > 30)
+                {
+                    assert!(
+                        !body.contains(&l[1..]),
+                        "{}: a test patch line: {l}",
+                        f.display()
+                    );
+                }
+            }
+        }
+    }
+    eprintln!(
+        "FeatBench: {} instances, {} tasks graded by FeatBench's rules",
+        fb_ids.len(),
+        fb.export.tasks.len()
+    );
 }

@@ -1,5 +1,6 @@
 //! The integration suites of this package in one test binary.
 
+mod featbench;
 mod harbor;
 mod python_harness;
 mod subsets;
