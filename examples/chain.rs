@@ -260,6 +260,8 @@ enum Cmd {
         follow_on_mini: Option<PathBuf>,
     },
     /// Export the chain's built instances as Harbor tasks (a local dataset: `harbor run -p OUT`).
+    /// SWE-bench rows need swebench 5.x's columns (`build --harness 5`); FeatBench chains are
+    /// graded by FeatBench's own rules in FeatBench's images (docs/harbor.md, "FeatBench").
     Harbor {
         /// The chain directory (from `build`).
         #[arg(long)]

@@ -806,7 +806,7 @@ pub(crate) fn analyze_part(
             qualname: func.qualname.clone(),
             target_id: None,
             nested_in: None,
-            kind: func.kind.as_str().to_string(),
+            kind: func.kind.into(),
             line: func.node.start_line,
             end_line: func.node.end_line,
             cyclomatic: Some(v.cyclomatic),

@@ -85,7 +85,7 @@ pub use engine::{
     parse_for, AnalyzeOptions, Input,
 };
 pub use error::{check_text, MetricsError};
-pub use model::{FileMetrics, FileTotals, FunctionMetrics, Halstead, HalsteadValues};
+pub use model::{FileMetrics, FileTotals, FunctionMetrics, Halstead, HalsteadValues, RecordKind};
 pub use naming::NAMING_BUDGET;
 pub use profile::Profile;
 pub use unmeasured::{unmeasured, JAVA_COGNITIVE_CONSTANT, UNMEASURED};

@@ -118,6 +118,58 @@ impl From<Halstead> for HalsteadValues {
     }
 }
 
+/// The kind of a function record, as the profile's reference tool names it
+/// (serialized in snake case: `function`, `method`, `closure`,
+/// `func_literal`, `nested`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum RecordKind {
+    /// A function (every record of rust-code-analysis and lizard but Go's
+    /// methods and literals; a top-level function otherwise).
+    Function,
+    /// A method: directly in a class (Python, canonical) or a Go method
+    /// declaration.
+    Method,
+    /// A Python function defined inside another function (the Python
+    /// reference's `closure`).
+    Closure,
+    /// A Go function literal (lizard's separate record).
+    FuncLiteral,
+    /// Canonical profile: a function inside another function.
+    Nested,
+}
+
+impl RecordKind {
+    /// The name the reference tool gives it (`function`, `method`,
+    /// `closure`, `func_literal`, `nested`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RecordKind::Function => "function",
+            RecordKind::Method => "method",
+            RecordKind::Closure => "closure",
+            RecordKind::FuncLiteral => "func_literal",
+            RecordKind::Nested => "nested",
+        }
+    }
+}
+
+impl std::fmt::Display for RecordKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl From<codethread_lang::FunctionKind> for RecordKind {
+    fn from(k: codethread_lang::FunctionKind) -> Self {
+        match k {
+            codethread_lang::FunctionKind::Function => RecordKind::Function,
+            codethread_lang::FunctionKind::Method => RecordKind::Method,
+            codethread_lang::FunctionKind::Nested => RecordKind::Nested,
+        }
+    }
+}
+
 /// The metrics of one function. A metric is `None` when the profile's tool
 /// does not report it for that kind of function.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -155,8 +207,9 @@ pub struct FunctionMetrics {
     pub nested_in: Option<String>,
     /// The kind, as the profile's reference names it (Python
     /// `function|method|closure`, Go `function|method|func_literal`,
-    /// rust-code-analysis `function`).
-    pub kind: String,
+    /// rust-code-analysis `function`; the canonical profile
+    /// `function|method|nested`).
+    pub kind: RecordKind,
     /// 1-based first line of the function's own node (decorators, attributes
     /// and doc comments excluded).
     pub line: usize,
@@ -215,7 +268,7 @@ impl FunctionMetrics {
             quote(&self.name),
             quote(&self.qualname),
             quote(self.target_id.as_deref().unwrap_or_default()),
-            quote(&self.kind),
+            quote(self.kind.as_str()),
             self.line.to_string(),
             self.end_line.to_string(),
             opt(self.cyclomatic),

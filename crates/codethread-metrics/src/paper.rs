@@ -5,7 +5,9 @@
 use codethread_lang::{FlatNode as Node, FlatTree, Function, ParsedFile};
 
 use crate::context::FnCtx;
-use crate::model::{assign_occurrences, totals, FileMetrics, FunctionMetrics, HalsteadValues};
+use crate::model::{
+    assign_occurrences, totals, FileMetrics, FunctionMetrics, HalsteadValues, RecordKind,
+};
 use crate::profile::Profile;
 use crate::rules::functions::{DeclaratorNaming, FunctionSet, GoNaming, Kinds, Naming};
 use crate::rules::paper::TreeTables;
@@ -204,7 +206,7 @@ pub(crate) fn analyze_part(
             language: file.lang,
             name,
             qualname: func.qualname.clone(),
-            kind: kind.to_string(),
+            kind,
             line,
             end_line,
             // Filled in below, innermost functions first.
@@ -470,22 +472,22 @@ fn go_recv(file: &ParsedFile, t: Node<'_>, g: &GoNaming) -> String {
     }
 }
 
-fn record_kind(set: &FunctionSet, func: &Function, node: Node<'_>, nested: bool) -> &'static str {
+fn record_kind(set: &FunctionSet, func: &Function, node: Node<'_>, nested: bool) -> RecordKind {
     match set.kinds {
         Kinds::ByNode(table) => {
             let kind = crate::kinds::kind_of(node);
             table
                 .iter()
                 .find(|(k, _)| *k == kind)
-                .map_or("function", |(_, r)| *r)
+                .map_or(RecordKind::Function, |(_, r)| *r)
         }
         Kinds::PythonAst => {
             if nested {
-                "closure"
+                RecordKind::Closure
             } else if func.kind == codethread_lang::FunctionKind::Method {
-                "method"
+                RecordKind::Method
             } else {
-                "function"
+                RecordKind::Function
             }
         }
     }

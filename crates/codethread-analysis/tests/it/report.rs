@@ -36,13 +36,14 @@ fn results() -> Results {
 }
 
 #[test]
-fn box_stats_quartiles_and_tukey_whiskers() {
+fn box_stats_quartiles_and_percentile_whiskers() {
     let v: Vec<f64> = (1..=101).map(f64::from).collect();
     let b = box_stats(&v).unwrap();
-    // No value beyond 1.5 IQR: the whiskers are the extremes.
+    // Whiskers at the 5th and 95th percentiles by nearest rank (the 6th and 96th of 101
+    // values), the 5 values beyond each drawn as dots.
     assert_eq!(
         (b.whisker_lo, b.q1, b.median, b.q3, b.whisker_hi, b.outliers),
-        (1.0, 26.0, 51.0, 76.0, 101.0, 0)
+        (6.0, 26.0, 51.0, 76.0, 96.0, 10)
     );
     // Values 0 and 2 only: whiskers on data points, never interpolated
     // (an interpolated 95th percentile would put one at 1.8).
@@ -50,14 +51,67 @@ fn box_stats_quartiles_and_tukey_whiskers() {
     let b = box_stats(&v).unwrap();
     assert_eq!((b.whisker_lo, b.whisker_hi), (0.0, 2.0));
     assert!(v.contains(&b.whisker_lo) && v.contains(&b.whisker_hi));
-    // One far value is an outlier, drawn as a dot, not a whisker end.
-    let v = [1., 2., 3., 4., 5., 100.];
+    // 40 values: the 95th percentile is the 38th, the two above it are dots.
+    let v: Vec<f64> = (1..=40).map(f64::from).collect();
     let b = box_stats(&v).unwrap();
-    assert_eq!((b.whisker_hi, b.outliers), (5.0, 1));
+    assert_eq!((b.whisker_lo, b.whisker_hi, b.outliers), (2.0, 38.0, 3));
     let svg = box_plot_svg("x", "value", &[("HA-only", &v), ("AA-only", &[])]).unwrap();
-    assert_eq!(svg.matches("<circle").count(), 1, "{svg}");
-    assert!(svg.contains("whiskers: furthest values within 1.5 IQR"));
+    assert_eq!(svg.matches("<circle").count(), 3, "{svg}");
+    assert!(svg.contains("whiskers: 5th and 95th percentiles"));
     assert!(box_stats(&[]).is_none());
+}
+
+/// The group labels sit under the x axis line, not on it: each label's baseline is below the
+/// lowest point the plot area draws.
+#[test]
+fn group_labels_are_below_the_axis() {
+    let a = [1.0, 2.0, 3.0];
+    let svg = box_plot_svg("d_cc_pr1", "AA − HA", &[("HA-only", &a), ("AA-only", &a)]).unwrap();
+    let y_of = |needle: &str| -> f64 {
+        let at = svg.find(needle).unwrap();
+        let tag = &svg[svg[..at].rfind("<text").unwrap()..at];
+        let y = tag.split(" y=\"").nth(1).unwrap();
+        y[..y.find('"').unwrap()].parse().unwrap()
+    };
+    // The x axis line: the lowest horizontal line of the mesh.
+    let axis = svg
+        .match_indices("<line")
+        .filter_map(|(i, _)| {
+            let tag = &svg[i..i + svg[i..].find("/>").unwrap()];
+            let get = |k: &str| -> Option<f64> {
+                let v = tag.split(&format!(" {k}=\"")).nth(1)?;
+                v[..v.find('"')?].parse().ok()
+            };
+            let (y1, y2) = (get("y1")?, get("y2")?);
+            (y1 == y2).then_some(y1)
+        })
+        .fold(f64::MIN, f64::max);
+    for label in ["HA-only (n=3)", "AA-only (n=3)"] {
+        assert!(
+            y_of(label) > axis,
+            "{label} at {} over the axis at {axis}",
+            y_of(label)
+        );
+    }
+}
+
+/// The 0/1 `iec` feature is drawn as the share of 1s per group, not as a box.
+#[test]
+fn binary_feature_is_drawn_as_shares() {
+    use codethread_analysis::report::{share_plot_svg, BINARY_FEATURES};
+    assert!(BINARY_FEATURES.contains(&"iec"));
+    let svg = share_plot_svg(
+        "iec",
+        &[
+            ("HA-only", &[1.0, 0.0, 0.0, 0.0]),
+            ("AA-only", &[1.0, 1.0, 0.0]),
+        ],
+    )
+    .unwrap();
+    assert!(svg.contains("\n25%\n"), "{svg}");
+    assert!(svg.contains("\n67%\n"), "{svg}");
+    assert!(svg.contains("HA-only (n=4)") && svg.contains("AA-only (n=3)"));
+    assert!(!svg.contains("whiskers"));
 }
 
 #[test]

@@ -177,7 +177,7 @@ pub(crate) fn file_metrics(
                 target_id: hit.map(|g| g.target_id(path)),
                 nested_in: None,
                 name: f.name,
-                kind: "function".to_string(),
+                kind: crate::model::RecordKind::Function,
                 line: f.start_line,
                 end_line: f.end_line.max(f.start_line),
                 cyclomatic: Some(u32::try_from(f.ccn.max(0)).unwrap_or(u32::MAX)),

@@ -76,7 +76,7 @@ pub(crate) enum Kinds {
     /// By the function's node kind (`(node kind, record kind)`), else
     /// `function` (Go: `func_literal`, `method`; rust-code-analysis: always
     /// `function`).
-    ByNode(&'static [(&'static str, &'static str)]),
+    ByNode(&'static [(&'static str, crate::model::RecordKind)]),
 }
 
 /// The function set of a profile for a language.

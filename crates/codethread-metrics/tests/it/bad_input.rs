@@ -230,8 +230,8 @@ fn deeply_nested_functions() {
     py.push_str("pass\n");
     let f = run(Lang::Python, py);
     assert_eq!(f.functions.len(), 200);
-    assert_eq!(f.functions[0].kind, "function");
-    assert_eq!(f.functions[1].kind, "closure");
+    assert_eq!(f.functions[0].kind.as_str(), "function");
+    assert_eq!(f.functions[1].kind.as_str(), "closure");
     all_metrics_present(&f);
 }
 

@@ -33,7 +33,7 @@ fn c_is_read_with_the_cpp_grammar_and_stays_c() {
     // `line` is the first declaration specifier's line.
     assert_eq!((f.name.as_str(), f.line, f.end_line), ("f", 1, 5));
     assert_eq!(f.language, Lang::C);
-    assert_eq!(f.kind, "function");
+    assert_eq!(f.kind, codethread_metrics::RecordKind::Function);
 }
 
 #[test]

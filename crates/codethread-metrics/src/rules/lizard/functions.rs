@@ -1,6 +1,7 @@
 //! The functions the Go tools (lizard, gocognit, go-halstead) report, and
 //! how they are named and classified.
 
+use crate::model::RecordKind;
 use crate::rules::functions::{FunctionSet, GoNaming, Kinds, Naming, Nesting};
 
 pub(crate) static GO: FunctionSet = FunctionSet {
@@ -17,8 +18,8 @@ pub(crate) static GO: FunctionSet = FunctionSet {
         type_name: "type_identifier",
     }),
     kinds: Kinds::ByNode(&[
-        ("func_literal", "func_literal"),
-        ("method_declaration", "method"),
+        ("func_literal", RecordKind::FuncLiteral),
+        ("method_declaration", RecordKind::Method),
     ]),
     // lizard reports literals separately; gocognit and go-halstead fold them.
     nesting: Nesting {
