@@ -1003,6 +1003,14 @@ fn real_harness_on_real_chains() {
         "--out",
         s(&work.join("harbor-import")),
     ]);
+    // The gate reads the import as it reads the harness's logs (the documented command).
+    let kept_harbor = gate(
+        &chain_dir,
+        &work.join("harbor-import/implementation/pr1.jsonl"),
+        &work.join("harbor-import/implementation/reports/implement"),
+    );
+    assert_eq!(kept_harbor.len(), ids.len(), "{kept_harbor:?}");
+    assert!(kept_harbor.values().all(|k| *k), "{kept_harbor:?}");
     eprintln!(
         "sandbox_real: Harbor oracle trials rewarded 1: {}/{}",
         rewards.len(),

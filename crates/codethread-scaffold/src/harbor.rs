@@ -28,7 +28,9 @@ pub use export::{
     export_harbor, task_digest, AgentPr1, HarborCondition, HarborExport, HarborExportOptions,
     HarborImage, ImageRole, IMAGES_FILE,
 };
-pub use import::{import_harbor_job, model_dir_name, HarborImport, TrialOutcome, REPRODUCE_DIR};
+pub use import::{
+    import_harbor_job, model_dir_name, report_model_dir, HarborImport, TrialOutcome, REPRODUCE_DIR,
+};
 
 /// The swebench release baked into every verifier image (its grading code
 /// reads the logs; 5.x takes the rows' `eval_script` and `log_parser`).

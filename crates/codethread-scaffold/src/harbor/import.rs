@@ -10,8 +10,8 @@
 //! ```text
 //! outcomes.jsonl                                  one row per trial and step, never dropped
 //! <condition>/pr1.jsonl, <condition>/pr2.jsonl    predictions (harness format) per stage
-//! <condition>/reports/<step>/<id>/report.json     swebench's report as the verifier wrote it
-//! <condition>/reports/<step>/<id>/run_instance.log
+//! <condition>/reports/<step>/<model>/<id>/report.json     the verifier's report, in the harness's layout
+//! <condition>/reports/<step>/<model>/<id>/run_instance.log
 //! reproduce/agents/<model>/{pr1,pr2_HA,pr2_AA}.jsonl  the same predictions, per reproduce step
 //! reproduce/reports/<model>/{pr1,pr2_HA,pr2_AA}/<id>/report.json
 //! ```
@@ -450,6 +450,34 @@ fn import_trial(
 /// (`--agents OUT/reproduce/agents --reports OUT/reproduce/reports`).
 pub const REPRODUCE_DIR: &str = "reproduce";
 
+/// The model directory of a step's reports in `<condition>/reports/<step>/`: the name the
+/// SWE-bench harness gives the graded predictions' log directory, so `chain gate` and
+/// `chain stack` select them as they select the harness's own. The implementation step
+/// graded the stack `chain gate` looks for, `<model>__PR1`
+/// ([`codethread_chain::stack_model_name`] of the human-PR1 slot); the other steps carry the
+/// predictions' model. `/` is written `__` (the harness's rule); a name that could not be one
+/// path component falls back to [`model_dir_name`].
+pub fn report_model_dir(model: &str, step: &str) -> String {
+    let graded = if step == "implement" {
+        codethread_chain::stack_model_name(model, &[codethread_chain::Layer::HumanPr1])
+    } else {
+        model.to_string()
+    };
+    let name = codethread_bench::ReportFilter::model_dir_name(&graded);
+    let component = !name.is_empty()
+        && name.len() <= 200
+        && name != "."
+        && name != ".."
+        && !name
+            .bytes()
+            .any(|b| b == b'/' || b == b'\\' || b.is_ascii_control());
+    if component {
+        name
+    } else {
+        model_dir_name(&graded)
+    }
+}
+
 /// A model name as a directory name: `/` becomes `__`, every byte outside
 /// `[A-Za-z0-9._-]` `_`; an empty name, `.` or `..` becomes `model`.
 pub fn model_dir_name(model: &str) -> String {
@@ -633,6 +661,7 @@ pub fn import_harbor_job(
         let rel = PathBuf::from(r.cond.name())
             .join("reports")
             .join(r.step)
+            .join(report_model_dir(&r.model, r.step))
             .join(&r.id)
             .join(r.file);
         write_in(out, &rel, &r.bytes)?;
