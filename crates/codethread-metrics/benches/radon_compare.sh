@@ -39,7 +39,9 @@ measure() { # label, command...
   local label="$1"; shift
   local log; log="$(mktemp)"
   /usr/bin/time -f "%e %U %S %M" -o "$log" "$@" > /dev/null 2>&1 || true
-  read -r wall user sys rss < "$log"; rm -f "$log"
+  # A non-zero exit adds a "Command exited with non-zero status N" line first
+  # (complexipy exits 1 on django's deliberate syntax-error fixture).
+  read -r wall user sys rss < <(tail -n 1 "$log"); rm -f "$log"
   cpu=$(echo "$user + $sys" | bc -l)
   printf '%-12s wall %8.2f s   cpu %8.2f s   peak RSS %7.1f MB\n' "$label" "$wall" "$cpu" "$(echo "$rss / 1024" | bc -l)"
   echo "$wall $cpu" > "/tmp/.radon_compare_$label"
