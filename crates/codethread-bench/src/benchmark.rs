@@ -170,6 +170,49 @@ impl Benchmark {
     }
 }
 
+/// Dockerfile lines that give an image the repository at `/testbed` when it holds it elsewhere
+/// (SWE-bench Pro's `/app`): a link, made only where `/testbed` does not exist.
+pub fn testbed_link(workdir: &str) -> String {
+    if workdir == "/testbed" {
+        String::new()
+    } else {
+        format!("RUN [ -e /testbed ] || ln -s {workdir} /testbed\n")
+    }
+}
+
+/// Where an agent's environment of an instance starts: an image and the Dockerfile lines after
+/// `FROM` that complete it, so that the repository is at `/testbed` (where codethread's setup
+/// and collect steps, and the scaffolds' configurations, work).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentBase {
+    /// The image to start `FROM`.
+    pub image: String,
+    /// Dockerfile lines after `FROM` (empty when the image has the repository at `/testbed`).
+    pub prepare: String,
+}
+
+impl Benchmark {
+    /// The agent's base of an instance of this benchmark, or `None` when the SWE-bench image
+    /// named by the row serves as it is. SWE-bench Pro: its image with `/testbed` a link to
+    /// `/app`; FeatBench: its image completed as [`crate::featbench::environment`] says.
+    pub fn agent_base(self, inst: &Instance) -> Option<AgentBase> {
+        match self {
+            Benchmark::SweBenchPro => {
+                let env = self.environment(inst);
+                Some(AgentBase {
+                    prepare: testbed_link(&env.workdir),
+                    image: env.image,
+                })
+            }
+            Benchmark::FeatBench => crate::featbench::environment(inst).map(|e| AgentBase {
+                image: e.image,
+                prepare: e.prepare,
+            }),
+            _ => None,
+        }
+    }
+}
+
 impl std::fmt::Display for Benchmark {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
@@ -263,6 +306,16 @@ mod tests {
         );
         assert_eq!(Benchmark::of(&fb), Benchmark::FeatBench);
         assert_eq!(Benchmark::of(&fb).task_type(&fb).map(|t| t.0), Some("FI"));
+        let base = Benchmark::of(&fb).agent_base(&fb).unwrap();
+        assert!(
+            base.prepare.contains("ln -s '/workdir/swap/r' /testbed"),
+            "{base:?}"
+        );
+        let p = pro("['core_feat']");
+        let base = Benchmark::of(&p).agent_base(&p).unwrap();
+        assert!(base.image.starts_with("jefzda/sweap-images:"), "{base:?}");
+        assert_eq!(base.prepare, "RUN [ -e /testbed ] || ln -s /app /testbed\n");
+        assert_eq!(Benchmark::of(&verified).agent_base(&verified), None);
         let env = Benchmark::of(&fb).environment(&fb);
         assert_eq!(
             (env.image.as_str(), env.workdir.as_str()),

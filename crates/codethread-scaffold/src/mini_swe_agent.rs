@@ -4,6 +4,7 @@
 //! per-instance images that hold that setup state
 //! (`docs/harness.md` §6).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use codethread_chain::agent_row;
@@ -44,6 +45,7 @@ if [ -n "$patch_file" ] && [ -s "$patch_file" ]; then
   git apply --numstat "$patch_file" | cut -f3- | while IFS= read -r p; do
     if [ -f "$p" ]; then printf '%s %s\n' "$(git hash-object -- "$p")" "$p"; fi
   done > "$olds"
+  git update-index -q --refresh > /dev/null 2>&1 || true
   git apply --index --whitespace=nowarn "$patch_file"
   if [ "${CODETHREAD_SCRUB_COPIES:-0}" = 1 ]; then
     while read -r h p; do
@@ -100,8 +102,8 @@ pub(crate) fn upstream_image(row: &Map<String, Value>) -> String {
 /// An instance's Docker build context: `FROM` the image the agent would
 /// start in, the setup run with the sealed patch bind-mounted for that one
 /// step only (`RUN --mount`, BuildKit), so no layer keeps the patch.
-fn dockerfile(from: &str) -> String {
-    setup_dockerfile(from, "", "the setup state of one instance", "")
+fn dockerfile(from: &str, prepare: &str) -> String {
+    setup_dockerfile(from, prepare, "the setup state of one instance", "")
 }
 
 /// The one Dockerfile of an agent's setup state, for the mini-swe-agent
@@ -148,6 +150,17 @@ pub fn write_mini_swe_agent_subset(
     root: &Path,
     rows: &[(Map<String, Value>, Vec<u8>)],
 ) -> Result<PathBuf, ScaffoldError> {
+    write_subset(root, rows, &BTreeMap::new())
+}
+
+/// [`write_mini_swe_agent_subset`], each instance of `bases` starting from its
+/// [`codethread_bench::AgentBase`] (SWE-bench Pro's and FeatBench's images) instead of the
+/// image its row names.
+fn write_subset(
+    root: &Path,
+    rows: &[(Map<String, Value>, Vec<u8>)],
+    bases: &BTreeMap<String, codethread_bench::AgentBase>,
+) -> Result<PathBuf, ScaffoldError> {
     // Below `root`, no directory is passed through a planted link.
     let patches = codethread_lang::io::create_dir_all_nofollow(root, Path::new("setup_patches"))?;
     let abs = std::fs::canonicalize(&patches).map_err(|e| ScaffoldError::io(&patches, e))?;
@@ -185,7 +198,10 @@ pub fn write_mini_swe_agent_subset(
         )?;
         write_atomic(&env.join("setup.patch"), patch)?;
         write_atomic(&env.join("setup.sh"), SETUP_SCRIPT.as_bytes())?;
-        let from = upstream_image(row);
+        let (from, prepare) = match bases.get(id) {
+            Some(b) => (b.image.clone(), b.prepare.clone()),
+            None => (upstream_image(row), String::new()),
+        };
         if from.is_empty() || from.chars().any(|c| c.is_whitespace() || c.is_control()) {
             return Err(ScaffoldError::Instance {
                 instance_id: id.to_string(),
@@ -195,7 +211,10 @@ pub fn write_mini_swe_agent_subset(
                 ),
             });
         }
-        write_atomic(&env.join("Dockerfile"), dockerfile(&from).as_bytes())?;
+        write_atomic(
+            &env.join("Dockerfile"),
+            dockerfile(&from, &prepare).as_bytes(),
+        )?;
         let image = setup_image_name(&task, id);
         build.push_str(&format!(
             "\"$engine\" build -t '{image}' '{}'\n",
@@ -228,9 +247,23 @@ pub fn write_mini_swe_agent_subset(
 /// `exports/mini-swe-agent/implementation` (each instance set up from its
 /// sealed PR0, `instances/<id>/pr0_sealed.patch`) and
 /// `exports/mini-swe-agent/follow_on_human_pr1` (nothing to set up: the
-/// human PR1 restores base). Returns the two subset directories.
+/// human PR1 restores base). Each instance's image starts from its
+/// benchmark's agent base ([`codethread_bench::Benchmark::agent_base`]:
+/// SWE-bench Pro's image with `/testbed` a link to its `/app`, FeatBench's
+/// completed with the repository), else from the SWE-bench image its row
+/// names. Returns the two subset directories.
 pub fn write_chain_subsets(chain: &codethread_chain::Chain) -> Result<Vec<PathBuf>, ScaffoldError> {
     let mut out = Vec::new();
+    // SWE-bench Pro's images hold the repository at /app, FeatBench's none: each agent image
+    // starts from the benchmark's own base (`Benchmark::agent_base`).
+    let bases: BTreeMap<String, codethread_bench::AgentBase> = chain
+        .instances
+        .iter()
+        .filter_map(|i| {
+            let b = codethread_bench::Benchmark::of(i).agent_base(i)?;
+            Some((i.instance_id.clone(), b))
+        })
+        .collect();
     for (export, rel, sealed) in [
         (
             "exports/implementation_task.jsonl",
@@ -280,7 +313,7 @@ pub fn write_chain_subsets(chain: &codethread_chain::Chain) -> Result<Vec<PathBu
         }
         // The chain directory's own subdirectories: a planted link is refused.
         let root = codethread_lang::io::create_dir_all_nofollow(&chain.dir, Path::new(rel))?;
-        out.push(write_mini_swe_agent_subset(&root, &rows)?);
+        out.push(write_subset(&root, &rows, &bases)?);
     }
     Ok(out)
 }

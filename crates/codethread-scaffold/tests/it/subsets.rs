@@ -196,3 +196,73 @@ fn integration_files_equal_the_constants() {
         );
     }
 }
+
+/// SWE-bench Pro's images hold the repository at `/app` (issue 33, item 4): an agent's image of
+/// a Pro instance starts from Pro's image with `/testbed` a link to `/app` before the setup
+/// runs there, in both subsets; a SWE-bench row's image is left as it names it.
+#[test]
+fn pro_agent_images_start_from_pros_image_at_app() {
+    let dir = std::env::temp_dir().join(format!("ct-subsets-pro-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let id = "instance_o__r-0123456789abcdef0123456789abcdef01234567-vnan";
+    let f = dir.join("snap").join(id).join("before/m.py");
+    std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+    std::fs::write(&f, M_BASE).unwrap();
+    let row = json!({
+        "instance_id": id, "repo": "o/r", "base_commit": "abc", "patch": gold(),
+        "fail_to_pass": "['t.py::test_f']", "pass_to_pass": "['t.py::test_g']",
+        "dockerhub_tag": "o.r-0123456789abcdef0123456789abcdef01234567",
+        "repo_language": "python", "issue_specificity": "['major_bug']",
+        "requirements": "", "interface": "", "problem_statement": "fix f"
+    });
+    let insts = parse_instances(Path::new("pro.jsonl"), &row.to_string())
+        .unwrap()
+        .items;
+    assert_eq!(insts.len(), 1);
+    let out = dir.join("chain");
+    let s = codethread_scaffold::build(
+        &insts,
+        &mut SnapshotSource::new(dir.join("snap")),
+        &BuildOptions {
+            out: out.clone(),
+            ..Default::default()
+        },
+        &mut |_, _, _| {},
+    )
+    .unwrap();
+    assert!(
+        matches!(s.outcomes[0].status, BuildStatus::Built { .. }),
+        "{:?}",
+        s.outcomes
+    );
+    for subset in ["implementation", "follow_on_human_pr1"] {
+        let docker = std::fs::read_to_string(
+            out.join("exports/mini-swe-agent")
+                .join(subset)
+                .join("environments")
+                .join(id)
+                .join("Dockerfile"),
+        )
+        .unwrap();
+        let lines: Vec<&str> = docker.lines().collect();
+        assert_eq!(
+            lines[1], "FROM jefzda/sweap-images:o.r-0123456789abcdef0123456789abcdef01234567",
+            "{docker}"
+        );
+        assert_eq!(
+            lines[2], "RUN [ -e /testbed ] || ln -s /app /testbed",
+            "{docker}"
+        );
+        assert_eq!(lines[3], "WORKDIR /testbed", "{docker}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    // A SWE-bench row: its own image, nothing added.
+    let fx = fixture("pro-contrast");
+    let docker = std::fs::read_to_string(
+        fx.chain
+            .dir
+            .join("exports/mini-swe-agent/implementation/environments/o__r-1/Dockerfile"),
+    )
+    .unwrap();
+    assert!(!docker.contains("ln -s"), "{docker}");
+}
