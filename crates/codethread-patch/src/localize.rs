@@ -1110,6 +1110,44 @@ fn localize_file(
             }
         }
     }
+    // Step 3: a function still unpaired whose whole definition is in the after-image byte for
+    // byte, under the same name, as a function still unpaired (its enclosing class or module
+    // was renamed, or it moved into another scope): the same function, unchanged. It pairs
+    // with the first such after-function in source order and is flagged `moved_unchanged`
+    // (never stubbed), instead of counting as removed. Candidates are bucketed by name and
+    // length, so bytes are compared only between definitions of equal length.
+    let mut by_scope = vec![false; n_before];
+    if let (Some(ib), Some(ia)) = (&img_b, &img_a) {
+        let mut left: HashMap<(&str, usize), Vec<usize>> = HashMap::new();
+        for (k, f) in ia.funcs.iter().enumerate() {
+            if !matched_after[k] {
+                left.entry((f.name.as_str(), f.span.end_byte - f.span.start_byte))
+                    .or_default()
+                    .push(k);
+            }
+        }
+        for i in 0..n_before {
+            if pair[i].is_some() {
+                continue;
+            }
+            let f = &ib.funcs[i];
+            let bytes = ib.source.get(f.span.start_byte..f.span.end_byte);
+            let Some(cands) = left.get_mut(&(f.name.as_str(), f.span.end_byte - f.span.start_byte))
+            else {
+                continue;
+            };
+            let found = cands.iter().position(|&k| {
+                let g = &ia.funcs[k];
+                bytes.is_some() && ia.source.get(g.span.start_byte..g.span.end_byte) == bytes
+            });
+            if let Some(at) = found {
+                let k = cands.remove(at);
+                pair[i] = Some(k);
+                matched_after[k] = true;
+                by_scope[i] = true;
+            }
+        }
+    }
     if let Some(ib) = &img_b {
         for i in 0..ib.funcs.len() {
             let a = img_a.as_ref().and_then(|ia| pair[i].map(|k| (ia, k)));
@@ -1165,6 +1203,14 @@ fn localize_file(
                 out.unsure.push(format!(
                     "{id} counts as target only through blank/comment/docstring line changes"
                 ));
+            }
+            if by_scope[i] {
+                if let Some((ia, k)) = a {
+                    out.unsure.push(format!(
+                        "{id}: unchanged under another scope after the patch ({}): moved, not edited",
+                        ia.funcs[k].qualname
+                    ));
+                }
             }
             out.targets.push(e);
         }

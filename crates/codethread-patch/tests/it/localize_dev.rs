@@ -3,7 +3,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::common::*;
-use codethread_patch::{localize, parse, EditedFunction, Localization, LocalizeOptions};
+use codethread_patch::{
+    localize, parse, EditedFunction, FunctionStatus, Localization, LocalizeOptions,
+};
 use serde_json::{json, Value};
 
 fn fn_view(t: &EditedFunction) -> Value {
@@ -271,6 +273,49 @@ fn moved_functions_are_flagged_moved_unchanged() {
     assert!(serde_json::to_string(b)
         .unwrap()
         .contains("\"moved_unchanged\":true"));
+}
+
+/// Renaming an enclosing class leaves its methods unchanged (issue 33, item 7): a method whose
+/// definition is the same bytes under the renamed class is no target (its lines are not in
+/// the diff) or, where the diff removes and adds it back, a `moved_unchanged` target (never
+/// stubbed); a method edited in the same patch is a target as before; a deleted method with no
+/// identical counterpart stays `removed`.
+#[test]
+fn a_renamed_class_does_not_make_its_methods_targets() {
+    let before = b"class Old:\n    def keep(self):\n        return 1\n\n    def edit(self):\n        return 2\n\n    def gone(self):\n        return 3\n";
+    let patch = b"diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -1,9 +1,6 @@\n-class Old:\n+class New:\n     def keep(self):\n         return 1\n \n     def edit(self):\n-        return 2\n-\n-    def gone(self):\n-        return 3\n+        return 20\n";
+    let mut tree = codethread_patch::MemTree::new();
+    tree.insert(b"m.py".to_vec(), before.to_vec());
+    let loc = localize(&tree, &parse(patch).unwrap(), &LocalizeOptions::default()).unwrap();
+    let ids = loc.target_ids();
+    assert!(!ids.iter().any(|t| t.ends_with("Old.keep")), "{ids:?}");
+    let status = |q: &str| {
+        loc.targets
+            .iter()
+            .find(|t| t.qualname == q)
+            .unwrap_or_else(|| panic!("{q} not a target: {ids:?}"))
+            .status
+    };
+    // `edit` changed and its class was renamed: unpaired by name, it is edited (removed here,
+    // as any function whose scope and body both changed).
+    assert_eq!(status("Old.gone"), FunctionStatus::Removed);
+    assert!(ids.iter().any(|t| t.ends_with("Old.edit")), "{ids:?}");
+    // Moved into a renamed class with the diff showing its lines: moved, unchanged.
+    let patch2 = b"diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -1,9 +1,9 @@\n-class Old:\n-    def keep(self):\n-        return 1\n+class New:\n+    def gone(self):\n+        return 3\n \n     def edit(self):\n         return 2\n \n-    def gone(self):\n-        return 3\n+    def keep(self):\n+        return 1\n";
+    let loc = localize(&tree, &parse(patch2).unwrap(), &LocalizeOptions::default()).unwrap();
+    for q in ["Old.keep", "Old.gone"] {
+        let t = loc
+            .targets
+            .iter()
+            .find(|t| t.qualname == q)
+            .unwrap_or_else(|| panic!("{q}: {:?}", loc.target_ids()));
+        assert!(t.moved_unchanged, "{q}: {t:?}");
+        assert_eq!(t.status, FunctionStatus::Modified, "{q}");
+    }
+    assert!(loc
+        .unsure
+        .iter()
+        .any(|n| n.contains("unchanged under another scope")));
 }
 
 /// Chunked localization (issue 19, `LocalizeOptions::chunks`) against the
