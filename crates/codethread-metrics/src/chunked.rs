@@ -148,7 +148,7 @@ pub(crate) fn naming_index(
     source: &[u8],
     budget: &ParseBudget,
     chunks: &ChunkOptions,
-) -> Result<Option<Vec<crate::lizard::Named>>, LangError> {
+) -> Result<Option<(Vec<crate::lizard::Named>, Errors)>, LangError> {
     let mut plan = ChunkPlan::new(
         lang,
         source.to_vec(),
@@ -165,11 +165,26 @@ pub(crate) fn naming_index(
         tolerant: true,
     };
     let mut named = Vec::new();
+    let mut errors = Errors::default();
     for i in 0..n {
-        if let Some(part) = plan.with_chunk(i, &how, |f| index_flat(f, &FlatTree::new(f)))? {
+        let part = plan.with_chunk(i, &how, |f| {
+            let first = codethread_lang::first_error(f.tree.root_node());
+            (index_flat(f, &FlatTree::new(f)), f.parse_errors, first)
+        })?;
+        if let Some((part, count, first)) = part {
             named.extend(part.into_iter().map(crate::lizard::Named::of));
+            errors.count += count;
+            errors.first = errors.first.or(first);
         }
     }
     crate::lizard::number(&mut named);
-    Ok(Some(named))
+    Ok(Some((named, errors)))
+}
+
+/// The syntax errors of a file's naming parse: how many ERROR / MISSING nodes, and where the
+/// first is (1-based line and column).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Errors {
+    pub(crate) count: usize,
+    pub(crate) first: Option<(usize, usize)>,
 }

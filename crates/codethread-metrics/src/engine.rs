@@ -319,12 +319,24 @@ fn lizard_with_index(
     };
     let index = match index {
         Some(index) => index,
-        None => parse_for_names(lang, &source, &opts.naming_budget)
-            .map(|f| crate::lizard::named(target_index(&f, None))),
+        None => parse_for_names(lang, &source, &opts.naming_budget).map(|f| {
+            let errors = crate::chunked::Errors {
+                count: f.parse_errors,
+                first: codethread_lang::first_error(f.tree.root_node()),
+            };
+            (crate::lizard::named(target_index(&f, None)), errors)
+        }),
     };
     match index {
-        Ok(index) => {
-            crate::lizard::file_metrics(path, lang, &source, profile, l.reader, Some(&index))
+        Ok((index, errors)) => {
+            // lizard's reader sees no syntax: the file's errors are those of its naming parse
+            // (the grammar, macro-masked as the canonical profile reads it), so `--strict`
+            // and the warnings see a broken C++, Ruby or PHP file too.
+            let mut m =
+                crate::lizard::file_metrics(path, lang, &source, profile, l.reader, Some(&index));
+            m.parse_errors = errors.count;
+            m.first_error = errors.first;
+            m
         }
         Err(e) => {
             let note = match e {

@@ -537,3 +537,34 @@ fn lizard_names_are_cut_at_1024_bytes() {
     let f = run(Lang::Cpp, format!("void {long}() {{ }}\n"));
     assert_eq!(f.functions[0].name, format!("{}<cut>", "é".repeat(512)));
 }
+
+/// Under the paper profile C++, Ruby and PHP are read by lizard's token reader, which sees no
+/// syntax; the file's syntax errors come from its naming parse (issue 31, minor), so a broken
+/// file is reported (and `--strict` exits 1 on it) while the valid one is not.
+#[test]
+fn paper_profile_sees_syntax_errors_in_lizard_languages() {
+    for (lang, good, bad) in [
+        (
+            Lang::Cpp,
+            "int f(int x) {\n  return x + 1;\n}\n",
+            "int f(int x) {\n  return x + ;\n}\nint g( {\n",
+        ),
+        (
+            Lang::Ruby,
+            "def f(x)\n  x + 1\nend\n",
+            "def f(x)\n  x + \nend\nclass\n",
+        ),
+        (
+            Lang::Php,
+            "<?php\nfunction f($x) {\n  return $x + 1;\n}\n",
+            "<?php\nfunction f($x) {\n  return $x + ;\n}\nfunction g( {\n",
+        ),
+    ] {
+        let ok = run(lang, good);
+        assert_eq!((ok.parse_errors, ok.first_error), (0, None), "{lang:?}");
+        let broken = run(lang, bad);
+        assert!(broken.parse_errors > 0, "{lang:?}: {broken:?}");
+        let (line, _) = broken.first_error.expect("first error");
+        assert!(line >= 1 && line <= 4, "{lang:?}: {line}");
+    }
+}
