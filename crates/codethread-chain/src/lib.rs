@@ -83,7 +83,7 @@ pub use crate::source::{GitRepoDir, GitSource, SnapshotSource, SourceReader, Tes
 // Targets and PR0: the functions the gold patch edits, and their bodies
 // stubbed as a reversible diff.
 pub use crate::{
-    pr0::{make_pr0, Pr0, Pr0Options},
+    pr0::{make_pr0, NotStubbed, Pr0, Pr0Options},
     targets::{localize, Localization, NegativeCase, Target},
 };
 

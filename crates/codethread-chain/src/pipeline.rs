@@ -320,7 +320,11 @@ fn build_one(
     }
     Ok(BuildStatus::Built {
         targets: loc.target_ids(),
-        not_stubbed: pr0.not_stubbed,
+        not_stubbed: pr0
+            .not_stubbed
+            .iter()
+            .map(|(id, why)| (id.clone(), why.to_string()))
+            .collect(),
         statement_warnings: warnings,
         skeleton_warnings: pr0.warnings,
         statement: kind.to_string(),

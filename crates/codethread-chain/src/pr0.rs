@@ -27,7 +27,7 @@ pub struct Pr0 {
     /// Target ids whose body was replaced.
     pub stubbed: Vec<String>,
     /// Target ids left unchanged, with the reason.
-    pub not_stubbed: Vec<(String, String)>,
+    pub not_stubbed: Vec<(String, NotStubbed)>,
     /// The 1-based line of each stubbed target's own node (`def`, `fn`,
     /// ...) in PR0, by target id: only targets with a stub of their own (a
     /// target nested in a stubbed one is removed with it and has none).
@@ -37,8 +37,46 @@ pub struct Pr0 {
     /// stub compiles in a default build but may not in every use (a
     /// `constexpr` function used in a constant expression, a Go import left
     /// unused). Stubs known not to compile are never written: those targets
-    /// are in [`Pr0::not_stubbed`] with `WouldNotCompile(..)`.
+    /// are in [`Pr0::not_stubbed`] with [`NotStubbed::WouldNotCompile`].
     pub warnings: Vec<String>,
+}
+
+/// Why a target of PR0 was left as it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum NotStubbed {
+    /// Its stub is known not to compile (a C++ deduced return type, Rust `-> impl Trait`,
+    /// ...), so none was written: the skeleton's warning code and text.
+    WouldNotCompile {
+        /// The warning's code (`codethread_skeleton::Warning::code`).
+        code: String,
+        /// The warning.
+        warning: String,
+    },
+    /// The skeletonizer left it (no body, an overload, already a stub, a syntax error).
+    Skipped(codethread_skeleton::SkipReason),
+}
+
+impl NotStubbed {
+    /// Whether the stub would not compile (the only reason an instance can be left with no
+    /// stub at all without failing: `ChainError::NoCompilingStub`).
+    pub fn would_not_compile(&self) -> bool {
+        matches!(self, NotStubbed::WouldNotCompile { .. })
+    }
+}
+
+impl std::fmt::Display for NotStubbed {
+    /// `WouldNotCompile(<code>: <warning>)`, or the skeleton's reason as it debug-prints
+    /// (`NoBody`, `ParseError("...")`): the text the summaries always carried.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotStubbed::WouldNotCompile { code, warning } => {
+                write!(f, "WouldNotCompile({code:?}: {warning})")
+            }
+            NotStubbed::Skipped(r) => write!(f, "{r:?}"),
+        }
+    }
 }
 
 /// Options for [`make_pr0`].
@@ -137,7 +175,10 @@ pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError
             for (f, w) in &refused {
                 out.not_stubbed.push((
                     format!("{path}::{f}"),
-                    format!("WouldNotCompile({:?}: {w})", w.code()),
+                    NotStubbed::WouldNotCompile {
+                        code: w.code().to_string(),
+                        warning: w.to_string(),
+                    },
                 ));
             }
         }
@@ -166,8 +207,10 @@ pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError
             }
         }
         for s in &sk.skipped {
-            out.not_stubbed
-                .push((format!("{path}::{}", s.function), format!("{:?}", s.reason)));
+            out.not_stubbed.push((
+                format!("{path}::{}", s.function),
+                NotStubbed::Skipped(s.reason.clone()),
+            ));
         }
         let not_stubbed: HashSet<&str> = out.not_stubbed.iter().map(|(x, _)| x.as_str()).collect();
         let mut stubbed = Vec::new();
@@ -190,17 +233,17 @@ pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError
         && out
             .not_stubbed
             .iter()
-            .all(|(_, why)| why.starts_with("WouldNotCompile("))
+            .all(|(_, why)| why.would_not_compile())
     {
         return Err(ChainError::NoCompilingStub {
             instance_id: loc.instance_id.clone(),
-            not_stubbed: format!("{:?}", out.not_stubbed),
+            not_stubbed: listed(&out.not_stubbed),
         });
     }
     if out.skeletons.is_empty() {
         return Err(err(format!(
-            "no target could be stubbed: {:?}",
-            out.not_stubbed
+            "no target could be stubbed: {}",
+            listed(&out.not_stubbed)
         )));
     }
     let changes: Vec<FileChange<'_>> = out
@@ -218,4 +261,42 @@ pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError
         .map_err(|e| err(format!("cannot write PR0: {e}")))?;
     out.patch = patch.to_bytes();
     Ok(out)
+}
+
+/// `id: reason; id: reason` of targets left as they are.
+fn listed(not_stubbed: &[(String, NotStubbed)]) -> String {
+    not_stubbed
+        .iter()
+        .map(|(id, why)| format!("{id}: {why}"))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod not_stubbed_tests {
+    use super::NotStubbed;
+    use codethread_skeleton::SkipReason;
+
+    /// The typed reasons print as the summaries always printed them, and only a stub that
+    /// would not compile counts as one.
+    #[test]
+    fn reasons_are_typed_and_print_as_before() {
+        let w = NotStubbed::WouldNotCompile {
+            code: "cpp_deduced_return".into(),
+            warning: "auto return type".into(),
+        };
+        assert_eq!(
+            w.to_string(),
+            r#"WouldNotCompile("cpp_deduced_return": auto return type)"#
+        );
+        assert!(w.would_not_compile());
+        let s = NotStubbed::Skipped(SkipReason::ParseError("x".into()));
+        assert_eq!(s.to_string(), r#"ParseError("x")"#);
+        assert!(!s.would_not_compile());
+        assert_eq!(
+            NotStubbed::Skipped(SkipReason::NoBody).to_string(),
+            "NoBody"
+        );
+    }
 }

@@ -65,8 +65,8 @@ pub struct Target {
     pub path: String,
     /// `path::qualname[#n]`.
     pub target_id: String,
-    /// `modified` (exists after the patch) or `removed`.
-    pub status: String,
+    /// `modified` (exists after the patch) or `removed` (serialized in lower case).
+    pub status: codethread_patch::FunctionStatus,
     /// The function in the pre-image.
     pub function: Function,
     /// The gold patch only moves it: its whole definition is byte for byte
@@ -227,10 +227,11 @@ pub fn localize(
             path,
             target_id: id,
             status: match t.status {
-                codethread_patch::FunctionStatus::Removed => "removed",
-                _ => "modified",
-            }
-            .into(),
+                codethread_patch::FunctionStatus::Removed => {
+                    codethread_patch::FunctionStatus::Removed
+                }
+                _ => codethread_patch::FunctionStatus::Modified,
+            },
             function: f.clone(),
             moved_unchanged: t.moved_unchanged,
         });
