@@ -430,22 +430,7 @@ pub fn box_plot_svg(title: &str, y_desc: &str, groups: &[(&str, &[f64])]) -> Res
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (360, 300)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| err(e.to_string()))?;
-        let ng = groups.len().max(1) as f64;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 16))
-            .margin(10)
-            .x_label_area_size(30)
-            .y_label_area_size(55)
-            .build_cartesian_2d(-0.5f64..(ng - 0.5), lo..hi)
-            .map_err(|e| err(e.to_string()))?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(0)
-            .y_desc(y_desc)
-            .draw()
-            .map_err(|e| err(e.to_string()))?;
+        let mut chart = panel(&root, title, groups.len(), lo..hi, y_desc).map_err(&err)?;
         for (g, (b, (label, _))) in stats.iter().zip(groups).enumerate() {
             let x = g as f64;
             let color = COLORS[g % COLORS.len()];
@@ -497,13 +482,7 @@ pub fn box_plot_svg(title: &str, y_desc: &str, groups: &[(&str, &[f64])]) -> Res
                     .map_err(|e| err(e.to_string()))?;
             }
         }
-        root.draw(&Text::new(
-            BOX_RULE,
-            (6, 288),
-            ("sans-serif", 9).into_font(),
-        ))
-        .map_err(|e| err(e.to_string()))?;
-        root.present().map_err(|e| err(e.to_string()))?;
+        finish(&root, BOX_RULE).map_err(&err)?;
     }
     Ok(out)
 }
@@ -516,6 +495,44 @@ type Chart<'a, 'b> = ChartContext<
     SVGBackend<'b>,
     Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
 >;
+
+/// One Figure-3 panel's frame on `root` (white): the caption, one x position per group (no
+/// x labels: [`group_label`] writes them), the y axis over `y` with its description.
+fn panel<'a, 'b>(
+    root: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    title: &str,
+    groups: usize,
+    y: std::ops::Range<f64>,
+    y_desc: &str,
+) -> std::result::Result<Chart<'a, 'b>, String> {
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    let ng = groups.max(1) as f64;
+    let mut chart = ChartBuilder::on(root)
+        .caption(title, ("sans-serif", 16))
+        .margin(10)
+        .x_label_area_size(30)
+        .y_label_area_size(55)
+        .build_cartesian_2d(-0.5f64..(ng - 0.5), y)
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(0)
+        .y_desc(y_desc)
+        .draw()
+        .map_err(|e| e.to_string())?;
+    Ok(chart)
+}
+
+/// The panel's rule under the plot, then the document.
+fn finish(
+    root: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+    rule: &str,
+) -> std::result::Result<(), String> {
+    root.draw(&Text::new(rule, (6, 288), ("sans-serif", 9).into_font()))
+        .map_err(|e| e.to_string())?;
+    root.present().map_err(|e| e.to_string())
+}
 
 /// A group's label, centred under its position `x` in the x-label area (below the axis
 /// line, whose value is `lo`).
@@ -543,22 +560,14 @@ pub fn share_plot_svg(title: &str, groups: &[(&str, &[f64])]) -> Result<String> 
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (360, 300)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| err(e.to_string()))?;
-        let ng = groups.len().max(1) as f64;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title, ("sans-serif", 16))
-            .margin(10)
-            .x_label_area_size(30)
-            .y_label_area_size(55)
-            .build_cartesian_2d(-0.5f64..(ng - 0.5), 0f64..1.1)
-            .map_err(|e| err(e.to_string()))?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(0)
-            .y_desc("share with the feature")
-            .draw()
-            .map_err(|e| err(e.to_string()))?;
+        let mut chart = panel(
+            &root,
+            title,
+            groups.len(),
+            0f64..1.1,
+            "share with the feature",
+        )
+        .map_err(&err)?;
         for (g, (label, values)) in groups.iter().enumerate() {
             let x = g as f64;
             let n = values.len();
@@ -582,13 +591,7 @@ pub fn share_plot_svg(title: &str, groups: &[(&str, &[f64])]) -> Result<String> 
                 )))
                 .map_err(|e| err(e.to_string()))?;
         }
-        root.draw(&Text::new(
-            SHARE_RULE,
-            (6, 288),
-            ("sans-serif", 9).into_font(),
-        ))
-        .map_err(|e| err(e.to_string()))?;
-        root.present().map_err(|e| err(e.to_string()))?;
+        finish(&root, SHARE_RULE).map_err(&err)?;
     }
     Ok(out)
 }

@@ -565,6 +565,6 @@ fn paper_profile_sees_syntax_errors_in_lizard_languages() {
         let broken = run(lang, bad);
         assert!(broken.parse_errors > 0, "{lang:?}: {broken:?}");
         let (line, _) = broken.first_error.expect("first error");
-        assert!(line >= 1 && line <= 4, "{lang:?}: {line}");
+        assert!((1..=4).contains(&line), "{lang:?}: {line}");
     }
 }
