@@ -1065,16 +1065,17 @@ fn real_harness_on_real_chains() {
         "--out",
         s(&fb_dataset),
         "--conditions",
-        "implementation,follow_on_human",
+        "implementation,follow_on_human,chain",
         "--grader-image",
         &grader,
     ]);
     let fb_jobs = work.join("featbench-harbor-jobs");
     let fb_rewards = harbor_oracle(&harbor_bin, docker, &fb_dataset, &fb_jobs);
+    // implementation, follow_on_human, and the two steps of each chain trial (the AA route).
     assert_eq!(
         fb_rewards.len(),
-        2 * ids.len(),
-        "one graded trial per task: {fb_rewards:?}"
+        4 * ids.len(),
+        "one graded trial per task, two per chain: {fb_rewards:?}"
     );
     for (trial, r) in &fb_rewards {
         assert_eq!(*r, 1.0, "{trial}: FeatBench's rules: {fb_rewards:?}");
@@ -1112,10 +1113,26 @@ fn real_harness_on_real_chains() {
     );
     assert_eq!(kept_fb.len(), ids.len(), "{kept_fb:?}");
     assert!(kept_fb.values().all(|k| *k), "{kept_fb:?}");
+    // The two-step chain's PR1 and PR2 stack on PR0 as `chain stack` composes AA.
+    let fb_aa = work.join("featbench_aa.jsonl");
+    chain(&[
+        "stack",
+        "--chain",
+        s(&fb_chain),
+        "--testbeds",
+        s(&tb),
+        "--pr1",
+        s(&fb_import.join("chain/pr1.jsonl")),
+        "--pr2",
+        s(&fb_import.join("chain/pr2.jsonl")),
+        "--out",
+        s(&fb_aa),
+    ]);
+    assert_eq!(jsonl(&fb_aa).len(), ids.len(), "AA stacks");
     eprintln!(
-        "sandbox_real: FeatBench rows: Harbor oracle trials graded by FeatBench's rules rewarded 1: {}/{}; gate kept {}/{}",
+        "sandbox_real: FeatBench rows: Harbor oracle trials and chain steps graded by FeatBench's rules rewarded 1: {}/{}; gate kept {}/{}",
         fb_rewards.len(),
-        2 * ids.len(),
+        4 * ids.len(),
         kept_fb.len(),
         ids.len()
     );
@@ -1135,7 +1152,8 @@ fn real_harness_on_real_chains() {
 }
 
 /// `harbor run -a oracle -e docker` on every task of `dataset` (job `oracle` under `jobs`), and
-/// the reward of each graded trial by its directory name.
+/// the reward of each graded trial by its directory name (of each step of a two-step trial by
+/// `<trial>/steps/<step>`).
 fn harbor_oracle(
     harbor_bin: &Path,
     docker: &str,
@@ -1173,10 +1191,22 @@ fn harbor_oracle(
     );
     let mut rewards = BTreeMap::new();
     for e in std::fs::read_dir(jobs.join("oracle")).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
         let reward = e.path().join("verifier/reward.json");
         if reward.exists() {
-            let name = e.file_name().to_string_lossy().into_owned();
             rewards.insert(name, read_json(&reward)["reward"].as_f64().unwrap_or(-1.0));
+        } else if let Ok(steps) = std::fs::read_dir(e.path().join("steps")) {
+            // A two-step chain trial: each step's verifier (`<trial>/steps/<step>`).
+            for st in steps.flatten() {
+                let reward = st.path().join("verifier/reward.json");
+                if reward.exists() {
+                    let step = st.file_name().to_string_lossy().into_owned();
+                    rewards.insert(
+                        format!("{name}/steps/{step}"),
+                        read_json(&reward)["reward"].as_f64().unwrap_or(-1.0),
+                    );
+                }
+            }
         }
     }
     rewards
