@@ -1153,44 +1153,79 @@ fn real_harness_on_real_chains() {
 
 /// `harbor run -a oracle -e docker` on every task of `dataset` (job `oracle` under `jobs`), and
 /// the reward of each graded trial by its directory name (of each step of a two-step trial by
-/// `<trial>/steps/<step>`).
+/// `<trial>/steps/<step>`). A job with a reward below 1 is run once more, whole, after a
+/// warning naming each such trial and its failing tests (`codethread.json`): the tests of these
+/// repositories include network-timing ones (requests' `TestTimeout`) that have failed once in
+/// about thirty real trials here; a second failure is returned as it is, for the caller's
+/// assertions.
 fn harbor_oracle(
     harbor_bin: &Path,
     docker: &str,
     dataset: &Path,
     jobs: &Path,
 ) -> BTreeMap<String, f64> {
-    run(
-        "harbor run",
-        Command::new(harbor_bin)
-            .args([
-                "run",
-                "-p",
-                s(dataset),
-                "-a",
-                "oracle",
-                "-e",
-                "docker",
-                "-n",
-                "2",
-                "-o",
-                s(jobs),
-            ])
-            .args(["--job-name", "oracle"])
-            .env("HARBOR_TELEMETRY", "0")
-            .env(
-                "PATH",
-                format!(
-                    "{}:{}",
-                    Path::new(docker)
-                        .parent()
-                        .map_or(String::new(), |p| p.display().to_string()),
-                    std::env::var("PATH").unwrap_or_default()
+    for attempt in 1..=2 {
+        let _ = std::fs::remove_dir_all(jobs);
+        run(
+            "harbor run",
+            Command::new(harbor_bin)
+                .args([
+                    "run",
+                    "-p",
+                    s(dataset),
+                    "-a",
+                    "oracle",
+                    "-e",
+                    "docker",
+                    "-n",
+                    "2",
+                    "-o",
+                    s(jobs),
+                ])
+                .args(["--job-name", "oracle"])
+                .env("HARBOR_TELEMETRY", "0")
+                .env(
+                    "PATH",
+                    format!(
+                        "{}:{}",
+                        Path::new(docker)
+                            .parent()
+                            .map_or(String::new(), |p| p.display().to_string()),
+                        std::env::var("PATH").unwrap_or_default()
+                    ),
                 ),
-            ),
-    );
+        );
+        let rewards = job_rewards(&jobs.join("oracle"));
+        let failed: Vec<(&String, Value)> = rewards
+            .iter()
+            .filter(|(_, r)| **r < 1.0)
+            .map(|(t, _)| {
+                let detail =
+                    std::fs::read(jobs.join("oracle").join(t).join("verifier/codethread.json"))
+                        .ok()
+                        .and_then(|b| serde_json::from_slice(&b).ok())
+                        .unwrap_or(Value::Null);
+                (t, detail)
+            })
+            .collect();
+        if failed.is_empty() || attempt == 2 {
+            return rewards;
+        }
+        for (t, detail) in &failed {
+            eprintln!(
+                "sandbox_real: WARNING: {} attempt {attempt}: {t} not rewarded: {}; running the job again",
+                dataset.display(),
+                detail
+            );
+        }
+    }
+    unreachable!()
+}
+
+/// The reward of each graded trial of a job directory (see [`harbor_oracle`]).
+fn job_rewards(job: &Path) -> BTreeMap<String, f64> {
     let mut rewards = BTreeMap::new();
-    for e in std::fs::read_dir(jobs.join("oracle")).unwrap().flatten() {
+    for e in std::fs::read_dir(job).unwrap().flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         let reward = e.path().join("verifier/reward.json");
         if reward.exists() {
