@@ -14,6 +14,12 @@ use crate::error::BenchError;
 use crate::files::write_atomic;
 use crate::instance::Instance;
 
+/// `s` as one single-quoted shell word (every `'` written `'\''`), for the scripts harnesses
+/// and images run.
+pub fn sh_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
 /// A generation of the SWE-bench harness, by the dataset fields its
 /// `make_test_spec` reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -246,10 +246,7 @@ pub fn environment(inst: &Instance) -> Option<FeatBenchEnvironment> {
     })
 }
 
-/// `s` as one single-quoted shell word.
-pub fn sh_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', r"'\''"))
-}
+pub use crate::export::sh_quote;
 
 /// The files a unified diff writes (`+++ b/<path>`), and those it creates (`--- /dev/null`).
 fn diff_files(patch: &str) -> Vec<(String, bool)> {

@@ -54,7 +54,7 @@ pub use crate::instance::{
 
 // Harness exports: the row a harness grades and what each generation needs.
 pub use crate::export::{
-    check_harness_row, swebench_row, to_jsonl, write_jsonl, HarnessGeneration,
+    check_harness_row, sh_quote, swebench_row, to_jsonl, write_jsonl, HarnessGeneration,
 };
 
 // Predictions files of agents and scaffolds.

@@ -49,10 +49,8 @@ pub(crate) fn files_id(files: &[(&str, &str)]) -> String {
     crate::hex(&h.finalize())
 }
 
-/// Shell single-quoting: `'...'` with every `'` as `'\''`.
-pub(crate) fn sh_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', r"'\''"))
-}
+/// Shell single-quoting: `'...'` with every `'` as `'\''` (codethread-bench's).
+pub(crate) use codethread_bench::sh_quote;
 
 #[cfg(test)]
 mod tests {

@@ -53,6 +53,8 @@ if [ -n "$patch_file" ] && [ -s "$patch_file" ]; then
       name="$(basename -- "$p")"
       find / -xdev -type f -name "$name" ! -path "$PWD/$p" ! -path '/codethread-setup/*' 2>/dev/null |
         while IFS= read -r c; do
+          # The repository's own file seen through a link (/testbed -> /app) is no copy.
+          [ "$(readlink -f -- "$c")" = "$(readlink -f -- "$p")" ] && continue
           if [ "$(git hash-object -- "$c")" = "$h" ]; then
             cat -- "$p" > "$c"
             rm -f "$(dirname -- "$c")/__pycache__/${name%.*}".*.pyc

@@ -455,8 +455,8 @@ pub const REPRODUCE_DIR: &str = "reproduce";
 /// `chain stack` select them as they select the harness's own. The implementation step
 /// graded the stack `chain gate` looks for, `<model>__PR1`
 /// ([`codethread_chain::stack_model_name`] of the human-PR1 slot); the other steps carry the
-/// predictions' model. `/` is written `__` (the harness's rule); a name that could not be one
-/// path component falls back to [`model_dir_name`].
+/// predictions' model. `/` is written `__` (the harness's rule); a name the id rule refuses
+/// as a path component falls back to [`model_dir_name`].
 pub fn report_model_dir(model: &str, step: &str) -> String {
     let graded = if step == "implement" {
         codethread_chain::stack_model_name(model, &[codethread_chain::Layer::HumanPr1])
@@ -464,14 +464,8 @@ pub fn report_model_dir(model: &str, step: &str) -> String {
         model.to_string()
     };
     let name = codethread_bench::ReportFilter::model_dir_name(&graded);
-    let component = !name.is_empty()
-        && name.len() <= 200
-        && name != "."
-        && name != ".."
-        && !name
-            .bytes()
-            .any(|b| b == b'/' || b == b'\\' || b.is_ascii_control());
-    if component {
+    // One path component by the id rule every loader applies (codethread-bench's `ids`).
+    if codethread_bench::ids::id_problem(&name).is_none() {
         name
     } else {
         model_dir_name(&graded)
@@ -699,6 +693,21 @@ pub fn import_harbor_job(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The implementation step's reports sit under the name `chain gate` selects
+    /// (`ReportFilter::model_dir_name` of `<model>__PR1`); a name the id rule refuses falls back
+    /// to the sanitized one.
+    #[test]
+    fn report_model_dirs_are_the_gates() {
+        assert_eq!(report_model_dir("oracle", "implement"), "oracle__PR1");
+        assert_eq!(
+            report_model_dir("claude-code/anthropic/x", "implement"),
+            "claude-code__anthropic__x__PR1"
+        );
+        assert_eq!(report_model_dir("a/b", "follow_on"), "a__b");
+        assert_eq!(report_model_dir("a\u{7}b", "follow_on"), "a_b");
+        assert_eq!(report_model_dir("", "follow_on"), "model");
+    }
 
     #[test]
     fn task_names_round_trip() {
