@@ -1149,6 +1149,54 @@ fn real_harness_on_real_chains() {
         eq_kept.values().filter(|k| **k).count()
     );
     let _ = std::fs::remove_dir_all(&work);
+    release_disk(docker);
+}
+
+/// What the suite leaves behind on the machine's disk, released: the agents' setup images (one
+/// per instance, step and scaffold), images left untagged by a rebuild, stopped containers and
+/// the build cache. The testbed images (rootfs, environment, instance) and the grader image stay,
+/// so a second run starts from them. `cargo test` goes on to link every doctest after this suite;
+/// a CI run on a machine with little free disk failed there (the linker's output on a full disk).
+fn release_disk(docker: &str) {
+    let before = docker_disk(docker);
+    let listed = Command::new(docker)
+        .args(["images", "--format", "{{.Repository}}:{{.Tag}}"])
+        .output();
+    let setup: Vec<String> = listed
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default()
+        .lines()
+        .filter(|r| {
+            ["codethread/implementation", "codethread/follow_on"]
+                .iter()
+                .any(|p| r.starts_with(p))
+        })
+        .map(str::to_owned)
+        .collect();
+    if !setup.is_empty() {
+        let _ = Command::new(docker).arg("rmi").args(&setup).output();
+    }
+    for args in [
+        &["container", "prune", "-f"][..],
+        &["image", "prune", "-f"],
+        &["builder", "prune", "-af"],
+    ] {
+        let _ = Command::new(docker).args(args).output();
+    }
+    eprintln!(
+        "sandbox_real: released {} setup images and the build cache; docker's disk {before} -> {}",
+        setup.len(),
+        docker_disk(docker)
+    );
+}
+
+/// `docker system df`'s sizes of images and build cache, on one line.
+fn docker_disk(docker: &str) -> String {
+    Command::new(docker)
+        .args(["system", "df", "--format", "{{.Type}} {{.Size}}"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).replace('\n', "; "))
+        .unwrap_or_default()
 }
 
 /// `harbor run -a oracle -e docker` on every task of `dataset` (job `oracle` under `jobs`), and
