@@ -298,6 +298,11 @@ enum Cmd {
         /// download from GitHub.
         #[arg(long)]
         grader_image: Option<String>,
+        /// A checkout of scaleapi/SWE-bench_Pro-os: SWE-bench Pro instances are graded by
+        /// their own run_scripts/<instance_id>/{run_script.sh,parser.py}, as Pro's evaluator
+        /// grades them (required for Pro chains).
+        #[arg(long)]
+        pro_scripts: Option<PathBuf>,
     },
     /// Read a Harbor job's trials (result.json + collected diffs) into
     /// predictions and report trees that `gate` and `stack` read, and into
@@ -905,12 +910,14 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             agent_pr1,
             kept,
             src,
+            pro_scripts,
         } => {
             let mut opts = codethread::scaffold::harbor::HarborExportOptions {
                 limits: lim,
                 docker_image_template,
                 dataset_name,
                 grader_image,
+                pro_scripts,
                 ..Default::default()
             };
             let mut unloadable = 0;

@@ -1137,6 +1137,103 @@ fn real_harness_on_real_chains() {
         ids.len()
     );
 
+    // 11. SWE-bench Pro (issue 33): requests-2931 as a Pro row (`fixtures/pro`), in an image laid
+    //     out as Pro's are (the repository at /app, the test files' source commit in its
+    //     history: here the branch `codethread-pro-fix`, base + the test patch), graded in Harbor
+    //     by Pro's rules with Pro's own run script and parser (an openlibrary instance's generic
+    //     pytest pair): the oracles are rewarded, and the parser's output shows the
+    //     FAIL_TO_PASS test failing at the gate (base) and passing after the gold fix. (The
+    //     base image's `WORKDIR /testbed` leaves an empty /testbed, which the link replaces.)
+    let pro_rows_path = repo_root().join("fixtures/pro/requests-2931.jsonl");
+    let pro_row = jsonl(&pro_rows_path).remove(0);
+    let pro_id = pro_row["instance_id"].as_str().unwrap();
+    let pro_ctx = work.join("pro-image");
+    std::fs::create_dir_all(&pro_ctx).unwrap();
+    std::fs::write(
+        pro_ctx.join("test.patch"),
+        pro_row["test_patch"].as_str().unwrap(),
+    )
+    .unwrap();
+    std::fs::write(
+        pro_ctx.join("Dockerfile"),
+        format!(
+            "FROM {}\nCOPY test.patch /tmp/codethread-test.patch\n\
+             RUN cp -a /testbed /app && rm -rf /testbed && cd /app \\\n \
+             && git checkout -q -b codethread-pro-fix && git apply /tmp/codethread-test.patch \\\n \
+             && git -c user.name=pro -c user.email=pro@localhost commit -qam 'the fix commit' \\\n \
+             && git checkout -q - && rm /tmp/codethread-test.patch && git status --porcelain | wc -l\n\
+             ENV PATH=/opt/miniconda3/envs/testbed/bin:$PATH\nWORKDIR /app\n",
+            images[pro_id].as_str().unwrap()
+        ),
+    )
+    .unwrap();
+    let pro_image = "jefzda/sweap-images:psf.requests-2931-local";
+    run(
+        "docker build (Pro-shaped image)",
+        Command::new(docker)
+            .args(["build", "-q", "-t", pro_image])
+            .arg(&pro_ctx),
+    );
+    let pro_chain = work.join("pro-chain");
+    chain(&[
+        "build",
+        "--instances",
+        s(&pro_rows_path),
+        "--testbeds",
+        s(&tb),
+        "--out",
+        s(&pro_chain),
+    ]);
+    assert_eq!(
+        read_json(&pro_chain.join("summary.json"))["built"].as_u64(),
+        Some(1)
+    );
+    let pro_dataset = work.join("pro-harbor");
+    chain(&[
+        "harbor",
+        "--chain",
+        s(&pro_chain),
+        "--out",
+        s(&pro_dataset),
+        "--conditions",
+        "implementation,follow_on_human,chain",
+        "--grader-image",
+        &grader,
+        "--pro-scripts",
+        s(&repo_root().join("fixtures/pro/SWE-bench_Pro-os")),
+    ]);
+    let pro_jobs = work.join("pro-harbor-jobs");
+    let pro_rewards = harbor_oracle(&harbor_bin, docker, &pro_dataset, &pro_jobs);
+    assert_eq!(pro_rewards.len(), 4, "{pro_rewards:?}");
+    let f2p = "test_requests.py::TestRequests::test_binary_put";
+    for (trial, r) in &pro_rewards {
+        assert_eq!(*r, 1.0, "{trial}: Pro's rules: {pro_rewards:?}");
+        let verifier = pro_jobs.join("oracle").join(trial).join("verifier");
+        let detail = read_json(&verifier.join("codethread.json"));
+        assert_eq!(detail["grader"], "swe-bench-pro", "{trial}: {detail}");
+        let output = read_json(&verifier.join("pro_output.json"));
+        let status = output["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == f2p)
+            .map(|t| t["status"].clone());
+        let want = if detail["mode"] == "resolve" {
+            "PASSED"
+        } else {
+            "FAILED"
+        };
+        assert_eq!(status, Some(Value::from(want)), "{trial}: {detail}");
+        assert!(
+            output["tests"].as_array().unwrap().len() > 80,
+            "{trial}: every test of the file ran"
+        );
+    }
+    eprintln!(
+        "sandbox_real: SWE-bench Pro row: Harbor oracle trials graded by Pro's own run script and parser rewarded 1: {}/4",
+        pro_rewards.len()
+    );
+
     eprintln!(
         "sandbox_real: {} instances; gold {}/{} resolved; PR0 breaks P2P on {}; human kept {}; HH resolved {}; stub-one dropped {}; equivalent kept {}",
         ids.len(),

@@ -171,12 +171,13 @@ impl Benchmark {
 }
 
 /// Dockerfile lines that give an image the repository at `/testbed` when it holds it elsewhere
-/// (SWE-bench Pro's `/app`): a link, made only where `/testbed` does not exist.
+/// (SWE-bench Pro's `/app`): a link, made where `/testbed` does not exist or is an empty
+/// directory (which a `WORKDIR /testbed` of the image's own build leaves behind).
 pub fn testbed_link(workdir: &str) -> String {
     if workdir == "/testbed" {
         String::new()
     } else {
-        format!("RUN [ -e /testbed ] || ln -s {workdir} /testbed\n")
+        format!("RUN rmdir /testbed 2>/dev/null; [ -e /testbed ] || ln -s {workdir} /testbed\n")
     }
 }
 
@@ -314,7 +315,10 @@ mod tests {
         let p = pro("['core_feat']");
         let base = Benchmark::of(&p).agent_base(&p).unwrap();
         assert!(base.image.starts_with("jefzda/sweap-images:"), "{base:?}");
-        assert_eq!(base.prepare, "RUN [ -e /testbed ] || ln -s /app /testbed\n");
+        assert_eq!(
+            base.prepare,
+            "RUN rmdir /testbed 2>/dev/null; [ -e /testbed ] || ln -s /app /testbed\n"
+        );
         assert_eq!(Benchmark::of(&verified).agent_base(&verified), None);
         let env = Benchmark::of(&fb).environment(&fb);
         assert_eq!(

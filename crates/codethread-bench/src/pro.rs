@@ -426,6 +426,142 @@ pub fn load_eval_results(
         .collect()
 }
 
+/// The line an evaluation script prints before and after each of its
+/// stages (`>>>>> codethread pro run_script rc=N`, `... parser rc=N`).
+pub const MARKER: &str = ">>>>> codethread pro";
+
+/// The files the verifier keeps beside its log (under
+/// `$CODETHREAD_VERIFIER_DIR`, default `/logs/verifier`): the run script's
+/// stdout and stderr and the parser's output, named as Pro's evaluator
+/// names them with the prefix `pro`.
+pub const OUTPUT_FILES: [&str; 3] = ["pro_stdout.log", "pro_stderr.log", "pro_output.json"];
+
+/// An instance's files of a checkout of scaleapi/SWE-bench_Pro-os, as Pro's
+/// evaluator reads them: the run script and the parser
+/// (`run_scripts/<instance_id>/`), and the `ENV` lines of its base and
+/// instance Dockerfiles (`dockerfiles/{base,instance}_dockerfile/<instance_id>/`),
+/// which its entry script exports.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProScripts {
+    /// `run_script.sh`.
+    pub run_script: Vec<u8>,
+    /// `parser.py`.
+    pub parser: Vec<u8>,
+    /// The entry script's `export` lines, in Pro's order (base, then
+    /// instance); empty when the checkout has no Dockerfiles for the instance.
+    pub exports: Vec<String>,
+}
+
+/// The [`ProScripts`] of `instance_id` in the checkout `root`. The id must
+/// pass the id rule ([`crate::ids::id_problem`]); no link on the way is
+/// followed and only regular files of at most `limits.max_file_bytes` are
+/// read.
+///
+/// # Errors
+/// A bad id is [`BenchError::Format`] naming it; a missing `run_script.sh` or `parser.py` is
+/// [`BenchError::Format`] naming the file; unreadable files are
+/// [`BenchError::File`].
+pub fn load_scripts(
+    root: &Path,
+    instance_id: &str,
+    limits: SourceLimits,
+) -> Result<ProScripts, BenchError> {
+    if let Some(p) = crate::ids::id_problem(instance_id) {
+        return Err(BenchError::Format {
+            path: root.to_path_buf(),
+            message: format!(
+                "instance {}: {p}: no run scripts are read for it",
+                crate::ids::label(instance_id)
+            ),
+        });
+    }
+    let read = |rel: PathBuf| {
+        codethread_lang::io::read_below_nofollow(root, &rel, limits.max_file_bytes)
+            .map_err(BenchError::File)
+    };
+    let scripts = Path::new("run_scripts").join(instance_id);
+    let need = |name: &str| -> Result<Vec<u8>, BenchError> {
+        read(scripts.join(name))?.ok_or_else(|| BenchError::Format {
+            path: root.join(&scripts).join(name),
+            message: "missing: SWE-bench Pro's evaluator reads it for this instance (give a checkout of scaleapi/SWE-bench_Pro-os)".into(),
+        })
+    };
+    let run_script = need("run_script.sh")?;
+    let parser = need("parser.py")?;
+    let mut exports = Vec::new();
+    for kind in ["base_dockerfile", "instance_dockerfile"] {
+        let rel = Path::new("dockerfiles")
+            .join(kind)
+            .join(instance_id)
+            .join("Dockerfile");
+        if let Some(bytes) = read(rel)? {
+            exports.extend(env_exports(&String::from_utf8_lossy(&bytes)));
+        }
+    }
+    Ok(ProScripts {
+        run_script,
+        parser,
+        exports,
+    })
+}
+
+/// Pro's rule for the entry script's exports: every Dockerfile line that,
+/// trimmed, starts with `ENV`, that first `ENV` replaced by `export`.
+pub fn env_exports(dockerfile: &str) -> Vec<String> {
+    dockerfile
+        .split('\n')
+        .map(str::trim)
+        .filter(|l| l.starts_with("ENV"))
+        .map(|l| format!("export{}", &l["ENV".len()..]))
+        .collect()
+}
+
+/// The verifier's evaluation script of an instance: what Pro's entry script
+/// (`create_entryscript`) runs after `git apply` of the patch, in the
+/// repository at `workdir` — its exports, the last line of
+/// `before_repo_set_cmd` (the fix commit's test files checked out), the run
+/// script on the selected test files joined by `,` (unquoted, as Pro pastes
+/// them), and the parser, with the run script and parser read from
+/// `$CODETHREAD_TESTS_DIR` (default `/tests`) and their outputs written to
+/// `$CODETHREAD_VERIFIER_DIR` (default `/logs/verifier`) as
+/// [`OUTPUT_FILES`]. Each stage's exit status is printed after [`MARKER`];
+/// like Pro's, the script goes on after a failed stage.
+pub fn eval_script(inst: &Instance, scripts: &ProScripts, workdir: &str) -> String {
+    let before = before_repo_set_cmd(inst);
+    let checkout = before.trim().rsplit('\n').next().unwrap_or_default();
+    let selected = selected_test_files(inst).join(",");
+    let [stdout, stderr, output] = OUTPUT_FILES;
+    let mut s = String::from(
+        "#!/bin/bash\n# codethread: SWE-bench Pro's entry script from the patch on (create_entryscript of\n\
+         # scaleapi/SWE-bench_Pro-os's swe_bench_pro_eval.py), written by codethread-bench.\n",
+    );
+    for e in &scripts.exports {
+        s.push_str(e);
+        s.push('\n');
+    }
+    s.push_str(&format!(
+        "CODETHREAD_TESTS=\"${{CODETHREAD_TESTS_DIR:-/tests}}\"\n\
+         CODETHREAD_OUT=\"${{CODETHREAD_VERIFIER_DIR:-/logs/verifier}}\"\n\
+         mkdir -p \"$CODETHREAD_OUT\"\n\
+         cd {workdir}\n\
+         {checkout}\n\
+         echo \"{MARKER} checkout rc=$?\"\n\
+         bash \"$CODETHREAD_TESTS/run_script.sh\" {selected} > \"$CODETHREAD_OUT/{stdout}\" 2> \"$CODETHREAD_OUT/{stderr}\"\n\
+         echo \"{MARKER} run_script rc=$?\"\n\
+         python \"$CODETHREAD_TESTS/parser.py\" \"$CODETHREAD_OUT/{stdout}\" \"$CODETHREAD_OUT/{stderr}\" \"$CODETHREAD_OUT/{output}\"\n\
+         echo \"{MARKER} parser rc=$?\"\n",
+        workdir = if workdir
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/_.-".contains(&b))
+        {
+            workdir.to_string()
+        } else {
+            crate::sh_quote(workdir)
+        },
+    ));
+    s
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests {
@@ -497,5 +633,55 @@ mod tests {
         let row = raw_sample_row(&i, "stmt");
         assert_eq!(row["fail_to_pass"], "[\"t/x.py::a\"]");
         assert_eq!(row["selected_test_files_to_run"], "[\"t/x.py\"]");
+    }
+
+    #[test]
+    fn run_scripts_are_read_as_pros_evaluator_reads_them() {
+        let root = std::env::temp_dir().join(format!("ct-pro-scripts-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let id = "instance_a__b-0123456789012345678901234567890123456789-vnan";
+        let scripts = root.join("run_scripts").join(id);
+        std::fs::create_dir_all(&scripts).unwrap();
+        let i = inst(
+            json!({"instance_id": id, "repo": "a/b", "base_commit": "b", "patch": "",
+            "fail_to_pass": "['t/x.py::a']", "pass_to_pass": "[]",
+            "selected_test_files_to_run": "[\"t/x.py\", \"t/y.py\"]",
+            "before_repo_set_cmd": "git reset --hard b\ngit checkout FIX -- t/x.py t/y.py\n"}),
+        );
+        // Without the scripts, the error names the missing file.
+        let e = load_scripts(&root, id, SourceLimits::default()).unwrap_err();
+        assert!(e.to_string().contains("run_script.sh"), "{e}");
+        std::fs::write(scripts.join("run_script.sh"), "echo run\n").unwrap();
+        std::fs::write(scripts.join("parser.py"), "print()\n").unwrap();
+        let docker = root.join("dockerfiles/instance_dockerfile").join(id);
+        std::fs::create_dir_all(&docker).unwrap();
+        std::fs::write(
+            docker.join("Dockerfile"),
+            "FROM x\n  ENV PYTEST_ADDOPTS=\"-v\"\nENV LC_ALL POSIX\nRUN ENV=1\n",
+        )
+        .unwrap();
+        let s = load_scripts(&root, id, SourceLimits::default()).unwrap();
+        assert_eq!(s.run_script, b"echo run\n");
+        // Pro's rule, including its reading of `ENV A b` (an export that sets nothing).
+        assert_eq!(
+            s.exports,
+            ["export PYTEST_ADDOPTS=\"-v\"", "export LC_ALL POSIX"]
+        );
+        let script = eval_script(&i, &s, "/app");
+        let lines: Vec<&str> = script.lines().collect();
+        assert!(lines.contains(&"cd /app"), "{script}");
+        assert!(
+            lines.contains(&"git checkout FIX -- t/x.py t/y.py"),
+            "{script}"
+        );
+        assert!(
+            script.contains("run_script.sh\" t/x.py,t/y.py > "),
+            "{script}"
+        );
+        // Ids that leave the directory are refused before any read.
+        for bad in ["../x", "a/b", ""] {
+            assert!(load_scripts(&root, bad, SourceLimits::default()).is_err());
+        }
+        let _ = std::fs::remove_dir_all(&root);
     }
 }

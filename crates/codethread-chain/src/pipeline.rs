@@ -27,6 +27,7 @@
 //! <out>/exports/follow_on_human_pr1.jsonl  SWE-bench dataset, on the human PR1
 //! <out>/exports/init_patches_implementation.json  {id: PR0}
 //! <out>/exports/predictions_HH.jsonl    PR0 + human PR1 + gold, combined
+//! <out>/exports/pro_raw_sample.jsonl    SWE-bench Pro instances: the rows Pro's evaluator reads
 //! <out>/exports/mini-swe-agent/{implementation,follow_on_human_pr1}/
 //!     subset/test.jsonl, setup_patches/<id>.patch   (`mini-extra swebench --subset .../subset --split test`)
 //!     environments/<id>/{Dockerfile,setup.sh,setup.patch}, build_images.sh,
@@ -498,6 +499,7 @@ fn write_exports(
     let mut fo_rows = Vec::new();
     let mut init = serde_json::Map::new();
     let mut hh = Vec::new();
+    let mut pro_rows = Vec::new();
     for ((inst, o), f) in instances.iter().zip(&summary.outcomes).zip(files) {
         let id = &inst.instance_id;
         match (&o.status, f) {
@@ -530,6 +532,13 @@ fn write_exports(
                     ));
                 }
                 init.insert(id.clone(), v);
+                if codethread_bench::Benchmark::of(inst) == codethread_bench::Benchmark::SweBenchPro
+                {
+                    pro_rows.push(Value::Object(codethread_bench::pro::raw_sample_row(
+                        inst,
+                        &inst.problem_statement,
+                    )));
+                }
                 hh.push(Prediction {
                     instance_id: id.clone(),
                     model_name_or_path: "HH".into(),
@@ -553,6 +562,9 @@ fn write_exports(
         &json_bytes(&Value::Object(init)),
     )?;
     write_jsonl_in(out, "exports/predictions_HH.jsonl", &hh)?;
+    if !pro_rows.is_empty() {
+        write_jsonl_in(out, "exports/pro_raw_sample.jsonl", &pro_rows)?;
+    }
     write_in(out, Path::new("summary.json"), &json_bytes(&*summary))?;
     Ok(())
 }

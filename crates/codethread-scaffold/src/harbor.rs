@@ -100,6 +100,13 @@ pub const GRADE_PY: &str = include_str!("harbor/grade.py");
 /// (`featbench.json`) and a report in swebench's shape (`report.json`).
 pub const GRADE_FEATBENCH_PY: &str = include_str!("harbor/grade_featbench.py");
 
+/// The grader of a SWE-bench Pro instance's verifiers (`tests/grade.py` of its
+/// tasks): Pro's rule (a listed test passed iff its exact name has status
+/// `PASSED` in the output of the instance's own `parser.py`, which
+/// `tests/eval.sh` runs after its own `run_script.sh`), the standard library
+/// only; it writes a report in swebench's shape (`report.json`).
+pub const GRADE_PRO_PY: &str = include_str!("harbor/grade_pro.py");
+
 /// The ref the agent image's setup commit is kept under: the collected
 /// diff of the first step is taken against it.
 pub const SETUP_REF: &str = "refs/codethread/setup";

@@ -26,8 +26,8 @@ use std::str::FromStr;
 use serde_json::{Map, Value};
 
 use super::{
-    GRADE_FEATBENCH_PY, GRADE_PY, MODEL_PATCH, SETUP_REF, STACK_PATCH, STEP1_REF, SWEBENCH_PIN,
-    UV_IMAGE,
+    GRADE_FEATBENCH_PY, GRADE_PRO_PY, GRADE_PY, MODEL_PATCH, SETUP_REF, STACK_PATCH, STEP1_REF,
+    SWEBENCH_PIN, UV_IMAGE,
 };
 use crate::error::ScaffoldError;
 use crate::files::{read, write_in};
@@ -146,6 +146,11 @@ pub struct HarborExportOptions {
     /// PR1s given here are used; an instance without one is an error of
     /// [`HarborExport::errors`] naming it (a skip, never silent).
     pub agent_pr1: Option<AgentPr1>,
+    /// A checkout of scaleapi/SWE-bench_Pro-os: SWE-bench Pro instances are
+    /// graded by their own `run_scripts/<instance_id>/{run_script.sh,parser.py}`
+    /// (and the `ENV` lines of `dockerfiles/`), as Pro's evaluator grades them.
+    /// Without it a Pro instance is an error naming it.
+    pub pro_scripts: Option<PathBuf>,
 }
 
 /// A task [`export_harbor`] did not write, by design, and why.
@@ -243,6 +248,7 @@ impl Default for HarborExportOptions {
             grader_image: None,
             dataset_name: None,
             agent_pr1: None,
+            pro_scripts: None,
         }
     }
 }
@@ -773,18 +779,22 @@ fn write_tests(
 ) -> Result<(), ScaffoldError> {
     let docker = verifier_dockerfile(&g.from, &g.prepare, grader);
     let test = test_sh(mode, patch);
-    let (grade, eval) = match &g.featbench_eval {
-        Some(eval) => (GRADE_FEATBENCH_PY, eval.as_str()),
+    let (grade, eval) = match &g.native {
+        Some(n) => (n.grade, n.eval.as_str()),
         None => (GRADE_PY, str_field(row, "eval_script")),
     };
-    let files: [(&str, &[u8]); 6] = [
+    let row_bytes = verifier_row(row);
+    let mut files: Vec<(&str, &[u8])> = vec![
         ("Dockerfile", docker.as_bytes()),
         ("test.sh", test.as_bytes()),
         ("grade.py", grade.as_bytes()),
         ("eval.sh", eval.as_bytes()),
         ("setup.patch", setup_patch),
-        ("instance.json", &verifier_row(row)),
+        ("instance.json", &row_bytes),
     ];
+    if let Some(n) = &g.native {
+        files.extend(n.files.iter().map(|(name, b)| (*name, b.as_slice())));
+    }
     for (name, bytes) in files {
         write_in(task, &rel.join(name), bytes)?;
     }
@@ -929,63 +939,99 @@ struct Material {
 
 /// Where an instance's steps run and how they are graded: the image the
 /// agent's and the verifiers' images start `FROM`, the Dockerfile lines
-/// that complete it, and (FeatBench) the evaluation script that replaces
-/// the row's `eval_script`, graded by [`GRADE_FEATBENCH_PY`] instead of
-/// swebench's grading ([`GRADE_PY`]).
+/// that complete it, and (FeatBench, SWE-bench Pro) the benchmark's own
+/// grading, which replaces the row's `eval_script` and swebench's grading
+/// ([`GRADE_PY`]).
 struct Grading {
     from: String,
     prepare: String,
-    featbench_eval: Option<String>,
+    native: Option<NativeGrading>,
+}
+
+/// A benchmark's own grading in a verifier: its grader (`tests/grade.py`),
+/// its evaluation script (`tests/eval.sh`) and the files beside them.
+struct NativeGrading {
+    grade: &'static str,
+    eval: String,
+    files: Vec<(&'static str, Vec<u8>)>,
 }
 
 impl Grading {
     /// The grading of `inst` with its chain rows: FeatBench's evaluation for
-    /// a FeatBench instance (its image, or the one the row names), else
-    /// swebench's with the row's own image and `eval_script` (checked here).
+    /// a FeatBench instance (its image, or the one the row names), Pro's for
+    /// a SWE-bench Pro instance (its image, its run script and parser from
+    /// `opts.pro_scripts`), else swebench's with the row's own image and
+    /// `eval_script` (checked here).
     fn of(
         inst: &codethread_bench::Instance,
         impl_row: &Map<String, Value>,
         ha_row: &Map<String, Value>,
+        opts: &HarborExportOptions,
     ) -> Result<Grading, ScaffoldError> {
         use codethread_bench::Benchmark;
-        let g = if Benchmark::of(inst) == Benchmark::FeatBench {
-            let env = codethread_bench::featbench::environment(inst).ok_or_else(|| {
-                ScaffoldError::Instance {
-                    instance_id: inst.instance_id.clone(),
-                    message: "no image: the row names none and has no PR number (`number`) for FeatBench's".into(),
+        let fail = |message: String| ScaffoldError::Instance {
+            instance_id: inst.instance_id.clone(),
+            message,
+        };
+        let bench = Benchmark::of(inst);
+        if matches!(bench, Benchmark::FeatBench | Benchmark::SweBenchPro)
+            && inst.fail_to_pass.is_empty()
+        {
+            return Err(fail(format!(
+                "FAIL_TO_PASS is empty: nothing to grade by {bench}'s rules"
+            )));
+        }
+        let g = match bench {
+            Benchmark::FeatBench => {
+                let env = codethread_bench::featbench::environment(inst).ok_or_else(|| {
+                    fail("no image: the row names none and has no PR number (`number`) for FeatBench's".into())
+                })?;
+                Grading {
+                    native: Some(NativeGrading {
+                        grade: GRADE_FEATBENCH_PY,
+                        eval: codethread_bench::featbench::eval_script(inst, &env.repo_dir),
+                        files: Vec::new(),
+                    }),
+                    from: env.image,
+                    prepare: env.prepare,
                 }
-            })?;
-            if inst.fail_to_pass.is_empty() {
-                return Err(ScaffoldError::Instance {
-                    instance_id: inst.instance_id.clone(),
-                    message: "FAIL_TO_PASS is empty: nothing to grade by FeatBench's rules".into(),
-                });
             }
-            Grading {
-                featbench_eval: Some(codethread_bench::featbench::eval_script(
-                    inst,
-                    &env.repo_dir,
-                )),
-                from: env.image,
-                prepare: env.prepare,
+            Benchmark::SweBenchPro => {
+                let root = opts.pro_scripts.as_deref().ok_or_else(|| {
+                    fail("SWE-bench Pro grades with each instance's own run_script.sh and parser.py: give a checkout of scaleapi/SWE-bench_Pro-os (--pro-scripts)".into())
+                })?;
+                let scripts =
+                    codethread_bench::pro::load_scripts(root, &inst.instance_id, opts.limits)
+                        .map_err(|e| fail(e.to_string()))?;
+                let env = bench.environment(inst);
+                Grading {
+                    native: Some(NativeGrading {
+                        grade: GRADE_PRO_PY,
+                        eval: codethread_bench::pro::eval_script(inst, &scripts, &env.workdir),
+                        files: vec![
+                            ("run_script.sh", scripts.run_script),
+                            ("parser.py", scripts.parser),
+                        ],
+                    }),
+                    prepare: codethread_bench::testbed_link(&env.workdir),
+                    from: env.image,
+                }
             }
-        } else {
-            check_harness_row(impl_row, HarnessGeneration::V5)?;
-            check_harness_row(ha_row, HarnessGeneration::V5)?;
-            Grading {
-                from: upstream_image(impl_row),
-                prepare: String::new(),
-                featbench_eval: None,
+            _ => {
+                check_harness_row(impl_row, HarnessGeneration::V5)?;
+                check_harness_row(ha_row, HarnessGeneration::V5)?;
+                Grading {
+                    from: upstream_image(impl_row),
+                    prepare: String::new(),
+                    native: None,
+                }
             }
         };
         if g.from.is_empty() || g.from.chars().any(|c| c.is_whitespace() || c.is_control()) {
-            return Err(ScaffoldError::Instance {
-                instance_id: inst.instance_id.clone(),
-                message: format!(
-                    "image name {:?} cannot be written into a Dockerfile",
-                    g.from
-                ),
-            });
+            return Err(fail(format!(
+                "image name {:?} cannot be written into a Dockerfile",
+                g.from
+            )));
         }
         Ok(g)
     }
@@ -1266,7 +1312,7 @@ pub fn export_harbor(
                 .get(id)
                 .cloned()
                 .ok_or_else(|| missing("follow_on_human_pr1"))?;
-            let grading = Grading::of(inst, &impl_row, &ha_row)?;
+            let grading = Grading::of(inst, &impl_row, &ha_row, opts)?;
             let dir = chain_dir.join("instances").join(id);
             Ok(Material {
                 id: id.clone(),
@@ -1410,7 +1456,7 @@ CODETHREAD_SCRUB_COPIES=1 sh /codethread-setup/setup.sh /codethread-setup/setup.
         let g = Grading {
             from: "img:1".into(),
             prepare: String::new(),
-            featbench_eval: None,
+            native: None,
         };
         assert_eq!(agent_dockerfile(&g), want);
         let chain = crate::mini_swe_agent::setup_dockerfile("img:1", "", "x", "");

@@ -231,15 +231,21 @@ fn env() -> Option<&'static Env> {
         let _ = std::fs::remove_dir_all(&work);
         std::fs::create_dir_all(&work).unwrap();
         let mut packs = Vec::new();
-        for name in ["dev", "dev_multilingual", "featbench"] {
+        // Pro's own run scripts of the Pro-shaped row (`fixtures/pro`).
+        let pro_scripts = Some(repo_root().join("fixtures/pro/SWE-bench_Pro-os"));
+        for name in ["dev", "dev_multilingual", "featbench", "pro"] {
             // FeatBench: its rows of the dev pack's instances (made by FeatBench's own code,
             // `fixtures/featbench`), graded by FeatBench's rules; no swebench columns.
+            // Pro: a dev pack instance as a SWE-bench Pro row, graded by Pro's rules.
             let featbench = name == "featbench";
+            let native = featbench || name == "pro";
             let pack = shared
                 .join("chains")
-                .join(if featbench { "dev" } else { name });
+                .join(if native { "dev" } else { name });
             let rows = if featbench {
                 featbench_rows(&pack, &work.join("featbench.jsonl"))
+            } else if name == "pro" {
+                repo_root().join("fixtures/pro/requests-2931.jsonl")
             } else {
                 join_upstream(&shared, &pack, &work.join(format!("{name}.jsonl")))
             };
@@ -251,7 +257,7 @@ fn env() -> Option<&'static Env> {
                 &mut SnapshotSource::new(pack.join("files")),
                 &BuildOptions {
                     out: chain.clone(),
-                    harness: if featbench {
+                    harness: if native {
                         Vec::new()
                     } else {
                         vec![HarnessGeneration::V5]
@@ -262,13 +268,22 @@ fn env() -> Option<&'static Env> {
             )
             .unwrap();
             let dataset = work.join(format!("harbor-{name}"));
-            let export = export_harbor(&chain, &dataset, &HarborExportOptions::default()).unwrap();
+            let export = export_harbor(
+                &chain,
+                &dataset,
+                &HarborExportOptions {
+                    pro_scripts: pro_scripts.clone(),
+                    ..Default::default()
+                },
+            )
+            .unwrap();
             let sif_dataset = work.join(format!("harbor-{name}-sif"));
             let sif_export = export_harbor(
                 &chain,
                 &sif_dataset,
                 &HarborExportOptions {
                     docker_image_template: Some(SIF_TEMPLATE.into()),
+                    pro_scripts: pro_scripts.clone(),
                     ..Default::default()
                 },
             )
@@ -286,6 +301,7 @@ fn env() -> Option<&'static Env> {
                 &HarborExportOptions {
                     conditions: vec![HarborCondition::FollowOnAgent],
                     agent_pr1: Some(given),
+                    pro_scripts: pro_scripts.clone(),
                     ..Default::default()
                 },
             )
@@ -330,39 +346,46 @@ fn harbor_lint_and_task_loader_accept_every_exported_task() {
     let mut fa_total = 0;
     for p in &env.packs {
         let ids = built(&p.chain);
-        assert!(ids.len() > 4);
-        // follow_on_agent: four named skips, one task for every other instance.
-        assert!(p.fa_export.errors.is_empty(), "{:?}", p.fa_export.errors);
-        assert_eq!(p.fa_checked, ids.len() - 2);
-        let why: BTreeMap<&str, &str> = p
-            .fa_export
-            .skipped
-            .iter()
-            .map(|k| {
-                assert_eq!(k.condition, HarborCondition::FollowOnAgent);
-                (k.instance_id.as_str(), k.reason.as_str())
-            })
-            .collect();
-        assert_eq!(why.len(), 4, "{why:?}");
-        assert!(
-            why[ids[0].as_str()].contains("no PR1 prediction in"),
-            "{why:?}"
-        );
-        assert!(why[ids[1].as_str()].contains("empty patch"), "{why:?}");
-        assert!(why[ids[2].as_str()].contains("does not apply"), "{why:?}");
-        assert!(
-            why[ids[3].as_str()].contains("not kept by the gate"),
-            "{why:?}"
-        );
-        assert_eq!(p.fa_export.tasks.len(), ids.len() - 4);
-        for (id, c, rel) in &p.fa_export.tasks {
-            assert_eq!(*c, HarborCondition::FollowOnAgent);
-            assert!(!why.contains_key(id.as_str()));
-            let env_dir = p.fa_dataset.join(rel).join("environment");
-            assert_eq!(
-                std::fs::read(env_dir.join("agent_pr1.patch")).unwrap(),
-                AGENT_NOTE
+        if p.chain.ends_with("chain-pro") {
+            // One instance, given no PR1: one named skip.
+            assert_eq!(ids.len(), 1);
+            assert!(p.fa_export.tasks.is_empty());
+            assert_eq!(p.fa_export.skipped.len(), 1, "{:?}", p.fa_export.skipped);
+        } else {
+            assert!(ids.len() > 4);
+            // follow_on_agent: four named skips, one task for every other instance.
+            assert!(p.fa_export.errors.is_empty(), "{:?}", p.fa_export.errors);
+            assert_eq!(p.fa_checked, ids.len() - 2);
+            let why: BTreeMap<&str, &str> = p
+                .fa_export
+                .skipped
+                .iter()
+                .map(|k| {
+                    assert_eq!(k.condition, HarborCondition::FollowOnAgent);
+                    (k.instance_id.as_str(), k.reason.as_str())
+                })
+                .collect();
+            assert_eq!(why.len(), 4, "{why:?}");
+            assert!(
+                why[ids[0].as_str()].contains("no PR1 prediction in"),
+                "{why:?}"
             );
+            assert!(why[ids[1].as_str()].contains("empty patch"), "{why:?}");
+            assert!(why[ids[2].as_str()].contains("does not apply"), "{why:?}");
+            assert!(
+                why[ids[3].as_str()].contains("not kept by the gate"),
+                "{why:?}"
+            );
+            assert_eq!(p.fa_export.tasks.len(), ids.len() - 4);
+            for (id, c, rel) in &p.fa_export.tasks {
+                assert_eq!(*c, HarborCondition::FollowOnAgent);
+                assert!(!why.contains_key(id.as_str()));
+                let env_dir = p.fa_dataset.join(rel).join("environment");
+                assert_eq!(
+                    std::fs::read(env_dir.join("agent_pr1.patch")).unwrap(),
+                    AGENT_NOTE
+                );
+            }
         }
         fa_total += p.fa_export.tasks.len();
         for (dataset, export, per) in [
@@ -377,6 +400,10 @@ fn harbor_lint_and_task_loader_accept_every_exported_task() {
                 assert_eq!(export.tasks.len(), per * ids.len());
             }
             let dirs: Vec<PathBuf> = export.tasks.iter().map(|t| dataset.join(&t.2)).collect();
+            if dirs.is_empty() {
+                // The Pro pack's follow_on_agent export (its one instance skipped).
+                continue;
+            }
             // harbor lint, default rules (shared-verifier included): no finding.
             let out = Command::new(&harbor)
                 .arg("lint")
@@ -1421,5 +1448,104 @@ fn featbench_chains_export_tasks_graded_by_featbench_rules() {
         "FeatBench: {} instances, {} tasks graded by FeatBench's rules",
         fb_ids.len(),
         fb.export.tasks.len()
+    );
+}
+
+/// SWE-bench Pro chains (`fixtures/pro`: a dev pack instance as a Pro row) export as Harbor
+/// tasks graded by Pro's rules: three tasks, each verifier holding the instance's own
+/// `run_script.sh` and `parser.py` byte for byte (from the given SWE-bench_Pro-os checkout),
+/// Pro's entry script from the patch on (`tests/eval.sh`: `cd /app`, the last line of
+/// `before_repo_set_cmd`, the run script on the selected files) and `GRADE_PRO_PY`; every image
+/// starts from Pro's image of the instance with `/testbed` linked to `/app`. Without the
+/// checkout, the instance is an error naming it and no task is written. (`harbor lint`, the
+/// Task loader, the digests and the leak check run on these tasks with the other packs'.)
+#[test]
+fn pro_chains_export_tasks_graded_by_pros_own_scripts() {
+    use codethread_scaffold::harbor::GRADE_PRO_PY;
+    let Some(env) = env() else { return };
+    let pro = env
+        .packs
+        .iter()
+        .find(|p| p.chain.ends_with("chain-pro"))
+        .unwrap();
+    assert!(pro.export.errors.is_empty(), "{:?}", pro.export.errors);
+    let ids = built(&pro.chain);
+    assert_eq!(ids, ["psf__requests-2931"]);
+    assert_eq!(pro.export.tasks.len(), 3);
+    let inst = &pro.insts[0];
+    let scripts = repo_root().join("fixtures/pro/SWE-bench_Pro-os/run_scripts/psf__requests-2931");
+    let image = codethread_bench::pro::image(inst);
+    assert_eq!(image, "jefzda/sweap-images:psf.requests-2931-local");
+    for (cond, tests) in [
+        ("implementation", vec!["tests"]),
+        ("follow_on_human", vec!["tests"]),
+        (
+            "chain",
+            vec!["steps/implement/tests", "steps/follow_on/tests"],
+        ),
+    ] {
+        let task = pro.dataset.join(format!("psf__requests-2931.{cond}"));
+        let env_docker = std::fs::read_to_string(task.join("environment/Dockerfile")).unwrap();
+        assert!(
+            env_docker.contains(&format!("FROM {image}\n"))
+                && env_docker.contains("ln -s /app /testbed"),
+            "{env_docker}"
+        );
+        for t in tests {
+            let dir = task.join(t);
+            assert_eq!(
+                std::fs::read_to_string(dir.join("grade.py")).unwrap(),
+                GRADE_PRO_PY
+            );
+            for f in ["run_script.sh", "parser.py"] {
+                assert_eq!(
+                    std::fs::read(dir.join(f)).unwrap(),
+                    std::fs::read(scripts.join(f)).unwrap(),
+                    "{cond}: {f}"
+                );
+            }
+            let eval = std::fs::read_to_string(dir.join("eval.sh")).unwrap();
+            let lines: Vec<&str> = eval.lines().collect();
+            assert!(lines.contains(&"cd /app"), "{eval}");
+            assert!(
+                lines.contains(&"git checkout codethread-pro-fix -- test_requests.py"),
+                "{eval}"
+            );
+            assert!(
+                eval.contains("run_script.sh\" test_requests.py > "),
+                "{eval}"
+            );
+            let docker = std::fs::read_to_string(dir.join("Dockerfile")).unwrap();
+            assert!(docker.contains(&format!("FROM {image}\n")), "{docker}");
+        }
+    }
+    // The rows Pro's evaluator reads: its columns, its Python-literal lists.
+    let raw = std::fs::read_to_string(pro.chain.join("exports/pro_raw_sample.jsonl")).unwrap();
+    let rows: Vec<Value> = raw
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(
+        rows[0]["fail_to_pass"],
+        json!("[\"test_requests.py::TestRequests::test_binary_put\"]")
+    );
+    assert_eq!(
+        rows[0]["selected_test_files_to_run"],
+        json!("[\"test_requests.py\"]")
+    );
+    assert!(rows[0]["before_repo_set_cmd"]
+        .as_str()
+        .unwrap()
+        .ends_with("git checkout codethread-pro-fix -- test_requests.py"));
+    // Without Pro's scripts: one error naming the instance, no task.
+    let out = env.work.join("harbor-pro-no-scripts");
+    let e = export_harbor(&pro.chain, &out, &HarborExportOptions::default()).unwrap();
+    assert!(e.tasks.is_empty());
+    assert_eq!(e.errors.len(), 1, "{:?}", e.errors);
+    let msg = e.errors[0].to_string();
+    assert!(
+        msg.contains("psf__requests-2931") && msg.contains("--pro-scripts"),
+        "{msg}"
     );
 }

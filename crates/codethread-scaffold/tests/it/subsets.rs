@@ -250,7 +250,7 @@ fn pro_agent_images_start_from_pros_image_at_app() {
             "{docker}"
         );
         assert_eq!(
-            lines[2], "RUN [ -e /testbed ] || ln -s /app /testbed",
+            lines[2], "RUN rmdir /testbed 2>/dev/null; [ -e /testbed ] || ln -s /app /testbed",
             "{docker}"
         );
         assert_eq!(lines[3], "WORKDIR /testbed", "{docker}");
