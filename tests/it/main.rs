@@ -18,4 +18,3 @@ mod reproduce_empty_stacks;
 mod reproduce_judge;
 mod reproduce_safety;
 mod sandbox_real;
-mod tidy;
