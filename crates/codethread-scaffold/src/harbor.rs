@@ -90,22 +90,34 @@ pub fn grader_image() -> String {
     )
 }
 
-/// The grader every verifier runs after the tests (`tests/grade.py`).
-pub const GRADE_PY: &str = include_str!("harbor/grade.py");
+/// The grader every verifier runs after the tests (`tests/grade.py`). Each grader is its
+/// benchmark's part (`harbor/grade*.py`: reading the tests' output) followed by the part every
+/// grader shares (`harbor/grade_common.py`: the arguments, the gate and resolve decisions, the
+/// files a verifier leaves).
+pub const GRADE_PY: &str = concat!(
+    include_str!("harbor/grade.py"),
+    include_str!("harbor/grade_common.py")
+);
 
 /// The grader of a FeatBench instance's verifiers (`tests/grade.py` of its
 /// tasks): FeatBench's rules for reading pytest's output and deciding each
 /// test (its names up to the first `[` aggregated), the standard library
 /// only; it also writes the record FeatBench's evaluator would
 /// (`featbench.json`) and a report in swebench's shape (`report.json`).
-pub const GRADE_FEATBENCH_PY: &str = include_str!("harbor/grade_featbench.py");
+pub const GRADE_FEATBENCH_PY: &str = concat!(
+    include_str!("harbor/grade_featbench.py"),
+    include_str!("harbor/grade_common.py")
+);
 
 /// The grader of a SWE-bench Pro instance's verifiers (`tests/grade.py` of its
 /// tasks): Pro's rule (a listed test passed iff its exact name has status
 /// `PASSED` in the output of the instance's own `parser.py`, which
 /// `tests/eval.sh` runs after its own `run_script.sh`), the standard library
 /// only; it writes a report in swebench's shape (`report.json`).
-pub const GRADE_PRO_PY: &str = include_str!("harbor/grade_pro.py");
+pub const GRADE_PRO_PY: &str = concat!(
+    include_str!("harbor/grade_pro.py"),
+    include_str!("harbor/grade_common.py")
+);
 
 /// The ref the agent image's setup commit is kept under: the collected
 /// diff of the first step is taken against it.

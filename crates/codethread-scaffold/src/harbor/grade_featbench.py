@@ -45,18 +45,6 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 RESULT = re.compile(r"^(PASSED|FAILED|SKIPPED|ERROR)\s+(.+?)(?:\s-\s.*)?$")
 KEYWORDS = ("PASSED", "FAILED", "SKIPPED", "ERROR", "UNKNOWN")
 
-REASONS = [
-    "p2p_failed",
-    "f2p_already_passing",
-    "f2p_failed",
-    "no_test_output",
-    "patch_failed_to_apply",
-    "empty_patch",
-    "no_diff",
-    "setup_failed",
-]
-
-
 def parse_output(text):
     """Name -> status of one pytest output."""
     text = ANSI.sub("", text)
@@ -156,29 +144,34 @@ def record(row, f2p_outputs, p2p_outputs):
     }
 
 
-def swebench_report(rec, resolved):
-    def split(expected, passed):
-        ok = set(passed)
-        return {
-            "success": [t for t in expected if t in ok],
-            "failure": [t for t in expected if t not in ok],
-        }
-
-    empty = {"success": [], "failure": []}
-    return {
-        rec["instance_id"]: {
-            "patch_is_None": False,
-            "patch_exists": True,
-            "patch_successfully_applied": True,
-            "resolved": resolved,
-            "tests_status": {
-                "FAIL_TO_PASS": split(rec["expected_f2p_tests"], rec["passed_f2p_tests"]),
-                "PASS_TO_PASS": split(rec["expected_p2p_tests"], rec["passed_p2p_tests"]),
-                "FAIL_TO_FAIL": empty,
-                "PASS_TO_FAIL": empty,
-            },
-        }
-    }
+def grade_applied(row, log_path, out, log_lines, detail):
+    """FeatBench's record of the two runs in the log, written as
+    featbench.json, and its report in swebench's shape."""
+    outs, rcs, plugins = sections(Path(log_path).read_text(errors="replace"))
+    detail["plugins"] = plugins
+    detail["return_codes"] = rcs
+    if not outs["f2p"]:
+        return None
+    rec = record(row, outs["f2p"], outs["p2p"])
+    (out / "featbench.json").write_text(json.dumps(rec, indent=2))
+    report = swebench_report(
+        rec["instance_id"],
+        rec["expected_f2p_tests"],
+        rec["expected_p2p_tests"],
+        rec["passed_f2p_tests"],
+        rec["passed_p2p_tests"],
+        rec["success"],
+    )
+    (out / "report.json").write_text(json.dumps(report, indent=4))
+    log_lines.append(f"report: {report}")
+    f2p_passed = rec["passed_f2p_tests"]
+    passed_p2p = set(rec["passed_p2p_tests"])
+    return (
+        f2p_passed,
+        [t for t in rec["expected_f2p_tests"] if t not in set(f2p_passed)],
+        [t for t in rec["expected_p2p_tests"] if t not in passed_p2p],
+        rec["success"],
+    )
 
 
 def main(argv):
@@ -188,65 +181,4 @@ def main(argv):
         p2p = Path(argv[3]).read_text(errors="replace")
         print(json.dumps(record(row, [f2p], [p2p])))
         return 0
-    if len(argv) != 5:
-        print(__doc__, file=sys.stderr)
-        return 2
-    mode, inst_path, status, log_path, out = argv
-    if mode not in ("gate", "resolve"):
-        print(f"grade_featbench.py: unknown mode {mode!r}", file=sys.stderr)
-        return 2
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    row = json.loads(Path(inst_path).read_text())
-    iid = row["instance_id"]
-    counts = {k: 0 for k in REASONS}
-    detail = {"instance_id": iid, "mode": mode, "status": status, "grader": "featbench"}
-    kept = False
-    log_lines = []
-    if status == "applied":
-        text = Path(log_path).read_text(errors="replace")
-        outs, rcs, plugins = sections(text)
-        detail["plugins"] = plugins
-        detail["return_codes"] = rcs
-        if not outs["f2p"]:
-            counts["no_test_output"] = 1
-            detail["reason"] = "no_test_output"
-        else:
-            rec = record(row, outs["f2p"], outs["p2p"])
-            (out / "featbench.json").write_text(json.dumps(rec, indent=2))
-            f2p_passed = rec["passed_f2p_tests"]
-            p2p_bad = [t for t in rec["expected_p2p_tests"] if t not in set(rec["passed_p2p_tests"])]
-            f2p_bad = [t for t in rec["expected_f2p_tests"] if t not in set(f2p_passed)]
-            counts["p2p_failed"] = len(p2p_bad)
-            detail["p2p_failed"] = p2p_bad
-            if mode == "gate":
-                counts["f2p_already_passing"] = len(f2p_passed)
-                detail["f2p_already_passing"] = f2p_passed
-                kept = not p2p_bad and not f2p_passed
-            else:
-                counts["f2p_failed"] = len(f2p_bad)
-                detail["f2p_failed"] = f2p_bad
-                kept = rec["success"]
-            report = swebench_report(rec, rec["success"])
-            (out / "report.json").write_text(json.dumps(report, indent=4))
-            log_lines.append(f"report: {report}")
-            reasons = [k for k in ("p2p_failed", "f2p_already_passing", "f2p_failed") if counts[k]]
-            detail["reason"] = ", ".join(reasons)
-    elif status in counts:
-        counts[status] = 1
-        detail["reason"] = status
-        if status == "patch_failed_to_apply":
-            log_lines.append(">>>>> Patch Apply Failed:")
-    else:
-        print(f"grade_featbench.py: unknown status {status!r}", file=sys.stderr)
-        return 2
-    detail["kept" if mode == "gate" else "resolved"] = kept
-    rewards = {"reward": 1 if kept else 0, **counts}
-    (out / "run_instance.log").write_text("".join(f"codethread - INFO - {l}\n" for l in log_lines))
-    (out / "codethread.json").write_text(json.dumps(detail, indent=2))
-    (out / "reward.json").write_text(json.dumps(rewards))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    return run_grader(argv, "grade_featbench.py", grade_applied, {"grader": "featbench"})

@@ -2,5 +2,6 @@
 
 mod featbench;
 mod harbor;
+mod pro;
 mod python_harness;
 mod subsets;
