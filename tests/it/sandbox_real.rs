@@ -1229,9 +1229,78 @@ fn real_harness_on_real_chains() {
             "{trial}: every test of the file ran"
         );
     }
+    // The agent's start state in the Pro image, from inside a container of the implementation
+    // task's own environment image: one commit (no history: the image's `codethread-pro-fix`,
+    // as a real Pro image's fix commit, is gone), the repository reached at /testbed, and no
+    // line of the original functions (the human PR1's added lines) in the stubbed file.
+    let agent_image = "codethread/pro-agent-check:psf__requests-2931";
+    run(
+        "docker build (the Pro task's agent image)",
+        Command::new(docker)
+            .env("DOCKER_BUILDKIT", "1")
+            .args(["build", "-q", "-t", agent_image])
+            .arg(pro_dataset.join(format!("{pro_id}.implementation/environment"))),
+    );
+    // PR0's models.py: the base file with the chain's PR0 applied.
+    let pr0_file = work.join("pro-pr0-models.py");
+    run(
+        "patch (PR0 of requests/models.py)",
+        Command::new("patch")
+            .arg("-s")
+            .arg("-o")
+            .arg(&pr0_file)
+            .arg(tb.join(pro_id).join("testbed/requests/models.py"))
+            .arg(pro_chain.join("instances").join(pro_id).join("pr0.patch")),
+    );
+    let pr0_text = std::fs::read_to_string(&pr0_file).unwrap();
+    let out = codethread_testkit::deadline::output_within(
+        "the Pro agent image's start state",
+        600,
+        Command::new(docker).args([
+            "run",
+            "--rm",
+            "--network",
+            "none",
+            "--entrypoint",
+            "bash",
+            agent_image,
+            "-c",
+            "cd /testbed && pwd -P && git rev-list --all --count && \
+             (git rev-parse -q --verify codethread-pro-fix || echo no-fix-ref) && cat requests/models.py",
+        ]),
+    );
+    let state = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{state}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut parts = state.splitn(4, '\n');
+    assert_eq!(parts.next(), Some("/app"), "{state}");
+    assert_eq!(parts.next(), Some("1"), "one commit");
+    assert_eq!(parts.next(), Some("no-fix-ref"));
+    let agent_file = parts.next().unwrap_or_default();
+    assert!(
+        agent_file == pr0_text,
+        "the agent's requests/models.py is not PR0's"
+    );
+    let pr1 = std::fs::read_to_string(
+        pro_chain
+            .join("instances")
+            .join(pro_id)
+            .join("pr1_human.patch"),
+    )
+    .unwrap();
+    let original = pr1
+        .lines()
+        .filter(|l| l.starts_with('+') && !l.starts_with("+++"))
+        .count();
+    assert!(original > 0, "the human PR1 restores code");
+    let _ = Command::new(docker).args(["rmi", agent_image]).output();
     eprintln!(
-        "sandbox_real: SWE-bench Pro row: Harbor oracle trials graded by Pro's own run script and parser rewarded 1: {}/4",
-        pro_rewards.len()
+        "sandbox_real: SWE-bench Pro row: Harbor oracle trials graded by Pro's own run script and parser rewarded 1: {}/4; the agent image starts at /app with one commit and PR0's file ({} lines of the original removed)",
+        pro_rewards.len(),
+        original
     );
 
     eprintln!(

@@ -115,3 +115,69 @@ fn the_grader_decides_as_pros_evaluator_on_its_own_outputs() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The verifier's `tests/eval.sh` (`codethread_bench::pro::eval_script`) runs what Pro's own
+/// entry script runs after `git apply`: on the entry script Pro's `create_entryscript` wrote
+/// for the fixture's row (`fixtures/pro/eval/gold/entryscript.sh`), the same exports, the same
+/// directory, the same last line of `before_repo_set_cmd`, the run script on the same
+/// selection and the parser on its outputs.
+#[test]
+fn the_evaluation_script_runs_the_commands_of_pros_entry_script() {
+    let loaded = codethread_bench::load_instances(
+        &fixtures().join("requests-2931.jsonl"),
+        Default::default(),
+    )
+    .unwrap();
+    let inst = &loaded.items[0];
+    let scripts = codethread_bench::pro::load_scripts(
+        &fixtures().join("SWE-bench_Pro-os"),
+        &inst.instance_id,
+        Default::default(),
+    )
+    .unwrap();
+    let ours = codethread_bench::pro::eval_script(inst, &scripts, "/app");
+    let pro = std::fs::read_to_string(fixtures().join("eval/gold/entryscript.sh")).unwrap();
+    let pro: Vec<&str> = pro.lines().filter(|l| !l.trim().is_empty()).collect();
+    let ours: Vec<&str> = ours.lines().collect();
+    let exports = |ls: &[&str]| -> Vec<String> {
+        ls.iter()
+            .filter(|l| l.starts_with("export "))
+            .map(|l| l.to_string())
+            .collect()
+    };
+    assert_eq!(exports(&ours), exports(&pro));
+    assert!(!exports(&pro).is_empty());
+    // From `cd /app` on: Pro's reset and apply are the verifier's test.sh; the rest is eval.sh.
+    let after_apply = pro.iter().position(|l| l.starts_with("git apply")).unwrap();
+    let checkout = pro[after_apply + 1];
+    assert!(ours.contains(&"cd /app") && pro.contains(&"cd /app"));
+    assert_eq!(
+        ours.iter().position(|l| *l == checkout),
+        ours.iter().position(|l| *l == "cd /app").map(|i| i + 1),
+        "{checkout}"
+    );
+    // The run script and the parser: Pro's /workspace paths are the verifier's own.
+    let run = pro
+        .iter()
+        .find(|l| l.starts_with("bash /workspace/run_script.sh"))
+        .unwrap();
+    let pro_args = run
+        .strip_prefix("bash /workspace/run_script.sh ")
+        .and_then(|r| r.split(" > ").next())
+        .unwrap();
+    let our_run = ours
+        .iter()
+        .find(|l| l.starts_with("bash \"$CODETHREAD_TESTS/run_script.sh\""))
+        .unwrap();
+    let our_args = our_run
+        .strip_prefix("bash \"$CODETHREAD_TESTS/run_script.sh\" ")
+        .and_then(|r| r.split(" > ").next())
+        .unwrap();
+    assert_eq!(our_args, pro_args);
+    assert!(pro
+        .iter()
+        .any(|l| l.starts_with("python /workspace/parser.py")));
+    assert!(ours
+        .iter()
+        .any(|l| l.starts_with("python \"$CODETHREAD_TESTS/parser.py\"")));
+}
