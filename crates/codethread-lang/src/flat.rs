@@ -114,18 +114,93 @@ pub struct FlatTree {
     line_starts: Vec<u32>,
     /// The row of `line_starts[0]`.
     first_row: usize,
+    /// Where the rows jump (a tree read over several included ranges: a
+    /// chunk inside a unit, `chunk.rs`, whose lines are its own and those
+    /// of the unit's header and closer): from `line_starts[i]` on, rows
+    /// count from `row`. Empty: one run from `first_row`.
+    row_jumps: Vec<(u32, usize)>,
     names: &'static Names,
 }
 
 impl FlatTree {
     /// Flatten `file`'s tree (one iterative cursor walk).
     pub fn new(file: &ParsedFile) -> FlatTree {
+        // A tree of several included ranges: the lines of those ranges
+        // only (scanning every line from the first range's to the last's
+        // would cost the whole file for each chunk of a unit).
+        let ranges = file.tree.included_ranges();
+        if ranges.len() > 1 {
+            let mut flat = FlatTree::walk(file.grammar, file.root());
+            flat.lines_of_ranges(&file.source, &ranges);
+            return flat;
+        }
         FlatTree::from_node(file.grammar, &file.source, file.root())
+    }
+
+    /// The line table of the bytes of `ranges` only (in file order).
+    fn lines_of_ranges(&mut self, source: &[u8], ranges: &[tree_sitter::Range]) {
+        let to32 = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
+        let mut starts: Vec<u32> = Vec::new();
+        let mut jumps: Vec<(u32, usize)> = Vec::new();
+        for r in ranges {
+            let end = r.end_byte.min(source.len());
+            if r.start_byte >= end {
+                continue;
+            }
+            let line = to32(r.start_byte.saturating_sub(r.start_point.column));
+            if starts.last().is_none_or(|&l| l < line) {
+                jumps.push((to32(starts.len()), r.start_point.row));
+                starts.push(line);
+            }
+            starts.extend(
+                source
+                    .get(r.start_byte..end)
+                    .unwrap_or(&[])
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, b)| **b == b'\n')
+                    .map(|(i, _)| to32(r.start_byte + i + 1)),
+            );
+        }
+        if !starts.is_empty() {
+            self.first_row = jumps.first().map_or(self.first_row, |j| j.1);
+            self.line_starts = starts;
+            self.row_jumps = jumps;
+        }
     }
 
     /// Flatten the subtree of `root`, a node of a tree parsed as `lang` from
     /// `source`.
     pub fn from_node(lang: Lang, source: &[u8], root: Node<'_>) -> FlatTree {
+        let mut flat = FlatTree::walk(lang, root);
+        // The lines the root covers, from tree-sitter's own position of
+        // its first byte: a tree of one part of a file (a chunk,
+        // `chunk.rs`) costs its own lines, not the file's.
+        let to32 = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
+        let first = root.start_position();
+        let from = root.start_byte().saturating_sub(first.column);
+        let to = root.end_byte().min(source.len());
+        // The first line's start is known from the column: only the
+        // root's own bytes are scanned (a chunk of a minified line does
+        // not read the line from its start).
+        let at = root.start_byte().min(to);
+        let mut line_starts = vec![to32(from)];
+        line_starts.extend(
+            source
+                .get(at..to)
+                .unwrap_or(&[])
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| **b == b'\n')
+                .map(|(i, _)| to32(at + i + 1)),
+        );
+        flat.line_starts = line_starts;
+        flat.first_row = first.row;
+        flat
+    }
+
+    /// The node records of the subtree of `root` (no line table yet).
+    fn walk(lang: Lang, root: Node<'_>) -> FlatTree {
         // Exact: the cursor visits the visible nodes tree-sitter counts.
         let mut nodes: Vec<Rec> = Vec::with_capacity(root.descendant_count());
         // Ancestors of the cursor's node, and the last child seen at each depth.
@@ -188,27 +263,12 @@ impl FlatTree {
                 }
             }
         }
-        // The lines the root covers, from tree-sitter's own position of
-        // its first byte: a tree of one part of a file (a chunk,
-        // `chunk.rs`) costs its own lines, not the file's.
-        let first = root.start_position();
-        let from = root.start_byte().saturating_sub(first.column);
-        let to = root.end_byte().min(source.len());
-        let mut line_starts = vec![to32(from)];
-        line_starts.extend(
-            source
-                .get(from..to)
-                .unwrap_or(&[])
-                .iter()
-                .enumerate()
-                .filter(|(_, b)| **b == b'\n')
-                .map(|(i, _)| to32(from + i + 1)),
-        );
         FlatTree {
             lang,
             nodes,
-            line_starts,
-            first_row: first.row,
+            line_starts: Vec::new(),
+            first_row: 0,
+            row_jumps: Vec::new(),
             names: names(lang),
         }
     }
@@ -220,8 +280,19 @@ impl FlatTree {
             .partition_point(|s| *s <= byte)
             .saturating_sub(1);
         let start = self.line_starts.get(row).copied().unwrap_or(0);
+        let (base_index, base_row) = match self.row_jumps.as_slice() {
+            [] => (0, self.first_row),
+            jumps => {
+                let j = jumps
+                    .partition_point(|&(i, _)| i as usize <= row)
+                    .saturating_sub(1);
+                jumps
+                    .get(j)
+                    .map_or((0, self.first_row), |&(i, r)| (i as usize, r))
+            }
+        };
         Point::new(
-            self.first_row.saturating_add(row),
+            base_row.saturating_add(row.saturating_sub(base_index)),
             byte.saturating_sub(start) as usize,
         )
     }
