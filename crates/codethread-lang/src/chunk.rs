@@ -20,19 +20,43 @@
 //! whose tree covers that chunk; the tree is dropped before the next chunk
 //! is parsed.
 //!
-//! A top-level unit larger than [`ChunkOptions::max_unit_tokens`] (the
-//! node budget: one 6 MB function) is a typed per-file error
-//! ([`LangError::Budget`] with [`BudgetLimit::Unit`]), not unbounded
-//! memory. All parses of one file share one budget: six times the
-//! [`ParseBudget`] of a whole-file parse of it (the boundary pass, a little
-//! over one parse of each byte, and up to four parses of each chunk: the
-//! measured grammar, another grammar for the join key, a fallback grammar,
-//! the macro-masked bytes).
+//! **Inside a unit** (issue 31, item 3). A window that has grown to four
+//! steps over one unit that is a *container* (a class, a namespace, a
+//! module, an impl, an include guard or other conditional group, an
+//! `extern "C"` block: no function, its members in one list) is cut inside
+//! the unit instead: the pass goes down to the unit's member list and cuts
+//! between members as it cuts between top-level units, at lines in the
+//! members' column. Each chunk inside the unit is parsed with the unit's
+//! *header* (its bytes before its first member) and *closer* (after its
+//! last member: `}`, `};`, `end`, `#endif`) as further included ranges, so
+//! that its members have the ancestors, names and positions they have in
+//! the whole file; containers nest (a class in a namespace). The closer is
+//! found where the unit ends in a window, or, where error recovery at a cut
+//! loses the unit (C++'s namespaces), by reading the file's last lines
+//! after a window's first step as the unit's closer
+//! ([`ChunkPlan::context`] gives each chunk's ranges). A unit whose members
+//! hold syntax errors is not entered (the file is read as before).
 //!
-//! A PHP file is one chunk (its code starts after its `<?php` tag: a
-//! chunk from the middle of the file would read as inline HTML), and so is
-//! a file with a halting statement (PHP `__halt_compiler();`: the data
-//! after it is no code and may hold any bytes).
+//! **Minified lines** (item 11). A line that runs on far past the window is
+//! cut inside, after a `;` or `}`, and a unit that starts anywhere on a
+//! line longer than 4 KiB may start a chunk (not in Python, whose units
+//! end where their lines' indentation does).
+//!
+//! **PHP** (item 11): a file that is one block of code (it starts with
+//! `<?php` and holds no `?>` but at its end) is cut in chunks, each read
+//! after the file's tag; any other PHP file, and a file with a halting
+//! statement (PHP `__halt_compiler();`: the data after it is no code and
+//! may hold any bytes), is one chunk.
+//!
+//! A unit that cannot be cut inside (a function: one 6 MB function, a
+//! wrapper function around a whole bundle) and is larger than
+//! [`ChunkOptions::max_unit_tokens`] is a typed per-file error
+//! ([`LangError::Budget`] with [`BudgetLimit::Unit`]), not unbounded
+//! memory; under it, the unit is one chunk. All parses of one file share
+//! one budget: six times the [`ParseBudget`] of a whole-file parse of it
+//! (the boundary pass, a little over one parse of each byte, and up to
+//! four parses of each chunk: the measured grammar, another grammar for
+//! the join key, a fallback grammar, the macro-masked bytes).
 
 use std::time::Instant;
 
@@ -48,10 +72,11 @@ use crate::{Lang, LangError, PerLang};
 /// When and how a file is parsed in chunks ([`ChunkPlan`]).
 ///
 /// The default chunks files of at least 1 MB (10^6 bytes) into chunks of
-/// about 16 KiB (a window's trees cost about 150 bytes per byte: 2-4 MB)
-/// and refuses a top-level unit of more than 250,000 estimated tokens
-/// (about 30 MB of tree-sitter tree). [`ChunkOptions::NEVER`] parses every
-/// file whole.
+/// about 16 KiB (a window's trees cost about 150 bytes per byte: 2-4 MB),
+/// cuts a large class, namespace or module inside, and refuses a unit that
+/// cannot be cut inside (a function) of more than 2,000,000 estimated
+/// tokens (about 250 MB of tree-sitter tree: under it, such a unit is
+/// parsed whole). [`ChunkOptions::NEVER`] parses every file whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
 pub struct ChunkOptions {
@@ -64,8 +89,9 @@ pub struct ChunkOptions {
     /// one unit, however large).
     pub chunk_bytes: usize,
     /// The node budget: estimated tokens ([`crate::estimate_tokens`])
-    /// allowed in a window that holds no whole top-level unit yet. A file
-    /// with a larger unit is refused ([`BudgetLimit::Unit`]). 0: no limit.
+    /// allowed in a window that holds no whole unit yet (a unit that
+    /// cannot be cut inside: a function). A file with a larger one is
+    /// refused ([`BudgetLimit::Unit`]). 0: no limit.
     pub max_unit_tokens: u64,
 }
 
@@ -74,7 +100,7 @@ impl ChunkOptions {
     pub const NEVER: ChunkOptions = ChunkOptions {
         min_file_bytes: usize::MAX,
         chunk_bytes: 16 * 1024,
-        max_unit_tokens: 250_000,
+        max_unit_tokens: DEFAULT_MAX_UNIT_TOKENS,
     };
 
     /// Whether a file of `bytes` bytes is parsed in chunks.
@@ -83,12 +109,15 @@ impl ChunkOptions {
     }
 }
 
+/// The default node budget ([`ChunkOptions::max_unit_tokens`]).
+const DEFAULT_MAX_UNIT_TOKENS: u64 = 2_000_000;
+
 impl Default for ChunkOptions {
     fn default() -> Self {
         ChunkOptions {
             min_file_bytes: 1_000_000,
             chunk_bytes: 16 * 1024,
-            max_unit_tokens: 250_000,
+            max_unit_tokens: DEFAULT_MAX_UNIT_TOKENS,
         }
     }
 }
@@ -147,6 +176,19 @@ pub struct ChunkPlan {
     /// found before the boundary pass: no window is cut inside one, and no
     /// window child that starts inside one is trusted.
     literals: crate::Literals,
+    /// The units the boundary pass cut inside (module docs): their headers
+    /// and closers are read with every chunk inside them.
+    containers: Vec<Container>,
+    /// Per chunk, the containers it lies in, outermost first (empty for a
+    /// chunk of whole top-level units).
+    enclosing: Vec<Vec<usize>>,
+    /// A PHP file's opening tag (`0..head`), read with every chunk after
+    /// the first.
+    head: Option<usize>,
+    /// Where each line starts, built when a context range needs a position.
+    lines: Option<Vec<usize>>,
+    /// Each chunk's context, as [`ChunkPlan::with_layout`] was given it.
+    given: Option<Vec<Vec<(usize, usize)>>>,
     /// The shared budget's limits, what is left of them, and the deadline.
     ops_left: Option<u64>,
     reads_left: Option<u64>,
@@ -155,6 +197,40 @@ pub struct ChunkPlan {
     ops_allowed: u64,
     reads_allowed: u64,
     time_allowed_ms: u64,
+}
+
+/// A unit the boundary pass cut inside: a class, namespace, module,
+/// include guard, `extern` block, impl (any unit that is no function and
+/// whose members sit in one list). Each chunk inside it is parsed with its
+/// header (the bytes before its first member) and its closer (after its
+/// last member) as included ranges, so that the chunk's members have the
+/// ancestors, positions and names they have in the whole file.
+#[derive(Debug, Clone)]
+struct Container {
+    /// Where the unit starts.
+    start: usize,
+    /// Where its first member starts: the header is `start..header_end`.
+    header_end: usize,
+    /// Its last member's end and its own end (`None` until the boundary
+    /// pass meets them).
+    closer: Option<(usize, usize)>,
+    /// The node kinds from the unit down to its member list.
+    path: Vec<u16>,
+    /// The column its members start in.
+    indent: usize,
+}
+
+/// What the boundary pass reads of one window.
+struct Window {
+    /// The children of the level the pass is at (the root's, or the
+    /// member list of the innermost container), in order.
+    kids: Vec<Child>,
+    /// The first unit of the window as a container, when it is one and
+    /// the pass asked.
+    enter: Option<Container>,
+    /// The innermost container ends in the window: its last member's end
+    /// and its own end.
+    closed: Option<(usize, usize)>,
 }
 
 /// One child of a window's root, as the boundary pass compares them.
@@ -223,7 +299,12 @@ impl ChunkPlan {
             .defs
             .halt
             .is_some_and(|rule| contains_ignore_case(&plan.source, rule.name.as_bytes()));
-        if !chunks.applies(bytes) || halts || !CHUNKABLE.get(lang) {
+        let head = if lang == Lang::Php {
+            php_head(&plan.source)
+        } else {
+            None
+        };
+        if !chunks.applies(bytes) || halts || !(*CHUNKABLE.get(lang) || head.is_some()) {
             plan.chunks.push(Chunk {
                 start: 0,
                 end: bytes,
@@ -232,10 +313,15 @@ impl ChunkPlan {
             return Ok(plan);
         }
         plan.note_directives();
+        plan.head = head;
         plan.literals = crate::Literals::scan(lang, &plan.source);
         plan.find_chunks(grammar, chunks)?;
         if plan.chunks.len() <= 1 {
             plan.directives = None;
+            plan.containers.clear();
+            plan.enclosing.clear();
+            plan.head = None;
+            plan.lines = None;
         }
         Ok(plan)
     }
@@ -253,7 +339,8 @@ impl ChunkPlan {
     /// left out): the chunks of another plan of the same units, such as
     /// those of the file a skeleton was made from, shifted by the edits
     /// before each. Under `options.budget`, shared as [`ChunkPlan::new`]
-    /// shares it; no boundary pass.
+    /// shares it; no boundary pass. No chunk has a context: see
+    /// [`ChunkPlan::with_layout`] for chunks inside a unit.
     ///
     /// # Errors
     /// [`LangError::Budget`] when the file is denser than the budget's
@@ -264,23 +351,72 @@ impl ChunkPlan {
         options: &LangParseOptions,
         starts: &[usize],
     ) -> Result<ChunkPlan, LangError> {
+        let layout: Vec<(usize, Vec<(usize, usize)>)> =
+            starts.iter().map(|&s| (s, Vec::new())).collect();
+        ChunkPlan::with_layout(lang, source, options, &layout)
+    }
+
+    /// As [`ChunkPlan::with_starts`], each chunk with the ranges of the
+    /// file read with it ([`ChunkPlan::context`] of the plan it was shifted
+    /// from: the headers and closers of the units it lies in, a PHP file's
+    /// tag). A range that overlaps its chunk, another range or the file's
+    /// end is left out.
+    ///
+    /// # Errors
+    /// As [`ChunkPlan::with_starts`].
+    pub fn with_layout(
+        lang: Lang,
+        source: Vec<u8>,
+        options: &LangParseOptions,
+        layout: &[(usize, Vec<(usize, usize)>)],
+    ) -> Result<ChunkPlan, LangError> {
         let grammar = options.grammar.unwrap_or(lang);
         crate::parse::check_tokens(&options.budget, grammar, &source)?;
         let mut plan = ChunkPlan::with_budget(lang, source, &options.budget, grammar);
         let len = plan.source.len();
-        let mut pos = 0usize;
-        let mut point = Point { row: 0, column: 0 };
-        for &end in starts.iter().chain(std::iter::once(&len)) {
-            if end <= pos || end > len {
+        // Strictly ascending starts from 0, each with its context; a start
+        // not after the one before merges its context into that chunk's.
+        let mut entries: Vec<(usize, Vec<(usize, usize)>)> = Vec::new();
+        for (start, ctx) in layout {
+            let start = *start;
+            if start >= len && !entries.is_empty() {
                 continue;
             }
+            match entries.last_mut() {
+                None if start == 0 || start >= len => entries.push((0, ctx.clone())),
+                None => {
+                    entries.push((0, Vec::new()));
+                    entries.push((start, ctx.clone()));
+                }
+                Some(last) if start <= last.0 => last.1.extend(ctx.iter().copied()),
+                Some(_) => entries.push((start, ctx.clone())),
+            }
+        }
+        if entries.is_empty() {
+            entries.push((0, Vec::new()));
+        }
+        let mut point = Point { row: 0, column: 0 };
+        let mut given: Vec<Vec<(usize, usize)>> = Vec::with_capacity(entries.len());
+        for (i, (pos, ranges)) in entries.iter().enumerate() {
+            let pos = *pos;
+            let end = entries.get(i + 1).map_or(len, |e| e.0);
             plan.chunks.push(Chunk {
                 start: pos,
                 end,
                 start_point: point,
             });
+            let mut ranges = ranges.clone();
+            ranges.sort_unstable();
+            let mut last = 0usize;
+            ranges.retain(|&(s, e)| {
+                let keep = s < e && s >= last && e <= len && (e <= pos || s >= end);
+                if keep {
+                    last = e;
+                }
+                keep
+            });
+            given.push(ranges);
             point = advance(point, plan.source.get(pos..end).unwrap_or(&[]));
-            pos = end;
         }
         if plan.chunks.is_empty() {
             plan.chunks.push(Chunk {
@@ -288,6 +424,11 @@ impl ChunkPlan {
                 end: len,
                 start_point: Point { row: 0, column: 0 },
             });
+            given.push(Vec::new());
+        }
+        if given.iter().any(|g| !g.is_empty()) {
+            plan.lines = Some(line_starts(&plan.source));
+            plan.given = Some(given);
         }
         plan.note_directives();
         Ok(plan)
@@ -314,6 +455,11 @@ impl ChunkPlan {
             chunks: Vec::new(),
             directives: None,
             literals: crate::Literals::default(),
+            containers: Vec::new(),
+            enclosing: Vec::new(),
+            head: None,
+            lines: None,
+            given: None,
             ops_left: ops,
             reads_left: reads,
             deadline: time.and_then(|t| Instant::now().checked_add(t)),
@@ -329,18 +475,24 @@ impl ChunkPlan {
         let mut pos = 0usize;
         let mut point = Point { row: 0, column: 0 };
         let step = opts.chunk_bytes.max(1);
+        // The containers the pass is inside, outermost first.
+        let mut open: Vec<usize> = Vec::new();
         while pos < len {
             let mut window = step;
-            let end = loop {
+            let indent = open.last().map_or(0, |&k| self.containers[k].indent);
+            let (end, closes) = loop {
                 let cut = unit_cut(
                     &self.source,
                     pos.saturating_add(window),
                     step,
                     CLOSERS.get(self.lang),
                     &self.literals,
+                    indent,
                 );
-                if cut >= len {
-                    break len;
+                // At the top level the rest of the file is the last chunk;
+                // inside a container the pass reads on to its closer.
+                if cut >= len && open.is_empty() {
+                    break (len, false);
                 }
                 if opts.max_unit_tokens != 0
                     && unit_tokens(&self.source, pos, cut, &self.literals) > opts.max_unit_tokens
@@ -352,11 +504,53 @@ impl ChunkPlan {
                         allowed: opts.max_unit_tokens,
                     });
                 }
+                // The innermost container's closer is known (found by a
+                // probe of the file's tail) and the window reaches it: the
+                // rest of the container is its last chunk.
+                let known = open
+                    .last()
+                    .and_then(|&k| self.containers.get(k))
+                    .and_then(|c| c.closer);
+                if let Some((s, e)) = known {
+                    if cut >= s {
+                        break (e.max(pos + 1).min(len), true);
+                    }
+                }
+                let stuck = window >= step.saturating_mul(STUCK_STEPS);
+                // A unit this many steps long is cut inside when it is a
+                // container; the file's tail is probed for its closer once
+                // per place.
+                let enter = window >= step.saturating_mul(ENTER_STEPS);
+                let probe = (window == step.saturating_mul(ENTER_STEPS)).then_some(step);
+                let read = self.read_window(
+                    grammar,
+                    Chunk {
+                        start: pos,
+                        end: cut.min(len),
+                        start_point: point,
+                    },
+                    &open,
+                    enter,
+                    probe,
+                )?;
+                // The innermost container ends in the window: the chunk
+                // ends with it (its closer is now known).
+                if let Some((last, unit_end)) = read.closed {
+                    if let Some(&k) = open.last() {
+                        self.containers[k].closer = Some((last, unit_end));
+                    }
+                    break (unit_end.max(pos + 1).min(len), true);
+                }
+                if cut >= len {
+                    // A container that never closes (a file with errors):
+                    // the rest is the last chunk.
+                    break (len, false);
+                }
+                let kids = &read.kids;
                 // From the first child with a syntax error (or unpaired
                 // braces) on, the cut and tree-sitter's error recovery at it
                 // may have changed the tree; the children before it are the
                 // whole file's.
-                let kids = self.root_children(grammar, pos, cut, point)?;
                 let first_error = kids.iter().position(|c| c.has_error).unwrap_or(kids.len());
                 // A child that starts inside a multi-line literal or comment
                 // is error recovery reading its text as code (a window cut
@@ -366,28 +560,34 @@ impl ChunkPlan {
                     .position(|c| self.literals.inside(c.start))
                     .unwrap_or(kids.len());
                 // A window whose root is an ERROR node trusts only its
-                // leading whole units (`root_children`), never the rest,
+                // leading whole units (`read_window`), never the rest,
                 // however long it grows. Otherwise an error that stays in a
                 // window of 8 steps and more is the file's own.
                 let lost = kids.first().is_some_and(|c| c.lost);
-                let trusted = if !lost && window >= step.saturating_mul(STUCK_STEPS) {
+                let trusted = if !lost && stuck {
                     kids.len()
                 } else {
                     first_error
                 }
                 .min(in_literal);
                 // The chunk ends before the last trusted child that can
-                // start a unit: not an extra (a comment), in column 0. Error
-                // recovery at a cut may close the unit in progress early
-                // and leave the rest of its body as statements at the top
-                // level (indented, in formatted code): the unit goes to the
-                // next chunk with them.
+                // start a unit: not an extra (a comment), in its level's
+                // column. Error recovery at a cut may close the unit in
+                // progress early and leave the rest of its body as
+                // statements at the top level (indented, in formatted
+                // code): the unit goes to the next chunk with them.
                 //
                 // A unit starts with the children before it that belong to
                 // it (Rust attributes, the comments among and before them:
                 // the index widens a function's span over them), so the
                 // chunk ends before those.
                 let trusted = kids.get(..trusted).unwrap_or(&[]);
+                // Inside a container, a chunk holds one member at least
+                // (not its header alone).
+                let floor = open
+                    .last()
+                    .and_then(|&k| self.containers.get(k))
+                    .map_or(pos, |c| c.header_end.max(pos));
                 let boundary = (0..trusted.len())
                     .rev()
                     .filter(|&i| trusted[i].starts_unit)
@@ -398,18 +598,37 @@ impl ChunkPlan {
                         }
                         trusted[j].start
                     })
-                    .find(|&b| b > pos && b < cut);
+                    .find(|&b| b > floor && b < cut);
                 if let Some(b) = boundary {
-                    break b;
+                    break (b, false);
                 }
-                // No whole unit yet: a larger window.
+                // No whole unit yet. A window grown this far over one unit
+                // that is a container: cut inside it (the pass goes on at
+                // the same place, one level down).
+                if let Some(c) = read.enter {
+                    if self.lines.is_none() {
+                        self.lines = Some(line_starts(&self.source));
+                    }
+                    self.containers.push(c);
+                    open.push(self.containers.len() - 1);
+                    break (pos, false);
+                }
+                // Otherwise a larger window.
                 window = window.saturating_mul(2);
             };
+            if end == pos {
+                // Entered a container: read the same place again inside it.
+                continue;
+            }
             self.chunks.push(Chunk {
                 start: pos,
                 end,
                 start_point: point,
             });
+            self.enclosing.push(open.clone());
+            if closes {
+                open.pop();
+            }
             point = advance(point, self.source.get(pos..end).unwrap_or(&[]));
             pos = end;
         }
@@ -419,19 +638,216 @@ impl ChunkPlan {
                 end: 0,
                 start_point: Point { row: 0, column: 0 },
             });
+            self.enclosing.push(Vec::new());
         }
         Ok(())
     }
 
-    /// The root's children of a parse of `start..end`, the tree dropped.
-    fn root_children(
+    /// The ranges read with a chunk `start..end` inside the containers
+    /// `enclosing` (outermost first): the PHP tag, the headers that end
+    /// before it, the known closers that start after it; in file order.
+    fn context_ranges(&self, start: usize, end: usize, enclosing: &[usize]) -> Vec<(usize, usize)> {
+        let mut out: Vec<(usize, usize)> = Vec::new();
+        if let Some(h) = self.head {
+            if start >= h && h > 0 {
+                out.push((0, h));
+            }
+        }
+        for &k in enclosing {
+            if let Some(c) = self.containers.get(k) {
+                if c.header_end <= start && c.start < c.header_end {
+                    out.push((c.start, c.header_end));
+                }
+            }
+        }
+        for &k in enclosing.iter().rev() {
+            if let Some((s, e)) = self.containers.get(k).and_then(|c| c.closer) {
+                if s >= end && e > s {
+                    out.push((s, e));
+                }
+            }
+        }
+        // In file order, none overlapping another or the chunk.
+        let mut last = 0usize;
+        out.retain(|&(s, e)| {
+            let keep = s >= last && (e <= start || s >= end);
+            if keep {
+                last = e;
+            }
+            keep
+        });
+        out
+    }
+
+    /// A unit the window at `start` cannot be read as (error recovery at
+    /// the cut made it an ERROR: C++'s namespaces) may be one that the
+    /// file's last lines close (a file of one unit: issue 31, item 3).
+    /// Each of the last one to four lines before the innermost known
+    /// closer (or the file's end) is tried as its closer, read after the
+    /// first `step` bytes or so of the window (cut as windows are); a tree
+    /// without errors in which the window's first unit runs into those
+    /// lines makes it a container whose closer is known.
+    fn probe_tail(
         &mut self,
         grammar: Lang,
         start: usize,
-        end: usize,
+        step: usize,
         start_point: Point,
-    ) -> Result<Vec<Child>, LangError> {
-        let mut tree = self.parse_range(grammar, None, start, end, start_point)?;
+        open: &[usize],
+    ) -> Result<Option<Container>, LangError> {
+        // Python's units close with no token of their own: nothing to find.
+        if *OFFSIDE.get(self.lang) {
+            return Ok(None);
+        }
+        let indent = open
+            .last()
+            .and_then(|&k| self.containers.get(k))
+            .map_or(0, |c| c.indent);
+        let end = unit_cut(
+            &self.source,
+            start.saturating_add(step),
+            step,
+            CLOSERS.get(self.lang),
+            &self.literals,
+            indent,
+        );
+        let limit = open
+            .last()
+            .and_then(|&k| self.containers.get(k))
+            .and_then(|c| c.closer)
+            .map_or(self.source.len(), |(s, _)| s);
+        if self.lines.is_none() {
+            self.lines = Some(line_starts(&self.source));
+        }
+        // Where the lines before `limit` start, last first (blank ones
+        // skipped).
+        let mut tails = Vec::new();
+        let mut at = limit;
+        while tails.len() < 4 && at > end {
+            let line = self.source[..at.saturating_sub(1)]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            if line <= end {
+                break;
+            }
+            if !self.source[line..at].iter().all(u8::is_ascii_whitespace) {
+                tails.push(line);
+            }
+            at = line;
+        }
+        let spec = crate::spec::spec(grammar);
+        for tail in tails {
+            let mut ctx = self.context_ranges(start, end, open);
+            ctx.retain(|&(s, _)| s < end);
+            ctx.push((tail, limit));
+            ctx.extend(
+                self.context_ranges(start, limit, open)
+                    .into_iter()
+                    .filter(|&(s, _)| s >= limit),
+            );
+            let mut tree = self.parse_range(grammar, None, start, end, start_point, &ctx)?;
+            // With the macros the file defines masked, as its chunks may be
+            // read (`with_chunk`'s tolerant parse).
+            if tree.root_node().has_error() && grammar == self.lang {
+                if let Some(directives) = &self.directives {
+                    let text = self.source.get(start..end).unwrap_or(&[]);
+                    if let Some(masked) =
+                        crate::macros::mask_macros_in(self.lang, text, Some(directives))
+                    {
+                        tree = self.parse_range(
+                            grammar,
+                            Some(&masked),
+                            start,
+                            end,
+                            start_point,
+                            &ctx,
+                        )?;
+                    }
+                }
+            }
+            let root = tree.root_node();
+            // Errors may be the window's (a member cut short, a file's
+            // own); not in the tail, which must close the unit.
+            if root.is_error() {
+                continue;
+            }
+            let mut level = root;
+            let mut floor = start;
+            for &k in open {
+                let Some(c) = self.containers.get(k) else {
+                    return Ok(None);
+                };
+                match child_at(level, c.start, c.path.first().copied())
+                    .and_then(|u| member_list(u, &c.path))
+                {
+                    Some(m) => level = m,
+                    None => return Ok(None),
+                }
+                floor = floor.max(c.header_end);
+            }
+            let mut cursor = level.walk();
+            let first = level
+                .children(&mut cursor)
+                .find(|c| c.start_byte() >= floor && c.is_named() && !c.is_extra());
+            let Some(u) = first.filter(|u| u.end_byte() > tail) else {
+                continue;
+            };
+            let Some(mut c) = container_of(spec, u) else {
+                continue;
+            };
+            let Some(m) = member_list(u, &c.path) else {
+                continue;
+            };
+            // The tail holds no error, and closes the unit with a token of
+            // its own, nothing after it but tokens and comments.
+            let mut in_tail = crate::walk::preorder(root)
+                .filter(|n| n.end_byte() > tail && n.start_byte() >= tail.min(u.end_byte()));
+            if in_tail.any(|n| n.is_error() || n.is_missing())
+                || !closes_with_token(u, m)
+                || root_after_errs(u)
+            {
+                continue;
+            }
+            let last = members(m).last().map_or(tail, |n| n.end_byte());
+            c.closer = Some((last.max(tail), unit_end(u)));
+            return Ok(Some(c));
+        }
+        Ok(None)
+    }
+
+    /// The byte ranges read with chunk `i` besides its own bytes (module
+    /// docs): the PHP tag before it, the headers and closers of the units
+    /// it lies in; in file order. Empty for a chunk of whole top-level
+    /// units of a language without a tag.
+    pub fn context(&self, i: usize) -> Vec<(usize, usize)> {
+        if let Some(given) = &self.given {
+            return given.get(i).cloned().unwrap_or_default();
+        }
+        match (self.chunks.get(i), self.enclosing.get(i)) {
+            (Some(c), Some(enc)) => self.context_ranges(c.start, c.end, enc),
+            (Some(c), None) => self.context_ranges(c.start, c.end, &[]),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Parse `window` (inside the containers `open`) and read its level's
+    /// children, the tree dropped.
+    fn read_window(
+        &mut self,
+        grammar: Lang,
+        window: Chunk,
+        open: &[usize],
+        want_enter: bool,
+        probe: Option<usize>,
+    ) -> Result<Window, LangError> {
+        let Chunk {
+            start,
+            end,
+            start_point,
+        } = window;
+        let ctx = self.context_ranges(start, end, open);
+        let mut tree = self.parse_range(grammar, None, start, end, start_point, &ctx)?;
         // With the macros masked, a unit's masked leading macro (`API int
         // f(...)`) is blanks: the unit starts at its line's start.
         let mut view: Option<Vec<u8>> = None;
@@ -444,7 +860,8 @@ impl ChunkPlan {
                 if let Some(masked) =
                     crate::macros::mask_macros_in(self.lang, text, Some(directives))
                 {
-                    let alt = self.parse_range(grammar, Some(&masked), start, end, start_point)?;
+                    let alt =
+                        self.parse_range(grammar, Some(&masked), start, end, start_point, &ctx)?;
                     if count_errors(alt.root_node()) < count_errors(tree.root_node()) {
                         tree = alt;
                         view = Some(masked);
@@ -453,42 +870,108 @@ impl ChunkPlan {
             }
         }
         let root = tree.root_node();
+        let spec = crate::spec::spec(grammar);
+        // The level: the root, or the member list of the innermost
+        // container (found from the root along each container's path).
+        let mut level = root;
+        let mut unit = None;
+        let mut floor = start;
+        for &k in open {
+            let Some(c) = self.containers.get(k) else {
+                break;
+            };
+            let found = child_at(level, c.start, c.path.first().copied())
+                .and_then(|u| member_list(u, &c.path).map(|m| (u, m)));
+            let Some((u, m)) = found else {
+                // Not the tree the container was cut by (error recovery
+                // at the cut lost it): nothing trusted; a unit the file's
+                // tail closes may still be entered.
+                drop(tree);
+                let enter = match probe {
+                    Some(step) if want_enter => {
+                        self.probe_tail(grammar, start, step, start_point, open)?
+                    }
+                    _ => None,
+                };
+                return Ok(Window {
+                    kids: Vec::new(),
+                    enter,
+                    closed: None,
+                });
+            };
+            unit = Some(u);
+            level = m;
+            floor = floor.max(c.header_end);
+        }
+        let indent = open
+            .last()
+            .and_then(|&k| self.containers.get(k))
+            .map_or(0, |c| c.indent);
+        // The innermost container closes in the window.
+        let closed = unit.and_then(|u| {
+            // At the file's end a unit that ends with its own closing
+            // token closes there, errors inside it or not (they are the
+            // file's own: no cut is left).
+            let at_end = end >= self.source.len();
+            let closes = u.end_byte() <= end
+                && ((at_end && closes_with_token(u, level))
+                    || (!u.has_error()
+                        && (at_end
+                            || u.next_sibling().is_some_and(|n| !n.is_extra())
+                            || closes_with_token(u, level))));
+            if !closes {
+                return None;
+            }
+            let last = members(level).last().map_or(u.end_byte(), |n| n.end_byte());
+            Some((last.min(u.end_byte()), unit_end(u)))
+        });
         // A root that is itself an ERROR node (tree-sitter-ruby's recovery
         // from a `def` cut before its `end`) may still hold whole units
         // before the cut, then loose tokens and parts: only a function,
         // scope or wrapper of the language's spec is trusted there (not a
         // leaf, not a Python decorator split from its class), nor anything
         // after the first other child.
-        let lost = root.is_error();
-        let spec = crate::spec::spec(grammar);
-        let mut cursor = root.walk();
+        let lost = level.is_error();
         let source = &self.source;
-        // Where a child starts in column 0 of the file: at its own first
-        // byte, or (masked view) at its line's start when everything before
-        // it on the line is a masked macro that starts in column 0.
-        let unit_start = |c: tree_sitter::Node<'_>| -> Option<usize> {
+        // Where a child starts in its level's column of the file: at its
+        // own first byte, or (masked view) at its line's column `indent`
+        // when everything before it on the line is a masked macro and
+        // blanks.
+        let unit_start = |c: tree_sitter::Node<'_>, long: bool| -> Option<usize> {
             let col = c.start_position().column;
-            if col == 0 {
+            if col == indent || long {
                 return Some(c.start_byte());
             }
             let v = view.as_deref()?;
             let line = c.start_byte().checked_sub(col)?;
             let blank = v
-                .get(line - start..c.start_byte() - start)
-                .is_some_and(|b| b.iter().all(|&x| x == b' '));
+                .get(line.checked_sub(start)?..c.start_byte() - start)
+                .is_some_and(|b| b.iter().all(|&x| x == b' ' || x == b'\t'));
             let word = source
-                .get(line)
+                .get(line + indent)
                 .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_');
-            (blank && word).then_some(line)
+            (blank && word && col > indent).then_some(line + indent)
         };
-        let kids = root
-            .children(&mut cursor)
-            .map(|c| Child {
+        let mut lines = LineSweep::new(source);
+        // Python's units end where their lines' indentation does: never
+        // cut inside a line.
+        let minified_ok = !*OFFSIDE.get(grammar);
+        let mut cursor = level.walk();
+        let mut kids = Vec::new();
+        for c in level.children(&mut cursor) {
+            // The context's nodes (a header, the PHP tag) and a level's
+            // own tokens (`{`, `}`) are not the window's children.
+            if c.start_byte() < floor || (!c.is_named() && !c.is_extra() && level != root) {
+                continue;
+            }
+            let long = minified_ok && lines.long_line(c.start_byte(), LONG_LINE);
+            let at = unit_start(c, long);
+            kids.push(Child {
                 kind: c.kind_id(),
                 start: if c.is_extra() {
                     c.start_byte()
                 } else {
-                    unit_start(c).unwrap_or(c.start_byte())
+                    at.unwrap_or(c.start_byte())
                 },
                 end: c.end_byte(),
                 lost,
@@ -497,14 +980,65 @@ impl ChunkPlan {
                     || c.is_error()
                     || c.is_missing()
                     || !braces_balance(c),
-                starts_unit: !c.is_extra() && unit_start(c).is_some(),
-                attaches: c.start_position().column == 0
+                starts_unit: !c.is_extra() && at.is_some(),
+                attaches: (c.start_position().column == indent || long)
                     && (c.is_extra()
                         || spec.leading_siblings.contains(&c.kind())
                         || spec.between_siblings.contains(&c.kind())),
-            })
-            .collect();
-        Ok(kids)
+            });
+        }
+        let enter = if want_enter {
+            let first = {
+                let mut cursor = level.walk();
+                let found = level
+                    .children(&mut cursor)
+                    .find(|c| c.start_byte() >= floor && c.is_named() && !c.is_extra());
+                found
+            };
+            // The only unit of the window (nothing after it but comments),
+            // or one that runs into the cut's errors.
+            let alone = |u: &tree_sitter::Node<'_>| {
+                let mut next = u.next_sibling();
+                while let Some(n) = next {
+                    if !n.is_extra() {
+                        return false;
+                    }
+                    next = n.next_sibling();
+                }
+                true
+            };
+            first
+                .filter(|u| u.has_error() || alone(u))
+                .and_then(|u| container_of(spec, u))
+        } else {
+            None
+        };
+        let lost_level = level.is_error() || kids.first().is_some_and(|c| c.has_error);
+        let enter = match enter {
+            // Its closer is looked for at once (the file's tail): the
+            // chunks inside it are then read with it, also in a file whose
+            // syntax errors keep the pass from seeing the unit close.
+            Some(mut c) => {
+                if let Some(step) = probe {
+                    if let Some(p) = self.probe_tail(grammar, start, step, start_point, open)? {
+                        if p.start == c.start && p.path == c.path {
+                            c.closer = p.closer;
+                        }
+                    }
+                }
+                Some(c)
+            }
+            None if want_enter && lost_level => match probe {
+                Some(step) => self.probe_tail(grammar, start, step, start_point, open)?,
+                None => None,
+            },
+            None => None,
+        };
+        Ok(Window {
+            kids,
+            enter,
+            closed,
+        })
     }
 
     /// The file's language.
@@ -548,16 +1082,30 @@ impl ChunkPlan {
             return Ok(None);
         };
         let grammar = how.grammar.unwrap_or(self.lang);
-        let tree = self.parse_range(grammar, None, chunk.start, chunk.end, chunk.start_point)?;
+        let ctx = self.context(i);
+        let tree = self.parse_range(
+            grammar,
+            None,
+            chunk.start,
+            chunk.end,
+            chunk.start_point,
+            &ctx,
+        )?;
         let mut best = (grammar, count_errors(tree.root_node()), tree);
         if best.1 > 0 && how.fallbacks {
             for &alt in grammar.fallback_grammars() {
-                let tree =
-                    match self.parse_range(alt, None, chunk.start, chunk.end, chunk.start_point) {
-                        Ok(t) => t,
-                        Err(LangError::Budget { .. }) => continue,
-                        Err(e) => return Err(e),
-                    };
+                let tree = match self.parse_range(
+                    alt,
+                    None,
+                    chunk.start,
+                    chunk.end,
+                    chunk.start_point,
+                    &ctx,
+                ) {
+                    Ok(t) => t,
+                    Err(LangError::Budget { .. }) => continue,
+                    Err(e) => return Err(e),
+                };
                 let errors = count_errors(tree.root_node());
                 if errors < best.1 {
                     best = (alt, errors, tree);
@@ -575,6 +1123,7 @@ impl ChunkPlan {
                     chunk.start,
                     chunk.end,
                     chunk.start_point,
+                    &ctx,
                 ) {
                     let errors = count_errors(tree.root_node());
                     if errors < best.1 {
@@ -607,7 +1156,8 @@ impl ChunkPlan {
     }
 
     /// One parse of `start..end` with `grammar` (of `text`, that range's
-    /// bytes, when given: the masked bytes), under the shared budget.
+    /// bytes, when given: the masked bytes), with the `context` ranges of
+    /// the file read with it, under the shared budget.
     fn parse_range(
         &mut self,
         grammar: Lang,
@@ -615,11 +1165,29 @@ impl ChunkPlan {
         start: usize,
         end: usize,
         start_point: Point,
+        context: &[(usize, usize)],
     ) -> Result<Tree, LangError> {
         let own = self.source.get(start..end).unwrap_or(&[]);
         let text = text.unwrap_or(own);
         let view = crate::view::parser_view(grammar, text);
         let text = view.as_deref().unwrap_or(text);
+        let mut ctx_bytes: Vec<(TsRange, std::borrow::Cow<'_, [u8]>)> =
+            Vec::with_capacity(context.len());
+        for &(s, e) in context {
+            let bytes = self.source.get(s..e).unwrap_or(&[]);
+            let (sp, ep) = (self.point_of(s), self.point_of(e));
+            let viewed = crate::view::parser_view(grammar, bytes);
+            ctx_bytes.push((
+                TsRange {
+                    start_byte: s,
+                    end_byte: e,
+                    start_point: sp,
+                    end_point: ep,
+                },
+                viewed.map_or(std::borrow::Cow::Borrowed(bytes), std::borrow::Cow::Owned),
+            ));
+        }
+        let ctx: Vec<(TsRange, &[u8])> = ctx_bytes.iter().map(|(r, b)| (*r, &**b)).collect();
         let input = Input {
             text,
             base: start,
@@ -629,6 +1197,7 @@ impl ChunkPlan {
                 start_point,
                 end_point: advance(start_point, text),
             }),
+            context: &ctx,
         };
         let limits = Limits {
             ops: self.ops_left,
@@ -653,6 +1222,19 @@ impl ChunkPlan {
                 },
             })
         })
+    }
+
+    /// The row and byte column of offset `at` (from the line index, built
+    /// on first use).
+    fn point_of(&self, at: usize) -> Point {
+        match &self.lines {
+            Some(lines) => {
+                let row = lines.partition_point(|&s| s <= at).saturating_sub(1);
+                let col = at - lines.get(row).copied().unwrap_or(0);
+                Point { row, column: col }
+            }
+            None => crate::parse::point_at(&self.source, at),
+        }
     }
 }
 
@@ -692,25 +1274,55 @@ fn braces_balance(node: tree_sitter::Node<'_>) -> bool {
 /// syntax errors as the file's own.
 const STUCK_STEPS: usize = 8;
 
+/// A window grown to this many [`ChunkOptions::chunk_bytes`] over one unit
+/// that is a container is cut inside the unit (its trees then cost a few
+/// steps' worth, not the unit's).
+const ENTER_STEPS: usize = 4;
+
 /// Where a window that should end near `at` ends: before the first line
-/// in `at..at + scan` that begins in column 0 with a letter, `_` or `@`
-/// (where top-level units begin in every supported language: a cut there
-/// rarely falls inside a unit), not with one of `closers` and not inside a
+/// in `at..at + scan` that begins, after `indent` blanks (the column the
+/// level's units start in: 0 at the top level), with a letter, `_` or `@`
+/// (where units begin in every supported language: a cut there rarely
+/// falls inside a unit), not with one of `closers` and not inside a
 /// multi-line literal or comment (`literals`), else at the first line end
 /// after `at` that is not inside one (the file's end when there is none).
+/// A line that runs on far past the window (minified code) is cut inside,
+/// after its first `;` or `}` from `at` on.
 fn unit_cut(
     source: &[u8],
     at: usize,
     scan: usize,
     closers: &[&str],
     literals: &crate::Literals,
+    indent: usize,
 ) -> usize {
+    let limit = at.saturating_add(scan).min(source.len());
+    // A line that runs on past two windows (only that far is looked at:
+    // a minified line is not read to its end for each window).
+    let horizon = limit.saturating_add(scan).min(source.len());
+    let runs_on = horizon < source.len()
+        && !source
+            .get(at.saturating_sub(1).min(horizon)..horizon)
+            .unwrap_or(&[])
+            .contains(&b'\n');
+    if runs_on {
+        let from = at.min(limit);
+        let inside = source
+            .get(from..limit)
+            .unwrap_or(&[])
+            .iter()
+            .position(|&b| b == b';' || b == b'}')
+            .map(|i| from + i + 1)
+            .filter(|&p| !literals.inside(p));
+        if let Some(p) = inside {
+            return p;
+        }
+    }
     let mut first = line_end_at(source, at);
     // Never inside a multi-line literal or comment: after it.
     while let Some(end) = literals.end_of(first) {
         first = line_end_at(source, end.max(first + 1));
     }
-    let limit = at.saturating_add(scan).min(source.len());
     let mut line = first;
     while line < limit {
         if literals.inside(line) {
@@ -720,6 +1332,15 @@ fn unit_cut(
             continue;
         }
         let rest = source.get(line..).unwrap_or_default();
+        let lead = rest
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        let rest = if lead == indent {
+            rest.get(lead..).unwrap_or_default()
+        } else {
+            &[]
+        };
         let starts = rest
             .first()
             .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_' || b == b'@');
@@ -735,6 +1356,277 @@ fn unit_cut(
         line = line_end_at(source, line + 1);
     }
     first
+}
+
+/// A line longer than this many bytes (minified code) may be cut inside:
+/// a unit that starts anywhere on it can start a chunk.
+const LONG_LINE: usize = 4096;
+
+/// Whether the lines that children start on are long, for children met in
+/// file order: each byte is looked at a bounded number of times.
+struct LineSweep<'a> {
+    source: &'a [u8],
+    /// The stretch last looked at, `[start, end)`, and whether its line is
+    /// long.
+    known: (usize, usize, bool),
+}
+
+impl<'a> LineSweep<'a> {
+    fn new(source: &'a [u8]) -> Self {
+        LineSweep {
+            source,
+            known: (0, 0, false),
+        }
+    }
+
+    /// Whether the line holding `at` is longer than `limit` bytes.
+    fn long_line(&mut self, at: usize, limit: usize) -> bool {
+        let (s, e, long) = self.known;
+        if s <= at && at < e {
+            return long;
+        }
+        let src = self.source;
+        let ahead = src
+            .get(at..at.saturating_add(limit).min(src.len()))
+            .unwrap_or(&[]);
+        let Some(nl) = ahead.iter().position(|&b| b == b'\n') else {
+            // No line end within `limit` bytes (or the file ends first).
+            let end = at + ahead.len();
+            let long = end < src.len() || ahead.len() >= limit;
+            self.known = (at, end.max(at + 1), long);
+            return long;
+        };
+        let end = at + nl + 1;
+        let back_from = at.saturating_sub(limit);
+        let behind = src.get(back_from..at).unwrap_or(&[]);
+        let long = match behind.iter().rposition(|&b| b == b'\n') {
+            Some(i) => end - (back_from + i + 1) > limit,
+            None => back_from > 0 || end > limit,
+        };
+        self.known = (at, end, long);
+        long
+    }
+}
+
+/// Where each line of `source` starts.
+fn line_starts(source: &[u8]) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(
+            source
+                .iter()
+                .enumerate()
+                .filter(|&(_, &b)| b == b'\n')
+                .map(|(i, _)| i + 1),
+        )
+        .collect()
+}
+
+/// A PHP file's opening tag, when the file is one block of PHP code: it
+/// starts with `<?php` and a blank, and holds no `?>` but at its end (a
+/// chunk of it read after the tag reads as the whole file reads it).
+fn php_head(source: &[u8]) -> Option<usize> {
+    let tag = source.get(..5)?;
+    if !tag.eq_ignore_ascii_case(b"<?php") || !source.get(5)?.is_ascii_whitespace() {
+        return None;
+    }
+    let body = source.get(5..)?;
+    let trimmed = body.trim_ascii_end();
+    let body = trimmed.strip_suffix(b"?>").unwrap_or(trimmed);
+    (!body.windows(2).any(|w| w == b"?>")).then_some(5)
+}
+
+/// Node kinds that hold top-level declarations without being a scope of
+/// the language's spec: the C preprocessor's conditional groups (an
+/// include guard), C++'s `extern "C" { }`, TypeScript's namespaces and
+/// ambient modules.
+const BLOCKS: &[&str] = &[
+    "preproc_ifdef",
+    "preproc_if",
+    "linkage_specification",
+    "internal_module",
+    "module",
+];
+
+/// The fields a container's member list is found under, tried in order
+/// from the unit down (a class's `body`, a decorated or exported
+/// definition's `definition` / `declaration`, a C++ declaration's `type`).
+const DESCEND: &[&str] = &["body", "definition", "declaration", "type"];
+
+/// The member list under `u` along `path` (the kinds from `u` down).
+fn member_list<'t>(u: tree_sitter::Node<'t>, path: &[u16]) -> Option<tree_sitter::Node<'t>> {
+    if path.first() != Some(&u.kind_id()) {
+        return None;
+    }
+    let mut m = u;
+    for &kind in path.get(1..).unwrap_or(&[]) {
+        m = descend(m, m.id() == u.id()).filter(|n| n.kind_id() == kind)?;
+    }
+    Some(m)
+}
+
+/// One step down from a unit towards its member list: the child under
+/// one of the [`DESCEND`] fields, else a wrapper's only named child that
+/// starts where it does, from the unit itself (`first`: TypeScript's
+/// `namespace N {}` is a statement that holds the namespace).
+fn descend(m: tree_sitter::Node<'_>, first: bool) -> Option<tree_sitter::Node<'_>> {
+    DESCEND
+        .iter()
+        .find_map(|f| m.child_by_field_name(f))
+        .or_else(|| {
+            (first && m.named_child_count() == 1)
+                .then(|| m.named_child(0))
+                .flatten()
+                .filter(|c| c.start_byte() == m.start_byte() && !c.is_extra())
+        })
+        .filter(|n| !n.is_missing())
+}
+
+/// The members of a member list: its named children under no field (or
+/// the field `member`).
+fn members(m: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
+    let mut out = Vec::new();
+    let mut cursor = m.walk();
+    if cursor.goto_first_child() {
+        loop {
+            let n = cursor.node();
+            // JavaScript names its class members' field `member`; other
+            // fields are the header's (a name, a condition) or an `#else`.
+            let field = cursor.field_name();
+            if n.is_named() && !n.is_missing() && matches!(field, None | Some("member")) {
+                out.push(n);
+            }
+            if !cursor.goto_next_sibling() {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Where unit `u` ends with the `;` tokens of its parent that close it
+/// (the `;` after a C++ class's `}`), not the parent's own closer (its
+/// last token, under a parent that is not the root).
+fn unit_end(u: tree_sitter::Node<'_>) -> usize {
+    let mut end = u.end_byte();
+    let mut next = u.next_sibling();
+    let nested = u.parent().is_some_and(|p| p.parent().is_some());
+    while let Some(n) = next {
+        if n.is_named() || n.is_extra() || n.is_missing() || n.kind() != ";" {
+            break;
+        }
+        if nested && n.next_sibling().is_none() {
+            break;
+        }
+        end = n.end_byte();
+        next = n.next_sibling();
+    }
+    end
+}
+
+/// Whether a sibling after `u` (up to the root) is or holds an error.
+fn root_after_errs(u: tree_sitter::Node<'_>) -> bool {
+    let mut n = Some(u);
+    while let Some(x) = n {
+        let mut next = x.next_sibling();
+        while let Some(y) = next {
+            if y.has_error() || y.is_error() || y.is_missing() {
+                return true;
+            }
+            next = y.next_sibling();
+        }
+        n = x.parent();
+    }
+    false
+}
+
+/// The child of `level` that starts at `start` (of kind `kind`).
+fn child_at(
+    level: tree_sitter::Node<'_>,
+    start: usize,
+    kind: Option<u16>,
+) -> Option<tree_sitter::Node<'_>> {
+    let mut cursor = level.walk();
+    let found = level
+        .children(&mut cursor)
+        .find(|c| c.start_byte() == start && Some(c.kind_id()) == kind);
+    found
+}
+
+/// Whether the unit `u` (member list `m`) ends with a token of its own
+/// that closes it (`}`, `end`, `#endif`, `};`), present in the text.
+fn closes_with_token(u: tree_sitter::Node<'_>, m: tree_sitter::Node<'_>) -> bool {
+    let closing = |n: tree_sitter::Node<'_>| {
+        n.child_count()
+            .checked_sub(1)
+            .and_then(|i| n.child(i))
+            .is_some_and(|c| !c.is_named() && !c.is_missing())
+    };
+    closing(u) || closing(m)
+}
+
+/// `u` as a container the boundary pass can cut inside: no function (nor
+/// a function on the way down to its members) with a member list and a
+/// header before its first member.
+fn container_of(spec: &crate::spec::LangSpec, u: tree_sitter::Node<'_>) -> Option<Container> {
+    let is_function = |n: tree_sitter::Node<'_>| spec.functions.iter().any(|r| r.kind == n.kind());
+    if is_function(u) {
+        return None;
+    }
+    let mut path = vec![u.kind_id()];
+    let mut m = u;
+    for _ in 0..=DESCEND.len() {
+        let Some(n) = descend(m, m.id() == u.id()) else {
+            break;
+        };
+        if is_function(n) {
+            return None;
+        }
+        path.push(n.kind_id());
+        m = n;
+    }
+    // A scope of the language's spec on the way (a class, a namespace, a
+    // module, an impl), or a block of declarations that is none: an
+    // include guard or other conditional group, an `extern "C"` block, a
+    // TypeScript namespace.
+    let mut on_path = std::iter::successors(Some(m), |n| {
+        (n.id() != u.id()).then(|| n.parent()).flatten()
+    });
+    if !on_path.any(|n| {
+        let kind = n.kind();
+        spec.scopes.iter().any(|r| r.kind == kind) || BLOCKS.contains(&kind)
+    }) {
+        return None;
+    }
+    let list = members(m);
+    let first = *list.first()?;
+    if first.start_byte() <= u.start_byte() {
+        return None;
+    }
+    // A unit with syntax errors among its members (but the last, which the
+    // cut may have cut short) is not cut inside: error recovery there
+    // depends on what else is read, and the file is read as before.
+    if list
+        .split_last()
+        .is_some_and(|(_, rest)| rest.iter().any(|n| n.has_error()))
+    {
+        return None;
+    }
+    // The members' column: the last member's that is no comment (a
+    // class's first may be an access specifier, outdented).
+    let indent = list
+        .iter()
+        .rev()
+        .find(|n| !n.is_extra())
+        .unwrap_or(&first)
+        .start_position()
+        .column;
+    Some(Container {
+        start: u.start_byte(),
+        header_end: first.start_byte(),
+        closer: None,
+        path,
+        indent,
+    })
 }
 
 /// The estimated tokens ([`estimate_tokens`]) of `source[start..end]`, a
@@ -762,6 +1654,22 @@ fn unit_tokens(source: &[u8], start: usize, end: usize, literals: &crate::Litera
     }
     tokens
 }
+
+/// Languages whose units end where their lines' indentation does (the
+/// off-side rule): no unit has a closing token, no line is cut inside.
+static OFFSIDE: PerLang<bool> = PerLang::new([
+    (Lang::Python, true),
+    (Lang::Go, false),
+    (Lang::Rust, false),
+    (Lang::JavaScript, false),
+    (Lang::TypeScript, false),
+    (Lang::Tsx, false),
+    (Lang::Java, false),
+    (Lang::C, false),
+    (Lang::Cpp, false),
+    (Lang::Ruby, false),
+    (Lang::Php, false),
+]);
 
 /// Words that close a unit at the start of a line (Ruby's `end`): a window
 /// cut before one ends inside the unit it closes, so none is cut there.
@@ -829,37 +1737,100 @@ mod tests {
         s.into_bytes()
     }
 
-    /// Every chunk's root children are the whole file's, node for node.
+    /// Every node of the whole file's tree that lies within one chunk is
+    /// in that chunk's tree, node for node, and nothing else is (a chunk
+    /// inside a unit also holds the unit's header and closer, which lie in
+    /// no chunk of their own then); the functions indexed chunk by chunk
+    /// are the whole file's. Gives the number of chunks.
     fn same_nodes(lang: Lang, src: Vec<u8>, opts: ChunkOptions) -> usize {
         let whole = parse(lang, src.clone()).unwrap();
+        assert_eq!(whole.parse_errors, 0, "{lang}: the whole file has errors");
+        let want_fns: Vec<(String, usize, usize)> = crate::index_functions(&whole)
+            .into_iter()
+            .map(|f| (f.qualname, f.span.start_byte, f.span.end_byte))
+            .collect();
+        let mut plan = ChunkPlan::new(lang, src, &LangParseOptions::default(), &opts).unwrap();
+        let ranges: Vec<(usize, usize)> = plan.chunks().iter().map(|c| (c.start, c.end)).collect();
+        let within = |s: usize, e: usize| {
+            let i = ranges.partition_point(|&(cs, _)| cs <= s);
+            i > 0 && e <= ranges[i - 1].1 && s < ranges[i - 1].1
+        };
+        let show = |n: &crate::FlatNode<'_>| {
+            format!(
+                "{} {:?} {:?}",
+                n.kind(),
+                n.start_position(),
+                n.end_position()
+            )
+        };
         let flat = FlatTree::new(&whole);
         let want: Vec<String> = flat
             .root()
             .descendants()
             .skip(1)
-            .map(|n| {
-                format!(
-                    "{} {:?} {:?}",
-                    n.kind(),
-                    n.start_position(),
-                    n.end_position()
-                )
-            })
+            .filter(|n| within(n.start_byte(), n.end_byte()) && n.start_byte() < n.end_byte())
+            .map(|n| show(&n))
             .collect();
-        let mut plan = ChunkPlan::new(lang, src, &LangParseOptions::default(), &opts).unwrap();
         let mut got = Vec::new();
-        for i in 0..plan.chunks().len() {
+        let mut got_fns = Vec::new();
+        for (i, &(cs, ce)) in ranges.iter().enumerate() {
+            let enclosing = plan.enclosing.get(i).cloned().unwrap_or_default();
+            let containers = plan.containers.clone();
             plan.with_chunk(i, &ChunkParse::default(), |f| {
-                assert_eq!(f.parse_errors, 0);
+                assert_eq!(f.parse_errors, 0, "{lang}: chunk {i} at {cs}");
+                // The nodes from each enclosing container down to its
+                // member list: the whole file's span more of them.
+                let mut path_nodes = std::collections::HashSet::new();
+                let mut level = f.tree.root_node();
+                for &k in &enclosing {
+                    let c = &containers[k];
+                    let u = child_at(level, c.start, c.path.first().copied()).unwrap();
+                    let whole_in_chunk = c.start >= cs && c.closer.is_some_and(|(_, e)| e <= ce);
+                    if whole_in_chunk {
+                        break;
+                    }
+                    let mut n = Some(u);
+                    for &kind in &c.path[1..] {
+                        if let Some(x) = n {
+                            path_nodes.insert((x.kind_id(), x.start_byte(), x.end_byte()));
+                        }
+                        // An empty member list (a chunk of the closer
+                        // alone) has no node.
+                        n = n.and_then(|x| {
+                            descend(x, x.id() == u.id()).filter(|x| x.kind_id() == kind)
+                        });
+                    }
+                    match n {
+                        Some(x) => {
+                            path_nodes.insert((x.kind_id(), x.start_byte(), x.end_byte()));
+                            level = x;
+                        }
+                        None => break,
+                    }
+                }
                 let flat = FlatTree::new(f);
-                got.extend(flat.root().descendants().skip(1).map(|n| {
-                    format!(
-                        "{} {:?} {:?}",
-                        n.kind(),
-                        n.start_position(),
-                        n.end_position()
-                    )
-                }));
+                got.extend(
+                    flat.root()
+                        .descendants()
+                        .skip(1)
+                        .filter(|n| {
+                            n.start_byte() >= cs
+                                && n.end_byte() <= ce
+                                && n.start_byte() < n.end_byte()
+                                && !path_nodes.contains(&(
+                                    n.kind_id(),
+                                    n.start_byte(),
+                                    n.end_byte(),
+                                ))
+                        })
+                        .map(|n| show(&n)),
+                );
+                got_fns.extend(
+                    crate::index_functions(f)
+                        .into_iter()
+                        .filter(|g| g.span.start_byte >= cs && g.span.start_byte < ce)
+                        .map(|g| (g.qualname, g.span.start_byte, g.span.end_byte)),
+                );
             })
             .unwrap();
         }
@@ -872,7 +1843,77 @@ mod tests {
             first.and_then(|i| got.get(i.saturating_sub(2)..i + 2)),
             first.and_then(|i| want.get(i.saturating_sub(2)..i + 2)),
         );
+        assert_eq!(got_fns, want_fns, "{lang}: functions");
         plan.chunks().len()
+    }
+
+    /// Issue 31, item 3: a file that is one top-level unit (a class, a
+    /// namespace, an include guard, a module, an impl), or units nested in
+    /// one another, is cut inside the unit: each chunk is read with the
+    /// unit's header and closer, and reads as the whole file does.
+    #[test]
+    fn one_unit_files_are_cut_inside_the_unit() {
+        let many = |f: &dyn Fn(usize) -> String| (0..300).map(f).collect::<String>();
+        let cases: Vec<(Lang, String)> = vec![
+            (Lang::Python, format!("import os\n\n\n@decorated\nclass A(Base):\n    \"\"\"Doc.\"\"\"\n\n{}\n", many(&|i| format!("    def f{i}(self, a):\n        if a:\n            return {i}\n        return a\n\n")))),
+            (Lang::Python, format!("class A:\n    class B:\n{}\n    def tail(self):\n        return 0\n\n\ndef after():\n    return 1\n", many(&|i| format!("        def f{i}(self, a):\n            return a + {i}\n\n")))),
+            (Lang::Java, format!("package p;\n\npublic class A extends B {{\n{}}}\n", many(&|i| format!("    /** Doc {i}. */\n    @Override\n    public int f{i}(int a) {{\n        return a + {i};\n    }}\n\n")))),
+            (Lang::C, format!("#ifndef X_H\n#define X_H\n\n{}#endif\n", many(&|i| format!("static int f{i}(int a)\n{{\n    return a + {i};\n}}\n\n")))),
+            (Lang::Cpp, format!("namespace outer {{\nnamespace inner {{\n\n{}}}  // namespace inner\n}}  // namespace outer\n", many(&|i| format!("int f{i}(int a) {{\n  return a + {i};\n}}\n\n")))),
+            (Lang::Cpp, format!("class A {{\n public:\n{}}};\n\nint after() {{ return 0; }}\n", many(&|i| format!("  int f{i}(int a) {{\n    return a + {i};\n  }}\n")))),
+            (Lang::Ruby, format!("module M\n  class C < Base\n{}  end\nend\n", many(&|i| format!("    def f{i}(a)\n      a + {i}\n    end\n\n")))),
+            (Lang::Rust, format!("mod m {{\n    impl A {{\n{}    }}\n}}\n", many(&|i| format!("        fn f{i}(&self, a: u32) -> u32 {{\n            a + {i}\n        }}\n")))),
+            (Lang::JavaScript, format!("export class A {{\n{}}}\n", many(&|i| format!("  f{i}(a) {{\n    return a + {i};\n  }}\n")))),
+            (Lang::TypeScript, format!("namespace N {{\n{}}}\n", many(&|i| format!("  export function f{i}(a: number): number {{\n    return a + {i};\n  }}\n")))),
+            (Lang::Php, format!("<?php\n\nnamespace App;\n\nclass A\n{{\n{}}}\n", many(&|i| format!("    public function f{i}($a)\n    {{\n        return $a + {i};\n    }}\n\n")))),
+        ];
+        for (lang, src) in cases {
+            let n = same_nodes(lang, src.into_bytes(), small(1_000));
+            assert!(n > 10, "{lang}: {n} chunks");
+        }
+    }
+
+    /// Issue 31, item 11: PHP files (read after their opening tag) and
+    /// minified files of one long line are cut in chunks too.
+    #[test]
+    fn php_and_one_line_files_are_chunked() {
+        let many = |f: &dyn Fn(usize) -> String| (0..300).map(f).collect::<String>();
+        let cases: Vec<(Lang, String)> = vec![
+            (
+                Lang::Php,
+                format!(
+                    "<?php\n\n{}",
+                    many(&|i| format!("function f{i}($a) {{\n    return $a + {i};\n}}\n\n"))
+                ),
+            ),
+            (
+                Lang::JavaScript,
+                many(&|i| {
+                    format!(
+                        "function f{i}(a){{if(a){{return \"x;}}\"+a}}return {i}}}var v{i}=/;}}/g;"
+                    )
+                }),
+            ),
+            (
+                Lang::C,
+                many(&|i| {
+                    format!("int f{i}(int a){{if(a)return {i};return a;}}static const char*s{i}=\"}};\";")
+                }),
+            ),
+            (
+                Lang::Java,
+                format!(
+                    "class A{{{}}}",
+                    (0..2000)
+                        .map(|i| format!("int f{i}(int a){{return a+{i};}}"))
+                        .collect::<String>()
+                ),
+            ),
+        ];
+        for (lang, src) in cases {
+            let n = same_nodes(lang, src.into_bytes(), small(1_000));
+            assert!(n > 10, "{lang}: {n} chunks");
+        }
     }
 
     /// Issue 31: a chunk of a C or C++ file masks the macros the whole file
@@ -1024,6 +2065,55 @@ mod tests {
             })
             .collect();
         starts_with(Lang::Python, py, b"@dec(");
+    }
+
+    /// A unit that cannot be cut inside (a bundle's wrapper function) and
+    /// is under the node budget is one chunk, parsed whole, on one line or
+    /// on many; over the budget it is the typed refusal.
+    #[test]
+    fn a_function_unit_is_one_chunk_under_the_budget() {
+        let body: String = (0..3000)
+            .map(|i| format!("function f{i}(a){{return a+{i}}}"))
+            .collect();
+        let lines = body.replace("}function", "}\nfunction");
+        for src in [
+            format!("(function(){{{body}}})();\n"),
+            format!("(function () {{\n{lines}\n}})();\n"),
+        ] {
+            let mut plan = ChunkPlan::new(
+                Lang::JavaScript,
+                src.clone().into_bytes(),
+                &LangParseOptions::default(),
+                &small(1_000),
+            )
+            .unwrap();
+            assert_eq!(plan.chunks().len(), 1);
+            let errors = plan
+                .with_chunk(0, &ChunkParse::default(), |f| f.parse_errors)
+                .unwrap();
+            assert_eq!(errors, Some(0));
+            let tight = ChunkOptions {
+                max_unit_tokens: 5_000,
+                ..small(1_000)
+            };
+            let err = ChunkPlan::new(
+                Lang::JavaScript,
+                src.into_bytes(),
+                &LangParseOptions::default(),
+                &tight,
+            )
+            .unwrap_err();
+            assert!(
+                matches!(
+                    err,
+                    LangError::Budget {
+                        limit: BudgetLimit::Unit,
+                        ..
+                    }
+                ),
+                "{err:?}"
+            );
+        }
     }
 
     #[test]

@@ -354,6 +354,7 @@ pub fn parse_lang(
         text,
         base: 0,
         range: None,
+        context: &[],
     };
     let mut spent = Spent::default();
     let mut tree =
@@ -371,6 +372,7 @@ pub fn parse_lang(
                 start_point: tree_sitter::Point { row: 0, column: 0 },
                 end_point: point_at(source.as_slice(), end),
             }),
+            context: &[],
         };
         tree = run_parser(grammar, &code, &limits, &mut spent).map_err(|e| e.into_error(&over))?;
         code_end = end;
@@ -412,6 +414,27 @@ pub(crate) struct Input<'a> {
     pub(crate) text: &'a [u8],
     pub(crate) base: usize,
     pub(crate) range: Option<tree_sitter::Range>,
+    /// Other ranges of the file read with `range` (a chunk's context: the
+    /// headers and closers of the units it lies in, a PHP file's opening
+    /// tag), each with its bytes; in file order, none overlapping `range`.
+    pub(crate) context: &'a [(tree_sitter::Range, &'a [u8])],
+}
+
+impl Input<'_> {
+    /// The bytes at file offset `at`, up to the end of the range they are
+    /// in (empty outside every range).
+    fn bytes_at(&self, at: usize) -> &[u8] {
+        if let Some(i) = at.checked_sub(self.base) {
+            if i < self.text.len() {
+                return self.text.get(i..).unwrap_or(&[]);
+            }
+        }
+        self.context
+            .iter()
+            .find(|(r, _)| r.start_byte <= at && at < r.end_byte)
+            .and_then(|(r, b)| b.get(at - r.start_byte..))
+            .unwrap_or(&[])
+    }
 }
 
 /// Bytes handed to the lexer per read under a read limit.
@@ -489,13 +512,20 @@ pub(crate) fn run_parser(
         parser.reset();
         PARSES.with(|n| n.set(n.get().saturating_add(1)));
         let restricted = match input.range {
-            Some(range) => parser.set_included_ranges(&[range]).is_ok(),
+            Some(range) => {
+                let mut ranges: Vec<tree_sitter::Range> =
+                    input.context.iter().map(|(r, _)| *r).collect();
+                ranges.push(range);
+                ranges.sort_by_key(|r| r.start_byte);
+                parser.set_included_ranges(&ranges).is_ok()
+            }
             None => false,
         };
         let read_over = std::cell::Cell::new(false);
         let mut calls = 0u64;
         let served = std::cell::Cell::new(0u64);
         let tree = if base == 0
+            && input.context.is_empty()
             && limits.ops.is_none()
             && limits.deadline.is_none()
             && limits.reads.is_none()
@@ -523,24 +553,23 @@ pub(crate) fn run_parser(
             // The lexer reads through this callback; under a read limit in
             // chunks, so that the bytes it has read bound its work.
             let mut read = |at: usize, _| -> &[u8] {
-                // File offset `at` is byte `at - base` of the text.
-                let Some(i) = at.checked_sub(base) else {
-                    return &[];
-                };
+                // File offset `at` is byte `at - base` of the text, or of
+                // a context range's bytes.
+                let rest = input.bytes_at(at);
                 let Some(limit) = limits.reads else {
-                    return source.get(i..).unwrap_or(&[]);
+                    return rest;
                 };
-                if i >= source.len() || read_over.get() {
+                if rest.is_empty() || read_over.get() {
                     return &[];
                 }
-                let end = i.saturating_add(READ_CHUNK).min(source.len());
-                let total = served.get().saturating_add((end - i) as u64);
+                let end = READ_CHUNK.min(rest.len());
+                let total = served.get().saturating_add(end as u64);
                 if total > limit {
                     read_over.set(true);
                     return &[];
                 }
                 served.set(total);
-                source.get(i..end).unwrap_or(&[])
+                rest.get(..end).unwrap_or(&[])
             };
             parser.parse_with_options(
                 &mut read,

@@ -457,18 +457,52 @@ fn parse_image(
     let mut errors = 0usize;
     let mut read_as = lang;
     for i in 0..n {
+        // A chunk inside a unit is read with the unit's header and closer
+        // (`ChunkPlan::context`): what lies there is another chunk's.
+        let own = plan
+            .chunks()
+            .get(i)
+            .map_or(0..usize::MAX, |c| c.start..c.end);
         let part = plan.with_chunk(i, &how, |f| {
             let base = trivia.len();
+            let ranges = trivia_ranges(f, i == 0);
+            // Indexes of the chunk's own ranges, for the `up` links.
+            let mut kept_at: Vec<Option<usize>> = Vec::with_capacity(ranges.len());
+            let mut next = base;
+            for &(s, e, _) in &ranges {
+                if own.contains(&s) || (s == e && s == own.end) {
+                    kept_at.push(Some(next));
+                    next += 1;
+                } else {
+                    kept_at.push(None);
+                }
+            }
             trivia.extend(
-                trivia_ranges(f, i == 0)
+                ranges
                     .into_iter()
-                    .map(|(s, e, up)| (s, e, up.map(|u| u + base))),
+                    .enumerate()
+                    .filter_map(|(k, (s, e, up))| {
+                        kept_at[k]?;
+                        Some((s, e, up.and_then(|u| kept_at.get(u).copied().flatten())))
+                    }),
             );
             errors += f.parse_errors;
             if read_as == lang {
                 read_as = f.lang;
             }
-            index_functions(f)
+            // The chunk's own functions, their parent links renumbered.
+            let mut at: Vec<Option<usize>> = Vec::new();
+            let mut funcs = Vec::new();
+            for mut g in index_functions(f) {
+                if own.contains(&g.span.start_byte) {
+                    g.parent = g.parent.and_then(|p| at.get(p).copied().flatten());
+                    at.push(Some(funcs.len()));
+                    funcs.push(g);
+                } else {
+                    at.push(None);
+                }
+            }
+            funcs
         })?;
         if let Some(part) = part {
             kept.push(part);

@@ -65,7 +65,7 @@ pub fn skeletonize(
 enum Parts<'a> {
     Whole(&'a ParsedFile),
     Chunked {
-        plan: ChunkPlan,
+        plan: Box<ChunkPlan>,
         /// How each chunk is parsed (as the whole file would be).
         how: ChunkParse,
     },
@@ -535,29 +535,42 @@ impl Original<'_, '_> {
                 take(0, &re);
             }
             Parts::Chunked { plan, .. } => {
-                // Each chunk start shifted by the edits wholly before it; a
-                // start inside an edit is dropped (its chunks read as one).
-                let mut starts = Vec::with_capacity(plan.chunks().len());
-                // Bytes written and removed by the edits before a start.
+                // Each chunk start, and the ranges read with it (the
+                // headers and closers of the units it lies in), shifted by
+                // the edits wholly before them; a start inside an edit is
+                // dropped (its chunks read as one), as is such a range.
+                let mut written_before = Vec::with_capacity(edits.len() + 1);
+                let mut removed_before = Vec::with_capacity(edits.len() + 1);
                 let (mut written, mut removed) = (0usize, 0usize);
-                let mut e = edits.iter().peekable();
-                for start in self.parts.starts() {
-                    let mut inside = false;
-                    while let Some(ed) = e.peek() {
-                        if ed.end_byte <= start {
-                            written += ed.replacement.len();
-                            removed += ed.end_byte.saturating_sub(ed.start_byte);
-                            e.next();
-                        } else {
-                            inside = ed.start_byte < start;
-                            break;
-                        }
-                    }
-                    if !inside {
-                        starts.push((start + written).saturating_sub(removed));
-                    }
+                written_before.push(0);
+                removed_before.push(0);
+                for ed in edits {
+                    written += ed.replacement.len();
+                    removed += ed.end_byte.saturating_sub(ed.start_byte);
+                    written_before.push(written);
+                    removed_before.push(removed);
                 }
-                let mut re = ChunkPlan::with_starts(plan.lang(), text.to_vec(), &budget, &starts)?;
+                let shift = |at: usize| -> Option<usize> {
+                    let k = edits.partition_point(|ed| ed.end_byte <= at);
+                    if edits.get(k).is_some_and(|ed| ed.start_byte < at) {
+                        return None;
+                    }
+                    Some((at + written_before[k]).saturating_sub(removed_before[k]))
+                };
+                let mut layout: Vec<(usize, Vec<(usize, usize)>)> =
+                    Vec::with_capacity(plan.chunks().len());
+                for (i, chunk) in plan.chunks().iter().enumerate() {
+                    let Some(start) = shift(chunk.start) else {
+                        continue;
+                    };
+                    let ctx = plan
+                        .context(i)
+                        .into_iter()
+                        .filter_map(|(s, e)| Some((shift(s)?, shift(e)?)))
+                        .collect();
+                    layout.push((start, ctx));
+                }
+                let mut re = ChunkPlan::with_layout(plan.lang(), text.to_vec(), &budget, &layout)?;
                 let merged = re.chunks().len() != self.errors.len();
                 // A chunk no edit touches is the original's, byte for byte:
                 // its parse is the original's (unless its import uses are
@@ -608,6 +621,7 @@ pub fn skeletonize_source(
         let plan = ChunkPlan::new(lang, source, &parse_options, &options.chunks)?;
         if plan.chunks().len() > 1 {
             let how = ChunkParse::default();
+            let plan = Box::new(plan);
             return skeletonize_parts(Parts::Chunked { plan, how }, selectors, options);
         }
         let file = parse_lang(lang, plan.into_source(), &parse_options)?;
@@ -633,6 +647,7 @@ pub(crate) fn skeletonize_chunked(
         return Ok(Err(plan.into_source()));
     }
     let how = ChunkParse::LIKE_PARSE_FILE;
+    let plan = Box::new(plan);
     skeletonize_parts(Parts::Chunked { plan, how }, selectors, options).map(Ok)
 }
 
