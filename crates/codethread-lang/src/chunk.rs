@@ -220,6 +220,17 @@ struct Container {
     indent: usize,
 }
 
+/// Where a window's tree is read inside its containers
+/// ([`ChunkPlan::level_of`]).
+struct Level<'t> {
+    /// The member list of the innermost container (the root at the top).
+    list: tree_sitter::Node<'t>,
+    /// The innermost container's node.
+    unit: Option<tree_sitter::Node<'t>>,
+    /// Where the window's own children start.
+    floor: usize,
+}
+
 /// What the boundary pass reads of one window.
 struct Window {
     /// The children of the level the pass is at (the root's, or the
@@ -250,23 +261,6 @@ struct Child {
     /// between them), in column 0.
     attaches: bool,
 }
-
-/// Whether a chunk of a file of the language can be parsed alone: PHP's
-/// code starts after the file's `<?php` tag (its grammar reads any text
-/// before one as inline HTML), so a PHP file is always one chunk.
-static CHUNKABLE: PerLang<bool> = PerLang::new([
-    (Lang::Python, true),
-    (Lang::Go, true),
-    (Lang::Rust, true),
-    (Lang::JavaScript, true),
-    (Lang::TypeScript, true),
-    (Lang::Tsx, true),
-    (Lang::Java, true),
-    (Lang::C, true),
-    (Lang::Cpp, true),
-    (Lang::Ruby, true),
-    (Lang::Php, false),
-]);
 
 /// How many whole-file budgets a chunked parse shares (module docs).
 const BUDGET_SHARES: u64 = 6;
@@ -304,7 +298,7 @@ impl ChunkPlan {
         } else {
             None
         };
-        if !chunks.applies(bytes) || halts || !(*CHUNKABLE.get(lang) || head.is_some()) {
+        if !chunks.applies(bytes) || halts || !(RULES.get(lang).alone || head.is_some()) {
             plan.chunks.push(Chunk {
                 start: 0,
                 end: bytes,
@@ -479,16 +473,8 @@ impl ChunkPlan {
         let mut open: Vec<usize> = Vec::new();
         while pos < len {
             let mut window = step;
-            let indent = open.last().map_or(0, |&k| self.containers[k].indent);
             let (end, closes) = loop {
-                let cut = unit_cut(
-                    &self.source,
-                    pos.saturating_add(window),
-                    step,
-                    CLOSERS.get(self.lang),
-                    &self.literals,
-                    indent,
-                );
+                let cut = self.cut_near(pos.saturating_add(window), step, &open);
                 // At the top level the rest of the file is the last chunk;
                 // inside a container the pass reads on to its closer.
                 if cut >= len && open.is_empty() {
@@ -679,6 +665,83 @@ impl ChunkPlan {
         out
     }
 
+    /// A parse of `window` with `context`; when it has errors and the
+    /// file's language has macro rules, also with the macros the whole file
+    /// defines masked, kept (with the masked bytes) when it reads better: a
+    /// window is read as its chunk will be (`with_chunk`'s tolerant parse).
+    fn parse_masked(
+        &mut self,
+        grammar: Lang,
+        window: Chunk,
+        context: &[(usize, usize)],
+    ) -> Result<(Tree, Option<Vec<u8>>), LangError> {
+        let Chunk {
+            start,
+            end,
+            start_point,
+        } = window;
+        let tree = self.parse_range(grammar, None, start, end, start_point, context)?;
+        if !tree.root_node().has_error() || grammar != self.lang {
+            return Ok((tree, None));
+        }
+        let Some(directives) = &self.directives else {
+            return Ok((tree, None));
+        };
+        let text = self.source.get(start..end).unwrap_or(&[]);
+        let Some(masked) = crate::macros::mask_macros_in(self.lang, text, Some(directives)) else {
+            return Ok((tree, None));
+        };
+        let alt = self.parse_range(grammar, Some(&masked), start, end, start_point, context)?;
+        if count_errors(alt.root_node()) < count_errors(tree.root_node()) {
+            Ok((alt, Some(masked)))
+        } else {
+            Ok((tree, None))
+        }
+    }
+
+    /// The level a window's tree is read at inside the containers `open`
+    /// (outermost first): the member list of the innermost one (found from
+    /// the root along each container's path), the innermost unit's node,
+    /// and where the window's own children start (after the headers).
+    /// `None`: the tree does not hold them (error recovery at the cut).
+    fn level_of<'t>(
+        &self,
+        root: tree_sitter::Node<'t>,
+        start: usize,
+        open: &[usize],
+    ) -> Option<Level<'t>> {
+        let mut level = Level {
+            list: root,
+            unit: None,
+            floor: start,
+        };
+        for &k in open {
+            let c = self.containers.get(k)?;
+            let u = child_at(level.list, c.start, c.path.first().copied())?;
+            level.list = member_list(u, &c.path)?;
+            level.unit = Some(u);
+            level.floor = level.floor.max(c.header_end);
+        }
+        Some(level)
+    }
+
+    /// Where the boundary pass cuts a window that should end near `at`
+    /// inside the containers `open` ([`unit_cut`] at their members' column).
+    fn cut_near(&self, at: usize, step: usize, open: &[usize]) -> usize {
+        let indent = open
+            .last()
+            .and_then(|&k| self.containers.get(k))
+            .map_or(0, |c| c.indent);
+        unit_cut(
+            &self.source,
+            at,
+            step,
+            RULES.get(self.lang).closers,
+            &self.literals,
+            indent,
+        )
+    }
+
     /// A unit the window at `start` cannot be read as (error recovery at
     /// the cut made it an ERROR: C++'s namespaces) may be one that the
     /// file's last lines close (a file of one unit: issue 31, item 3).
@@ -696,21 +759,10 @@ impl ChunkPlan {
         open: &[usize],
     ) -> Result<Option<Container>, LangError> {
         // Python's units close with no token of their own: nothing to find.
-        if *OFFSIDE.get(self.lang) {
+        if RULES.get(self.lang).offside {
             return Ok(None);
         }
-        let indent = open
-            .last()
-            .and_then(|&k| self.containers.get(k))
-            .map_or(0, |c| c.indent);
-        let end = unit_cut(
-            &self.source,
-            start.saturating_add(step),
-            step,
-            CLOSERS.get(self.lang),
-            &self.literals,
-            indent,
-        );
+        let end = self.cut_near(start.saturating_add(step), step, open);
         let limit = open
             .last()
             .and_then(|&k| self.containers.get(k))
@@ -746,46 +798,24 @@ impl ChunkPlan {
                     .into_iter()
                     .filter(|&(s, _)| s >= limit),
             );
-            let mut tree = self.parse_range(grammar, None, start, end, start_point, &ctx)?;
-            // With the macros the file defines masked, as its chunks may be
-            // read (`with_chunk`'s tolerant parse).
-            if tree.root_node().has_error() && grammar == self.lang {
-                if let Some(directives) = &self.directives {
-                    let text = self.source.get(start..end).unwrap_or(&[]);
-                    if let Some(masked) =
-                        crate::macros::mask_macros_in(self.lang, text, Some(directives))
-                    {
-                        tree = self.parse_range(
-                            grammar,
-                            Some(&masked),
-                            start,
-                            end,
-                            start_point,
-                            &ctx,
-                        )?;
-                    }
-                }
-            }
+            let at = Chunk {
+                start,
+                end,
+                start_point,
+            };
+            let (tree, _) = self.parse_masked(grammar, at, &ctx)?;
             let root = tree.root_node();
             // Errors may be the window's (a member cut short, a file's
             // own); not in the tail, which must close the unit.
             if root.is_error() {
                 continue;
             }
-            let mut level = root;
-            let mut floor = start;
-            for &k in open {
-                let Some(c) = self.containers.get(k) else {
-                    return Ok(None);
-                };
-                match child_at(level, c.start, c.path.first().copied())
-                    .and_then(|u| member_list(u, &c.path))
-                {
-                    Some(m) => level = m,
-                    None => return Ok(None),
-                }
-                floor = floor.max(c.header_end);
-            }
+            let Some(Level {
+                list: level, floor, ..
+            }) = self.level_of(root, start, open)
+            else {
+                return Ok(None);
+            };
             let mut cursor = level.walk();
             let first = level
                 .children(&mut cursor)
@@ -809,7 +839,7 @@ impl ChunkPlan {
             {
                 continue;
             }
-            let last = members(m).last().map_or(tail, |n| n.end_byte());
+            let last = members(m).last().map_or(tail, |n| unit_end(*n));
             c.closer = Some((last.max(tail), unit_end(u)));
             return Ok(Some(c));
         }
@@ -847,62 +877,35 @@ impl ChunkPlan {
             start_point,
         } = window;
         let ctx = self.context_ranges(start, end, open);
-        let mut tree = self.parse_range(grammar, None, start, end, start_point, &ctx)?;
         // With the macros masked, a unit's masked leading macro (`API int
         // f(...)`) is blanks: the unit starts at its line's start.
-        let mut view: Option<Vec<u8>> = None;
-        // A window of a language with macros that has errors is read as its
-        // chunk will be: with the macros the whole file defines masked, when
-        // that reads better (`with_chunk`'s tolerant parse).
-        if tree.root_node().has_error() && grammar == self.lang {
-            if let Some(directives) = &self.directives {
-                let text = self.source.get(start..end).unwrap_or(&[]);
-                if let Some(masked) =
-                    crate::macros::mask_macros_in(self.lang, text, Some(directives))
-                {
-                    let alt =
-                        self.parse_range(grammar, Some(&masked), start, end, start_point, &ctx)?;
-                    if count_errors(alt.root_node()) < count_errors(tree.root_node()) {
-                        tree = alt;
-                        view = Some(masked);
-                    }
-                }
-            }
-        }
+        let (tree, view) = self.parse_masked(grammar, window, &ctx)?;
         let root = tree.root_node();
         let spec = crate::spec::spec(grammar);
         // The level: the root, or the member list of the innermost
-        // container (found from the root along each container's path).
-        let mut level = root;
-        let mut unit = None;
-        let mut floor = start;
-        for &k in open {
-            let Some(c) = self.containers.get(k) else {
-                break;
+        // container.
+        let Some(Level {
+            list: level,
+            unit,
+            floor,
+        }) = self.level_of(root, start, open)
+        else {
+            // Not the tree the container was cut by (error recovery at the
+            // cut lost it): nothing trusted; a unit the file's tail closes
+            // may still be entered.
+            drop(tree);
+            let enter = match probe {
+                Some(step) if want_enter => {
+                    self.probe_tail(grammar, start, step, start_point, open)?
+                }
+                _ => None,
             };
-            let found = child_at(level, c.start, c.path.first().copied())
-                .and_then(|u| member_list(u, &c.path).map(|m| (u, m)));
-            let Some((u, m)) = found else {
-                // Not the tree the container was cut by (error recovery
-                // at the cut lost it): nothing trusted; a unit the file's
-                // tail closes may still be entered.
-                drop(tree);
-                let enter = match probe {
-                    Some(step) if want_enter => {
-                        self.probe_tail(grammar, start, step, start_point, open)?
-                    }
-                    _ => None,
-                };
-                return Ok(Window {
-                    kids: Vec::new(),
-                    enter,
-                    closed: None,
-                });
-            };
-            unit = Some(u);
-            level = m;
-            floor = floor.max(c.header_end);
-        }
+            return Ok(Window {
+                kids: Vec::new(),
+                enter,
+                closed: None,
+            });
+        };
         let indent = open
             .last()
             .and_then(|&k| self.containers.get(k))
@@ -922,7 +925,8 @@ impl ChunkPlan {
             if !closes {
                 return None;
             }
-            let last = members(level).last().map_or(u.end_byte(), |n| n.end_byte());
+            // After the last member and the `;` that closes it.
+            let last = members(level).last().map_or(u.end_byte(), |n| unit_end(*n));
             Some((last.min(u.end_byte()), unit_end(u)))
         });
         // A root that is itself an ERROR node (tree-sitter-ruby's recovery
@@ -955,7 +959,7 @@ impl ChunkPlan {
         let mut lines = LineSweep::new(source);
         // Python's units end where their lines' indentation does: never
         // cut inside a line.
-        let minified_ok = !*OFFSIDE.get(grammar);
+        let minified_ok = !RULES.get(grammar).offside;
         let mut cursor = level.walk();
         let mut kids = Vec::new();
         for c in level.children(&mut cursor) {
@@ -1655,36 +1659,60 @@ fn unit_tokens(source: &[u8], start: usize, end: usize, literals: &crate::Litera
     tokens
 }
 
-/// Languages whose units end where their lines' indentation does (the
-/// off-side rule): no unit has a closing token, no line is cut inside.
-static OFFSIDE: PerLang<bool> = PerLang::new([
-    (Lang::Python, true),
-    (Lang::Go, false),
-    (Lang::Rust, false),
-    (Lang::JavaScript, false),
-    (Lang::TypeScript, false),
-    (Lang::Tsx, false),
-    (Lang::Java, false),
-    (Lang::C, false),
-    (Lang::Cpp, false),
-    (Lang::Ruby, false),
-    (Lang::Php, false),
-]);
+/// How the boundary pass reads a language (per-language rules as data).
+#[derive(Debug, Clone, Copy)]
+struct ChunkRules {
+    /// A chunk of a file can be parsed alone. Not PHP: its code starts
+    /// after the file's `<?php` tag (its grammar reads any text before one
+    /// as inline HTML); a PHP file that is one block of code is read with
+    /// its tag ([`php_head`]), any other is one chunk.
+    alone: bool,
+    /// Units end where their lines' indentation does (the off-side rule):
+    /// no unit has a closing token, and no line is cut inside.
+    offside: bool,
+    /// Words that close a unit at the start of a line (Ruby's `end`): a
+    /// window cut before one ends inside the unit it closes, so none is
+    /// cut there.
+    closers: &'static [&'static str],
+}
 
-/// Words that close a unit at the start of a line (Ruby's `end`): a window
-/// cut before one ends inside the unit it closes, so none is cut there.
-static CLOSERS: PerLang<&[&str]> = PerLang::new([
-    (Lang::Python, &[]),
-    (Lang::Go, &[]),
-    (Lang::Rust, &[]),
-    (Lang::JavaScript, &[]),
-    (Lang::TypeScript, &[]),
-    (Lang::Tsx, &[]),
-    (Lang::Java, &[]),
-    (Lang::C, &[]),
-    (Lang::Cpp, &[]),
-    (Lang::Ruby, &["end"]),
-    (Lang::Php, &[]),
+/// A language of braces.
+const BRACES: ChunkRules = ChunkRules {
+    alone: true,
+    offside: false,
+    closers: &[],
+};
+
+static RULES: PerLang<ChunkRules> = PerLang::new([
+    (
+        Lang::Python,
+        ChunkRules {
+            offside: true,
+            ..BRACES
+        },
+    ),
+    (Lang::Go, BRACES),
+    (Lang::Rust, BRACES),
+    (Lang::JavaScript, BRACES),
+    (Lang::TypeScript, BRACES),
+    (Lang::Tsx, BRACES),
+    (Lang::Java, BRACES),
+    (Lang::C, BRACES),
+    (Lang::Cpp, BRACES),
+    (
+        Lang::Ruby,
+        ChunkRules {
+            closers: &["end"],
+            ..BRACES
+        },
+    ),
+    (
+        Lang::Php,
+        ChunkRules {
+            alone: false,
+            ..BRACES
+        },
+    ),
 ]);
 
 /// One past the newline that ends the line holding byte `at - 1` (the
@@ -1861,6 +1889,7 @@ mod tests {
             (Lang::C, format!("#ifndef X_H\n#define X_H\n\n{}#endif\n", many(&|i| format!("static int f{i}(int a)\n{{\n    return a + {i};\n}}\n\n")))),
             (Lang::Cpp, format!("namespace outer {{\nnamespace inner {{\n\n{}}}  // namespace inner\n}}  // namespace outer\n", many(&|i| format!("int f{i}(int a) {{\n  return a + {i};\n}}\n\n")))),
             (Lang::Cpp, format!("class A {{\n public:\n{}}};\n\nint after() {{ return 0; }}\n", many(&|i| format!("  int f{i}(int a) {{\n    return a + {i};\n  }}\n")))),
+            (Lang::Cpp, format!("namespace a {{\nclass B {{\n public:\n{}}};\n}}  // namespace a\n", many(&|i| format!("  int f{i}(int a) {{ return a + {i}; }}\n")))),
             (Lang::Ruby, format!("module M\n  class C < Base\n{}  end\nend\n", many(&|i| format!("    def f{i}(a)\n      a + {i}\n    end\n\n")))),
             (Lang::Rust, format!("mod m {{\n    impl A {{\n{}    }}\n}}\n", many(&|i| format!("        fn f{i}(&self, a: u32) -> u32 {{\n            a + {i}\n        }}\n")))),
             (Lang::JavaScript, format!("export class A {{\n{}}}\n", many(&|i| format!("  f{i}(a) {{\n    return a + {i};\n  }}\n")))),

@@ -21,7 +21,7 @@
 
 use codethread_lang::{BudgetLimit, ChunkOptions, Lang, LangError};
 use codethread_metrics::{analyze_source, parse_for, AnalyzeOptions, MetricsError, Profile};
-use codethread_testkit::peak_rss;
+use codethread_testkit::{file_shapes, peak_rss};
 
 /// Input size of every shape (bytes): under the default parse budget's
 /// token floor (100,000 estimated tokens; the densest shape has one a
@@ -70,60 +70,25 @@ const CHUNKED: ChunkOptions = ChunkOptions {
 };
 
 /// Many small functions of one shape, `size` bytes; their count. Besides
-/// files of top-level functions: PHP (`php`), minified JavaScript and C on
-/// one line (`js1`, `c1`), and files that are one unit (issue 31, item 3:
-/// a Python or Java class, a C include guard, a C++ namespace, a Ruby
-/// module).
+/// files of top-level functions, the shapes of issue 31
+/// ([`file_shapes::ISSUE31`]: PHP, minified lines, files of one unit).
 fn many_functions(shape: &str, size: usize) -> (Lang, String, usize) {
-    let (lang, head, tail): (Lang, &str, &str) = match shape {
-        "c40" | "c62" => (Lang::C, "", ""),
-        "cpp" => (Lang::Cpp, "", ""),
-        "rb" => (Lang::Ruby, "", ""),
-        "py" => (Lang::Python, "", ""),
-        "go" => (Lang::Go, "package p\n\n", ""),
-        "php" => (Lang::Php, "<?php\n\n", ""),
-        "js1" => (Lang::JavaScript, "", "\n"),
-        "c1" => (Lang::C, "", "\n"),
-        "pyclass" => (
-            Lang::Python,
-            "class A(object):\n    \"\"\"One class.\"\"\"\n\n",
-            "",
-        ),
-        "javaclass" => (Lang::Java, "package p;\n\npublic class A {\n", "}\n"),
-        "cguard" => (
-            Lang::C,
-            "#ifndef A_H\n#define A_H\n\n",
-            "#endif  /* A_H */\n",
-        ),
-        "cppns" => (
-            Lang::Cpp,
-            "namespace a {\nnamespace b {\n\n",
-            "}  // namespace b\n}  // namespace a\n",
-        ),
-        "rbmodule" => (Lang::Ruby, "module M\n  class C\n", "  end\nend\n"),
+    if file_shapes::ISSUE31.contains(&shape) {
+        let f = file_shapes::file(shape, size, |n| n);
+        return (Lang::from_path(f.name).unwrap(), f.text, f.functions);
+    }
+    let (lang, head): (Lang, &str) = match shape {
+        "c40" | "c62" => (Lang::C, ""),
+        "cpp" => (Lang::Cpp, ""),
+        "rb" => (Lang::Ruby, ""),
+        "py" => (Lang::Python, ""),
+        "go" => (Lang::Go, "package p\n\n"),
         other => panic!("unknown shape {other}"),
     };
     let mut s = String::from(head);
     let mut n = 0usize;
-    while s.len() + tail.len() < size {
+    while s.len() < size {
         let f = match shape {
-            "php" => format!(
-                "function f{n}($a, $b) {{\n    $x = $a + $b * {n};\n    if ($x > $b) {{\n        return $x - $a;\n    }}\n    return $b;\n}}\n\n"
-            ),
-            "js1" => format!("function f{n}(a,b){{var x=a+b*{n};if(x>b){{return x-a}}return b}}"),
-            "c1" => format!("int f{n}(int a,int b){{int x=a+b*{n};if(x>b)return x-a;return b;}}"),
-            "pyclass" => format!(
-                "    def f{n}(self, a, b):\n        x = a + b * {n}\n        if x > b:\n            return x - a\n        return b\n\n"
-            ),
-            "javaclass" => format!(
-                "    public int f{n}(int a, int b) {{\n        int x = a + b * {n};\n        if (x > b) {{\n            return x - a;\n        }}\n        return b;\n    }}\n\n"
-            ),
-            "cguard" | "cppns" => format!(
-                "static int f{n}(int a, int b)\n{{\n    int x = a + b * {n};\n    if (x > b)\n        return x - a;\n    return b;\n}}\n\n"
-            ),
-            "rbmodule" => format!(
-                "    def f{n}(a, b)\n      x = a + b * {n}\n      return x - a if x > b\n      b\n    end\n\n"
-            ),
             "c40" => format!(
                 "int f{n}(int a, int b) {{ int x = a + b * {n}; if (x > b) return x - a; return b; }}\n"
             ),
@@ -144,7 +109,6 @@ fn many_functions(shape: &str, size: usize) -> (Lang, String, usize) {
         s.push_str(&f);
         n += 1;
     }
-    s.push_str(tail);
     (lang, s, n)
 }
 
@@ -272,22 +236,8 @@ fn chunked_peak_memory_is_at_most_20x_the_input() {
         return;
     }
     let mut failures = Vec::new();
-    for shape in [
-        "c40",
-        "c62",
-        "py",
-        "go",
-        "cpp",
-        "rb",
-        "php",
-        "js1",
-        "c1",
-        "pyclass",
-        "javaclass",
-        "cguard",
-        "cppns",
-        "rbmodule",
-    ] {
+    let shapes = ["c40", "c62", "py", "go", "cpp", "rb"];
+    for shape in shapes.into_iter().chain(file_shapes::ISSUE31) {
         for profile in ["paper", "canonical"] {
             let (peak, input) = peak_rss::measure(&format!("large:{shape}:{profile}:chunked"));
             let ratio = peak / input;
@@ -351,16 +301,7 @@ fn php_one_line_and_one_unit_files_measure_the_same_chunked() {
         chunk_bytes: 4 * 1024,
         max_unit_tokens: 50_000,
     };
-    for shape in [
-        "php",
-        "js1",
-        "c1",
-        "pyclass",
-        "javaclass",
-        "cguard",
-        "cppns",
-        "rbmodule",
-    ] {
+    for shape in file_shapes::ISSUE31 {
         let (lang, src, n) = many_functions(shape, 120_000);
         for profile in [Profile::Paper, Profile::Canonical] {
             let whole = analyze_source(

@@ -209,11 +209,34 @@ fn lizard_nested_namespaces_are_linear() {
     });
 }
 
+/// Measured whole and chunked (every size in one mode: the default chunk
+/// threshold, 1 MB, falls between `n` and `4n` here, and a comparison
+/// across it compares two readings).
 #[test]
 fn lizard_unclosed_braces_are_linear() {
-    assert_subquadratic("lizard reader on unclosed C++ braces", 2000, |n| {
-        measure("x.cpp", Lang::Cpp, cpp_unclosed(n));
-    });
+    let forced = codethread_lang::ChunkOptions {
+        min_file_bytes: 0,
+        ..codethread_lang::ChunkOptions::default()
+    };
+    for (mode, chunks) in [
+        ("whole", codethread_lang::ChunkOptions::NEVER),
+        ("chunked", forced),
+    ] {
+        assert_subquadratic(
+            &format!("lizard reader on unclosed C++ braces, {mode}"),
+            2000,
+            |n| {
+                // A typed refusal (the node budget) is an outcome too: its
+                // time counts the same.
+                let _ = analyze_source(
+                    "x.cpp",
+                    Lang::Cpp,
+                    cpp_unclosed(n).into_bytes(),
+                    &AnalyzeOptions::new(Profile::Paper).with_chunks(chunks),
+                );
+            },
+        );
+    }
 }
 
 #[test]

@@ -17,7 +17,7 @@ use codethread_lang::ChunkOptions;
 use codethread_patch::{
     diff_files, localize, DiffOptions, FileChange, LocalizeOptions, MemTree, Patch,
 };
-use codethread_testkit::peak_rss;
+use codethread_testkit::{file_shapes, peak_rss};
 
 /// Size of the shapes: above [`CHUNKED`]'s threshold, many chunks.
 const LARGE: usize = 600_000;
@@ -38,19 +38,7 @@ fn images(shape: &str, size: usize) -> (&'static str, String, String) {
         "c40" | "c62" => ("x.c", "/* head */\n", ""),
         "py" => ("x.py", "\"\"\"Module.\"\"\"\n", ""),
         "go" => ("x.go", "package p\n\n", ""),
-        "php" => ("x.php", "<?php\n\n", ""),
-        "js1" => ("x.js", "", "\n"),
-        "c1" => ("x.c", "", "\n"),
-        "pyclass" => ("x.py", "class A:\n    \"\"\"One class.\"\"\"\n\n", ""),
-        "javaclass" => ("A.java", "package p;\n\npublic class A {\n", "}\n"),
-        "cguard" => ("x.h", "#ifndef X_H\n#define X_H\n\n", "#endif\n"),
-        "cppns" => (
-            "x.cc",
-            "namespace a {\nnamespace b {\n\n",
-            "}  // namespace b\n}  // namespace a\n",
-        ),
-        "rbmodule" => ("x.rb", "module M\n  class C\n", "  end\nend\n"),
-        other => panic!("unknown shape {other}"),
+        other => file_shapes::frame(other),
     };
     let func = |n: usize, k: usize| {
         match shape {
@@ -63,26 +51,10 @@ fn images(shape: &str, size: usize) -> (&'static str, String, String) {
         "py" => format!(
             "def f{n}(a, b):\n    \"\"\"Doc {n}.\"\"\"\n    x = a + b * {k}\n    if x > b:\n        return x - a\n    return b\n\n"
         ),
-        "php" => format!(
-            "// f{n} doc\nfunction f{n}($a, $b) {{\n    $x = $a + $b * {k};\n    return $x > $b ? $x - $a : $b;\n}}\n\n"
-        ),
-        "js1" => format!("function f{n}(a,b){{var x=a+b*{k};if(x>b){{return x-a}}return b}}"),
-        "c1" => format!("int f{n}(int a,int b){{int x=a+b*{k};if(x>b)return x-a;return b;}}"),
-        "pyclass" => format!(
-            "    def f{n}(self, a, b):\n        \"\"\"Doc {n}.\"\"\"\n        x = a + b * {k}\n        return x - a if x > b else b\n\n"
-        ),
-        "javaclass" => format!(
-            "    /** f{n} doc */\n    public int f{n}(int a, int b) {{\n        int x = a + b * {k};\n        return x > b ? x - a : b;\n    }}\n\n"
-        ),
-        "cguard" | "cppns" => format!(
-            "/* f{n} doc */\nint f{n}(int a, int b)\n{{\n    int x = a + b * {k};\n    return x > b ? x - a : b;\n}}\n\n"
-        ),
-        "rbmodule" => format!(
-            "    # f{n} doc\n    def f{n}(a, b)\n      x = a + b * {k}\n      x > b ? x - a : b\n    end\n\n"
-        ),
-        _ => format!(
+        "go" => format!(
             "// f{n} doc\nfunc f{n}(a int, b int) int {{\n\tx := a + b*{k}\n\tif x > b {{\n\t\treturn x - a\n\t}}\n\treturn b\n}}\n\n"
         ),
+        other => file_shapes::function(other, n, k),
     }
     };
     let (mut before, mut after) = (String::from(head), String::from(head));
@@ -101,18 +73,6 @@ fn images(shape: &str, size: usize) -> (&'static str, String, String) {
     after.push_str(tail);
     (path, before, after)
 }
-
-/// The shapes of issue 31: PHP, one-line and one-unit files.
-const ISSUE31: [&str; 8] = [
-    "php",
-    "js1",
-    "c1",
-    "pyclass",
-    "javaclass",
-    "cguard",
-    "cppns",
-    "rbmodule",
-];
 
 fn inputs(shape: &str, size: usize) -> (MemTree, Patch) {
     let (path, before, after) = images(shape, size);
@@ -164,7 +124,10 @@ fn chunked_localization_peak_memory_is_at_most_20x_the_input() {
         return;
     }
     let mut failures = Vec::new();
-    for shape in ["c40", "c62", "py", "go"].into_iter().chain(ISSUE31) {
+    for shape in ["c40", "c62", "py", "go"]
+        .into_iter()
+        .chain(file_shapes::ISSUE31)
+    {
         let (peak, input) = peak_rss::measure(&format!("{shape}:chunked"));
         let ratio = peak / input;
         println!(
@@ -204,7 +167,10 @@ fn whole_file_localization_peak_memory_is_the_trees() {
 
 #[test]
 fn chunked_localization_is_the_whole_file_localization() {
-    for shape in ["c40", "c62", "py", "go"].into_iter().chain(ISSUE31) {
+    for shape in ["c40", "c62", "py", "go"]
+        .into_iter()
+        .chain(file_shapes::ISSUE31)
+    {
         let (tree, patch) = inputs(shape, 200_000);
         let whole = localize(&tree, &patch, &options(ChunkOptions::NEVER)).unwrap();
         let chunked = localize(&tree, &patch, &options(CHUNKED)).unwrap();

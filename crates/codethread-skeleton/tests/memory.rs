@@ -14,7 +14,7 @@
 
 use codethread_lang::{ChunkOptions, Lang};
 use codethread_skeleton::{skeletonize_path, skeletonize_source, Options, Selector};
-use codethread_testkit::peak_rss;
+use codethread_testkit::{file_shapes, peak_rss};
 
 /// Size of the shapes: above [`CHUNKED`]'s threshold, many chunks.
 const LARGE: usize = 600_000;
@@ -29,43 +29,28 @@ const CHUNKED: ChunkOptions = ChunkOptions {
 };
 
 /// Many small functions of one shape, `size` bytes; their count. Besides
-/// files of top-level functions: PHP (`php`), minified JavaScript and C on
-/// one line (`js1`, `c1`) and files of one unit (issue 31: a Python or
-/// Java class, a C include guard, C++ namespaces, a Ruby module).
+/// files of top-level functions, the shapes of issue 31
+/// ([`file_shapes::ISSUE31`]: PHP, minified lines, files of one unit).
 fn many_functions(shape: &str, size: usize) -> (Lang, &'static str, String, usize) {
-    let (lang, path, head, tail): (Lang, &str, &str, &str) = match shape {
-        "c40" | "c62" => (Lang::C, "x.c", "static int used(int a) { return a; }\n", ""),
-        "py" => (Lang::Python, "x.py", "\"\"\"Module.\"\"\"\n", ""),
-        "go" => (Lang::Go, "x.go", "package p\n\nimport \"strings\"\n\n", ""),
-        "rb" => (Lang::Ruby, "x.rb", "", ""),
-        "php" => (Lang::Php, "x.php", "<?php\n\n", ""),
-        "js1" => (Lang::JavaScript, "x.js", "", "\n"),
-        "c1" => (Lang::C, "x.c", "", "\n"),
-        "pyclass" => (
-            Lang::Python,
-            "x.py",
-            "class A:\n    \"\"\"One class.\"\"\"\n\n",
-            "",
-        ),
-        "javaclass" => (
-            Lang::Java,
-            "A.java",
-            "package p;\n\npublic class A {\n",
-            "}\n",
-        ),
-        "cguard" => (Lang::C, "x.h", "#ifndef X_H\n#define X_H\n\n", "#endif\n"),
-        "cppns" => (
-            Lang::Cpp,
-            "x.cc",
-            "namespace a {\nnamespace b {\n\n",
-            "}  // namespace b\n}  // namespace a\n",
-        ),
-        "rbmodule" => (Lang::Ruby, "x.rb", "module M\n  class C\n", "  end\nend\n"),
+    if file_shapes::ISSUE31.contains(&shape) {
+        let f = file_shapes::file(shape, size, |n| n);
+        return (
+            Lang::from_path(f.name).unwrap(),
+            f.name,
+            f.text,
+            f.functions,
+        );
+    }
+    let (lang, path, head): (Lang, &str, &str) = match shape {
+        "c40" | "c62" => (Lang::C, "x.c", "static int used(int a) { return a; }\n"),
+        "py" => (Lang::Python, "x.py", "\"\"\"Module.\"\"\"\n"),
+        "go" => (Lang::Go, "x.go", "package p\n\nimport \"strings\"\n\n"),
+        "rb" => (Lang::Ruby, "x.rb", ""),
         other => panic!("unknown shape {other}"),
     };
     let mut s = String::from(head);
-    let mut n = usize::from(matches!(shape, "c40" | "c62"));
-    while s.len() + tail.len() < size {
+    let mut n = usize::from(shape.starts_with('c'));
+    while s.len() < size {
         let f = match shape {
             "c40" => format!(
                 "int f{n}(int a, int b) {{ int x = a + b * {n}; if (x > b) return x - a; return used(b); }}\n"
@@ -80,23 +65,6 @@ fn many_functions(shape: &str, size: usize) -> (Lang, &'static str, String, usiz
             "rb" => format!(
                 "def f{n}(a, b)\n  x = <<~T.strip\n    text {n}\n  T\n  a + b\nend\n\n"
             ),
-            "php" => format!(
-                "function f{n}($a, $b) {{\n    $x = $a + $b * {n};\n    return $x > $b ? $x - $a : $b;\n}}\n\n"
-            ),
-            "js1" => format!("function f{n}(a,b){{var x=a+b*{n};if(x>b){{return x-a}}return b}}"),
-            "c1" => format!("int f{n}(int a,int b){{int x=a+b*{n};if(x>b)return x-a;return b;}}"),
-            "pyclass" => format!(
-                "    def f{n}(self, a, b):\n        \"\"\"Doc.\"\"\"\n        x = a + b * {n}\n        return x - a if x > b else b\n\n"
-            ),
-            "javaclass" => format!(
-                "    public int f{n}(int a, int b) {{\n        int x = a + b * {n};\n        return x > b ? x - a : b;\n    }}\n\n"
-            ),
-            "cguard" | "cppns" => format!(
-                "int f{n}(int a, int b)\n{{\n    int x = a + b * {n};\n    return x > b ? x - a : b;\n}}\n\n"
-            ),
-            "rbmodule" => format!(
-                "    def f{n}(a, b)\n      x = a + b * {n}\n      x > b ? x - a : b\n    end\n\n"
-            ),
             _ => format!(
                 "func f{n}(a string, b int) int {{\n\tx := len(strings.TrimSpace(a)) + b*{n}\n\tif x > b {{\n\t\treturn x - b\n\t}}\n\treturn b\n}}\n\n"
             ),
@@ -104,21 +72,8 @@ fn many_functions(shape: &str, size: usize) -> (Lang, &'static str, String, usiz
         s.push_str(&f);
         n += 1;
     }
-    s.push_str(tail);
     (lang, path, s, n)
 }
-
-/// The shapes of issue 31: PHP, one-line and one-unit files.
-const ISSUE31: [&str; 8] = [
-    "php",
-    "js1",
-    "c1",
-    "pyclass",
-    "javaclass",
-    "cguard",
-    "cppns",
-    "rbmodule",
-];
 
 fn options(chunks: ChunkOptions) -> Options {
     Options {
@@ -154,7 +109,10 @@ fn chunked_skeleton_peak_memory_is_at_most_20x_the_input() {
         return;
     }
     let mut failures = Vec::new();
-    for shape in ["c40", "c62", "py", "go"].into_iter().chain(ISSUE31) {
+    for shape in ["c40", "c62", "py", "go"]
+        .into_iter()
+        .chain(file_shapes::ISSUE31)
+    {
         let (peak, input) = peak_rss::measure(&format!("{shape}:chunked"));
         let ratio = peak / input;
         println!(
@@ -184,7 +142,10 @@ fn whole_file_skeleton_peak_memory_is_the_tree() {
 
 #[test]
 fn chunked_skeleton_is_the_whole_file_skeleton() {
-    for shape in ["c40", "c62", "py", "go", "rb"].into_iter().chain(ISSUE31) {
+    for shape in ["c40", "c62", "py", "go", "rb"]
+        .into_iter()
+        .chain(file_shapes::ISSUE31)
+    {
         let (lang, path, src, n) = many_functions(shape, 200_000);
         for selectors in [vec![Selector::All], vec![Selector::Qualname("f7".into())]] {
             let whole =

@@ -22,6 +22,7 @@
 pub struct ReadmeDoctests;
 
 pub mod chat_server;
+pub mod file_shapes;
 pub mod llm_shapes;
 pub mod peak_rss;
 
