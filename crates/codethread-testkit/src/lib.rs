@@ -1,7 +1,8 @@
 //! Test support shared by the codethread crates: locating the real-data
 //! folder named by `CODETHREAD_SHARED`, [`chat_server`], a loopback
-//! chat-completions server with injected faults, and [`peak_rss`], peak
-//! memory measured in a child process.
+//! chat-completions server with injected faults, [`peak_rss`], peak
+//! memory measured in a child process, and [`file_shapes`], the large-file
+//! shapes the memory suites share.
 //!
 //! Suites that need the real data call [`shared`] (or [`shared_path`]) first:
 //! - `CODETHREAD_SHARED` unset: the function prints a visible `SKIPPED` line
