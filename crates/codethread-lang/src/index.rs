@@ -384,7 +384,29 @@ pub struct IndexOptions {
 /// [`index_flat`] with [`IndexOptions`].
 pub fn index_flat_with(file: &ParsedFile, flat: &FlatTree, opts: IndexOptions) -> Vec<Function> {
     let mut out = index_tree(file, flat, 0, opts);
+    if let Some(own) = &file.own {
+        out = own_functions(out, own);
+    }
     assign_occurrences(&mut out);
+    out
+}
+
+/// The functions of `funcs` (an index, parents before their nested ones)
+/// that start in `own`, their parent links renumbered: a chunk's index
+/// leaves out the functions of the ranges it is read with
+/// ([`ParsedFile::own`]).
+fn own_functions(funcs: Vec<Function>, own: &std::ops::Range<usize>) -> Vec<Function> {
+    let mut at: Vec<Option<usize>> = Vec::with_capacity(funcs.len());
+    let mut out = Vec::with_capacity(funcs.len());
+    for mut f in funcs {
+        if own.contains(&f.span.start_byte) {
+            f.parent = f.parent.and_then(|p| at.get(p).copied().flatten());
+            at.push(Some(out.len()));
+            out.push(f);
+        } else {
+            at.push(None);
+        }
+    }
     out
 }
 

@@ -31,6 +31,12 @@ pub struct ParsedFile {
     /// is left out of the tree and out of every measure (`docs/lang.md`,
     /// "Where the code ends").
     pub code_end: usize,
+    /// The bytes the tree is this file's own when it also holds other
+    /// ranges of the file: a chunk of [`crate::ChunkPlan::with_chunk`]
+    /// inside a unit is read with the unit's header and closer, whose
+    /// functions belong to other chunks (the index leaves them out).
+    /// `None`: the whole tree is its own.
+    pub own: Option<std::ops::Range<usize>>,
 }
 
 impl ParsedFile {
@@ -385,6 +391,7 @@ pub fn parse_lang(
         tree,
         parse_errors,
         code_end,
+        own: None,
     })
 }
 

@@ -490,19 +490,8 @@ fn parse_image(
             if read_as == lang {
                 read_as = f.lang;
             }
-            // The chunk's own functions, their parent links renumbered.
-            let mut at: Vec<Option<usize>> = Vec::new();
-            let mut funcs = Vec::new();
-            for mut g in index_functions(f) {
-                if own.contains(&g.span.start_byte) {
-                    g.parent = g.parent.and_then(|p| at.get(p).copied().flatten());
-                    at.push(Some(funcs.len()));
-                    funcs.push(g);
-                } else {
-                    at.push(None);
-                }
-            }
-            funcs
+            // The chunk's own functions (`ParsedFile::own`).
+            index_functions(f)
         })?;
         if let Some(part) = part {
             kept.push(part);
