@@ -51,7 +51,7 @@ use codethread_bench::{
 
 use crate::error::ChainError;
 use crate::gate::{gate_one, GateDecision, GateReason};
-use crate::pr0::{make_pr0, Pr0Options};
+use crate::pr0::{make_pr0_from, Pr0Options};
 use crate::rows::{follow_on_row, implementation_task_row};
 use crate::source::SourceReader;
 use crate::stack::{base_files, compose_on, reverse_on};
@@ -256,8 +256,8 @@ fn build_one(
             check_harness_row(&row, *g)?;
         }
     }
-    let mut loc = localize(inst, source)?;
-    crate::targets::drop_non_targets(&mut loc);
+    let (mut loc, images) = crate::targets::localize_kept(inst, source)?;
+    crate::targets::drop_non_targets(&mut loc, &images);
     let mut targets_json = serde_json::to_value(&loc).unwrap_or(Value::Null);
     if let Value::Object(m) = &mut targets_json {
         m.insert("target_ids".into(), Value::from(loc.target_ids()));
@@ -268,7 +268,7 @@ fn build_one(
             reason: neg.as_str().to_string(),
         });
     }
-    let pr0 = match make_pr0(&loc, &opts.pr0) {
+    let pr0 = match make_pr0_from(&loc, &opts.pr0, &images) {
         Err(ChainError::NoCompilingStub { .. }) => {
             return Ok(BuildStatus::Filtered {
                 reason: NO_COMPILING_STUB.to_string(),
@@ -1091,14 +1091,14 @@ pub fn pr0_batch(
             Ok(Pr0Status::Exists { path })
         } else {
             guard(&inst.instance_id, || {
-                let mut loc = localize(inst, source)?;
-                crate::targets::drop_non_targets(&mut loc);
+                let (mut loc, images) = crate::targets::localize_kept(inst, source)?;
+                crate::targets::drop_non_targets(&mut loc, &images);
                 if let Some(n) = loc.negative_case {
                     return Ok(Pr0Status::Filtered {
                         reason: n.as_str().to_string(),
                     });
                 }
-                let pr0 = match make_pr0(&loc, opts) {
+                let pr0 = match make_pr0_from(&loc, opts, &images) {
                     Err(ChainError::NoCompilingStub { .. }) => {
                         return Ok(Pr0Status::Filtered {
                             reason: NO_COMPILING_STUB.to_string(),

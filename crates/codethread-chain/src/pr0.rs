@@ -2,17 +2,18 @@
 //! stub (codethread-skeleton), as a git diff written by codethread-patch
 //! that plain `git apply` applies at base and `git apply -R` reverses.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::ops::Range;
 use std::path::Path;
 
-use codethread_patch::{diff_files, DiffOptions, FileChange};
+use codethread_patch::{diff_files, DiffOptions, FileChange, KeptImages};
 use codethread_skeleton::{
-    skeletonize_path, Options, ParseErrorPolicy, Selector, SkeletonError, Warning,
+    skeletonize, skeletonize_path, Options, ParseErrorPolicy, Selector, SkeletonError, Warning,
 };
 use serde::{Deserialize, Serialize};
 
 use crate::error::ChainError;
-use crate::targets::Localization;
+use crate::targets::{Localization, Target};
 
 /// PR0 of one instance.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -106,18 +107,27 @@ fn unwrap_file(e: SkeletonError) -> SkeletonError {
 /// stub known not to compile (the pipeline files that as the negative case
 /// `no_compiling_stub`).
 pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError> {
+    make_pr0_from(loc, opts, &KeptImages::new())
+}
+
+/// [`make_pr0`] on the pre-images as localization read them
+/// ([`codethread_patch::localize_keeping`]): a file parsed whole there is
+/// stubbed on that tree, so the PR0 step parses no pre-image again (a file
+/// not in `images`, or read in chunks, is parsed here).
+pub(crate) fn make_pr0_from(
+    loc: &Localization,
+    opts: &Pr0Options,
+    images: &KeptImages,
+) -> Result<Pr0, ChainError> {
     let err = |m: String| ChainError::Instance {
         instance_id: loc.instance_id.clone(),
         message: m,
     };
-    let mut by_file: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    // Each file's targets, by their identity: the definition span the
+    // localization indexed (no name is parsed back out of a target id).
+    let mut by_file: BTreeMap<&str, Vec<&Target>> = BTreeMap::new();
     for t in &loc.targets {
-        let local = t
-            .target_id
-            .rsplit_once("::")
-            .map(|(_, q)| q)
-            .unwrap_or(&t.target_id);
-        by_file.entry(t.path.as_str()).or_default().push(local);
+        by_file.entry(t.path.as_str()).or_default().push(t);
     }
     let options = Options {
         keep_docs: opts.keep_docs,
@@ -138,51 +148,74 @@ pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError
         lines: BTreeMap::new(),
         warnings: Vec::new(),
     };
-    for (path, ids) in &by_file {
+    for (path, targets) in &by_file {
         let before = loc
             .before
             .get(*path)
             .ok_or_else(|| err(format!("no pre-image of {path}")))?;
-        let selectors: Vec<Selector> = ids
+        let span_of = |t: &Target| t.function.span.start_byte..t.function.span.end_byte;
+        let id_at: HashMap<Range<usize>, &str> = targets
             .iter()
-            .map(|q| Selector::Qualname((*q).to_string()))
+            .map(|t| (span_of(t), t.target_id.as_str()))
             .collect();
-        // Read as the localization read it (`parse_file` with the
-        // instance's language hint; a large file chunk by chunk).
-        let mut sk = skeletonize_path(Path::new(path), before.clone(), &selectors, &options)
-            .map_err(|e| err(format!("{path}: skeleton: {}", unwrap_file(e))))?;
+        // The target an edit or skip reports (by its span), or, for what
+        // is no target (a Go import made blank), its own name.
+        let id_of = |span: &Option<Range<usize>>, function: &str| -> String {
+            span.as_ref()
+                .and_then(|s| id_at.get(s))
+                .map_or_else(|| format!("{path}::{function}"), |id| (*id).to_string())
+        };
+        let selectors = |keep: &dyn Fn(&Target) -> bool| -> Vec<Selector> {
+            targets
+                .iter()
+                .filter(|t| keep(t))
+                .map(|t| Selector::Span {
+                    start: t.function.span.start_byte,
+                    end: t.function.span.end_byte,
+                })
+                .collect()
+        };
+        // Read as the localization read it: on its tree when it parsed the
+        // file whole; else (`parse_file` with the instance's language hint;
+        // a large file chunk by chunk) by the skeleton.
+        let tree = images.get(*path).and_then(|k| k.file.as_ref());
+        let run = |sel: &[Selector]| -> Result<codethread_skeleton::Skeleton, ChainError> {
+            match tree {
+                Some(file) => skeletonize(file, sel, &options),
+                None => skeletonize_path(Path::new(path), before.clone(), sel, &options)
+                    .map_err(unwrap_file),
+            }
+            .map_err(|e| err(format!("{path}: skeleton: {e}")))
+        };
+        let mut sk = run(&selectors(&|_| true))?;
         // A stub known not to compile is not written: the target is listed in
         // `not_stubbed` with the warning, and the others are planned again.
-        let refused: Vec<(String, Warning)> = sk
+        let refused: Vec<(Option<Range<usize>>, &str, Warning)> = sk
             .edits
             .iter()
             .filter_map(|e| {
                 e.warnings
                     .iter()
                     .find(|w| w.breaks_build())
-                    .map(|w| (e.function.clone(), *w))
+                    .map(|w| (e.span.clone(), e.function.as_str(), *w))
             })
             .collect();
         if !refused.is_empty() {
-            let refused_ids: HashSet<&str> = refused.iter().map(|(f, _)| f.as_str()).collect();
-            let kept: Vec<Selector> = ids
-                .iter()
-                .filter(|q| !refused_ids.contains(**q))
-                .map(|q| Selector::Qualname((*q).to_string()))
-                .collect();
-            sk = skeletonize_path(Path::new(path), before.clone(), &kept, &options)
-                .map_err(|e| err(format!("{path}: skeleton: {}", unwrap_file(e))))?;
-            for (f, w) in &refused {
+            let refused_spans: HashSet<Range<usize>> =
+                refused.iter().filter_map(|(s, _, _)| s.clone()).collect();
+            for (span, f, w) in &refused {
                 out.not_stubbed.push((
-                    format!("{path}::{f}"),
+                    id_of(span, f),
                     NotStubbed::WouldNotCompile {
                         code: w.code().to_string(),
                         warning: w.to_string(),
                     },
                 ));
             }
+            sk = run(&selectors(&|t| !refused_spans.contains(&span_of(t))))?;
         }
-        let edited: HashSet<&str> = sk.edits.iter().map(|e| e.function.as_str()).collect();
+        let edited: HashSet<Range<usize>> =
+            sk.edits.iter().filter_map(|e| e.span.clone()).collect();
         // Each stub's line in PR0: its line in the original, moved by the
         // lines the stubs before it removed.
         let mut edits: Vec<&codethread_skeleton::Edit> = sk.edits.iter().collect();
@@ -192,7 +225,7 @@ pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError
             // An import made blank (`line` 0) is no target.
             if e.line > 0 {
                 let line = (e.line as isize + shift).max(1) as usize;
-                out.lines.insert(format!("{path}::{}", e.function), line);
+                out.lines.insert(id_of(&e.span, &e.function), line);
             }
             let removed = before
                 .get(e.start_byte..e.end_byte)
@@ -202,25 +235,25 @@ pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError
         }
         for e in &sk.edits {
             for w in &e.warnings {
-                out.warnings
-                    .push(format!("{path}::{}: {}: {w}", e.function, w.code()));
+                out.warnings.push(format!(
+                    "{}: {}: {w}",
+                    id_of(&e.span, &e.function),
+                    w.code()
+                ));
             }
         }
         for s in &sk.skipped {
             out.not_stubbed.push((
-                format!("{path}::{}", s.function),
+                id_of(&s.span, &s.function),
                 NotStubbed::Skipped(s.reason.clone()),
             ));
         }
         let not_stubbed: HashSet<&str> = out.not_stubbed.iter().map(|(x, _)| x.as_str()).collect();
         let mut stubbed = Vec::new();
-        for q in ids {
-            let id = format!("{path}::{q}");
-            if edited.contains(q) {
-                stubbed.push(id);
-            } else if !not_stubbed.contains(id.as_str()) {
-                // Nested in a stubbed target: removed with it.
-                stubbed.push(id);
+        for t in targets {
+            if edited.contains(&span_of(t)) || !not_stubbed.contains(t.target_id.as_str()) {
+                // Stubbed, or nested in a stubbed target: removed with it.
+                stubbed.push(t.target_id.clone());
             }
         }
         out.stubbed.extend(stubbed);

@@ -8,7 +8,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use codethread_lang::{index_functions, parse_file, Function, Lang};
+use codethread_lang::{parse_file, Function, Lang};
+use codethread_patch::KeptImages;
 use codethread_patch::MemTree;
 use serde::{Deserialize, Serialize};
 
@@ -105,25 +106,6 @@ impl Localization {
     }
 }
 
-/// Functions under `docs/target-rules.md` (named, with a body) of a pre-image,
-/// parsed the way localization parses it.
-fn real_functions(path: &str, bytes: &[u8], hint: Option<Lang>) -> Vec<Function> {
-    if Lang::from_path(path).is_none() {
-        return Vec::new();
-    }
-    match parse_file(
-        std::path::Path::new(path),
-        bytes.to_vec(),
-        &codethread_lang::ParseOptions::with_hint(hint),
-    ) {
-        Ok(file) => index_functions(&file)
-            .into_iter()
-            .filter(|f| !f.anonymous && f.body.is_some())
-            .collect(),
-        Err(_) => Vec::new(),
-    }
-}
-
 /// A file's function indices by qualname, in file order.
 type ByName = HashMap<String, Vec<usize>>;
 
@@ -135,6 +117,17 @@ pub fn localize(
     inst: &Instance,
     source: &mut dyn SourceReader,
 ) -> Result<Localization, ChainError> {
+    localize_kept(inst, source).map(|(l, _)| l)
+}
+
+/// [`localize`], with the pre-images as it read them
+/// ([`codethread_patch::localize_keeping`]): the PR0 step stubs the targets
+/// on these trees, so a pre-image is parsed once for localization and PR0
+/// together.
+pub(crate) fn localize_kept(
+    inst: &Instance,
+    source: &mut dyn SourceReader,
+) -> Result<(Localization, KeptImages), ChainError> {
     let perr = |m: String| ChainError::Patch {
         instance_id: inst.instance_id.clone(),
         message: m,
@@ -153,7 +146,7 @@ pub fn localize(
         }
     }
     let hint = inst.lang_hint();
-    let l = codethread_patch::localize(
+    let (l, images) = codethread_patch::localize_keeping(
         &tree,
         &patch,
         &codethread_patch::LocalizeOptions::with_hint(hint),
@@ -181,9 +174,10 @@ pub fn localize(
             )
         })
         .collect();
-    // Each pre-image's functions, and their indices by qualname in file
-    // order (one lookup per target, never a scan of the file).
-    let mut index: BTreeMap<String, (Vec<Function>, ByName)> = BTreeMap::new();
+    // Each pre-image's functions under `docs/target-rules.md` (named, with
+    // a body) as localization indexed them, and their indices by qualname
+    // in file order (one lookup per target, never a scan of the file).
+    let mut index: BTreeMap<String, (Vec<&Function>, ByName)> = BTreeMap::new();
     let mut targets = Vec::new();
     for t in &l.targets {
         let path = old_path
@@ -192,9 +186,14 @@ pub fn localize(
             .unwrap_or(t.path.as_str())
             .to_string();
         let (funcs, by_name) = index.entry(path.clone()).or_insert_with(|| {
-            let funcs = before
+            let funcs: Vec<&Function> = images
                 .get(&path)
-                .map(|b| real_functions(&path, b, hint))
+                .map(|k| {
+                    k.functions
+                        .iter()
+                        .filter(|f| !f.anonymous && f.body.is_some())
+                        .collect()
+                })
                 .unwrap_or_default();
             let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
             for (i, f) in funcs.iter().enumerate() {
@@ -205,12 +204,12 @@ pub fn localize(
         let same_name = by_name.get(&t.qualname).map(Vec::as_slice).unwrap_or(&[]);
         let f = same_name
             .iter()
-            .map(|&i| &funcs[i])
+            .map(|&i| funcs[i])
             .find(|f| Some(f.span.start_line) == t.start)
             .or_else(|| {
                 same_name
                     .get(t.occurrence.saturating_sub(1))
-                    .map(|&i| &funcs[i])
+                    .map(|&i| funcs[i])
             })
             .ok_or_else(|| {
                 perr(format!(
@@ -246,15 +245,18 @@ pub fn localize(
             NegativeCase::ModuleOrClassLevelChangesOnly
         }
     });
-    Ok(Localization {
-        instance_id: inst.instance_id.clone(),
-        negative_case,
-        added_functions: l.added_functions.iter().map(|f| f.target_id()).collect(),
-        notes: l.unsure.clone(),
-        targets,
-        before,
-        language_hint: hint,
-    })
+    Ok((
+        Localization {
+            instance_id: inst.instance_id.clone(),
+            negative_case,
+            added_functions: l.added_functions.iter().map(|f| f.target_id()).collect(),
+            notes: l.unsure.clone(),
+            targets,
+            before,
+            language_hint: hint,
+        },
+        images,
+    ))
 }
 
 /// What marks a target as test code, if anything: a C / C++ function in
@@ -266,6 +268,7 @@ fn test_code(
     t: &Target,
     bytes: &[u8],
     hint: Option<Lang>,
+    images: &KeptImages,
     parsed: &mut BTreeMap<String, Option<codethread_lang::ParsedFile>>,
 ) -> Option<String> {
     let at = t.function.span.start_byte;
@@ -279,18 +282,22 @@ fn test_code(
         });
     }
     lang.info().test_attributes?;
-    // One parse per file, as localization parsed it.
-    let file = parsed
-        .entry(t.path.clone())
-        .or_insert_with(|| {
-            parse_file(
-                std::path::Path::new(&t.path),
-                bytes.to_vec(),
-                &codethread_lang::ParseOptions::with_hint(hint),
-            )
-            .ok()
-        })
-        .as_ref()?;
+    // Localization's tree of the file; a file it read in chunks is parsed
+    // once here.
+    let file = match images.get(&t.path).and_then(|k| k.file.as_ref()) {
+        Some(file) => file,
+        None => parsed
+            .entry(t.path.clone())
+            .or_insert_with(|| {
+                parse_file(
+                    std::path::Path::new(&t.path),
+                    bytes.to_vec(),
+                    &codethread_lang::ParseOptions::with_hint(hint),
+                )
+                .ok()
+            })
+            .as_ref()?,
+    };
     // The function's own node: its attributes are the siblings before it.
     codethread_lang::test_attribute_at(file, t.function.node.start_byte)
         .map(|a| format!("marked {a}"))
@@ -307,7 +314,7 @@ fn test_code(
 /// [`NegativeCase::MovedOnly`]). [`localize`] itself keeps them (it
 /// answers which functions the gold patch edits, `docs/target-rules.md`);
 /// `pipeline::build` applies this before PR0.
-pub(crate) fn drop_non_targets(loc: &mut Localization) {
+pub(crate) fn drop_non_targets(loc: &mut Localization, images: &KeptImages) {
     let hint = loc.language_hint;
     let before = &loc.before;
     let notes = &mut loc.notes;
@@ -324,7 +331,7 @@ pub(crate) fn drop_non_targets(loc: &mut Localization) {
             why = Some(NegativeCase::GeneratedFilesOnly);
             continue;
         }
-        if let Some(mark) = test_code(&t, bytes, hint, &mut parsed) {
+        if let Some(mark) = test_code(&t, bytes, hint, images, &mut parsed) {
             notes.push(format!("{}: not a target: test code ({mark})", t.target_id));
             why = why.or(Some(NegativeCase::TestCodeOnly));
             continue;

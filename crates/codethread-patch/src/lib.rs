@@ -81,8 +81,9 @@ pub use jaccard::{
     localize_in_dir, similarity, EditSets, PatchSimilarity,
 };
 pub use localize::{
-    is_source_path, localize, EditedFunction, FileEdit, FunctionStatus, Localization,
-    LocalizeError, LocalizeOptions, NegativeCase, LISTED_DEPTH,
+    is_source_path, localize, localize_keeping, EditedFunction, FileEdit, FunctionStatus,
+    KeptImage, KeptImages, Localization, LocalizeError, LocalizeOptions, NegativeCase,
+    LISTED_DEPTH,
 };
 pub use model::*;
 pub use normalize::{compose, to_git_format, ComposeError};

@@ -405,8 +405,34 @@ impl Kept {
 }
 
 /// What one parse of an image gives [`Image::new`]: the language read,
-/// the error count, the index and the trivia ranges.
-type Parsed = (Lang, usize, Kept, Vec<(usize, usize, Option<usize>)>);
+/// the error count, the index, the trivia ranges and (when asked for) the
+/// image as it was read.
+type Parsed = (
+    Lang,
+    usize,
+    Kept,
+    Vec<(usize, usize, Option<usize>)>,
+    Option<KeptImage>,
+);
+
+/// A pre-image as [`localize_keeping`] read it, kept so that a caller
+/// building on the localization (stubbing its targets) reads the file from
+/// this one parse instead of parsing it again.
+#[derive(Debug, Clone)]
+pub struct KeptImage {
+    /// Every function of the image's index ([`index_functions`]; for an
+    /// image read in chunks, the chunks' indexes joined as
+    /// [`codethread_lang::join_indexes`] joins them), anonymous ones
+    /// included, in file order.
+    pub functions: Vec<Function>,
+    /// The image's tree when it was parsed whole; `None` for an image read in
+    /// chunks ([`LocalizeOptions::chunks`]), whose whole tree was never held.
+    pub file: Option<ParsedFile>,
+}
+
+/// The pre-images a localization read, by path (the pre-image's path: the
+/// old path of a renamed file).
+pub type KeptImages = std::collections::BTreeMap<String, KeptImage>;
 
 /// Parse an image as [`parse_file`] does (fallback grammars, then the macro
 /// mask) and take its index and trivia: whole, or, for an image of at
@@ -419,6 +445,7 @@ fn parse_image(
     hint: Option<Lang>,
     budget: &ParseBudget,
     chunks: &ChunkOptions,
+    keep: bool,
 ) -> Result<Parsed, LangError> {
     let whole = |source: Vec<u8>| -> Result<Parsed, LangError> {
         let file = parse_file(
@@ -429,10 +456,16 @@ fn parse_image(
                 budget: *budget,
             },
         )?;
-        let mut kept = Kept::default();
-        kept.push(index_functions(&file));
+        let index = index_functions(&file);
         let trivia = trivia_ranges(&file, true);
-        Ok((file.lang, file.parse_errors, kept, trivia))
+        let (lang, errors) = (file.lang, file.parse_errors);
+        let image = keep.then(|| KeptImage {
+            functions: index.clone(),
+            file: Some(file),
+        });
+        let mut kept = Kept::default();
+        kept.push(index);
+        Ok((lang, errors, kept, trivia, image))
     };
     if !chunks.applies(source.len()) {
         return whole(source.to_vec());
@@ -456,6 +489,7 @@ fn parse_image(
     let mut trivia: Vec<(usize, usize, Option<usize>)> = Vec::new();
     let mut errors = 0usize;
     let mut read_as = lang;
+    let mut parts: Vec<Vec<Function>> = Vec::new();
     for i in 0..n {
         // A chunk inside a unit is read with the unit's header and closer
         // (`ChunkPlan::context`): what lies there is another chunk's.
@@ -494,10 +528,17 @@ fn parse_image(
             index_functions(f)
         })?;
         if let Some(part) = part {
+            if keep {
+                parts.push(part.clone());
+            }
             kept.push(part);
         }
     }
-    Ok((read_as, errors, kept, trivia))
+    let image = keep.then(|| KeptImage {
+        functions: codethread_lang::join_indexes(parts),
+        file: None,
+    });
+    Ok((read_as, errors, kept, trivia, image))
 }
 
 impl<'s> Image<'s> {
@@ -507,25 +548,31 @@ impl<'s> Image<'s> {
         hint: Option<Lang>,
         budget: &ParseBudget,
         chunks: &ChunkOptions,
+        keep: Option<&mut KeptImages>,
     ) -> Result<Image<'s>, LocalizeError> {
-        let (lang, parse_errors, kept, trivia) = parse_image(path, source, hint, budget, chunks)
-            .map_err(|e| match e {
-                LangError::Budget {
-                    bytes,
-                    limit,
-                    allowed,
-                    ..
-                } => LocalizeError::Budget {
-                    path: path.to_string(),
-                    bytes,
-                    limit,
-                    allowed,
+        let (lang, parse_errors, kept, trivia, image) =
+            parse_image(path, source, hint, budget, chunks, keep.is_some()).map_err(
+                |e| match e {
+                    LangError::Budget {
+                        bytes,
+                        limit,
+                        allowed,
+                        ..
+                    } => LocalizeError::Budget {
+                        path: path.to_string(),
+                        bytes,
+                        limit,
+                        allowed,
+                    },
+                    e => LocalizeError::Parse {
+                        path: path.to_string(),
+                        message: e.to_string(),
+                    },
                 },
-                e => LocalizeError::Parse {
-                    path: path.to_string(),
-                    message: e.to_string(),
-                },
-            })?;
+            )?;
+        if let (Some(images), Some(image)) = (keep, image) {
+            images.entry(path.to_string()).or_insert(image);
+        }
         let Kept { mut funcs, up } = kept;
         funcs.shrink_to_fit();
         let mut children: Vec<Vec<usize>> = vec![Vec::new(); funcs.len()];
@@ -953,6 +1000,28 @@ pub fn localize(
     patch: &Patch,
     options: &LocalizeOptions,
 ) -> Result<Localization, LocalizeError> {
+    localize_in(before, patch, options, None)
+}
+
+/// [`localize`], keeping every source pre-image as it was read
+/// ([`KeptImage`]: its index, and its tree when parsed whole), so that a
+/// caller that goes on to stub the targets parses no pre-image again.
+pub fn localize_keeping(
+    before: &MemTree,
+    patch: &Patch,
+    options: &LocalizeOptions,
+) -> Result<(Localization, KeptImages), LocalizeError> {
+    let mut images = KeptImages::new();
+    let l = localize_in(before, patch, options, Some(&mut images))?;
+    Ok((l, images))
+}
+
+fn localize_in(
+    before: &MemTree,
+    patch: &Patch,
+    options: &LocalizeOptions,
+    mut keep: Option<&mut KeptImages>,
+) -> Result<Localization, LocalizeError> {
     // The post-images of the files the patch writes (the tree's other
     // files are not copied).
     let (overlay, report) = crate::apply::apply_with(
@@ -973,7 +1042,15 @@ pub fn localize(
         unsure: Vec::new(),
     };
     for (fp, fr) in patch.files.iter().zip(&report.files) {
-        localize_file(before, &after, fp, fr, options, &mut out)?;
+        localize_file(
+            before,
+            &after,
+            fp,
+            fr,
+            options,
+            keep.as_deref_mut(),
+            &mut out,
+        )?;
     }
     if out.targets.is_empty() {
         let sources: Vec<&FileEdit> = out.files.iter().filter(|f| f.is_source).collect();
@@ -996,6 +1073,7 @@ fn localize_file(
     fp: &crate::model::FilePatch,
     fr: &FileReport,
     options: &LocalizeOptions,
+    keep: Option<&mut KeptImages>,
     out: &mut Localization,
 ) -> Result<(), LocalizeError> {
     let (hint, budget, chunks) = (options.hint, &options.budget, &options.chunks);
@@ -1046,7 +1124,7 @@ fn localize_file(
     let img_b = match &fr.old_path {
         Some(p) => before
             .get(old_bytes.unwrap_or(p.as_bytes()))
-            .map(|src| Image::new(&name_of(old_bytes, p), src, hint, budget, chunks))
+            .map(|src| Image::new(&name_of(old_bytes, p), src, hint, budget, chunks, keep))
             .transpose()?,
         None => None,
     };
@@ -1054,7 +1132,7 @@ fn localize_file(
         Some(p) => after
             .get(new_bytes.unwrap_or(p.as_bytes()))
             .or_else(|| before.get(new_bytes.unwrap_or(p.as_bytes())))
-            .map(|src| Image::new(&name_of(new_bytes, p), src, hint, budget, chunks))
+            .map(|src| Image::new(&name_of(new_bytes, p), src, hint, budget, chunks, None))
             .transpose()?,
         None => None,
     };

@@ -158,6 +158,7 @@ pub(crate) fn blank_unused_imports(original: &ImportUses, skeleton: &ImportUses)
         out.push(Edit {
             function: format!("import {}", spec.path),
             line: 0,
+            span: None,
             start_byte: start,
             end_byte: end,
             replacement,

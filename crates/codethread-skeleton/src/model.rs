@@ -180,6 +180,11 @@ pub struct Edit {
     /// 1-based line of the function's own node (the `def` / `fn` / `func`
     /// line, after decorators).
     pub line: usize,
+    /// The function's definition span in bytes of the original
+    /// (`Function::span`): its identity, as a [`crate::Selector::Span`]
+    /// gives it. `None` for an import made blank.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub span: Option<std::ops::Range<usize>>,
     /// First replaced byte of the original.
     pub start_byte: usize,
     /// One past the last replaced byte of the original.
@@ -216,6 +221,10 @@ pub struct Skipped {
     pub function: String,
     /// 1-based line of the function's own node.
     pub line: usize,
+    /// The function's definition span in bytes of the original (as
+    /// [`Edit::span`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub span: Option<std::ops::Range<usize>>,
     /// Why.
     pub reason: SkipReason,
 }

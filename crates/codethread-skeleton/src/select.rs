@@ -24,6 +24,16 @@ pub enum Selector {
     /// qualname; `Class.method#2` only the second in source order (the `#n`
     /// of target ids).
     Qualname(String),
+    /// The function whose definition span (`Function::span`) is exactly
+    /// `start..end`: one function's identity, as localization indexed it
+    /// and as [`crate::Edit::span`] reports it. Unlike [`Selector::Bytes`], it
+    /// never picks the functions around or inside it.
+    Span {
+        /// The span's first byte.
+        start: usize,
+        /// One past the span's last byte.
+        end: usize,
+    },
     /// Functions whose definition span overlaps the byte range
     /// `start..end` (end exclusive).
     Bytes {
@@ -49,6 +59,11 @@ impl fmt::Debug for Selector {
         match self {
             Selector::All => f.write_str("All"),
             Selector::Qualname(q) => f.debug_tuple("Qualname").field(q).finish(),
+            Selector::Span { start, end } => f
+                .debug_struct("Span")
+                .field("start", start)
+                .field("end", end)
+                .finish(),
             Selector::Bytes { start, end } => f
                 .debug_struct("Bytes")
                 .field("start", start)
@@ -69,6 +84,7 @@ impl fmt::Display for Selector {
         match self {
             Selector::All => f.write_str("all functions"),
             Selector::Qualname(q) => write!(f, "function {q}"),
+            Selector::Span { start, end } => write!(f, "the function at bytes {start}..{end}"),
             Selector::Bytes { start, end } => write!(f, "bytes {start}..{end}"),
             Selector::Lines { start, end } => write!(f, "lines {start}-{end}"),
             Selector::Predicate(_) => f.write_str("predicate"),
@@ -93,6 +109,7 @@ impl Selector {
                 (name, Some(n)) => f.qualname == name && f.occurrence == n,
                 (name, None) => f.qualname == name,
             },
+            Selector::Span { start, end } => f.span.start_byte == *start && f.span.end_byte == *end,
             Selector::Bytes { start, end } => {
                 f.span.start_byte < (*end).max(start.saturating_add(1)) && *start < f.span.end_byte
             }
@@ -103,12 +120,15 @@ impl Selector {
     }
 }
 
-/// The named functions of a file by qualname (sorted indices), built only
-/// when some selector is a [`Selector::Qualname`]: a name selector finds
-/// its functions by binary search instead of a scan of the file.
+/// The named functions of a file by qualname and by span (sorted indices),
+/// each built only when some selector is a [`Selector::Qualname`] or a
+/// [`Selector::Span`]: such a selector finds its functions by binary search
+/// instead of a scan of the file.
 pub(crate) struct NameIndex {
     /// Indices of the named functions, sorted by qualname, then index.
     order: Vec<usize>,
+    /// Indices of the named functions, sorted by span, then index.
+    spans: Vec<usize>,
 }
 
 impl NameIndex {
@@ -118,7 +138,28 @@ impl NameIndex {
             order = (0..funcs.len()).filter(|&i| !funcs[i].anonymous).collect();
             order.sort_by(|&a, &b| funcs[a].qualname.cmp(&funcs[b].qualname).then(a.cmp(&b)));
         }
-        NameIndex { order }
+        let mut spans = Vec::new();
+        if selectors.iter().any(|s| matches!(s, Selector::Span { .. })) {
+            spans = (0..funcs.len()).filter(|&i| !funcs[i].anonymous).collect();
+            spans.sort_by_key(|&i| (funcs[i].span.start_byte, funcs[i].span.end_byte, i));
+        }
+        NameIndex { order, spans }
+    }
+
+    /// The functions a [`Selector::Span`] of `start..end` matches, in file
+    /// order.
+    pub(crate) fn at_span<'a>(
+        &'a self,
+        funcs: &'a [Function],
+        start: usize,
+        end: usize,
+    ) -> impl Iterator<Item = usize> + 'a {
+        let key = |i: usize| (funcs[i].span.start_byte, funcs[i].span.end_byte);
+        let lo = self.spans.partition_point(|&i| key(i) < (start, end));
+        self.spans[lo..]
+            .iter()
+            .copied()
+            .take_while(move |&i| key(i) == (start, end))
     }
 
     /// The functions a [`Selector::Qualname`] of `q` matches, in file order

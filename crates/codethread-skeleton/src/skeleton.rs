@@ -231,6 +231,12 @@ fn skeletonize_parts(
                     any = true;
                 }
             }
+            Selector::Span { start, end } => {
+                for i in names.at_span(&funcs, *start, *end) {
+                    selected[i] = true;
+                    any = true;
+                }
+            }
             _ => {
                 for (i, f) in funcs.iter().enumerate() {
                     if sel.matches(f) {
@@ -301,6 +307,7 @@ fn skeletonize_parts(
                 let skip = |reason| Skipped {
                     function: display_id(f),
                     line: f.node.start_line,
+                    span: Some(f.span.start_byte..f.span.end_byte),
                     reason,
                 };
                 // Without a body span, the engine still looks for a body the
@@ -354,6 +361,7 @@ fn skeletonize_parts(
             skipped.push(Skipped {
                 function: display_id(f),
                 line: f.node.start_line,
+                span: Some(f.span.start_byte..f.span.end_byte),
                 reason: SkipReason::ParseError("body range overlaps another edit".into()),
             });
             continue;
@@ -362,6 +370,7 @@ fn skeletonize_parts(
         edits.push(Edit {
             function: display_id(f),
             line: f.node.start_line,
+            span: Some(f.span.start_byte..f.span.end_byte),
             start_byte: p.start,
             end_byte: p.end,
             replacement: p.replacement,
@@ -379,6 +388,7 @@ fn skeletonize_parts(
         skipped.extend(same.into_iter().map(|e| Skipped {
             function: e.function,
             line: e.line,
+            span: e.span,
             reason: SkipReason::AlreadyStub,
         }));
     }
@@ -431,6 +441,7 @@ fn skeletonize_parts(
                         skipped.push(Skipped {
                             function: e.function,
                             line: e.line,
+                            span: e.span,
                             reason: SkipReason::ParseError(
                                 "the function touches an ERROR/MISSING node, and its stub adds a syntax error"
                                     .into(),

@@ -11,5 +11,6 @@ mod gate_reports;
 mod handoff;
 mod imports;
 mod llm_check;
+mod parse_count;
 mod reliability;
 mod sources;

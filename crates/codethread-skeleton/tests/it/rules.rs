@@ -248,6 +248,59 @@ fn go_unused_import_is_flagged_on_the_edit_that_removes_the_last_use() {
     assert!(sk.edits[0].warnings.is_empty());
 }
 
+/// A target's identity is its definition span: `Selector::Span` picks that
+/// one function (not the one around it, as an overlapping `Bytes` range
+/// does, nor a same-named one), and each edit and skip reports the span.
+#[test]
+fn exact_span_selects_one_function_and_edits_report_it() {
+    let src = "class A:\n    def f(self):\n        def g():\n            return 1\n        return g\n\n\nclass B:\n    def f(self):\n        return 2\n";
+    let file = codethread_lang::parse(Lang::Python, src.as_bytes()).unwrap();
+    let funcs = codethread_lang::index_functions(&file);
+    let span = |q: &str| {
+        let f = funcs.iter().find(|f| f.qualname == q).unwrap();
+        f.span.start_byte..f.span.end_byte
+    };
+    let at = |r: std::ops::Range<usize>| Selector::Span {
+        start: r.start,
+        end: r.end,
+    };
+    let sk = run(Lang::Python, src, &[at(span("A.f.g"))], &Options::default());
+    assert_eq!(sk.edits.len(), 1, "{:?}", sk.edits);
+    assert_eq!(sk.edits[0].function, "A.f.g");
+    assert_eq!(sk.edits[0].span, Some(span("A.f.g")));
+    // The overlapping byte range of the nested function also picks its
+    // parent (which covers it).
+    let g = span("A.f.g");
+    let sk = run(
+        Lang::Python,
+        src,
+        &[Selector::Bytes {
+            start: g.start,
+            end: g.end,
+        }],
+        &Options::default(),
+    );
+    assert_eq!(sk.edits[0].function, "A.f");
+    let sk = run(Lang::Python, src, &[at(span("B.f"))], &Options::default());
+    assert_eq!(sk.edits.len(), 1);
+    assert_eq!(sk.edits[0].function, "B.f");
+    assert_eq!(sk.edits[0].span, Some(span("B.f")));
+    // A span that is no function's (one byte short) selects nothing and is
+    // reported as unmatched.
+    let r = span("B.f");
+    let sk = run(
+        Lang::Python,
+        src,
+        &[Selector::Span {
+            start: r.start,
+            end: r.end - 1,
+        }],
+        &Options::default(),
+    );
+    assert!(sk.edits.is_empty());
+    assert_eq!(sk.unmatched.len(), 1, "{:?}", sk.unmatched);
+}
+
 #[test]
 fn span_selectors_and_predicates() {
     let src = "def a():\n    return 1\n\n\ndef b():\n    f = lambda: 2\n    return f\n";
