@@ -73,7 +73,7 @@ pub use codethread_llm as llm;
 // Errors: the crate's error, its `Result`, and the scratch git repository
 // the stacks are checked in.
 pub use crate::{
-    error::{ChainError, Result},
+    error::{ChainError, NoSource, Result},
     gitcli::{git_available, GitError, ScratchRepo},
 };
 

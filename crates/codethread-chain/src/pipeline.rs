@@ -167,9 +167,9 @@ fn guard<T>(instance_id: &str, f: impl FnOnce() -> Result<T, ChainError>) -> Res
                 .map(|s| s.to_string())
                 .or_else(|| p.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".into());
-            Err(ChainError::Instance {
+            Err(ChainError::Panic {
                 instance_id: instance_id.to_string(),
-                message: format!("internal error (panic): {msg}"),
+                message: msg,
             })
         }
     }
@@ -775,29 +775,31 @@ fn stack_one(
     source: &mut dyn SourceReader,
 ) -> Result<(Vec<u8>, Vec<String>), ChainError> {
     let id = &inst.instance_id;
-    let missing = |what: &str| ChainError::Instance {
-        instance_id: id.clone(),
-        message: what.to_string(),
+    let unreadable = |layer: &'static str| {
+        move |e: ChainError| ChainError::Layer {
+            instance_id: id.clone(),
+            layer,
+            source: Box::new(e),
+        }
     };
-    let pr0 = chain
-        .read_pr0(id)
-        .map_err(|e| missing(&format!("PR0: {e}")))?;
+    let pr0 = chain.read_pr0(id).map_err(unreadable("PR0"))?;
     // Every layer's patch and whether it is relative to base.
     let mut raw: Vec<(Vec<u8>, String, bool)> = vec![(pr0, "PR0".into(), false)];
     for (k, l) in layers.iter().enumerate() {
         let name = format!("PR{}", k + 1);
         let (p, from_base) = match l {
             Layer::HumanPr1 => (
-                chain
-                    .read_human_pr1(id)
-                    .map_err(|e| missing(&format!("human PR1: {e}")))?,
+                chain.read_human_pr1(id).map_err(unreadable("human PR1"))?,
                 false,
             ),
             Layer::Gold => (inst.patch.as_bytes().to_vec(), false),
             Layer::Predictions(m) | Layer::PredictionsFromBase(m) => (
                 m.get(id)
                     .map(|p| p.model_patch.as_bytes().to_vec())
-                    .ok_or_else(|| missing(&format!("no prediction for {name}")))?,
+                    .ok_or_else(|| ChainError::NoPrediction {
+                        instance_id: id.clone(),
+                        layer: name.clone(),
+                    })?,
                 matches!(l, Layer::PredictionsFromBase(_)),
             ),
         };
@@ -823,11 +825,9 @@ fn stack_one(
         if compose_on(id, &base, &[p], &[name]).is_err()
             && compose_on(id, &base, &[&so_far, p], &["the layers below", name]).is_ok()
         {
-            return Err(ChainError::Patch {
+            return Err(ChainError::BaseLabel {
                 instance_id: id.clone(),
-                message: format!(
-                    "{name} is labelled `base:` but applies on top of the layers below it, not at base_commit: give it without `base:`"
-                ),
+                layer: name.clone(),
             });
         }
         let touched: std::collections::BTreeSet<String> =
@@ -853,9 +853,10 @@ fn split_by_paths(
     if patch.iter().all(u8::is_ascii_whitespace) {
         return Ok((Vec::new(), Vec::new()));
     }
-    let mut parsed = codethread_patch::parse(patch).map_err(|e| ChainError::Patch {
+    let mut parsed = codethread_patch::parse(patch).map_err(|source| ChainError::PatchParse {
         instance_id: id.to_string(),
-        message: format!("cannot parse the layers below: {e}"),
+        layer: "the layers below".into(),
+        source,
     })?;
     let mut left_out = Vec::new();
     parsed.files.retain(|f| {
@@ -1173,10 +1174,10 @@ pub fn chain_requests(
         .into_iter()
         .map(|(id, r)| {
             let r = r.and_then(|v| {
-                serde_json::from_value::<codethread_llm::LlmRequest>(v).map_err(|e| {
-                    ChainError::Instance {
+                serde_json::from_value::<codethread_llm::LlmRequest>(v).map_err(|source| {
+                    ChainError::RequestFile {
                         instance_id: id.clone(),
-                        message: format!("llm_request.json: {e}"),
+                        source,
                     }
                 })
             });

@@ -119,10 +119,7 @@ pub(crate) fn make_pr0_from(
     opts: &Pr0Options,
     images: &KeptImages,
 ) -> Result<Pr0, ChainError> {
-    let err = |m: String| ChainError::Instance {
-        instance_id: loc.instance_id.clone(),
-        message: m,
-    };
+    let id = &loc.instance_id;
     // Each file's targets, by their identity: the definition span the
     // localization indexed (no name is parsed back out of a target id).
     let mut by_file: BTreeMap<&str, Vec<&Target>> = BTreeMap::new();
@@ -152,7 +149,10 @@ pub(crate) fn make_pr0_from(
         let before = loc
             .before
             .get(*path)
-            .ok_or_else(|| err(format!("no pre-image of {path}")))?;
+            .ok_or_else(|| ChainError::NoPreImage {
+                instance_id: id.clone(),
+                path: (*path).to_string(),
+            })?;
         let span_of = |t: &Target| t.function.span.start_byte..t.function.span.end_byte;
         let id_at: HashMap<Range<usize>, &str> = targets
             .iter()
@@ -185,7 +185,11 @@ pub(crate) fn make_pr0_from(
                 None => skeletonize_path(Path::new(path), before.clone(), sel, &options)
                     .map_err(unwrap_file),
             }
-            .map_err(|e| err(format!("{path}: skeleton: {e}")))
+            .map_err(|source| ChainError::Skeleton {
+                instance_id: id.clone(),
+                path: (*path).to_string(),
+                source,
+            })
         };
         let mut sk = run(&selectors(&|_| true))?;
         // A stub known not to compile is not written: the target is listed in
@@ -269,15 +273,15 @@ pub(crate) fn make_pr0_from(
             .all(|(_, why)| why.would_not_compile())
     {
         return Err(ChainError::NoCompilingStub {
-            instance_id: loc.instance_id.clone(),
-            not_stubbed: listed(&out.not_stubbed),
+            instance_id: id.clone(),
+            not_stubbed: out.not_stubbed,
         });
     }
     if out.skeletons.is_empty() {
-        return Err(err(format!(
-            "no target could be stubbed: {}",
-            listed(&out.not_stubbed)
-        )));
+        return Err(ChainError::NoStub {
+            instance_id: id.clone(),
+            not_stubbed: out.not_stubbed,
+        });
     }
     let changes: Vec<FileChange<'_>> = out
         .skeletons
@@ -290,14 +294,18 @@ pub(crate) fn make_pr0_from(
             ))
         })
         .collect();
-    let patch = diff_files(&changes, &DiffOptions::default())
-        .map_err(|e| err(format!("cannot write PR0: {e}")))?;
+    let patch =
+        diff_files(&changes, &DiffOptions::default()).map_err(|source| ChainError::Diff {
+            instance_id: id.clone(),
+            what: "PR0",
+            source,
+        })?;
     out.patch = patch.to_bytes();
     Ok(out)
 }
 
 /// `id: reason; id: reason` of targets left as they are.
-fn listed(not_stubbed: &[(String, NotStubbed)]) -> String {
+pub(crate) fn listed(not_stubbed: &[(String, NotStubbed)]) -> String {
     not_stubbed
         .iter()
         .map(|(id, why)| format!("{id}: {why}"))

@@ -7,7 +7,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
-use crate::error::ChainError;
+use crate::error::{ChainError, NoSource};
 
 /// Where the pre-images of an instance's files come from.
 pub trait SourceReader {
@@ -34,9 +34,20 @@ pub trait SourceReader {
     /// error, naming it and the repository, so that a batch's failure lines
     /// say which instance they are about.
     fn select_repo_for(&mut self, instance_id: &str, repo: &str) -> Result<(), ChainError> {
-        self.select_repo(repo).map_err(|e| ChainError::Instance {
-            instance_id: instance_id.to_string(),
-            message: format!("repository {repo}: {e}"),
+        self.select_repo(repo).map_err(|e| match e {
+            // A source that knows no instance leaves its id empty.
+            ChainError::NoSource {
+                instance_id: id,
+                problem,
+            } if id.is_empty() => ChainError::NoSource {
+                instance_id: instance_id.to_string(),
+                problem,
+            },
+            e => ChainError::Repository {
+                instance_id: instance_id.to_string(),
+                repo: repo.to_string(),
+                source: Box::new(e),
+            },
         })
     }
 }
@@ -68,9 +79,11 @@ impl SourceReader for GitRepoDir {
     ) -> Result<Option<Vec<u8>>, ChainError> {
         match self.current.as_mut() {
             Some((_, g)) => g.read(instance_id, commit, path),
-            None => Err(ChainError::Instance {
+            None => Err(ChainError::NoSource {
                 instance_id: instance_id.to_string(),
-                message: format!("no repository selected under {}", self.root.display()),
+                problem: NoSource::NotSelected {
+                    root: self.root.clone(),
+                },
             }),
         }
     }
@@ -93,14 +106,14 @@ impl SourceReader for GitRepoDir {
             .into_iter()
             .find(|c| c.join(".git").exists() || c.join("HEAD").is_file())
         else {
-            return Err(ChainError::Git {
-                repo: self.root.clone(),
-                args: String::new(),
-                message: format!(
-                    "no repository for {repo} (looked for {0}__{1}, {repo}, {1})",
-                    repo.split('/').next().unwrap_or(""),
-                    name
-                ),
+            // The instance is named by `select_repo_for`.
+            return Err(ChainError::NoSource {
+                instance_id: String::new(),
+                problem: NoSource::Repository {
+                    repo: repo.to_string(),
+                    root: self.root.clone(),
+                    looked_for: vec![repo.replace('/', "__"), repo.to_string(), name.to_string()],
+                },
             });
         };
         self.current = Some((repo.to_string(), GitSource::new(dir)));
@@ -160,12 +173,11 @@ impl SourceReader for TestbedDir {
             .is_none_or(|(id, _)| id != instance_id)
         {
             let Some(dir) = TestbedDir::tree_of(&self.root, instance_id) else {
-                return Err(ChainError::Instance {
+                return Err(ChainError::NoSource {
                     instance_id: instance_id.to_string(),
-                    message: format!(
-                        "no testbed: neither {0}/{instance_id}/testbed nor {0}/{instance_id} is a git work tree (check --testbeds)",
-                        self.root.display()
-                    ),
+                    problem: NoSource::Testbed {
+                        root: self.root.clone(),
+                    },
                 });
             };
             self.current = Some((instance_id.to_string(), GitSource::new(dir)));
@@ -217,9 +229,10 @@ impl SourceReader for SnapshotSource {
     ) -> Result<Option<Vec<u8>>, ChainError> {
         // The patch crate's path rules: nothing absolute, no `..`, nothing in `.git`.
         if let Err(why) = codethread_patch::check_path(path.as_bytes()) {
-            return Err(ChainError::Instance {
+            return Err(ChainError::UnsafePath {
                 instance_id: instance_id.to_string(),
-                message: format!("refusing unsafe repository path {path:?}: {why}"),
+                path: path.to_string(),
+                why,
             });
         }
         let before = self.dir.join(instance_id).join("before");
@@ -234,11 +247,9 @@ impl SourceReader for SnapshotSource {
                     self.dir.display()
                 )
             };
-            return Err(ChainError::Instance {
+            return Err(ChainError::NoSource {
                 instance_id: instance_id.to_string(),
-                message: format!(
-                    "no snapshot: {why} (snapshots are <dir>/<instance_id>/before/<path>; check --snapshots)"
-                ),
+                problem: NoSource::Snapshot { why },
             });
         }
         // Regular files under the size limit only; a link is not followed,
@@ -407,16 +418,22 @@ impl SourceReader for GitSource {
         path: &str,
     ) -> Result<Option<Vec<u8>>, ChainError> {
         if !self.has_commit(commit)? {
-            return Err(ChainError::Instance {
+            return Err(ChainError::NoSource {
                 instance_id: instance_id.to_string(),
-                message: format!("commit {commit} is not in {}", self.repo.display()),
+                problem: NoSource::Commit {
+                    commit: commit.to_string(),
+                    repo: self.repo.clone(),
+                },
             });
         }
         match self.read_object(&format!("{commit}:{path}"))? {
             Some((kind, bytes)) if kind == "blob" => Ok(Some(bytes)),
-            Some((kind, _)) => Err(ChainError::Instance {
+            Some((kind, _)) => Err(ChainError::NoSource {
                 instance_id: instance_id.to_string(),
-                message: format!("{commit}:{path} is a {kind}, not a file"),
+                problem: NoSource::NotAFile {
+                    object: format!("{commit}:{path}"),
+                    kind,
+                },
             }),
             None => Ok(None),
         }

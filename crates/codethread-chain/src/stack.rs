@@ -8,18 +8,64 @@ use std::collections::BTreeMap;
 use codethread_patch::{diff_trees, ApplyOptions, DiffOptions, MemTree};
 
 use crate::error::ChainError;
-use crate::gitcli::ScratchRepo;
+use crate::gitcli::{GitError, ScratchRepo};
 use crate::source::SourceReader;
+
+/// `layer` of `instance_id` as a parsed diff.
+fn parse_layer(
+    instance_id: &str,
+    layer: &str,
+    patch: &[u8],
+) -> Result<codethread_patch::Patch, ChainError> {
+    codethread_patch::parse(patch).map_err(|source| ChainError::PatchParse {
+        instance_id: instance_id.to_string(),
+        layer: layer.to_string(),
+        source,
+    })
+}
+
+/// A failure of the real git on `layer` of `instance_id`.
+fn git_error(instance_id: &str, layer: &str) -> impl Fn(GitError) -> ChainError {
+    let (instance_id, layer) = (instance_id.to_string(), layer.to_string());
+    move |source| ChainError::GitApply {
+        instance_id: instance_id.clone(),
+        layer: layer.clone(),
+        source,
+    }
+}
+
+/// `layer` of `instance_id` did not apply by codethread-patch's rules.
+fn apply_error(
+    instance_id: &str,
+    layer: &str,
+) -> impl Fn(codethread_patch::ApplyError) -> ChainError {
+    let (instance_id, layer) = (instance_id.to_string(), layer.to_string());
+    move |source| ChainError::Apply {
+        instance_id: instance_id.clone(),
+        layer: layer.clone(),
+        source,
+    }
+}
+
+/// A diff of `instance_id` that could not be written.
+fn diff_error(
+    instance_id: &str,
+    what: &'static str,
+) -> impl Fn(codethread_patch::CreateError) -> ChainError {
+    let instance_id = instance_id.to_string();
+    move |source| ChainError::Diff {
+        instance_id: instance_id.clone(),
+        what,
+        source,
+    }
+}
 
 /// Paths touched by a patch (old and new names), or a typed error.
 pub fn touched_paths(instance_id: &str, patch: &[u8]) -> Result<Vec<String>, ChainError> {
     if patch.iter().all(u8::is_ascii_whitespace) {
         return Ok(Vec::new());
     }
-    let p = codethread_patch::parse(patch).map_err(|e| ChainError::Patch {
-        instance_id: instance_id.to_string(),
-        message: format!("cannot parse: {e}"),
-    })?;
+    let p = parse_layer(instance_id, "the patch", patch)?;
     Ok(p.touched_paths()
         .into_iter()
         .map(|b| String::from_utf8_lossy(&b).into_owned())
@@ -56,20 +102,17 @@ pub fn compose_with_git(
     layers: &[&[u8]],
     names: &[&str],
 ) -> Result<Vec<u8>, ChainError> {
-    let err = |m: String| ChainError::Patch {
-        instance_id: instance_id.to_string(),
-        message: m,
-    };
-    let repo = ScratchRepo::new(base).map_err(|e| err(e.to_string()))?;
+    let repo = ScratchRepo::new(base).map_err(git_error(instance_id, "the base files"))?;
     for (i, l) in layers.iter().enumerate() {
         if l.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
         let name = names.get(i).copied().unwrap_or("layer");
         repo.apply(l, false)
-            .map_err(|m| err(format!("{name} does not apply: {m}")))?;
+            .map_err(git_error(instance_id, &format!("{name} does not apply")))?;
     }
-    repo.diff_from_base().map_err(|e| err(e.to_string()))
+    repo.diff_from_base()
+        .map_err(git_error(instance_id, "the combined diff"))
 }
 
 /// [`compose_on`] reading the base files from `source`.
@@ -90,28 +133,26 @@ pub fn reverse_with_git(
     base: &BTreeMap<String, Vec<u8>>,
     patch: &[u8],
 ) -> Result<Vec<u8>, ChainError> {
-    let err = |m: String| ChainError::Patch {
-        instance_id: instance_id.to_string(),
-        message: m,
-    };
     // Start from base + patch, then diff back to base.
-    let start = ScratchRepo::new(base).map_err(|e| err(e.to_string()))?;
+    let start = ScratchRepo::new(base).map_err(git_error(instance_id, "the base files"))?;
     start
         .apply(patch, false)
-        .map_err(|m| err(format!("PR0 does not apply: {m}")))?;
+        .map_err(git_error(instance_id, "PR0 does not apply"))?;
     let mut after: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     for p in touched_paths(instance_id, patch)? {
         if let Some(b) = start.read(&p) {
             after.insert(p, b);
         }
     }
-    let back = ScratchRepo::new(&after).map_err(|e| err(e.to_string()))?;
+    let back = ScratchRepo::new(&after).map_err(git_error(instance_id, "base + PR0"))?;
     let mut target: BTreeMap<String, Option<Vec<u8>>> = BTreeMap::new();
     for p in touched_paths(instance_id, patch)? {
         target.insert(p.clone(), base.get(&p).cloned());
     }
-    back.set_files(&target).map_err(|e| err(e.to_string()))?;
-    back.diff_from_base().map_err(|e| err(e.to_string()))
+    back.set_files(&target)
+        .map_err(git_error(instance_id, "the base files"))?;
+    back.diff_from_base()
+        .map_err(git_error(instance_id, "the reverse diff"))
 }
 
 /// Check with the real `git apply` that `patch` applies to `base` and that
@@ -121,23 +162,24 @@ pub fn check_roundtrip(
     base: &BTreeMap<String, Vec<u8>>,
     patch: &[u8],
 ) -> Result<(), ChainError> {
-    let err = |m: String| ChainError::Patch {
-        instance_id: instance_id.to_string(),
-        message: m,
-    };
-    let repo = ScratchRepo::new(base).map_err(|e| err(e.to_string()))?;
+    let repo = ScratchRepo::new(base).map_err(git_error(instance_id, "the base files"))?;
     repo.apply(patch, false)
-        .map_err(|m| err(format!("git apply failed: {m}")))?;
+        .map_err(git_error(instance_id, "git apply failed"))?;
     repo.apply(patch, true)
-        .map_err(|m| err(format!("git apply -R failed: {m}")))?;
+        .map_err(git_error(instance_id, "git apply -R failed"))?;
+    let not_reversible = |path: &str, left_behind| ChainError::NotReversible {
+        instance_id: instance_id.to_string(),
+        path: path.to_string(),
+        left_behind,
+    };
     for (p, bytes) in base {
         if repo.read(p).as_deref() != Some(bytes.as_slice()) {
-            return Err(err(format!("git apply -R did not restore {p}")));
+            return Err(not_reversible(p, false));
         }
     }
     for p in touched_paths(instance_id, patch)? {
         if !base.contains_key(&p) && repo.read(&p).is_some() {
-            return Err(err(format!("git apply -R left {p} behind")));
+            return Err(not_reversible(&p, true));
         }
     }
     Ok(())
@@ -162,10 +204,6 @@ pub fn compose_on(
     layers: &[&[u8]],
     names: &[&str],
 ) -> Result<Vec<u8>, ChainError> {
-    let err = |m: String| ChainError::Patch {
-        instance_id: instance_id.to_string(),
-        message: m,
-    };
     let mut parsed = Vec::new();
     let mut kept_names = Vec::new();
     for (i, l) in layers.iter().enumerate() {
@@ -173,18 +211,19 @@ pub fn compose_on(
             continue;
         }
         let name = names.get(i).copied().unwrap_or("layer");
-        parsed.push(
-            codethread_patch::parse(l).map_err(|e| err(format!("{name} cannot be parsed: {e}")))?,
-        );
+        parsed.push(parse_layer(instance_id, name, l)?);
         kept_names.push(name);
     }
     let refs: Vec<&codethread_patch::Patch> = parsed.iter().collect();
     let combined = codethread_patch::compose(&mem_tree(base), &refs).map_err(|e| match e {
-        codethread_patch::ComposeError::Apply { index, error } => err(format!(
-            "{} does not apply: {error}",
-            kept_names.get(index).copied().unwrap_or("layer")
-        )),
-        other => err(format!("cannot write the combined diff: {other}")),
+        codethread_patch::ComposeError::Apply { index, error } => apply_error(
+            instance_id,
+            kept_names.get(index).copied().unwrap_or("layer"),
+        )(error),
+        source => ChainError::Compose {
+            instance_id: instance_id.to_string(),
+            source,
+        },
     })?;
     Ok(combined.to_bytes())
 }
@@ -197,19 +236,14 @@ pub fn reverse_on(
     base: &BTreeMap<String, Vec<u8>>,
     patch: &[u8],
 ) -> Result<Vec<u8>, ChainError> {
-    let err = |m: String| ChainError::Patch {
-        instance_id: instance_id.to_string(),
-        message: m,
-    };
     let before = mem_tree(base);
     let mut after = before.clone();
-    let parsed =
-        codethread_patch::parse(patch).map_err(|e| err(format!("PR0 cannot be parsed: {e}")))?;
+    let parsed = parse_layer(instance_id, "PR0", patch)?;
     after
         .apply(&parsed, &ApplyOptions::default())
-        .map_err(|e| err(format!("PR0 does not apply: {e}")))?;
+        .map_err(apply_error(instance_id, "PR0"))?;
     let rev = diff_trees(&after, &before, &DiffOptions::default())
-        .map_err(|e| err(format!("cannot write the reverse diff: {e}")))?;
+        .map_err(diff_error(instance_id, "the reverse diff"))?;
     Ok(rev.to_bytes())
 }
 
@@ -226,20 +260,15 @@ pub fn seal_on(
     base: &BTreeMap<String, Vec<u8>>,
     patch: &[u8],
 ) -> Result<Vec<u8>, ChainError> {
-    let err = |m: String| ChainError::Patch {
-        instance_id: instance_id.to_string(),
-        message: m,
-    };
     if patch.iter().all(u8::is_ascii_whitespace) {
         return Ok(Vec::new());
     }
-    let parsed =
-        codethread_patch::parse(patch).map_err(|e| err(format!("setup cannot be parsed: {e}")))?;
+    let parsed = parse_layer(instance_id, "setup", patch)?;
     let before = mem_tree(base);
     let mut after = before.clone();
     after
         .apply(&parsed, &ApplyOptions::default())
-        .map_err(|e| err(format!("setup does not apply: {e}")))?;
+        .map_err(apply_error(instance_id, "setup"))?;
     let sealed = diff_trees(
         &before,
         &after,
@@ -248,7 +277,7 @@ pub fn seal_on(
             ..DiffOptions::default()
         },
     )
-    .map_err(|e| err(format!("cannot write the sealed setup: {e}")))?;
+    .map_err(diff_error(instance_id, "the sealed setup"))?;
     Ok(sealed.to_bytes())
 }
 

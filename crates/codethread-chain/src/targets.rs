@@ -128,16 +128,20 @@ pub(crate) fn localize_kept(
     inst: &Instance,
     source: &mut dyn SourceReader,
 ) -> Result<(Localization, KeptImages), ChainError> {
-    let perr = |m: String| ChainError::Patch {
-        instance_id: inst.instance_id.clone(),
-        message: m,
-    };
+    let id = &inst.instance_id;
     if inst.patch.trim().is_empty() {
-        return Err(perr("the instance has no gold patch".into()));
+        return Err(ChainError::NoGoldPatch {
+            instance_id: id.clone(),
+        });
     }
     source.select_repo_for(&inst.instance_id, &inst.repo)?;
-    let patch = codethread_patch::parse(inst.patch.as_bytes())
-        .map_err(|e| perr(format!("gold patch cannot be parsed: {e}")))?;
+    let patch = codethread_patch::parse(inst.patch.as_bytes()).map_err(|source| {
+        ChainError::PatchParse {
+            instance_id: id.clone(),
+            layer: "gold patch".into(),
+            source,
+        }
+    })?;
     let mut tree = MemTree::new();
     for p in patch.touched_paths() {
         let p = String::from_utf8_lossy(&p).into_owned();
@@ -152,10 +156,15 @@ pub(crate) fn localize_kept(
         &codethread_patch::LocalizeOptions::with_hint(hint),
     )
     .map_err(|e| match e {
-        codethread_patch::LocalizeError::Apply(a) => {
-            perr(format!("gold patch does not apply at base: {a}"))
-        }
-        other => perr(format!("cannot localize the gold patch: {other}")),
+        codethread_patch::LocalizeError::Apply(source) => ChainError::Apply {
+            instance_id: id.clone(),
+            layer: "gold patch".into(),
+            source,
+        },
+        source => ChainError::Localize {
+            instance_id: id.clone(),
+            source,
+        },
     })?;
     // The pre-images move out of the tree (keys are UTF-8: inserted from Strings).
     let before: BTreeMap<String, Vec<u8>> = tree
@@ -211,20 +220,18 @@ pub(crate) fn localize_kept(
                     .get(t.occurrence.saturating_sub(1))
                     .map(|&i| funcs[i])
             })
-            .ok_or_else(|| {
-                perr(format!(
-                    "target {} not found in the pre-image index",
-                    t.target_id()
-                ))
+            .ok_or_else(|| ChainError::TargetNotIndexed {
+                instance_id: id.clone(),
+                target: t.target_id(),
             })?;
-        let id = if t.path == path {
+        let target_id = if t.path == path {
             t.target_id()
         } else {
             f.target_id(&path)
         };
         targets.push(Target {
             path,
-            target_id: id,
+            target_id,
             status: match t.status {
                 codethread_patch::FunctionStatus::Removed => {
                     codethread_patch::FunctionStatus::Removed

@@ -41,12 +41,12 @@ fn git_source_reads_bytes_at_commit_without_touching_the_work_tree() {
     }
     assert_eq!(g.read("i", &c1, "missing.py").expect("read"), None);
     match g.read("inst-7", "0123456789012345678901234567890123456789", "a.py") {
-        Err(ChainError::Instance {
+        Err(ChainError::NoSource {
             instance_id,
-            message,
+            problem: codethread_chain::NoSource::Commit { commit, .. },
         }) => {
             assert_eq!(instance_id, "inst-7");
-            assert!(message.contains("0123456789"), "{message}");
+            assert_eq!(commit, "0123456789012345678901234567890123456789");
         }
         other => panic!("{other:?}"),
     }
@@ -94,5 +94,68 @@ fn snapshots_and_atomic_writes() {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     assert_eq!(names, vec!["x.go"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 32: the failures of localization are typed, keep their source and
+/// name their instance: a caller tells a missing snapshot from a gold patch
+/// that is no diff or does not apply without reading messages.
+#[test]
+fn localization_failures_are_typed() {
+    use codethread_chain::{localize, NoSource};
+    let row = |patch: &str| {
+        let row = serde_json::json!({
+            "instance_id": "o__r-1", "repo": "o/r", "base_commit": "abc",
+            "patch": patch, "FAIL_TO_PASS": ["t"], "PASS_TO_PASS": []
+        });
+        codethread_bench::parse_instances(Path::new("r.jsonl"), &row.to_string())
+            .expect("row")
+            .items
+            .remove(0)
+    };
+    let dir = codethread_chain::lang::io::create_temp_dir_in(&std::env::temp_dir(), "ct-typed")
+        .expect("temp dir");
+    let good = "diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n def f():\n-    return 1\n+    return 2\n";
+    // No snapshot of the instance.
+    let e = localize(&row(good), &mut SnapshotSource::new(dir.join("none"))).unwrap_err();
+    assert!(
+        matches!(
+            &e,
+            ChainError::NoSource {
+                problem: NoSource::Snapshot { .. },
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert_eq!(e.instance_id(), Some("o__r-1"));
+    std::fs::create_dir_all(dir.join("o__r-1/before")).expect("mkdir");
+    std::fs::write(dir.join("o__r-1/before/m.py"), "def f():\n    return 3\n").expect("write");
+    let mut src = SnapshotSource::new(&dir);
+    // A gold patch that does not apply at base.
+    let e = localize(&row(good), &mut src).unwrap_err();
+    assert!(
+        matches!(&e, ChainError::Apply { layer, .. } if layer == "gold patch"),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("does not apply"), "{e}");
+    // No gold patch, and one that is no diff.
+    let e = localize(&row(" "), &mut src).unwrap_err();
+    assert!(matches!(e, ChainError::NoGoldPatch { .. }), "{e:?}");
+    let e = localize(&row("diff --git a/m.py\n@@ nonsense"), &mut src).unwrap_err();
+    assert!(matches!(e, ChainError::PatchParse { .. }), "{e:?}");
+    // An unsafe path is refused before any read.
+    let e = localize(
+        &row("diff --git a/../x.py b/../x.py\n--- a/../x.py\n+++ b/../x.py\n@@ -1 +1 @@\n-a\n+b\n"),
+        &mut src,
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            &e,
+            ChainError::UnsafePath { .. } | ChainError::PatchParse { .. }
+        ),
+        "{e:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
