@@ -415,10 +415,7 @@ fn run(cli: Cli) -> Result<String, String> {
             firth,
             standardize,
         } => {
-            let opts = ca::LogitOptions {
-                firth,
-                ..Default::default()
-            };
+            let opts = ca::LogitOptions::default().firth(firth);
             let fit = ca::fit_csv(
                 &csv,
                 &outcome,

@@ -505,15 +505,13 @@ fn llm(cmd: LlmCmd, lim: SourceLimits) -> Result<Outcome, Box<dyn std::error::Er
             let (reqs, failed) = requests_of(&src, lim)?;
             let jobs = codethread::llm::jobs(&reqs, &gen.params());
             let cache = Cache::open(&out.join("cache"))?.with_limits(lim);
-            let opts = RunnerOptions {
-                endpoint,
-                concurrency,
-                timeout,
-                max_attempts,
-                max_requests,
-                api_key_env,
-                ..RunnerOptions::default()
-            };
+            let opts = RunnerOptions::default()
+                .endpoint(endpoint)
+                .concurrency(concurrency)
+                .timeout(timeout)
+                .max_attempts(max_attempts)
+                .max_requests(max_requests)
+                .api_key_env(api_key_env);
             let b = bar(jobs.len());
             let s = llm::run(&jobs, &opts, &cache, &mut |p| match p {
                 Progress::Done {
@@ -712,7 +710,7 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                 &insts,
                 spec.open(lim).as_mut(),
                 &out,
-                &Pr0Options { keep_docs },
+                &Pr0Options::default().keep_docs(keep_docs),
                 force,
                 &mut progress(&b),
             );
@@ -762,14 +760,13 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
                     .map(|a| (a.instance_id, a.content))
                     .collect();
             }
-            let opts = chain::BuildOptions {
-                out,
-                pr0: Pr0Options { keep_docs },
-                answers: ans,
-                force,
-                harness,
-                limits: lim,
-            };
+            let opts = chain::BuildOptions::default()
+                .out(out)
+                .pr0(Pr0Options::default().keep_docs(keep_docs))
+                .answers(ans)
+                .force(force)
+                .harness(harness)
+                .limits(lim);
             let b = bar(insts.len());
             let s = codethread::scaffold::build(
                 &insts,
@@ -912,14 +909,12 @@ fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
             src,
             pro_scripts,
         } => {
-            let mut opts = codethread::scaffold::harbor::HarborExportOptions {
-                limits: lim,
-                docker_image_template,
-                dataset_name,
-                grader_image,
-                pro_scripts,
-                ..Default::default()
-            };
+            let mut opts = codethread::scaffold::harbor::HarborExportOptions::default()
+                .limits(lim)
+                .docker_image_template(docker_image_template)
+                .dataset_name(dataset_name)
+                .grader_image(grader_image)
+                .pro_scripts(pro_scripts);
             let mut unloadable = 0;
             if let Some(path) = agent_pr1 {
                 let preds = codethread::bench::load_patch_predictions(&path, lim)?;

@@ -63,12 +63,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     body: serde_json::json!({"model": "m", "messages": [{"role": "user", "content": format!("q{i}")}], "max_tokens": 8}),
                 })
                 .collect();
-            let opts = RunnerOptions {
-                endpoint: server.base_url(),
-                concurrency: n,
-                timeout: Duration::from_secs(30),
-                ..RunnerOptions::default()
-            };
+            let opts = RunnerOptions::default()
+                .endpoint(server.base_url())
+                .concurrency(n)
+                .timeout(Duration::from_secs(30));
             let s = run(&jobs, &opts, &cache, &mut |_| {})?;
             let (_, answered, failed, _) = s.counts();
             assert_eq!((answered, failed), (reqs, 0));

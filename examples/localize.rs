@@ -73,11 +73,9 @@ fn main() -> ExitCode {
                     &cli.before,
                     &text,
                     index,
-                    &codethread::patch::LocalizeOptions {
-                        hint,
-                        max_file_bytes: cli.max_file_bytes,
-                        ..Default::default()
-                    },
+                    &codethread::patch::LocalizeOptions::default()
+                        .hint(hint)
+                        .max_file_bytes(cli.max_file_bytes),
                 )
                 .map_err(|e| format!("{}: {e}", p.display()))
             });

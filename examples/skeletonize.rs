@@ -102,18 +102,16 @@ fn main() -> ExitCode {
     let hint = args
         .lang_hint
         .or_else(|| codethread::lang::tree_hint(&[&args.root], args.max_file_bytes));
-    let options = Options {
-        keep_docs: args.keep_docs,
-        on_parse_errors: if args.partial {
+    let options = Options::default()
+        .keep_docs(args.keep_docs)
+        .on_parse_errors(if args.partial {
             ParseErrorPolicy::SkipAffected
         } else {
             ParseErrorPolicy::Refuse
-        },
-        verify: true,
-        hint,
-        max_file_bytes: args.max_file_bytes,
-        ..Options::default()
-    };
+        })
+        .verify(true)
+        .hint(hint)
+        .max_file_bytes(args.max_file_bytes);
     let start = std::time::Instant::now();
     let outcomes = match skeletonize_dir(&args.root, &selectors, &options) {
         Ok(o) => o,

@@ -49,12 +49,10 @@ pub(crate) fn build(
     let built = codethread_chain::build(
         instances,
         source,
-        &BuildOptions {
-            out: chain_dir.to_path_buf(),
-            force: true,
-            limits,
-            ..BuildOptions::default()
-        },
+        &BuildOptions::default()
+            .out(chain_dir.to_path_buf())
+            .force(true)
+            .limits(limits),
         &mut |_, _, _| {},
     )?;
     let mut targets = BTreeMap::new();

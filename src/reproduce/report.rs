@@ -34,10 +34,9 @@ pub(crate) fn write_all(
 ) -> Result<(), ReproduceError> {
     let tables = build_tables(
         results,
-        &TableOptions {
-            bootstrap_reps: cfg.bootstrap_reps,
-            seed: cfg.seed,
-        },
+        &TableOptions::default()
+            .bootstrap_reps(cfg.bootstrap_reps)
+            .seed(cfg.seed),
     );
     let fit = fit_pruned(features, &FEATURES, &LogitOptions::default());
     sum.warnings

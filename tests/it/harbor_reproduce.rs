@@ -208,10 +208,7 @@ fn a_harbor_job_round_trips_into_reproduce() {
     build(
         &loaded.items,
         &mut SnapshotSource::new(&snapshots),
-        &BuildOptions {
-            out: chain_dir.clone(),
-            ..Default::default()
-        },
+        &BuildOptions::default().out(chain_dir.clone()),
         &mut |_, _, _| {},
     )
     .unwrap();

@@ -117,9 +117,18 @@ impl FeatureSources<'_> {
 
 /// Options of [`build_features`].
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct FeatureOptions {
     /// Conditions whose PR2 outcomes enter the leave-one-out difficulty (default HA and AA).
     pub difficulty_conditions: Vec<Condition>,
+}
+
+impl FeatureOptions {
+    /// Sets [`FeatureOptions::difficulty_conditions`].
+    pub fn difficulty_conditions(mut self, difficulty_conditions: Vec<Condition>) -> Self {
+        self.difficulty_conditions = difficulty_conditions;
+        self
+    }
 }
 
 impl Default for FeatureOptions {

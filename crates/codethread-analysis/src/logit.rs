@@ -27,6 +27,7 @@ pub const Z_975: f64 = 1.959_963_984_540_054;
 
 /// Options of [`fit_logit`].
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct LogitOptions {
     /// Newton iteration cap (statsmodels: 35).
     pub max_iter: usize,
@@ -41,6 +42,44 @@ pub struct LogitOptions {
     pub firth_lrt: bool,
     /// Rows per parallel chunk.
     pub chunk_rows: usize,
+}
+
+impl LogitOptions {
+    /// Sets [`LogitOptions::max_iter`].
+    pub fn max_iter(mut self, max_iter: usize) -> Self {
+        self.max_iter = max_iter;
+        self
+    }
+
+    /// Sets [`LogitOptions::tol`].
+    pub fn tol(mut self, tol: f64) -> Self {
+        self.tol = tol;
+        self
+    }
+
+    /// Sets [`LogitOptions::ridge`].
+    pub fn ridge(mut self, ridge: f64) -> Self {
+        self.ridge = ridge;
+        self
+    }
+
+    /// Sets [`LogitOptions::firth`].
+    pub fn firth(mut self, firth: bool) -> Self {
+        self.firth = firth;
+        self
+    }
+
+    /// Sets [`LogitOptions::firth_lrt`].
+    pub fn firth_lrt(mut self, firth_lrt: bool) -> Self {
+        self.firth_lrt = firth_lrt;
+        self
+    }
+
+    /// Sets [`LogitOptions::chunk_rows`].
+    pub fn chunk_rows(mut self, chunk_rows: usize) -> Self {
+        self.chunk_rows = chunk_rows;
+        self
+    }
 }
 
 impl Default for LogitOptions {

@@ -10,12 +10,27 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Options of [`build_tables`].
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct TableOptions {
     /// Bootstrap resamples per Δ (0 disables the intervals).
     pub bootstrap_reps: usize,
     /// Base seed; each cell's stream is derived from it and the cell's key, so a cell's interval
     /// does not depend on which other cells exist.
     pub seed: u64,
+}
+
+impl TableOptions {
+    /// Sets [`TableOptions::bootstrap_reps`].
+    pub fn bootstrap_reps(mut self, bootstrap_reps: usize) -> Self {
+        self.bootstrap_reps = bootstrap_reps;
+        self
+    }
+
+    /// Sets [`TableOptions::seed`].
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
 }
 
 impl Default for TableOptions {

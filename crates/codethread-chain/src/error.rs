@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+use serde::{Deserialize, Serialize};
+
 /// Everything that can go wrong in this crate.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -168,26 +170,26 @@ pub enum ChainError {
     /// known not to compile).
     #[error(
         "instance {instance_id}: no target could be stubbed: {}",
-        crate::pr0::listed(not_stubbed)
+        listed(not_stubbed)
     )]
     NoStub {
         /// The instance.
         instance_id: String,
         /// Each target and why it was left.
-        not_stubbed: Vec<(String, crate::pr0::NotStubbed)>,
+        not_stubbed: Vec<(String, NotStubbed)>,
     },
     /// Every target's stub is known not to compile (a C++ deduced return
     /// type, Rust `-> impl Trait`, ...) and none could be written: the
     /// instance is filtered as `no_compiling_stub`, not failed.
     #[error(
         "instance {instance_id}: no target has a stub that compiles: {}",
-        crate::pr0::listed(not_stubbed)
+        listed(not_stubbed)
     )]
     NoCompilingStub {
         /// The instance.
         instance_id: String,
         /// The targets and their `WouldNotCompile(..)` reasons.
-        not_stubbed: Vec<(String, crate::pr0::NotStubbed)>,
+        not_stubbed: Vec<(String, NotStubbed)>,
     },
     /// A layer of a stack could not be read.
     #[error("instance {instance_id}: {layer}: {source}")]
@@ -338,3 +340,50 @@ impl ChainError {
 
 /// Result alias.
 pub type Result<T, E = ChainError> = std::result::Result<T, E>;
+
+/// Why a target of PR0 was left as it is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum NotStubbed {
+    /// Its stub is known not to compile (a C++ deduced return type, Rust `-> impl Trait`,
+    /// ...), so none was written: the skeleton's warning code and text.
+    WouldNotCompile {
+        /// The warning's code (`codethread_skeleton::Warning::code`).
+        code: String,
+        /// The warning.
+        warning: String,
+    },
+    /// The skeletonizer left it (no body, an overload, already a stub, a syntax error).
+    Skipped(codethread_skeleton::SkipReason),
+}
+
+impl NotStubbed {
+    /// Whether the stub would not compile (the only reason an instance can be left with no
+    /// stub at all without failing: `ChainError::NoCompilingStub`).
+    pub fn would_not_compile(&self) -> bool {
+        matches!(self, NotStubbed::WouldNotCompile { .. })
+    }
+}
+
+impl std::fmt::Display for NotStubbed {
+    /// `WouldNotCompile(<code>: <warning>)`, or the skeleton's reason as it debug-prints
+    /// (`NoBody`, `ParseError("...")`): the text the summaries always carried.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotStubbed::WouldNotCompile { code, warning } => {
+                write!(f, "WouldNotCompile({code:?}: {warning})")
+            }
+            NotStubbed::Skipped(r) => write!(f, "{r:?}"),
+        }
+    }
+}
+
+/// `id: reason; id: reason` of targets left as they are.
+pub(crate) fn listed(not_stubbed: &[(String, NotStubbed)]) -> String {
+    not_stubbed
+        .iter()
+        .map(|(id, why)| format!("{id}: {why}"))
+        .collect::<Vec<_>>()
+        .join("; ")
+}

@@ -112,6 +112,7 @@ pub struct InstanceOutcome {
 
 /// Options of [`build`].
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct BuildOptions {
     /// The chain directory.
     pub out: PathBuf,
@@ -128,6 +129,44 @@ pub struct BuildOptions {
     pub harness: Vec<HarnessGeneration>,
     /// The limits every file the build reads back is read under.
     pub limits: SourceLimits,
+}
+
+impl BuildOptions {
+    /// Sets [`BuildOptions::out`].
+    pub fn out(mut self, out: PathBuf) -> Self {
+        self.out = out;
+        self
+    }
+
+    /// Sets [`BuildOptions::pr0`].
+    pub fn pr0(mut self, pr0: Pr0Options) -> Self {
+        self.pr0 = pr0;
+        self
+    }
+
+    /// Sets [`BuildOptions::answers`].
+    pub fn answers(mut self, answers: BTreeMap<String, String>) -> Self {
+        self.answers = answers;
+        self
+    }
+
+    /// Sets [`BuildOptions::force`].
+    pub fn force(mut self, force: bool) -> Self {
+        self.force = force;
+        self
+    }
+
+    /// Sets [`BuildOptions::harness`].
+    pub fn harness(mut self, harness: Vec<HarnessGeneration>) -> Self {
+        self.harness = harness;
+        self
+    }
+
+    /// Sets [`BuildOptions::limits`].
+    pub fn limits(mut self, limits: SourceLimits) -> Self {
+        self.limits = limits;
+        self
+    }
 }
 
 /// The outcome of [`build`].

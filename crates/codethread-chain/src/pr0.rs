@@ -13,6 +13,7 @@ use codethread_skeleton::{
 use serde::{Deserialize, Serialize};
 
 use crate::error::ChainError;
+pub use crate::error::NotStubbed;
 use crate::targets::{Localization, Target};
 
 /// PR0 of one instance.
@@ -42,49 +43,20 @@ pub struct Pr0 {
     pub warnings: Vec<String>,
 }
 
-/// Why a target of PR0 was left as it is.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum NotStubbed {
-    /// Its stub is known not to compile (a C++ deduced return type, Rust `-> impl Trait`,
-    /// ...), so none was written: the skeleton's warning code and text.
-    WouldNotCompile {
-        /// The warning's code (`codethread_skeleton::Warning::code`).
-        code: String,
-        /// The warning.
-        warning: String,
-    },
-    /// The skeletonizer left it (no body, an overload, already a stub, a syntax error).
-    Skipped(codethread_skeleton::SkipReason),
-}
-
-impl NotStubbed {
-    /// Whether the stub would not compile (the only reason an instance can be left with no
-    /// stub at all without failing: `ChainError::NoCompilingStub`).
-    pub fn would_not_compile(&self) -> bool {
-        matches!(self, NotStubbed::WouldNotCompile { .. })
-    }
-}
-
-impl std::fmt::Display for NotStubbed {
-    /// `WouldNotCompile(<code>: <warning>)`, or the skeleton's reason as it debug-prints
-    /// (`NoBody`, `ParseError("...")`): the text the summaries always carried.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            NotStubbed::WouldNotCompile { code, warning } => {
-                write!(f, "WouldNotCompile({code:?}: {warning})")
-            }
-            NotStubbed::Skipped(r) => write!(f, "{r:?}"),
-        }
-    }
-}
-
 /// Options for [`make_pr0`].
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Pr0Options {
     /// Keep Python docstrings above the stubs (the paper removes them).
     pub keep_docs: bool,
+}
+
+impl Pr0Options {
+    /// Sets [`Pr0Options::keep_docs`].
+    pub fn keep_docs(mut self, keep_docs: bool) -> Self {
+        self.keep_docs = keep_docs;
+        self
+    }
 }
 
 /// The error itself, without the file name `skeletonize_path` wraps it in
@@ -126,16 +98,14 @@ pub(crate) fn make_pr0_from(
     for t in &loc.targets {
         by_file.entry(t.path.as_str()).or_default().push(t);
     }
-    let options = Options {
-        keep_docs: opts.keep_docs,
-        on_parse_errors: ParseErrorPolicy::SkipAffected,
-        verify: true,
-        hint: loc.language_hint,
+    let options = Options::default()
+        .keep_docs(opts.keep_docs)
+        .on_parse_errors(ParseErrorPolicy::SkipAffected)
+        .verify(true)
+        .hint(loc.language_hint)
         // Go: an import the stubs leave unused is written as a blank import
         // (the PR0 compiles; the human PR1 restores it).
-        blank_unused_go_imports: true,
-        ..Options::default()
-    };
+        .blank_unused_go_imports(true);
     let mut out = Pr0 {
         instance_id: loc.instance_id.clone(),
         patch: Vec::new(),
@@ -302,15 +272,6 @@ pub(crate) fn make_pr0_from(
         })?;
     out.patch = patch.to_bytes();
     Ok(out)
-}
-
-/// `id: reason; id: reason` of targets left as they are.
-pub(crate) fn listed(not_stubbed: &[(String, NotStubbed)]) -> String {
-    not_stubbed
-        .iter()
-        .map(|(id, why)| format!("{id}: {why}"))
-        .collect::<Vec<_>>()
-        .join("; ")
 }
 
 #[cfg(test)]

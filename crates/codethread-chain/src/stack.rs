@@ -269,15 +269,8 @@ pub fn seal_on(
     after
         .apply(&parsed, &ApplyOptions::default())
         .map_err(apply_error(instance_id, "setup"))?;
-    let sealed = diff_trees(
-        &before,
-        &after,
-        &DiffOptions {
-            literal: true,
-            ..DiffOptions::default()
-        },
-    )
-    .map_err(diff_error(instance_id, "the sealed setup"))?;
+    let sealed = diff_trees(&before, &after, &DiffOptions::default().literal(true))
+        .map_err(diff_error(instance_id, "the sealed setup"))?;
     Ok(sealed.to_bytes())
 }
 

@@ -79,6 +79,7 @@ use crate::{Lang, LangError, PerLang};
 /// parsed whole). [`ChunkOptions::NEVER`] parses every file whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(default)]
+#[non_exhaustive]
 pub struct ChunkOptions {
     /// Files of at least this many bytes are parsed in chunks; smaller
     /// ones whole (one tree, exactly as [`crate::parse_lang`]).
@@ -96,6 +97,34 @@ pub struct ChunkOptions {
 }
 
 impl ChunkOptions {
+    /// Sets [`ChunkOptions::min_file_bytes`].
+    pub const fn min_file_bytes(mut self, min_file_bytes: usize) -> Self {
+        self.min_file_bytes = min_file_bytes;
+        self
+    }
+
+    /// Sets [`ChunkOptions::chunk_bytes`].
+    pub const fn chunk_bytes(mut self, chunk_bytes: usize) -> Self {
+        self.chunk_bytes = chunk_bytes;
+        self
+    }
+
+    /// Sets [`ChunkOptions::max_unit_tokens`].
+    pub const fn max_unit_tokens(mut self, max_unit_tokens: u64) -> Self {
+        self.max_unit_tokens = max_unit_tokens;
+        self
+    }
+}
+
+impl ChunkOptions {
+    /// The default options ([`ChunkOptions::default`]) as a constant: files
+    /// of 1 MB and more are chunked.
+    pub const DEFAULT: ChunkOptions = ChunkOptions {
+        min_file_bytes: 1_000_000,
+        chunk_bytes: 16 * 1024,
+        max_unit_tokens: DEFAULT_MAX_UNIT_TOKENS,
+    };
+
     /// Never chunk: every file is parsed whole.
     pub const NEVER: ChunkOptions = ChunkOptions {
         min_file_bytes: usize::MAX,
@@ -114,11 +143,7 @@ const DEFAULT_MAX_UNIT_TOKENS: u64 = 2_000_000;
 
 impl Default for ChunkOptions {
     fn default() -> Self {
-        ChunkOptions {
-            min_file_bytes: 1_000_000,
-            chunk_bytes: 16 * 1024,
-            max_unit_tokens: DEFAULT_MAX_UNIT_TOKENS,
-        }
+        ChunkOptions::DEFAULT
     }
 }
 

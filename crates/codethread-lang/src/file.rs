@@ -8,6 +8,7 @@ use crate::{Lang, LangError};
 
 /// How [`parse_file`] reads a file.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ParseOptions {
     /// A repository-level language (an instance's `language` field, a
     /// `--lang-hint` option): the language comes from [`Lang::for_source`]
@@ -16,6 +17,20 @@ pub struct ParseOptions {
     /// The budget of each grammar tried (a fallback grammar that exceeds it
     /// is not chosen).
     pub budget: ParseBudget,
+}
+
+impl ParseOptions {
+    /// Sets [`ParseOptions::hint`].
+    pub fn hint(mut self, hint: Option<Lang>) -> Self {
+        self.hint = hint;
+        self
+    }
+
+    /// Sets [`ParseOptions::budget`].
+    pub fn budget(mut self, budget: ParseBudget) -> Self {
+        self.budget = budget;
+        self
+    }
 }
 
 impl ParseOptions {

@@ -372,6 +372,7 @@ pub fn index_flat(file: &ParsedFile, flat: &FlatTree) -> Vec<Function> {
 /// Choices of [`index_flat_with`]; the default is the function set of
 /// `docs/target-rules.md` that [`index_functions`] gives.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct IndexOptions {
     /// Also list the bodiless declarations of kinds that are functions only
     /// with a body (Java / PHP abstract and interface methods, C++
@@ -379,6 +380,14 @@ pub struct IndexOptions {
     /// under `docs/target-rules.md`; metric tools that report them (rust-code-analysis
     /// gives a bodiless Java method a record) ask for them.
     pub keep_bodiless: bool,
+}
+
+impl IndexOptions {
+    /// Sets [`IndexOptions::keep_bodiless`].
+    pub fn keep_bodiless(mut self, keep_bodiless: bool) -> Self {
+        self.keep_bodiless = keep_bodiless;
+        self
+    }
 }
 
 /// [`index_flat`] with [`IndexOptions`].

@@ -280,6 +280,7 @@ pub(crate) fn rescan_allowance(grammar: Lang, source: &[u8]) -> u64 {
 
 /// How [`parse_lang`] reads bytes of a known language.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct LangParseOptions {
     /// Read the bytes with this language's grammar instead of the file's own
     /// and label the result as the file's language ([`ParsedFile::lang`] is
@@ -289,6 +290,20 @@ pub struct LangParseOptions {
     pub grammar: Option<Lang>,
     /// The limits of the parse.
     pub budget: ParseBudget,
+}
+
+impl LangParseOptions {
+    /// Sets [`LangParseOptions::grammar`].
+    pub fn grammar(mut self, grammar: Option<Lang>) -> Self {
+        self.grammar = grammar;
+        self
+    }
+
+    /// Sets [`LangParseOptions::budget`].
+    pub fn budget(mut self, budget: ParseBudget) -> Self {
+        self.budget = budget;
+        self
+    }
 }
 
 impl LangParseOptions {

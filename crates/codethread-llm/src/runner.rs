@@ -61,6 +61,7 @@ pub struct Job {
 
 /// Runner settings.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct RunnerOptions {
     /// The endpoint: a base URL such as `http://127.0.0.1:8000/v1` (the
     /// runner appends `/chat/completions`) or the full
@@ -85,6 +86,62 @@ pub struct RunnerOptions {
     /// Stop after this many HTTP attempts (for tests and budget limits);
     /// requests not started are reported as [`JobOutcome::NotSent`].
     pub max_requests: Option<usize>,
+}
+
+impl RunnerOptions {
+    /// Sets [`RunnerOptions::endpoint`].
+    pub fn endpoint(mut self, endpoint: String) -> Self {
+        self.endpoint = endpoint;
+        self
+    }
+
+    /// Sets [`RunnerOptions::concurrency`].
+    pub fn concurrency(mut self, concurrency: usize) -> Self {
+        self.concurrency = concurrency;
+        self
+    }
+
+    /// Sets [`RunnerOptions::timeout`].
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Sets [`RunnerOptions::max_attempts`].
+    pub fn max_attempts(mut self, max_attempts: u32) -> Self {
+        self.max_attempts = max_attempts;
+        self
+    }
+
+    /// Sets [`RunnerOptions::backoff_base`].
+    pub fn backoff_base(mut self, backoff_base: Duration) -> Self {
+        self.backoff_base = backoff_base;
+        self
+    }
+
+    /// Sets [`RunnerOptions::backoff_max`].
+    pub fn backoff_max(mut self, backoff_max: Duration) -> Self {
+        self.backoff_max = backoff_max;
+        self
+    }
+
+    /// Sets [`RunnerOptions::retry_after_max`].
+    pub fn retry_after_max(mut self, retry_after_max: Duration) -> Self {
+        self.retry_after_max = retry_after_max;
+        self
+    }
+
+    /// Sets [`RunnerOptions::api_key_env`].
+    pub fn api_key_env(mut self, api_key_env: Option<String>) -> Self {
+        self.api_key_env = api_key_env;
+        self
+    }
+
+    /// Sets [`RunnerOptions::max_requests`].
+    pub fn max_requests(mut self, max_requests: Option<usize>) -> Self {
+        self.max_requests = max_requests;
+        self
+    }
 }
 
 impl Default for RunnerOptions {

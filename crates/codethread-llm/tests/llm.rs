@@ -456,15 +456,13 @@ fn jobs(n: usize) -> Vec<Job> {
 }
 
 fn opts(server: &ChatServer) -> RunnerOptions {
-    RunnerOptions {
-        endpoint: server.base_url(),
-        concurrency: 4,
-        timeout: Duration::from_millis(700),
-        max_attempts: 5,
-        backoff_base: Duration::from_millis(5),
-        backoff_max: Duration::from_millis(50),
-        ..RunnerOptions::default()
-    }
+    RunnerOptions::default()
+        .endpoint(server.base_url())
+        .concurrency(4)
+        .timeout(Duration::from_millis(700))
+        .max_attempts(5)
+        .backoff_base(Duration::from_millis(5))
+        .backoff_max(Duration::from_millis(50))
 }
 
 fn files_containing(dir: &Path, needle: &[u8]) -> Vec<PathBuf> {

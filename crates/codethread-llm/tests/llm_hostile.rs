@@ -30,16 +30,14 @@ fn jobs(ids: &[&str]) -> Vec<Job> {
 }
 
 fn opts(server: &ChatServer) -> RunnerOptions {
-    RunnerOptions {
-        endpoint: server.base_url(),
-        concurrency: 2,
-        timeout: Duration::from_secs(5),
-        max_attempts: 3,
-        backoff_base: Duration::from_millis(5),
-        backoff_max: Duration::from_millis(20),
-        retry_after_max: Duration::from_millis(30),
-        ..RunnerOptions::default()
-    }
+    RunnerOptions::default()
+        .endpoint(server.base_url())
+        .concurrency(2)
+        .timeout(Duration::from_secs(5))
+        .max_attempts(3)
+        .backoff_base(Duration::from_millis(5))
+        .backoff_max(Duration::from_millis(20))
+        .retry_after_max(Duration::from_millis(30))
 }
 
 fn raw(status: u16, headers: &str, body: &str) -> Fault {
@@ -145,26 +143,11 @@ fn duration_options_are_bounded_typed_errors() {
     let dir = tmp("llm-opts");
     let cache = Cache::open(&dir.join("cache")).expect("cache");
     for o in [
-        RunnerOptions {
-            timeout: Duration::ZERO,
-            ..opts(&server)
-        },
-        RunnerOptions {
-            timeout: Duration::MAX,
-            ..opts(&server)
-        },
-        RunnerOptions {
-            backoff_base: Duration::MAX,
-            ..opts(&server)
-        },
-        RunnerOptions {
-            retry_after_max: Duration::from_secs(u64::MAX),
-            ..opts(&server)
-        },
-        RunnerOptions {
-            concurrency: 1 << 40,
-            ..opts(&server)
-        },
+        (opts(&server)).timeout(Duration::ZERO),
+        (opts(&server)).timeout(Duration::MAX),
+        (opts(&server)).backoff_base(Duration::MAX),
+        (opts(&server)).retry_after_max(Duration::from_secs(u64::MAX)),
+        (opts(&server)).concurrency(1 << 40),
     ] {
         let e = run(&jobs(&["a"]), &o, &cache, &mut |_| {}).expect_err("bad option");
         assert!(matches!(e, RunnerError::BadOption(_)), "{e}");

@@ -32,6 +32,7 @@ use crate::targets::{target_index, NO_ID_UNINDEXED};
 /// assert_eq!(opts.profile, Profile::Canonical);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct AnalyzeOptions {
     /// The rule set.
     pub profile: Profile,
@@ -59,6 +60,14 @@ pub struct AnalyzeOptions {
     /// (for a C++, Ruby or PHP file under the paper profile, whose tree only
     /// names lizard's records: lizard's names and a note).
     pub chunks: ChunkOptions,
+}
+
+impl AnalyzeOptions {
+    /// Sets [`AnalyzeOptions::profile`].
+    pub fn with_profile(mut self, profile: Profile) -> Self {
+        self.profile = profile;
+        self
+    }
 }
 
 impl Default for AnalyzeOptions {
@@ -151,10 +160,7 @@ pub fn analyze_parsed(path: &str, file: &ParsedFile, profile: Profile) -> FileMe
                 if let Ok(reparsed) = codethread_lang::parse_lang(
                     file.lang,
                     file.source.clone(),
-                    &codethread_lang::LangParseOptions {
-                        grammar: Some(want),
-                        ..Default::default()
-                    },
+                    &codethread_lang::LangParseOptions::default().grammar(Some(want)),
                 ) {
                     return crate::paper::analyze_tree(path, &reparsed, t, Some(ids));
                 }
@@ -192,10 +198,9 @@ fn parse_budgeted(
     let file = codethread_lang::parse_lang(
         lang,
         source,
-        &codethread_lang::LangParseOptions {
-            grammar: Some(grammar),
-            budget: *budget,
-        },
+        &codethread_lang::LangParseOptions::default()
+            .grammar(Some(grammar))
+            .budget(*budget),
     )?;
     // The canonical profile reads the tree `chain targets` reads (C/C++
     // macros masked where that removes errors: `codethread_lang::tolerant`),

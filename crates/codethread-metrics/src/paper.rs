@@ -158,9 +158,7 @@ pub(crate) fn analyze_part(
     let index = codethread_lang::index_flat_with(
         file,
         &flat,
-        codethread_lang::IndexOptions {
-            keep_bodiless: set.bodiless,
-        },
+        codethread_lang::IndexOptions::default().keep_bodiless(set.bodiless),
     );
     let mut records: Vec<FunctionMetrics> = Vec::new();
     // Position of each index entry among the records (None: not reported).

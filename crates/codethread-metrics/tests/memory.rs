@@ -63,11 +63,10 @@ const LARGE: usize = 600_000;
 /// the input so that a debug build measures them in seconds: 1 MB and
 /// 16 KiB by default; a chunk's trees cost about 150 bytes per byte of
 /// the window, which must stay small next to the input).
-const CHUNKED: ChunkOptions = ChunkOptions {
-    min_file_bytes: 100_000,
-    chunk_bytes: 8 * 1024,
-    max_unit_tokens: 50_000,
-};
+const CHUNKED: ChunkOptions = ChunkOptions::DEFAULT
+    .min_file_bytes(100_000)
+    .chunk_bytes(8 * 1024)
+    .max_unit_tokens(50_000);
 
 /// Many small functions of one shape, `size` bytes; their count. Besides
 /// files of top-level functions, the shapes of issue 31
@@ -296,11 +295,10 @@ fn a_top_level_unit_over_the_node_budget_is_a_typed_file_error() {
 /// file does, under both profiles.
 #[test]
 fn php_one_line_and_one_unit_files_measure_the_same_chunked() {
-    let forced = ChunkOptions {
-        min_file_bytes: 0,
-        chunk_bytes: 4 * 1024,
-        max_unit_tokens: 50_000,
-    };
+    let forced = ChunkOptions::default()
+        .min_file_bytes(0)
+        .chunk_bytes(4 * 1024)
+        .max_unit_tokens(50_000);
     for shape in file_shapes::ISSUE31 {
         let (lang, src, n) = many_functions(shape, 120_000);
         for profile in [Profile::Paper, Profile::Canonical] {

@@ -214,10 +214,7 @@ fn lizard_nested_namespaces_are_linear() {
 /// across it compares two readings).
 #[test]
 fn lizard_unclosed_braces_are_linear() {
-    let forced = codethread_lang::ChunkOptions {
-        min_file_bytes: 0,
-        ..codethread_lang::ChunkOptions::default()
-    };
+    let forced = codethread_lang::ChunkOptions::default().min_file_bytes(0);
     for (mode, chunks) in [
         ("whole", codethread_lang::ChunkOptions::NEVER),
         ("chunked", forced),

@@ -17,6 +17,7 @@ pub const MODE_SYMLINK: u32 = 0o120000;
 
 /// How to apply.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ApplyOptions {
     /// Apply the patch in reverse (`git apply -R`).
     pub reverse: bool,
@@ -27,6 +28,26 @@ pub struct ApplyOptions {
     /// `git apply --unidiff-zero`: do not infer "must match at start/end"
     /// from missing context (for `-U0` patches).
     pub unidiff_zero: bool,
+}
+
+impl ApplyOptions {
+    /// Sets [`ApplyOptions::reverse`].
+    pub fn reverse(mut self, reverse: bool) -> Self {
+        self.reverse = reverse;
+        self
+    }
+
+    /// Sets [`ApplyOptions::fuzz`].
+    pub fn fuzz(mut self, fuzz: usize) -> Self {
+        self.fuzz = fuzz;
+        self
+    }
+
+    /// Sets [`ApplyOptions::unidiff_zero`].
+    pub fn unidiff_zero(mut self, unidiff_zero: bool) -> Self {
+        self.unidiff_zero = unidiff_zero;
+        self
+    }
 }
 
 /// One file of a [`MemTree`].

@@ -12,6 +12,7 @@ use crate::safety::check_path;
 
 /// Options for [`diff_files`].
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct DiffOptions {
     /// Context lines around each change (git's default 3).
     pub context: usize,
@@ -26,6 +27,26 @@ pub struct DiffOptions {
     /// (`git apply -R` cannot). CodeThread's sealed setup patches
     /// (PR0 without the original bodies) are written this way.
     pub literal: bool,
+}
+
+impl DiffOptions {
+    /// Sets [`DiffOptions::context`].
+    pub fn context(mut self, context: usize) -> Self {
+        self.context = context;
+        self
+    }
+
+    /// Sets [`DiffOptions::index`].
+    pub fn index(mut self, index: bool) -> Self {
+        self.index = index;
+        self
+    }
+
+    /// Sets [`DiffOptions::literal`].
+    pub fn literal(mut self, literal: bool) -> Self {
+        self.literal = literal;
+        self
+    }
 }
 
 impl Default for DiffOptions {

@@ -451,10 +451,9 @@ fn parse_image(
         let file = parse_file(
             Path::new(path),
             source,
-            &codethread_lang::ParseOptions {
-                hint,
-                budget: *budget,
-            },
+            &codethread_lang::ParseOptions::default()
+                .hint(hint)
+                .budget(*budget),
         )?;
         let index = index_functions(&file);
         let trivia = trivia_ranges(&file, true);
@@ -949,6 +948,7 @@ fn edited(
 
 /// How [`localize`] reads a patch's files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct LocalizeOptions {
     /// The repository's language (an instance's `language` field): decides
     /// which files are sources and their grammar ([`is_source_path`],
@@ -967,6 +967,32 @@ pub struct LocalizeOptions {
     /// image). Default [`ChunkOptions::default`] (images of 1 MB and more);
     /// [`ChunkOptions::NEVER`] parses every image whole.
     pub chunks: ChunkOptions,
+}
+
+impl LocalizeOptions {
+    /// Sets [`LocalizeOptions::hint`].
+    pub fn hint(mut self, hint: Option<Lang>) -> Self {
+        self.hint = hint;
+        self
+    }
+
+    /// Sets [`LocalizeOptions::budget`].
+    pub fn budget(mut self, budget: ParseBudget) -> Self {
+        self.budget = budget;
+        self
+    }
+
+    /// Sets [`LocalizeOptions::max_file_bytes`].
+    pub fn max_file_bytes(mut self, max_file_bytes: u64) -> Self {
+        self.max_file_bytes = max_file_bytes;
+        self
+    }
+
+    /// Sets [`LocalizeOptions::chunks`].
+    pub fn chunks(mut self, chunks: ChunkOptions) -> Self {
+        self.chunks = chunks;
+        self
+    }
 }
 
 impl Default for LocalizeOptions {

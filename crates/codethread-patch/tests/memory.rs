@@ -24,11 +24,10 @@ const LARGE: usize = 600_000;
 
 /// The chunk options of the shapes (the defaults, scaled down with the
 /// input so that a debug build measures them in seconds).
-const CHUNKED: ChunkOptions = ChunkOptions {
-    min_file_bytes: 100_000,
-    chunk_bytes: 8 * 1024,
-    max_unit_tokens: 50_000,
-};
+const CHUNKED: ChunkOptions = ChunkOptions::DEFAULT
+    .min_file_bytes(100_000)
+    .chunk_bytes(8 * 1024)
+    .max_unit_tokens(50_000);
 
 /// Many small functions of one shape, about `size` bytes, and the same
 /// file with every 50th function's body changed, one function removed,
@@ -93,10 +92,7 @@ fn inputs(shape: &str, size: usize) -> (MemTree, Patch) {
 }
 
 fn options(chunks: ChunkOptions) -> LocalizeOptions {
-    LocalizeOptions {
-        chunks,
-        ..LocalizeOptions::default()
-    }
+    LocalizeOptions::default().chunks(chunks)
 }
 
 /// The measurement itself, in the child: `shape:mode`.

@@ -80,14 +80,12 @@ fn deep_nesting_lists_each_line_a_bounded_number_of_times() {
 /// methods (windows cut before an `end` have an ERROR root).
 #[test]
 fn chunked_images_are_linear() {
-    let opts = LocalizeOptions {
-        chunks: codethread_lang::ChunkOptions {
-            min_file_bytes: 0,
-            chunk_bytes: 2_048,
-            max_unit_tokens: 50_000,
-        },
-        ..LocalizeOptions::default()
-    };
+    let opts = LocalizeOptions::default().chunks(
+        codethread_lang::ChunkOptions::default()
+            .min_file_bytes(0)
+            .chunk_bytes(2_048)
+            .max_unit_tokens(50_000),
+    );
     let run = |path: &str, content: &str| {
         let p = parse(&new_file_patch(path, content)).unwrap();
         let loc = localize(&MemTree::new(), &p, &opts).unwrap();

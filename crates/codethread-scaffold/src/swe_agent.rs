@@ -175,11 +175,26 @@ echo "network $NET ($IF) ready"
 
 /// How [`expert_rows`] starts each instance's container.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct ExpertOptions {
     /// Extra `docker run` arguments (default: `--network codethread-agent`).
     pub docker_args: Vec<String>,
     /// Seconds the deployment waits for `swerex-remote` to answer.
     pub startup_timeout: f64,
+}
+
+impl ExpertOptions {
+    /// Sets [`ExpertOptions::docker_args`].
+    pub fn docker_args(mut self, docker_args: Vec<String>) -> Self {
+        self.docker_args = docker_args;
+        self
+    }
+
+    /// Sets [`ExpertOptions::startup_timeout`].
+    pub fn startup_timeout(mut self, startup_timeout: f64) -> Self {
+        self.startup_timeout = startup_timeout;
+        self
+    }
 }
 
 impl Default for ExpertOptions {

@@ -74,11 +74,9 @@ fn bench(c: &mut Criterion) {
         })
     });
     for (name, verify) in [("skeletonize", false), ("skeletonize+verify", true)] {
-        let opts = Options {
-            verify,
-            on_parse_errors: ParseErrorPolicy::SkipAffected,
-            ..Options::default()
-        };
+        let opts = Options::default()
+            .verify(verify)
+            .on_parse_errors(ParseErrorPolicy::SkipAffected);
         g.bench_function(name, |b| {
             b.iter(|| {
                 files

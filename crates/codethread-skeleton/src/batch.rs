@@ -57,10 +57,9 @@ pub fn skeletonize_path(
     let file = parse_file(
         path,
         source,
-        &codethread_lang::ParseOptions {
-            hint: options.hint,
-            budget: options.parse_budget,
-        },
+        &codethread_lang::ParseOptions::default()
+            .hint(options.hint)
+            .budget(options.parse_budget),
     )
     .map_err(|e| wrap(e.into()))?;
     skeletonize(&file, selectors, options).map_err(wrap)

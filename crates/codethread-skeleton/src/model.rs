@@ -26,6 +26,7 @@ pub enum ParseErrorPolicy {
 
 /// Options of [`skeletonize`](crate::skeletonize).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Options {
     /// Keep a Python docstring (the first statement of the body) above the
     /// stub. Default `false`: the docstring goes with the body, as in the
@@ -67,6 +68,56 @@ pub struct Options {
     /// "path"`). Default `false`: the stubs that leave an import unused get
     /// [`Warning::GoUnusedImport`] instead. PR0 turns it on.
     pub blank_unused_go_imports: bool,
+}
+
+impl Options {
+    /// Sets [`Options::keep_docs`].
+    pub fn keep_docs(mut self, keep_docs: bool) -> Self {
+        self.keep_docs = keep_docs;
+        self
+    }
+
+    /// Sets [`Options::on_parse_errors`].
+    pub fn on_parse_errors(mut self, on_parse_errors: ParseErrorPolicy) -> Self {
+        self.on_parse_errors = on_parse_errors;
+        self
+    }
+
+    /// Sets [`Options::verify`].
+    pub fn verify(mut self, verify: bool) -> Self {
+        self.verify = verify;
+        self
+    }
+
+    /// Sets [`Options::parse_budget`].
+    pub fn parse_budget(mut self, parse_budget: ParseBudget) -> Self {
+        self.parse_budget = parse_budget;
+        self
+    }
+
+    /// Sets [`Options::hint`].
+    pub fn hint(mut self, hint: Option<Lang>) -> Self {
+        self.hint = hint;
+        self
+    }
+
+    /// Sets [`Options::max_file_bytes`].
+    pub fn max_file_bytes(mut self, max_file_bytes: u64) -> Self {
+        self.max_file_bytes = max_file_bytes;
+        self
+    }
+
+    /// Sets [`Options::chunks`].
+    pub fn chunks(mut self, chunks: ChunkOptions) -> Self {
+        self.chunks = chunks;
+        self
+    }
+
+    /// Sets [`Options::blank_unused_go_imports`].
+    pub fn blank_unused_go_imports(mut self, blank_unused_go_imports: bool) -> Self {
+        self.blank_unused_go_imports = blank_unused_go_imports;
+        self
+    }
 }
 
 fn default_max_file_bytes() -> u64 {

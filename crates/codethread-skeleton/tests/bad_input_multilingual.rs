@@ -52,10 +52,7 @@ fn every_stage(label: &str, lang: Lang, src: &[u8]) -> (usize, usize, usize) {
         metrics.functions.len(),
         funcs.len()
     );
-    let opts = Options {
-        on_parse_errors: ParseErrorPolicy::SkipAffected,
-        ..Options::default()
-    };
+    let opts = Options::default().on_parse_errors(ParseErrorPolicy::SkipAffected);
     let sk = skeletonize(&file, &[Selector::All], &opts)
         .unwrap_or_else(|e| panic!("{label}: SkipAffected must skeletonize: {e}"));
     assert_eq!(

@@ -210,15 +210,14 @@ fn nested_scopes_each_holding_a_function_are_linear() {
 /// time linear in the file).
 #[test]
 fn chunked_skeletons_are_linear() {
-    let chunked = Options {
-        on_parse_errors: codethread_skeleton::ParseErrorPolicy::SkipAffected,
-        chunks: codethread_lang::ChunkOptions {
-            min_file_bytes: 0,
-            chunk_bytes: 2_048,
-            max_unit_tokens: 50_000,
-        },
-        ..Options::default()
-    };
+    let chunked = Options::default()
+        .on_parse_errors(codethread_skeleton::ParseErrorPolicy::SkipAffected)
+        .chunks(
+            codethread_lang::ChunkOptions::default()
+                .min_file_bytes(0)
+                .chunk_bytes(2_048)
+                .max_unit_tokens(50_000),
+        );
     let run = |lang: Lang, src: String| skeletonize_source(lang, src, &[Selector::All], &chunked);
     assert_linear("chunked C functions", 400, |n| {
         let src: String = (0..n)

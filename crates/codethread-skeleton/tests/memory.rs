@@ -22,11 +22,10 @@ const LARGE: usize = 600_000;
 /// The chunk options of the shapes (the defaults, scaled down with the
 /// input so that a debug build measures them in seconds: 1 MB and 16 KiB
 /// by default).
-const CHUNKED: ChunkOptions = ChunkOptions {
-    min_file_bytes: 100_000,
-    chunk_bytes: 8 * 1024,
-    max_unit_tokens: 50_000,
-};
+const CHUNKED: ChunkOptions = ChunkOptions::DEFAULT
+    .min_file_bytes(100_000)
+    .chunk_bytes(8 * 1024)
+    .max_unit_tokens(50_000);
 
 /// Many small functions of one shape, `size` bytes; their count. Besides
 /// files of top-level functions, the shapes of issue 31
@@ -76,10 +75,7 @@ fn many_functions(shape: &str, size: usize) -> (Lang, &'static str, String, usiz
 }
 
 fn options(chunks: ChunkOptions) -> Options {
-    Options {
-        chunks,
-        ..Options::default()
-    }
+    Options::default().chunks(chunks)
 }
 
 /// The measurement itself, in the child: `shape:mode`.

@@ -736,3 +736,52 @@ fn the_circle_detector_sees_circles_and_grouped_imports() {
     let code = code_only("fn f(l: L) -> u8 { match l { L::A => 1, _ => 2 } }");
     assert!(exhaustive_lang_matches(&code, &variants).is_empty());
 }
+
+/// Issue 32: every public options struct of the libraries is
+/// `#[non_exhaustive]` (a new option never breaks a user who builds one),
+/// so users build it from `Default` with its setters.
+#[test]
+fn options_structs_are_non_exhaustive() {
+    let mut bad = Vec::new();
+    let mut seen = 0;
+    for dir in source_roots() {
+        let mut files = Vec::new();
+        rust_files(&dir, &mut files);
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            for (i, l) in lines.iter().enumerate() {
+                let Some(rest) = l.strip_prefix("pub struct ") else {
+                    continue;
+                };
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if !name.ends_with("Options") {
+                    continue;
+                }
+                seen += 1;
+                // The attributes and doc lines right above the struct.
+                let marked = lines[..i]
+                    .iter()
+                    .rev()
+                    .take_while(|l| l.starts_with("#[") || l.starts_with("///"))
+                    .any(|l| l.trim() == "#[non_exhaustive]");
+                if !marked {
+                    bad.push(format!(
+                        "{}:{}: {name}",
+                        f.strip_prefix(root()).unwrap_or(&f).display(),
+                        i + 1
+                    ));
+                }
+            }
+        }
+    }
+    assert!(seen >= 20, "only {seen} options structs found");
+    assert!(
+        bad.is_empty(),
+        "options structs without #[non_exhaustive] (add it, with setters):\n{}",
+        bad.join("\n")
+    );
+}

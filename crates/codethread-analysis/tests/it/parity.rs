@@ -137,10 +137,7 @@ fn b_equals_closed_form() {
     // Firth on a saturated 2x2 = Haldane +0.5 correction
     let firth = fit_logit(
         &load(&p, "b_tiny_2x2"),
-        &LogitOptions {
-            firth: true,
-            ..Default::default()
-        },
+        &LogitOptions::default().firth(true),
     )
     .unwrap();
     for (j, v) in arr(&cf["firth_params_haldane"]).iter().enumerate() {
@@ -154,14 +151,7 @@ fn check_firth(name: &str) {
     };
     let d = load(&p, name);
     let r = json(&p, &format!("{name}.firth.json"));
-    let fit = fit_logit(
-        &d,
-        &LogitOptions {
-            firth: true,
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let fit = fit_logit(&d, &LogitOptions::default().firth(true)).unwrap();
     assert!(fit.converged, "{name} firth converged");
     let params = arr(&r["params"]);
     let bse = arr(&r["bse_wald"]);

@@ -181,13 +181,7 @@ fn features_from_plain_data() {
         iec: &iec,
     };
     let ft = build_features(&r, &src, &Default::default());
-    let t = build_tables(
-        &r,
-        &TableOptions {
-            bootstrap_reps: 0,
-            seed: 1,
-        },
-    );
+    let t = build_tables(&r, &TableOptions::default().bootstrap_reps(0).seed(1));
     let disc: usize = t.table2.iter().map(|x| x.full.discordant()).sum();
     assert_eq!(ft.rows.len(), disc);
     let row = &ft.rows[0];
@@ -243,13 +237,7 @@ fn features_from_plain_data() {
 #[test]
 fn report_writes_every_table_and_figure() {
     let r = results();
-    let t = build_tables(
-        &r,
-        &TableOptions {
-            bootstrap_reps: 200,
-            seed: 3,
-        },
-    );
+    let t = build_tables(&r, &TableOptions::default().bootstrap_reps(200).seed(3));
     let iec = |k: &InstanceKey| Some(k.instance.len().is_multiple_of(2));
     let src = FeatureSources {
         metrics: &|_, _| None,

@@ -261,12 +261,10 @@ fn firth_follows_column_scale() {
             let tag = format!("{name} firth × {c:e}");
             let fit = fit_logit(
                 &scaled(&d, &cols, c),
-                &LogitOptions {
-                    firth: true,
+                &LogitOptions::default()
+                    .firth(true)
                     // profile intervals are slow on 405 rows; checked on the tiny set only
-                    firth_lrt: name != "a_paper_like",
-                    ..Default::default()
-                },
+                    .firth_lrt(name != "a_paper_like"),
             )
             .unwrap_or_else(|e| panic!("{tag}: {e}"));
             assert!(fit.converged, "{tag}");

@@ -64,10 +64,7 @@ fn build_repo(shared: &Path, owner_name: &str, repo: &str) -> Built {
         .expect("load")
         .items;
     assert!(!insts.is_empty());
-    let opts = BuildOptions {
-        out: tmp.join("chain"),
-        ..Default::default()
-    };
+    let opts = BuildOptions::default().out(tmp.join("chain"));
     let s = build(
         &insts,
         &mut GitRepoDir::new(tmp.join("repos")),

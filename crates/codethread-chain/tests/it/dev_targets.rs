@@ -282,10 +282,7 @@ fn rust_test_functions_are_localized_but_never_stubbed() {
     let built = codethread_chain::build(
         &picked,
         &mut src,
-        &codethread_chain::BuildOptions {
-            out: out.clone(),
-            ..Default::default()
-        },
+        &codethread_chain::BuildOptions::default().out(out.clone()),
         &mut |_, _, _| {},
     )
     .unwrap();

@@ -197,10 +197,7 @@ fn scripted_agent_end_to_end() {
 
     // Build.
     let out = tmp.join("chain");
-    let opts = BuildOptions {
-        out: out.clone(),
-        ..Default::default()
-    };
+    let opts = BuildOptions::default().out(out.clone());
     let mut calls = 0;
     let s = build(
         &insts,

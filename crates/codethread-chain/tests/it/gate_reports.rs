@@ -60,10 +60,7 @@ fn fixture(tag: &str) -> Fixture {
     let s = build(
         &loaded.items,
         &mut SnapshotSource::new(&snaps),
-        &BuildOptions {
-            out: out.clone(),
-            ..Default::default()
-        },
+        &BuildOptions::default().out(out.clone()),
         &mut |_, _, _| {},
     )
     .unwrap();

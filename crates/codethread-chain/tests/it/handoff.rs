@@ -74,10 +74,7 @@ fn fixture(tag: &str) -> Fixture {
     let s = build(
         &loaded.items,
         &mut SnapshotSource::new(&snapshots),
-        &BuildOptions {
-            out: out.clone(),
-            ..Default::default()
-        },
+        &BuildOptions::default().out(out.clone()),
         &mut |_, _, _| {},
     )
     .unwrap();
@@ -230,11 +227,10 @@ fn empty_stack_is_kept_as_base_without_a_report() {
         b.insert(p.as_bytes().to_vec(), from.as_bytes().to_vec());
         let mut a = MemTree::new();
         a.insert(p.as_bytes().to_vec(), to.as_bytes().to_vec());
-        let o = DiffOptions {
-            context: 1,
-            index: false,
-            literal: false,
-        };
+        let o = DiffOptions::default()
+            .context(1)
+            .index(false)
+            .literal(false);
         String::from_utf8(diff_trees(&b, &a, &o).unwrap().to_bytes()).unwrap()
     };
     let rewritten = one("n.py", &n_stub, N_BASE) + &one("m.py", &m_stub, M_BASE);

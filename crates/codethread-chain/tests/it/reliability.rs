@@ -178,10 +178,7 @@ fn git_apply_check(files: &[(&str, &[u8])], patch: &[u8]) -> Result<(), String> 
 }
 
 fn opts(out: &Path) -> BuildOptions {
-    BuildOptions {
-        out: out.to_path_buf(),
-        ..BuildOptions::default()
-    }
+    BuildOptions::default().out(out.to_path_buf())
 }
 
 fn ids_of(v: &[(&str, Vec<u8>)]) -> Vec<(String, Vec<u8>)> {

@@ -25,11 +25,10 @@ const CORPORA: [&str; 12] = [
 ];
 
 /// Every file chunked, in chunks of about 2 KB; no node budget.
-const FORCED: ChunkOptions = ChunkOptions {
-    min_file_bytes: 0,
-    chunk_bytes: 2_048,
-    max_unit_tokens: 0,
-};
+const FORCED: ChunkOptions = ChunkOptions::DEFAULT
+    .min_file_bytes(0)
+    .chunk_bytes(2_048)
+    .max_unit_tokens(0);
 
 fn hint_of(shared: &Path, corpus: &str) -> Option<Lang> {
     let summary_path = shared.join(format!("reference/{corpus}.paper.summary.json"));
@@ -194,11 +193,10 @@ fn file_wide_rules_across_chunks() {
             .map(|i| format!("def k{i}(x):\n    return x + {i}\n\n"))
             .collect::<String>()
     );
-    let forced = ChunkOptions {
-        min_file_bytes: 0,
-        chunk_bytes: 256,
-        max_unit_tokens: 0,
-    };
+    let forced = ChunkOptions::default()
+        .min_file_bytes(0)
+        .chunk_bytes(256)
+        .max_unit_tokens(0);
     for (lang, src) in [(Lang::Go, go), (Lang::Python, py)] {
         for profile in [Profile::Paper, Profile::Canonical] {
             let opts = AnalyzeOptions::new(profile);

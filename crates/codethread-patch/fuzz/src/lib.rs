@@ -15,7 +15,7 @@ pub fn check_parse(data: &[u8]) {
         let (pre, _post) = synthesize_images(&p);
         let mut t = pre.clone();
         if t.apply(&p, &ApplyOptions::default()).is_ok() {
-            let _ = t.apply(&p, &ApplyOptions { reverse: true, ..ApplyOptions::default() });
+            let _ = t.apply(&p, &ApplyOptions::default().reverse(true));
         }
     }
 }
@@ -35,9 +35,9 @@ pub fn check_apply(data: &[u8]) {
     }
     for opts in [
         ApplyOptions::default(),
-        ApplyOptions { reverse: true, ..ApplyOptions::default() },
-        ApplyOptions { fuzz: 2, ..ApplyOptions::default() },
-        ApplyOptions { unidiff_zero: true, ..ApplyOptions::default() },
+        ApplyOptions::default().reverse(true),
+        ApplyOptions::default().fuzz(2),
+        ApplyOptions::default().unidiff_zero(true),
     ] {
         let mut t = tree.clone();
         if t.apply(&p, &opts).is_err() {
@@ -67,6 +67,6 @@ pub fn check_create(data: &[u8]) {
     t.insert(&b"f"[..], before);
     t.apply(&p, &ApplyOptions::default()).expect("created diff applies");
     assert_eq!(t.get(b"f"), Some(after));
-    t.apply(&p, &ApplyOptions { reverse: true, ..ApplyOptions::default() }).expect("reverse applies");
+    t.apply(&p, &ApplyOptions::default().reverse(true)).expect("reverse applies");
     assert_eq!(t.get(b"f"), Some(before));
 }

@@ -43,14 +43,7 @@ fn tree(files: &[(&[u8], &[u8])]) -> MemTree {
 fn check_with_git(before: &MemTree, after: &MemTree) {
     check_with_git_opts(before, after, &DiffOptions::default());
     // The sealed form (forward-only literals) of the same change.
-    check_with_git_opts(
-        before,
-        after,
-        &DiffOptions {
-            literal: true,
-            ..DiffOptions::default()
-        },
-    );
+    check_with_git_opts(before, after, &DiffOptions::default().literal(true));
 }
 
 fn check_with_git_opts(before: &MemTree, after: &MemTree, opts: &DiffOptions) {
@@ -271,7 +264,7 @@ proptest! {
     /// reverse apply gives before.
     #[test]
     fn create_parse_apply_round_trip(before in content(), after in content(), ctx in 0usize..5) {
-        let opts = DiffOptions { context: ctx, ..DiffOptions::default() };
+        let opts = DiffOptions::default().context(ctx);
         let p = diff_files(&[FileChange::new(b"f", Some(&before), Some(&after))], &opts).unwrap();
         let bytes = p.to_bytes();
         if before == after {
@@ -280,10 +273,10 @@ proptest! {
             prop_assert_eq!(parse(&bytes).unwrap().to_bytes(), bytes.clone());
             let mut t = tree(&[(b"f", &before)]);
             // -U0 patches need git's --unidiff-zero, as in git.
-            let aopts = ApplyOptions { unidiff_zero: ctx == 0, ..ApplyOptions::default() };
+            let aopts = ApplyOptions::default().unidiff_zero(ctx == 0);
             t.apply(&p, &aopts).unwrap();
             prop_assert_eq!(t.get(b"f"), Some(after.as_slice()));
-            t.apply(&p, &ApplyOptions { reverse: true, ..aopts }).unwrap();
+            t.apply(&p, &aopts.reverse(true)).unwrap();
             prop_assert_eq!(t.get(b"f"), Some(before.as_slice()));
         }
     }
@@ -404,10 +397,7 @@ fn git_generated_diffs_parse_and_apply() {
         .unwrap_or_else(|e| panic!("{e}\n{s}"));
     assert_eq!(t, after);
     // git apply -R refuses to reverse a copy ("already exists"); so do we.
-    let rev = ApplyOptions {
-        reverse: true,
-        ..ApplyOptions::default()
-    };
+    let rev = ApplyOptions::default().reverse(true);
     let e = t.apply(&p, &rev);
     assert!(
         matches!(e, Err(codethread_patch::ApplyError::AlreadyExists { .. })),

@@ -30,10 +30,7 @@ fn an_image_over_the_parse_budget_names_its_file() {
         let err = localize(
             &MemTree::new(),
             &p,
-            &LocalizeOptions {
-                budget,
-                ..LocalizeOptions::default()
-            },
+            &LocalizeOptions::default().budget(budget),
         )
         .expect_err("over budget");
         match &err {
@@ -53,10 +50,7 @@ fn an_image_over_the_parse_budget_names_its_file() {
     let loc = localize(
         &MemTree::new(),
         &p,
-        &LocalizeOptions {
-            budget,
-            ..LocalizeOptions::default()
-        },
+        &LocalizeOptions::default().budget(budget),
     )
     .unwrap();
     assert_eq!(loc.added_functions.len(), 1);

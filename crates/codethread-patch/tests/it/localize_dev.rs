@@ -327,11 +327,10 @@ fn a_renamed_class_does_not_make_its_methods_targets() {
 #[test]
 fn chunked_localization_equals_whole_file_localization() {
     use codethread_lang::ChunkOptions;
-    const FORCED: ChunkOptions = ChunkOptions {
-        min_file_bytes: 0,
-        chunk_bytes: 2_048,
-        max_unit_tokens: 0,
-    };
+    const FORCED: ChunkOptions = ChunkOptions::DEFAULT
+        .min_file_bytes(0)
+        .chunk_bytes(2_048)
+        .max_unit_tokens(0);
     let (mut n, mut with_errors) = (0usize, 0usize);
     let mut failures = Vec::new();
     for pack in ["chains/dev", "chains/dev_multilingual"] {
@@ -346,10 +345,7 @@ fn chunked_localization_equals_whole_file_localization() {
             let patch = parse(row["patch"].as_str().unwrap().as_bytes()).unwrap();
             let before = load_tree(&files.join("before"));
             let run = |chunks| {
-                let opts = LocalizeOptions {
-                    chunks,
-                    ..LocalizeOptions::with_hint(hint)
-                };
+                let opts = LocalizeOptions::with_hint(hint).chunks(chunks);
                 serde_json::to_value(localize(&before, &patch, &opts).unwrap()).unwrap()
             };
             let (whole, chunked) = (run(ChunkOptions::NEVER), run(FORCED));

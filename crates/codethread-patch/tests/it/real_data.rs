@@ -39,14 +39,8 @@ fn swebench_gold_patches_round_trip() {
                 t.apply(&p, &ApplyOptions::default())
                     .unwrap_or_else(|e| panic!("{id} {field}: {e}"));
                 assert_eq!(t, post, "{id} {field}: synthesized apply");
-                t.apply(
-                    &p,
-                    &ApplyOptions {
-                        reverse: true,
-                        ..Default::default()
-                    },
-                )
-                .unwrap_or_else(|e| panic!("{id} {field} reverse: {e}"));
+                t.apply(&p, &ApplyOptions::default().reverse(true))
+                    .unwrap_or_else(|e| panic!("{id} {field} reverse: {e}"));
                 assert_eq!(t, pre, "{id} {field}: synthesized reverse apply");
                 n += 1;
             }
@@ -93,14 +87,8 @@ fn dev_gold_patches_apply_exactly() {
         );
 
         let mut r = after.clone();
-        r.apply(
-            &patch,
-            &ApplyOptions {
-                reverse: true,
-                ..Default::default()
-            },
-        )
-        .unwrap_or_else(|e| panic!("{id} reverse: {e}"));
+        r.apply(&patch, &ApplyOptions::default().reverse(true))
+            .unwrap_or_else(|e| panic!("{id} reverse: {e}"));
         assert_eq!(r, before, "{id}: reverse apply");
 
         // Deleted files are absent after, created files absent before.

@@ -24,10 +24,7 @@ fn a_missing_root_is_named_not_the_patch_file() {
         &gone,
         PATCH,
         0,
-        &LocalizeOptions {
-            max_file_bytes: 1 << 20,
-            ..LocalizeOptions::default()
-        },
+        &LocalizeOptions::default().max_file_bytes(1 << 20),
     )
     .unwrap_err()
     .to_string();
@@ -54,10 +51,7 @@ fn a_root_that_is_a_file_is_named() {
         &f,
         PATCH,
         0,
-        &LocalizeOptions {
-            max_file_bytes: 1 << 20,
-            ..LocalizeOptions::default()
-        },
+        &LocalizeOptions::default().max_file_bytes(1 << 20),
     )
     .unwrap_err()
     .to_string();
@@ -72,10 +66,7 @@ fn a_root_that_is_a_file_is_named() {
         &d.join("root"),
         PATCH,
         0,
-        &LocalizeOptions {
-            max_file_bytes: 1 << 20,
-            ..LocalizeOptions::default()
-        },
+        &LocalizeOptions::default().max_file_bytes(1 << 20),
     )
     .unwrap();
     assert_eq!(loc.targets.len(), 1, "{loc:?}");
@@ -84,10 +75,7 @@ fn a_root_that_is_a_file_is_named() {
         &d.join("root"),
         PATCH,
         0,
-        &LocalizeOptions {
-            max_file_bytes: 1 << 20,
-            ..LocalizeOptions::default()
-        },
+        &LocalizeOptions::default().max_file_bytes(1 << 20),
     )
     .unwrap_err()
     .to_string();

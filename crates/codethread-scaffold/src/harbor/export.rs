@@ -109,6 +109,7 @@ impl FromStr for HarborCondition {
 
 /// Options of [`export_harbor`].
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct HarborExportOptions {
     /// The conditions to export (each built instance gets one task per
     /// condition).
@@ -151,6 +152,68 @@ pub struct HarborExportOptions {
     /// (and the `ENV` lines of `dockerfiles/`), as Pro's evaluator grades them.
     /// Without it a Pro instance is an error naming it.
     pub pro_scripts: Option<PathBuf>,
+}
+
+impl HarborExportOptions {
+    /// Sets [`HarborExportOptions::conditions`].
+    pub fn conditions(mut self, conditions: Vec<HarborCondition>) -> Self {
+        self.conditions = conditions;
+        self
+    }
+
+    /// Sets [`HarborExportOptions::agent_timeout_sec`].
+    pub fn agent_timeout_sec(mut self, agent_timeout_sec: f64) -> Self {
+        self.agent_timeout_sec = agent_timeout_sec;
+        self
+    }
+
+    /// Sets [`HarborExportOptions::verifier_timeout_sec`].
+    pub fn verifier_timeout_sec(mut self, verifier_timeout_sec: f64) -> Self {
+        self.verifier_timeout_sec = verifier_timeout_sec;
+        self
+    }
+
+    /// Sets [`HarborExportOptions::build_timeout_sec`].
+    pub fn build_timeout_sec(mut self, build_timeout_sec: f64) -> Self {
+        self.build_timeout_sec = build_timeout_sec;
+        self
+    }
+
+    /// Sets [`HarborExportOptions::limits`].
+    pub fn limits(mut self, limits: codethread_lang::io::SourceLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Sets [`HarborExportOptions::docker_image_template`].
+    pub fn docker_image_template(mut self, docker_image_template: Option<String>) -> Self {
+        self.docker_image_template = docker_image_template;
+        self
+    }
+
+    /// Sets [`HarborExportOptions::grader_image`].
+    pub fn grader_image(mut self, grader_image: Option<String>) -> Self {
+        self.grader_image = grader_image;
+        self
+    }
+
+    /// Sets [`HarborExportOptions::dataset_name`].
+    pub fn dataset_name(mut self, dataset_name: Option<String>) -> Self {
+        self.dataset_name = dataset_name;
+        self
+    }
+
+    /// Sets [`HarborExportOptions::agent_pr1`].
+    pub fn agent_pr1(mut self, agent_pr1: Option<AgentPr1>) -> Self {
+        self.agent_pr1 = agent_pr1;
+        self
+    }
+
+    /// Sets [`HarborExportOptions::pro_scripts`].
+    pub fn pro_scripts(mut self, pro_scripts: Option<PathBuf>) -> Self {
+        self.pro_scripts = pro_scripts;
+        self
+    }
 }
 
 /// A task [`export_harbor`] did not write, by design, and why.

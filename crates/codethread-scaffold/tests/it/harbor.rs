@@ -255,15 +255,13 @@ fn env() -> Option<&'static Env> {
             codethread_scaffold::build(
                 &loaded.items,
                 &mut SnapshotSource::new(pack.join("files")),
-                &BuildOptions {
-                    out: chain.clone(),
-                    harness: if native {
+                &BuildOptions::default()
+                    .out(chain.clone())
+                    .harness(if native {
                         Vec::new()
                     } else {
                         vec![HarnessGeneration::V5]
-                    },
-                    ..Default::default()
-                },
+                    }),
                 &mut |_, _, _| {},
             )
             .unwrap();
@@ -271,21 +269,16 @@ fn env() -> Option<&'static Env> {
             let export = export_harbor(
                 &chain,
                 &dataset,
-                &HarborExportOptions {
-                    pro_scripts: pro_scripts.clone(),
-                    ..Default::default()
-                },
+                &HarborExportOptions::default().pro_scripts(pro_scripts.clone()),
             )
             .unwrap();
             let sif_dataset = work.join(format!("harbor-{name}-sif"));
             let sif_export = export_harbor(
                 &chain,
                 &sif_dataset,
-                &HarborExportOptions {
-                    docker_image_template: Some(SIF_TEMPLATE.into()),
-                    pro_scripts: pro_scripts.clone(),
-                    ..Default::default()
-                },
+                &HarborExportOptions::default()
+                    .docker_image_template(Some(SIF_TEMPLATE.into()))
+                    .pro_scripts(pro_scripts.clone()),
             )
             .unwrap();
             let ids = built(&chain);
@@ -298,12 +291,10 @@ fn env() -> Option<&'static Env> {
             let fa_export = export_harbor(
                 &chain,
                 &fa_dataset,
-                &HarborExportOptions {
-                    conditions: vec![HarborCondition::FollowOnAgent],
-                    agent_pr1: Some(given),
-                    pro_scripts: pro_scripts.clone(),
-                    ..Default::default()
-                },
+                &HarborExportOptions::default()
+                    .conditions(vec![HarborCondition::FollowOnAgent])
+                    .agent_pr1(Some(given))
+                    .pro_scripts(pro_scripts.clone()),
             )
             .unwrap();
             packs.push(Pack {
@@ -797,15 +788,13 @@ fn a_harbor_job_round_trips_into_gate_and_stack() {
     let fa_export = export_harbor(
         &p.chain,
         &fa_dataset,
-        &HarborExportOptions {
-            conditions: vec![HarborCondition::FollowOnAgent],
-            agent_pr1: Some(AgentPr1 {
+        &HarborExportOptions::default()
+            .conditions(vec![HarborCondition::FollowOnAgent])
+            .agent_pr1(Some(AgentPr1 {
                 source: w.join("given-pr1.jsonl"),
                 patches: BTreeMap::from([(id.clone(), given_pr1.clone())]),
                 ..Default::default()
-            }),
-            ..Default::default()
-        },
+            })),
     )
     .unwrap();
     assert!(fa_export.errors.is_empty(), "{:?}", fa_export.errors);

@@ -147,11 +147,7 @@ fn env() -> Option<&'static Env> {
             let s = codethread_scaffold::build(
                 &loaded.items,
                 &mut SnapshotSource::new(pack.join("files")),
-                &BuildOptions {
-                    out: out.clone(),
-                    harness,
-                    ..Default::default()
-                },
+                &BuildOptions::default().out(out.clone()).harness(harness),
                 &mut |_, _, _| {},
             )
             .unwrap();

@@ -63,10 +63,7 @@ fn fixture(tag: &str) -> Fixture {
     let s = codethread_scaffold::build(
         &rows(),
         &mut SnapshotSource::new(&snaps),
-        &BuildOptions {
-            out: out.clone(),
-            ..Default::default()
-        },
+        &BuildOptions::default().out(out.clone()),
         &mut |_, _, _| {},
     )
     .expect("build");
@@ -138,10 +135,7 @@ fn a_planted_mini_swe_agent_link_is_not_followed() {
     let _ = std::fs::remove_dir_all(&d);
     let snaps = snapshots(&d);
     let insts = rows();
-    let opts = |out: &Path| BuildOptions {
-        out: out.to_path_buf(),
-        ..Default::default()
-    };
+    let opts = |out: &Path| BuildOptions::default().out(out.to_path_buf());
     // Deeper: a real exports/ directory whose mini-swe-agent/ is a link. The
     // instances build; the exports refuse the link and write nothing behind it.
     let out2 = d.join("chain2");
@@ -223,10 +217,7 @@ fn pro_agent_images_start_from_pros_image_at_app() {
     let s = codethread_scaffold::build(
         &insts,
         &mut SnapshotSource::new(dir.join("snap")),
-        &BuildOptions {
-            out: out.clone(),
-            ..Default::default()
-        },
+        &BuildOptions::default().out(out.clone()),
         &mut |_, _, _| {},
     )
     .unwrap();

@@ -26,16 +26,11 @@ pub fn check(data: &[u8]) {
         return;
     };
     let lang = lang_of(head);
-    let options = Options {
-        keep_docs: head & 8 != 0,
-        on_parse_errors: if head & 16 != 0 {
+    let options = Options::default().keep_docs(head & 8 != 0).on_parse_errors(if head & 16 != 0 {
             ParseErrorPolicy::SkipAffected
         } else {
             ParseErrorPolicy::Refuse
-        },
-        verify: true,
-        ..Options::default()
-    };
+        }).verify(true);
     let Ok(file) = parse(lang, src.to_vec()) else {
         return;
     };

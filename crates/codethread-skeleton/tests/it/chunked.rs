@@ -24,11 +24,10 @@ const CORPORA: [&str; 12] = [
 ];
 
 /// Every file chunked, in chunks of about 2 KB; no node budget.
-const FORCED: ChunkOptions = ChunkOptions {
-    min_file_bytes: 0,
-    chunk_bytes: 2_048,
-    max_unit_tokens: 0,
-};
+const FORCED: ChunkOptions = ChunkOptions::DEFAULT
+    .min_file_bytes(0)
+    .chunk_bytes(2_048)
+    .max_unit_tokens(0);
 
 /// The corpus's repository language when it is C or C++ (the hint the
 /// metrics reference runs use).
@@ -65,10 +64,10 @@ fn chunked_skeletons_equal_whole_file_skeletons() {
     let Some(shared) = codethread_testkit::shared_path("metrics/corpora") else {
         return;
     };
-    let opts = |chunks| Options {
-        on_parse_errors: ParseErrorPolicy::SkipAffected,
-        chunks,
-        ..Options::default()
+    let opts = |chunks| {
+        Options::default()
+            .on_parse_errors(ParseErrorPolicy::SkipAffected)
+            .chunks(chunks)
     };
     let mut failures = Vec::new();
     let (mut all_files, mut all_edits, mut all_with_errors) = (0usize, 0usize, 0usize);
@@ -81,10 +80,7 @@ fn chunked_skeletons_equal_whole_file_skeletons() {
                 let src = std::fs::read(path).unwrap();
                 let rel = path.strip_prefix(&root).unwrap();
                 let run = |chunks| {
-                    let o = Options {
-                        hint,
-                        ..opts(chunks)
-                    };
+                    let o = opts(chunks).hint(hint);
                     skeletonize_path(rel, src.clone(), &[Selector::All], &o)
                 };
                 match (run(ChunkOptions::NEVER), run(FORCED)) {

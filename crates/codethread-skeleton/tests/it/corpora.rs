@@ -231,19 +231,19 @@ fn run_corpora(opts: &Options) {
 
 #[test]
 fn corpora_all_functions_default_options() {
-    run_corpora(&Options {
-        on_parse_errors: ParseErrorPolicy::SkipAffected,
-        verify: false,
-        ..Options::default()
-    });
+    run_corpora(
+        &Options::default()
+            .on_parse_errors(ParseErrorPolicy::SkipAffected)
+            .verify(false),
+    );
 }
 
 #[test]
 fn corpora_all_functions_keep_docs() {
-    run_corpora(&Options {
-        keep_docs: true,
-        on_parse_errors: ParseErrorPolicy::SkipAffected,
-        verify: false,
-        ..Options::default()
-    });
+    run_corpora(
+        &Options::default()
+            .keep_docs(true)
+            .on_parse_errors(ParseErrorPolicy::SkipAffected)
+            .verify(false),
+    );
 }

@@ -104,10 +104,7 @@ fn fmt_members_stub_on_the_tolerant_parse_and_deduced_returns_warn() {
         &codethread_lang::ParseOptions::with_hint(Some(Lang::Cpp)),
     )
     .expect("parse");
-    let opts = Options {
-        on_parse_errors: ParseErrorPolicy::SkipAffected,
-        ..Options::default()
-    };
+    let opts = Options::default().on_parse_errors(ParseErrorPolicy::SkipAffected);
     let sel = [
         Selector::Qualname("formatter.set_debug_format".into()),
         Selector::Qualname("formatter.parse".into()),

@@ -249,10 +249,7 @@ fn check(lang: Lang, src: &str, keep_docs: bool) -> Result<(), TestCaseError> {
         "generated program does not parse:\n{}",
         src
     );
-    let opts = Options {
-        keep_docs,
-        ..Options::default()
-    };
+    let opts = Options::default().keep_docs(keep_docs);
     let sk = skeletonize(&file, &[Selector::All], &opts)
         .map_err(|e| TestCaseError::fail(format!("{e}\n{src}")))?;
     let restored = restore(&sk.text, &sk.edits, src.as_bytes()).unwrap();
@@ -383,10 +380,7 @@ fn python_generated_skeletons_compile() {
                 &s,
             );
             let file = parse(Lang::Python, src.as_str()).unwrap();
-            let opts = Options {
-                keep_docs: keep,
-                ..Options::default()
-            };
+            let opts = Options::default().keep_docs(keep);
             let sk = skeletonize(&file, &[Selector::All], &opts).unwrap();
             pairs
                 .lock()

@@ -41,10 +41,7 @@ use codethread_skeleton::{
 const NEW_LANGS: [Lang; 5] = [Lang::Java, Lang::C, Lang::Cpp, Lang::Ruby, Lang::Php];
 
 fn opts() -> Options {
-    Options {
-        on_parse_errors: ParseErrorPolicy::SkipAffected,
-        ..Options::default()
-    }
+    Options::default().on_parse_errors(ParseErrorPolicy::SkipAffected)
 }
 
 /// Whether `name` runs. Missing: SKIPPED without `CODETHREAD_SHARED`, a

@@ -16,10 +16,7 @@ use codethread_skeleton::{
 };
 
 fn partial() -> Options {
-    Options {
-        on_parse_errors: ParseErrorPolicy::SkipAffected,
-        ..Options::default()
-    }
+    Options::default().on_parse_errors(ParseErrorPolicy::SkipAffected)
 }
 
 #[test]

@@ -21,11 +21,9 @@ fn fmt_headers_parse_once_where_the_plain_parse_verifies() {
         .filter(|p| p.extension().is_some_and(|e| e == "h"))
         .collect();
     assert!(headers.len() >= 10, "fmt headers: {}", headers.len());
-    let options = Options {
-        hint: Some(Lang::Cpp),
-        on_parse_errors: ParseErrorPolicy::SkipAffected,
-        ..Options::default()
-    };
+    let options = Options::default()
+        .hint(Some(Lang::Cpp))
+        .on_parse_errors(ParseErrorPolicy::SkipAffected);
     let (mut total, mut with_errors) = (0u64, 0usize);
     for path in &headers {
         let src = std::fs::read(path).unwrap();

@@ -60,10 +60,7 @@ fn python_tabs_crlf_and_dedented_comment() {
 #[test]
 fn python_docstrings() {
     let src = "def f():\n    \"\"\"Doc.\"\"\"\n    return 1\n\ndef g():\n    '''Only doc.'''\n\ndef h(): \"d\"; return 2\n\ndef k():\n    f\"not {doc}\"\n    return 3\n";
-    let keep = Options {
-        keep_docs: true,
-        ..Options::default()
-    };
+    let keep = Options::default().keep_docs(true);
     let sk = run(Lang::Python, src, &[Selector::All], &keep);
     assert_eq!(
         String::from_utf8(sk.text).unwrap(),
@@ -196,10 +193,7 @@ fn syntax_errors_refused_or_skipped() {
     let err =
         skeletonize_source(Lang::Python, src, &[Selector::All], &Options::default()).unwrap_err();
     assert!(err.to_string().contains("does not parse cleanly"), "{err}");
-    let opts = Options {
-        on_parse_errors: ParseErrorPolicy::SkipAffected,
-        ..Options::default()
-    };
+    let opts = Options::default().on_parse_errors(ParseErrorPolicy::SkipAffected);
     let sk = skeletonize_source(Lang::Python, src, &[Selector::All], &opts).unwrap();
     assert_eq!(
         restore(&sk.text, &sk.edits, src.as_bytes()).unwrap(),
@@ -488,10 +482,7 @@ fn php_functions_methods_and_html() {
 #[test]
 fn go_imports_left_unused_become_blank_imports() {
     let src = "package p\n\n// #include <stdio.h>\nimport \"C\"\n\nimport (\n\t\"fmt\"\n\tyaml \"gopkg.in/yaml.v2\"\n\t\"strings\"\n)\n\nfunc a() {\n\tfmt.Println(1)\n\tC.puts(nil)\n}\n\nfunc b() {\n\tvar n yaml.Node\n\t_ = n\n\t_ = strings.ToUpper(\"x\")\n}\n\nvar s = strings.ToLower\n";
-    let opts = Options {
-        blank_unused_go_imports: true,
-        ..Options::default()
-    };
+    let opts = Options::default().blank_unused_go_imports(true);
     let sk = run(Lang::Go, src, &[Selector::All], &opts);
     let text = String::from_utf8(sk.text.clone()).unwrap();
     assert!(text.contains("\t_ \"fmt\"\n"), "{text}");

@@ -75,10 +75,7 @@ fn oversized_files_are_refused() {
     let out = skeletonize_dir(
         &dir,
         &[Selector::All],
-        &Options {
-            max_file_bytes: 1000,
-            ..Options::default()
-        },
+        &Options::default().max_file_bytes(1000),
     )
     .unwrap();
     good_done(&out);

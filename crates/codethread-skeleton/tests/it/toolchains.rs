@@ -33,11 +33,9 @@ fn tool(name: &str, arg: &str) -> bool {
 /// returns relative paths (only files that skeletonized) with the number of
 /// edits.
 fn write_trees(root: &Path, out: &Path, keep_docs: bool) -> Vec<(PathBuf, usize)> {
-    let opts = Options {
-        keep_docs,
-        on_parse_errors: ParseErrorPolicy::SkipAffected,
-        ..Options::default()
-    };
+    let opts = Options::default()
+        .keep_docs(keep_docs)
+        .on_parse_errors(ParseErrorPolicy::SkipAffected);
     let outcomes = skeletonize_dir(root, &[Selector::All], &opts).unwrap();
     let mut rels = Vec::new();
     for o in outcomes {
