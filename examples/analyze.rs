@@ -22,7 +22,7 @@
 //! error (printed on stderr, naming the file, line or column). Each command has one input set,
 //! so there is no partial outcome (1).
 use clap::{Parser, Subcommand};
-use codethread::exit::Outcome;
+use codethread::exit::ExitOutcome;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -525,22 +525,22 @@ fn main() -> ExitCode {
         return match judge(which, cli.max_file_bytes) {
             Ok((s, ok, bad)) => {
                 if !s.is_empty() && !print_out(&s) {
-                    return ExitCode::from(Outcome::Fatal);
+                    return ExitCode::from(ExitOutcome::Fatal);
                 }
                 ExitCode::from(codethread::exit::from_counts(ok, bad))
             }
             Err(e) => {
                 eprintln!("error: {e}");
-                ExitCode::from(Outcome::Fatal)
+                ExitCode::from(ExitOutcome::Fatal)
             }
         };
     }
     match run(cli) {
-        Ok(s) if print_out(&s) => ExitCode::from(Outcome::Success),
-        Ok(_) => ExitCode::from(Outcome::Fatal),
+        Ok(s) if print_out(&s) => ExitCode::from(ExitOutcome::Success),
+        Ok(_) => ExitCode::from(ExitOutcome::Fatal),
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(Outcome::Fatal)
+            ExitCode::from(ExitOutcome::Fatal)
         }
     }
 }

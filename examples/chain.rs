@@ -39,7 +39,7 @@ use codethread::bench::HarnessGeneration;
 use codethread::chain::ChainError;
 use codethread::chain::Pr0Options;
 use codethread::chain::{self, Chain, SourceSpec};
-use codethread::exit::{from_counts, Outcome};
+use codethread::exit::{from_counts, ExitOutcome};
 use codethread::lang::io::{SourceLimits, DEFAULT_MAX_FILE_BYTES};
 use codethread::llm::printable_id;
 use codethread::llm::Cache;
@@ -466,7 +466,7 @@ fn write_lines(
     Ok(())
 }
 
-fn llm(cmd: LlmCmd, lim: SourceLimits) -> Result<Outcome, Box<dyn std::error::Error>> {
+fn llm(cmd: LlmCmd, lim: SourceLimits) -> Result<ExitOutcome, Box<dyn std::error::Error>> {
     match cmd {
         LlmCmd::Export {
             src,
@@ -671,7 +671,7 @@ fn parse_lang(s: &str) -> Result<codethread::lang::Lang, String> {
     codethread::lang::Lang::from_name(s).ok_or_else(|| format!("unknown language `{s}`"))
 }
 
-fn run(cli: Cli) -> Result<Outcome, Box<dyn std::error::Error>> {
+fn run(cli: Cli) -> Result<ExitOutcome, Box<dyn std::error::Error>> {
     let lim = SourceLimits::with_max_file_bytes(cli.max_file_bytes);
     let hint = cli.lang_hint;
     let mut stdout = std::io::stdout().lock();
@@ -1122,7 +1122,7 @@ fn main() -> ExitCode {
         Ok(o) => ExitCode::from(o),
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(Outcome::Fatal)
+            ExitCode::from(ExitOutcome::Fatal)
         }
     }
 }
@@ -1268,7 +1268,7 @@ enum SandboxCmd {
     },
 }
 
-fn sandbox(cmd: SandboxCmd) -> Result<Outcome, Box<dyn std::error::Error>> {
+fn sandbox(cmd: SandboxCmd) -> Result<ExitOutcome, Box<dyn std::error::Error>> {
     use codethread::sandbox::{self as sb, Event};
     let bar = bar(0);
     let mut on = |e: Event<'_>| match e {
@@ -1400,7 +1400,7 @@ fn sandbox(cmd: SandboxCmd) -> Result<Outcome, Box<dyn std::error::Error>> {
             // A leak is a finding (exit 1), an image that could not be checked a failure.
             let checked = from_counts(r.checked.len(), r.failed.len());
             Ok(if r.own_hits() > 0 {
-                Outcome::Partial.worst(checked)
+                ExitOutcome::Partial.worst(checked)
             } else {
                 checked
             })
@@ -1425,7 +1425,7 @@ fn sandbox(cmd: SandboxCmd) -> Result<Outcome, Box<dyn std::error::Error>> {
                 r.network.as_deref().unwrap_or("not set up"),
                 r.batch.join("instances.jsonl").display()
             );
-            Ok(Outcome::Success)
+            Ok(ExitOutcome::Success)
         }
         SandboxCmd::HarborGrader { work, docker } => {
             let mut rt = sb::RuntimeOptions::default();
@@ -1441,7 +1441,7 @@ fn sandbox(cmd: SandboxCmd) -> Result<Outcome, Box<dyn std::error::Error>> {
                 g.compose
             );
             println!("{}", g.image);
-            Ok(Outcome::Success)
+            Ok(ExitOutcome::Success)
         }
         SandboxCmd::Grade {
             chain,

@@ -24,7 +24,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use codethread::exit::{from_counts, Outcome};
+use codethread::exit::{from_counts, ExitOutcome};
 use codethread::lang::io::{read_regular, DEFAULT_MAX_FILE_BYTES};
 
 #[derive(Parser)]
@@ -55,7 +55,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     if !cli.before.is_dir() {
         eprintln!("error: {}: not a directory", cli.before.display());
-        return ExitCode::from(Outcome::Fatal);
+        return ExitCode::from(ExitOutcome::Fatal);
     }
     let hint = cli
         .lang_hint
@@ -88,7 +88,7 @@ fn main() -> ExitCode {
         }
     }
     let outcome = from_counts(done.len(), failed);
-    if outcome == Outcome::Fatal {
+    if outcome == ExitOutcome::Fatal {
         return ExitCode::from(outcome);
     }
     let sets = codethread::patch::edit_sets_of(done);
@@ -98,13 +98,13 @@ fn main() -> ExitCode {
             let mut o = std::io::stdout().lock();
             if let Err(e) = writeln!(o, "{s}").and_then(|()| o.flush()) {
                 eprintln!("error: stdout: {e}");
-                return ExitCode::from(Outcome::Fatal);
+                return ExitCode::from(ExitOutcome::Fatal);
             }
             ExitCode::from(outcome)
         }
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(Outcome::Fatal)
+            ExitCode::from(ExitOutcome::Fatal)
         }
     }
 }

@@ -33,7 +33,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, ValueEnum};
-use codethread::exit::{from_counts, Outcome};
+use codethread::exit::{from_counts, ExitOutcome};
 use codethread::lang::io::{AtomicFile, DEFAULT_MAX_FILE_BYTES};
 use codethread::lang::Lang;
 use codethread_metrics::{analyze_paths, AnalyzeOptions, FunctionMetrics, Profile};
@@ -116,7 +116,7 @@ fn main() -> ExitCode {
             Ok(f) => Sink::File(f),
             Err(e) => {
                 eprintln!("error: {e}");
-                return ExitCode::from(Outcome::Fatal);
+                return ExitCode::from(ExitOutcome::Fatal);
             }
         },
         None => Sink::Stdout(std::io::BufWriter::new(std::io::stdout().lock())),
@@ -124,7 +124,7 @@ fn main() -> ExitCode {
     let out = sink.writer();
     let write_failed = |e: std::io::Error| {
         eprintln!("error: writing the records: {e}");
-        ExitCode::from(Outcome::Fatal)
+        ExitCode::from(ExitOutcome::Fatal)
     };
     if matches!(args.format, Format::Csv) {
         if let Err(e) = writeln!(out, "{}", FunctionMetrics::csv_header()) {
@@ -179,11 +179,11 @@ fn main() -> ExitCode {
     }
     if let Err(e) = sink.finish() {
         eprintln!("error: {e}");
-        return ExitCode::from(Outcome::Fatal);
+        return ExitCode::from(ExitOutcome::Fatal);
     }
     let mut outcome = from_counts(measured, failed);
     if warned > 0 && args.strict {
-        outcome = outcome.worst(Outcome::Partial);
+        outcome = outcome.worst(ExitOutcome::Partial);
     }
     eprintln!("{measured} files measured ({warned} with syntax errors), {failed} not measured");
     ExitCode::from(outcome)

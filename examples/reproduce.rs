@@ -22,7 +22,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use codethread::chain::SourceSpec;
-use codethread::exit::Outcome;
+use codethread::exit::ExitOutcome;
 use codethread::reproduce::{reproduce, ReproduceConfig};
 
 #[derive(Parser)]
@@ -138,7 +138,7 @@ fn main() -> ExitCode {
             Some(b) => (Some(b), true),
             None => {
                 eprintln!("error: no input given and no bundled fixtures/bench found (run from the repository, or give --bench DIR, or --instances with --snapshots/--repo/--repos/--testbeds, --agents and --reports)");
-                return ExitCode::from(Outcome::Fatal);
+                return ExitCode::from(ExitOutcome::Fatal);
             }
         },
         (None, true) => {
@@ -168,7 +168,7 @@ fn main() -> ExitCode {
                     "error: real inputs need more to reproduce the study; add:\n  {}\n(to build chains alone, without agents: `cargo run --release --example chain -- build`; to run on the bundled fixtures: no input flag, or --bench fixtures/bench)",
                     missing.join("\n  ")
                 );
-                return ExitCode::from(Outcome::Fatal);
+                return ExitCode::from(ExitOutcome::Fatal);
             }
             (None, false)
         }
@@ -239,7 +239,7 @@ fn main() -> ExitCode {
                 eprintln!("failed: {id}: {e}");
             }
             let outcome = s.outcome();
-            if outcome == Outcome::Fatal {
+            if outcome == ExitOutcome::Fatal {
                 eprintln!(
                     "error: no instance succeeded ({} failed)",
                     s.failed.len() + s.rejected_rows
@@ -251,7 +251,7 @@ fn main() -> ExitCode {
         }
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(Outcome::Fatal)
+            ExitCode::from(ExitOutcome::Fatal)
         }
     }
 }

@@ -22,7 +22,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use codethread::exit::Outcome;
+use codethread::exit::ExitOutcome;
 use codethread_testkit::adversarial::{
     deep_js, many_python_functions, min_time, new_file_patch, one_line_js,
 };
@@ -226,8 +226,8 @@ fn run_tool(tool: &str, path: &str, src: &str) -> Result<(), String> {
         .ok_or_else(|| format!("{path}: no language"))?;
     match tool {
         "localize" => {
-            let p =
-                codethread::patch::parse(&new_file_patch(path, src)).map_err(|e| e.to_string())?;
+            let p = codethread::patch::parse_patch(&new_file_patch(path, src))
+                .map_err(|e| e.to_string())?;
             codethread::patch::localize(
                 &codethread::patch::MemTree::new(),
                 &p,
@@ -257,7 +257,7 @@ fn run_tool(tool: &str, path: &str, src: &str) -> Result<(), String> {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let mut outcome = Outcome::Success;
+    let mut outcome = ExitOutcome::Success;
     println!("| tool | shape | functions | bytes | seconds | MB/s | ratio |");
     println!("|---|---|---:|---:|---:|---:|---:|");
     let tools: &[&str] = if args.nesting_only {
@@ -279,11 +279,11 @@ fn main() -> ExitCode {
                 });
                 if let Some(e) = err {
                     eprintln!("error: {tool} {shape} n={n}: {e}");
-                    return ExitCode::from(Outcome::Fatal);
+                    return ExitCode::from(ExitOutcome::Fatal);
                 }
                 let ratio = prev.map(|p| t.as_secs_f64() / p.as_secs_f64().max(1e-9));
                 if ratio.is_some_and(|r| r > args.max_ratio) {
-                    outcome = Outcome::Partial;
+                    outcome = ExitOutcome::Partial;
                     eprintln!(
                         "over the bound: {tool} {shape} n={n}: ratio {:.2} > {}",
                         ratio.unwrap_or_default(),
@@ -304,10 +304,10 @@ fn main() -> ExitCode {
     // Issue 19 shapes.
     match run_nesting_shapes(&args) {
         Ok(true) => {}
-        Ok(false) => outcome = Outcome::Partial,
+        Ok(false) => outcome = ExitOutcome::Partial,
         Err(e) => {
             eprintln!("error: {e}");
-            return ExitCode::from(Outcome::Fatal);
+            return ExitCode::from(ExitOutcome::Fatal);
         }
     }
     ExitCode::from(outcome)

@@ -31,7 +31,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use codethread::exit::{from_counts, Outcome};
+use codethread::exit::{from_counts, ExitOutcome};
 use codethread::lang::io::{
     create_dir_all_nofollow, write_atomic_in, AtomicFile, DEFAULT_MAX_FILE_BYTES,
 };
@@ -97,7 +97,7 @@ fn main() -> ExitCode {
     }
     if selectors.is_empty() {
         eprintln!("error: give --all or at least one --function NAME");
-        return ExitCode::from(Outcome::Fatal);
+        return ExitCode::from(ExitOutcome::Fatal);
     }
     let hint = args
         .lang_hint
@@ -117,18 +117,18 @@ fn main() -> ExitCode {
         Ok(o) => o,
         Err(e) => {
             eprintln!("error: {e}");
-            return ExitCode::from(Outcome::Fatal);
+            return ExitCode::from(ExitOutcome::Fatal);
         }
     };
     if let Err(e) = create_dir_all_nofollow(&args.out, std::path::Path::new("")) {
         eprintln!("error: {e}");
-        return ExitCode::from(Outcome::Fatal);
+        return ExitCode::from(ExitOutcome::Fatal);
     }
     let mut edits_out = match AtomicFile::create(&args.edits) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("error: {e}");
-            return ExitCode::from(Outcome::Fatal);
+            return ExitCode::from(ExitOutcome::Fatal);
         }
     };
     let (mut bytes, mut edited_files, mut edits, mut warned, mut not_clean) = (0usize, 0, 0, 0, 0);
@@ -148,7 +148,7 @@ fn main() -> ExitCode {
                         .and_then(|()| edits_out.write_all(b"\n"));
                     if let Err(err) = res {
                         eprintln!("error: {}: {err}", args.edits.display());
-                        return ExitCode::from(Outcome::Fatal);
+                        return ExitCode::from(ExitOutcome::Fatal);
                     }
                     warned += usize::from(!e.warnings.is_empty());
                     for w in &e.warnings {
@@ -183,7 +183,7 @@ fn main() -> ExitCode {
     }
     if let Err(e) = edits_out.commit() {
         eprintln!("error: {e}");
-        return ExitCode::from(Outcome::Fatal);
+        return ExitCode::from(ExitOutcome::Fatal);
     }
     let secs = start.elapsed().as_secs_f64();
     eprintln!(

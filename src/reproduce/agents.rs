@@ -299,7 +299,7 @@ fn chain_trees<'a>(
             patches.insert(step, Some(codethread_patch::Patch::default()));
             continue;
         }
-        match codethread_patch::parse(bytes) {
+        match codethread_patch::parse_patch(bytes) {
             Ok(p) => {
                 patches.insert(step, Some(p));
             }

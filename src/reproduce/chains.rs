@@ -101,7 +101,7 @@ fn instance_trees(
     source: &mut dyn SourceReader,
 ) -> Result<InstanceTrees, String> {
     let id = &inst.instance_id;
-    let gold = codethread_patch::parse(inst.patch.as_bytes()).map_err(|e| e.to_string())?;
+    let gold = codethread_patch::parse_patch(inst.patch.as_bytes()).map_err(|e| e.to_string())?;
     source
         .select_repo_for(id, &inst.repo)
         .map_err(|e| e.to_string())?;
@@ -116,7 +116,7 @@ fn instance_trees(
         }
     }
     let pr0 = chain.pr0(id).ok_or("no PR0")?;
-    let pr0 = codethread_patch::parse(&pr0).map_err(|e| e.to_string())?;
+    let pr0 = codethread_patch::parse_patch(&pr0).map_err(|e| e.to_string())?;
     let mut stubbed = base.clone();
     stubbed
         .apply(&pr0, &ApplyOptions::default())

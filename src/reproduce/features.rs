@@ -246,7 +246,7 @@ fn edit_set(pre: &MemTree, patch: &[u8], hint: Option<Lang>) -> Result<EditSet, 
     if patch.trim_ascii().is_empty() {
         return Ok(EditSet::default());
     }
-    let parsed = codethread_patch::parse(patch).map_err(|e| e.to_string())?;
+    let parsed = codethread_patch::parse_patch(patch).map_err(|e| e.to_string())?;
     let loc =
         localize(pre, &parsed, &LocalizeOptions::with_hint(hint)).map_err(|e| e.to_string())?;
     Ok(EditSet {

@@ -55,7 +55,7 @@ use codethread_lang::io::{
 };
 use codethread_metrics::Profile;
 
-use crate::exit::Outcome as ExitOutcome;
+use crate::exit::ExitOutcome;
 
 mod agents;
 mod chains;

@@ -99,7 +99,7 @@ fn cat(a: &[u8], b: &[u8]) -> Vec<u8> {
 fn apply(t: &MemTree, patch: &[u8]) -> MemTree {
     let mut t = t.clone();
     t.apply(
-        &codethread::patch::parse(patch).unwrap(),
+        &codethread::patch::parse_patch(patch).unwrap(),
         &ApplyOptions::default(),
     )
     .unwrap();
@@ -229,7 +229,10 @@ fn a_harbor_job_round_trips_into_reproduce() {
         let row = &raw[id];
         let gold = inst.patch.as_bytes();
         let mut base = MemTree::new();
-        for p in codethread::patch::parse(gold).unwrap().touched_paths() {
+        for p in codethread::patch::parse_patch(gold)
+            .unwrap()
+            .touched_paths()
+        {
             let f = snapshots
                 .join(id)
                 .join("before")

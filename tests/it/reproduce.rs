@@ -182,7 +182,7 @@ fn an_unreadable_agent_output_is_a_warning_not_a_failed_run() {
         "{:?}",
         s.errors
     );
-    assert_eq!(s.outcome(), codethread::exit::Outcome::Partial);
+    assert_eq!(s.outcome(), codethread::exit::ExitOutcome::Partial);
     assert_eq!(s.models, vec!["scripted-a", "scripted-b", "scripted-c"]);
     assert!(s.outcomes > 0);
     let _ = std::fs::remove_dir_all(&tmp);

@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use codethread::chain::SourceSpec;
-use codethread::exit::Outcome;
+use codethread::exit::ExitOutcome;
 use codethread::reproduce::{reproduce, ReproduceConfig, ReproduceSummary};
 
 const SECRET: &str = "TOP-SECRET-0xC0FFEE";
@@ -158,7 +158,7 @@ fn links_in_the_agent_tree_are_refused_per_chain_never_read() {
     );
     assert_eq!(s.models, vec!["scripted-a", "scripted-b", "scripted-c"]);
     assert!(s.outcomes > 0);
-    assert_eq!(s.outcome(), Outcome::Partial);
+    assert_eq!(s.outcome(), ExitOutcome::Partial);
     let _ = std::fs::remove_dir_all(&t);
 }
 
@@ -211,7 +211,7 @@ fn links_and_fifos_in_the_reports_tree_are_refused() {
             && l.contains("fixtures__bounded-1,")),
         "{csv}"
     );
-    assert_eq!(s.outcome(), Outcome::Partial);
+    assert_eq!(s.outcome(), ExitOutcome::Partial);
     let _ = std::fs::remove_dir_all(&t);
 }
 
@@ -220,7 +220,7 @@ fn outputs_replace_planted_links_and_refuse_planted_directories() {
     let t = tmp("out-links");
     let out = t.join("out");
     let s = run(config(&out)).unwrap();
-    assert_eq!(s.outcome(), Outcome::Success, "{:?}", s.errors);
+    assert_eq!(s.outcome(), ExitOutcome::Success, "{:?}", s.errors);
     let outside = t.join("outside");
     std::fs::create_dir_all(&outside).unwrap();
     // every file kind reproduce writes: predictions, gate decisions, outcomes, report files
@@ -250,7 +250,7 @@ fn outputs_replace_planted_links_and_refuse_planted_directories() {
         std::os::unix::fs::symlink(&target, f).unwrap();
     }
     let s = run(config(&out)).unwrap();
-    assert_eq!(s.outcome(), Outcome::Success, "{:?}", s.errors);
+    assert_eq!(s.outcome(), ExitOutcome::Success, "{:?}", s.errors);
     for (i, f) in mine.iter().enumerate() {
         assert_eq!(
             std::fs::read_to_string(outside.join(format!("{i}.txt"))).unwrap(),
@@ -319,7 +319,7 @@ fn special_input_files_are_refused_and_the_limit_applies() {
         "{:?}",
         s.errors
     );
-    assert_eq!(s.outcome(), Outcome::Partial);
+    assert_eq!(s.outcome(), ExitOutcome::Partial);
     // the size limit
     let mut cfg = config(&t.join("out"));
     cfg.max_file_bytes = 100;
@@ -400,7 +400,7 @@ fn every_instance_failing_is_fatal_with_the_real_reason() {
         );
         assert!(!e.contains("does not apply"), "{id}: {e}");
     }
-    assert_eq!(s.outcome(), Outcome::Fatal);
+    assert_eq!(s.outcome(), ExitOutcome::Fatal);
     // one instance's snapshot missing: that one fails, the run is partial
     let snaps = t.join("snapshots2");
     copy_dir(&bench().join("snapshots"), &snaps);
@@ -421,7 +421,7 @@ fn every_instance_failing_is_fatal_with_the_real_reason() {
         "{:?}",
         s.failed
     );
-    assert_eq!(s.outcome(), Outcome::Partial);
+    assert_eq!(s.outcome(), ExitOutcome::Partial);
     // an empty --repos directory: nothing can be read, every instance fails
     let repos = t.join("repos");
     std::fs::create_dir_all(&repos).unwrap();
@@ -434,7 +434,7 @@ fn every_instance_failing_is_fatal_with_the_real_reason() {
         "{:?}",
         s.failed
     );
-    assert_eq!(s.outcome(), Outcome::Fatal);
+    assert_eq!(s.outcome(), ExitOutcome::Fatal);
     let _ = std::fs::remove_dir_all(&t);
 }
 
@@ -481,7 +481,7 @@ fn special_files_and_links_in_snapshots_fail_that_instance_only() {
     }
     assert!(!all_text_below(&t.join("out")).contains(SECRET));
     assert!(s.built > 0);
-    assert_eq!(s.outcome(), Outcome::Partial);
+    assert_eq!(s.outcome(), ExitOutcome::Partial);
     let _ = std::fs::remove_dir_all(&t);
 }
 
@@ -559,7 +559,7 @@ fn a_snapshot_file_above_the_limit_fails_that_instance_only() {
         "{e}"
     );
     assert!(s.built > 0);
-    assert_eq!(s.outcome(), Outcome::Partial);
+    assert_eq!(s.outcome(), ExitOutcome::Partial);
     let _ = std::fs::remove_dir_all(&t);
 }
 
@@ -585,7 +585,7 @@ fn a_model_name_that_is_not_utf8_is_an_error() {
         "{:?}",
         s.errors
     );
-    assert_eq!(s.outcome(), Outcome::Partial);
+    assert_eq!(s.outcome(), ExitOutcome::Partial);
     let _ = std::fs::remove_dir_all(&t);
 }
 
@@ -768,7 +768,7 @@ fn predictions_rows_no_chain_reads_are_named() {
         has(&format!("only-aa: pr2_AA.jsonl: row for {id}, but no PR1")),
         "{errors:?}"
     );
-    assert_eq!(s.outcome(), Outcome::Partial);
+    assert_eq!(s.outcome(), ExitOutcome::Partial);
     let _ = std::fs::remove_dir_all(&t);
 }
 

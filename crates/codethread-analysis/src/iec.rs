@@ -23,7 +23,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// A call expression kind and where its callee's name is read.
 #[derive(Debug, Clone, Copy)]
-pub struct CallRule {
+pub struct CalleeRule {
     /// Node kind.
     pub kind: &'static str,
     /// Fields whose texts, joined with `.`, name the callee (`function`; Java
@@ -63,7 +63,7 @@ pub struct IecSpec {
     /// Called names that raise (Ruby `raise`, `fail`): the raised type is the first argument.
     pub raise_calls: &'static [&'static str],
     /// Call expression kinds (arguments in the field `arguments`).
-    pub call_kinds: &'static [CallRule],
+    pub call_kinds: &'static [CalleeRule],
     /// Constructor-call kinds and where the class name is, e.g. JS `new X()`.
     pub new_kinds: &'static [(&'static str, NameFrom)],
     /// Called names (last path segment or full text) that abort: `panic`, `unreachable`,
@@ -102,8 +102,8 @@ pub struct IecSpec {
     pub member_kinds: &'static [&'static str],
 }
 
-const fn call(kind: &'static str, name_fields: &'static [&'static str]) -> CallRule {
-    CallRule { kind, name_fields }
+const fn call(kind: &'static str, name_fields: &'static [&'static str]) -> CalleeRule {
+    CalleeRule { kind, name_fields }
 }
 
 const fn iff(kind: &'static str, condition: &'static str, consequence: &'static str) -> IfRule {
@@ -579,7 +579,7 @@ fn params(file: &ParsedFile, func: Node<'_>, sp: &IecSpec) -> BTreeSet<String> {
     out
 }
 
-fn call_rule<'s>(sp: &'s IecSpec, kind: &str) -> Option<&'s CallRule> {
+fn call_rule<'s>(sp: &'s IecSpec, kind: &str) -> Option<&'s CalleeRule> {
     sp.call_kinds.iter().find(|c| c.kind == kind)
 }
 
@@ -632,7 +632,7 @@ fn raised_type(file: &ParsedFile, n: Node<'_>, sp: &IecSpec) -> String {
 
 /// The callee of a call: the texts of the rule's name fields joined with `.` (`::` and `->`
 /// written as `.`).
-fn callee(file: &ParsedFile, n: Node<'_>, rule: &CallRule) -> Option<String> {
+fn callee(file: &ParsedFile, n: Node<'_>, rule: &CalleeRule) -> Option<String> {
     let parts: Vec<String> = rule
         .name_fields
         .iter()

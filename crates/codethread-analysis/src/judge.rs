@@ -825,7 +825,7 @@ pub fn touches_function(
     if aa_pr2_patch.iter().all(u8::is_ascii_whitespace) {
         return Ok(false);
     }
-    let parsed = codethread_patch::parse(aa_pr2_patch)?;
+    let parsed = codethread_patch::parse_patch(aa_pr2_patch)?;
     let loc = codethread_patch::localize(
         pre,
         &parsed,

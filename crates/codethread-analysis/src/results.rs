@@ -114,7 +114,7 @@ pub struct Results {
 
 /// Rows a lenient load rejected, with the reason, alongside the rows it kept.
 #[derive(Debug, Default)]
-pub struct Loaded {
+pub struct LoadedResults {
     /// The accepted rows.
     pub results: Results,
     /// One error per rejected row (naming file, row and column).
@@ -213,7 +213,7 @@ impl Results {
 
     /// Like [`Results::from_csv_bytes`] but keeps every good row and lists the bad ones.
     /// Only a missing column or an unreadable file is a hard error.
-    pub fn from_csv_bytes_lenient(origin: &str, bytes: &[u8]) -> Result<Loaded> {
+    pub fn from_csv_bytes_lenient(origin: &str, bytes: &[u8]) -> Result<LoadedResults> {
         let frame = crate::design::Frame::from_csv_bytes(origin, bytes)?;
         let col = |names: &[&str]| -> Result<&[String]> {
             for n in names {
@@ -233,7 +233,7 @@ impl Results {
         let inst = col(&["instance", "instance_id"])?;
         let res = col(&["resolved"])?;
         let task = col(&["task_type"]).ok();
-        let mut out = Loaded::default();
+        let mut out = LoadedResults::default();
         let mut seen = std::collections::HashSet::new();
         for i in 0..frame.nrows() {
             let row = i + 1;
@@ -280,8 +280,8 @@ impl Results {
     }
 
     /// Like [`Results::from_jsonl_bytes`] but keeps every good line and lists the bad ones.
-    pub fn from_jsonl_bytes_lenient(origin: &str, bytes: &[u8]) -> Loaded {
-        let mut out = Loaded::default();
+    pub fn from_jsonl_bytes_lenient(origin: &str, bytes: &[u8]) -> LoadedResults {
+        let mut out = LoadedResults::default();
         let mut seen = std::collections::HashSet::new();
         for (i, line) in bytes.split(|b| *b == b'\n').enumerate() {
             let line_no = i + 1;

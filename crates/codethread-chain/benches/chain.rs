@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use codethread_bench::{load_instances, Instance};
 use codethread_chain::SnapshotSource;
 use codethread_chain::{compose_on, reverse_on};
-use codethread_chain::{localize, Localization};
+use codethread_chain::{localize_instance, InstanceTargets};
 use codethread_chain::{make_pr0, Pr0Options};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
@@ -46,16 +46,19 @@ fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("dev41");
     g.throughput(Throughput::Elements(insts.len() as u64));
     g.sample_size(10);
-    g.bench_function("localize", |b| {
+    g.bench_function("localize_instance", |b| {
         b.iter(|| {
             let mut s = SnapshotSource::new(&snap);
-            insts.iter().filter(|i| localize(i, &mut s).is_ok()).count()
+            insts
+                .iter()
+                .filter(|i| localize_instance(i, &mut s).is_ok())
+                .count()
         })
     });
     let mut s = SnapshotSource::new(&snap);
-    let locs: Vec<Localization> = insts
+    let locs: Vec<InstanceTargets> = insts
         .iter()
-        .filter_map(|i| localize(i, &mut s).ok())
+        .filter_map(|i| localize_instance(i, &mut s).ok())
         .filter(|l| l.negative_case.is_none())
         .collect();
     g.bench_function("pr0_36", |b| {

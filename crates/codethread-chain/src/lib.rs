@@ -8,7 +8,7 @@
 //! - Sources ([`SourceReader`]): files at `base_commit` from a git
 //!   repository ([`GitSource`]: `git cat-file --batch`, work tree untouched)
 //!   or a snapshot directory ([`SnapshotSource`]).
-//! - Targets ([`localize`]): the functions the gold patch edits
+//! - Targets ([`localize_instance`]): the functions the gold patch edits
 //!   (`docs/target-rules.md`), or the typed reason there are none.
 //! - PR0 ([`make_pr0`]): the target bodies stubbed (codethread-skeleton), as
 //!   a git diff that `git apply` applies at base and `git apply -R`
@@ -17,7 +17,7 @@
 //!   Implementation Task statement as an LLM request (run by
 //!   codethread-llm), made from the model's answer, or a deterministic
 //!   offline statement; checks for sections and leaks.
-//! - Stacks ([`compose`], [`stack()`]): PR0 + PR1 (+ PR2 ...) as ONE diff
+//! - Stacks ([`compose_layers`], [`stack()`]): PR0 + PR1 (+ PR2 ...) as ONE diff
 //!   against base_commit; sealed setups for the agent's side.
 //! - The gate ([`gate_one`], [`gate_predictions`]): a PR1 is kept iff every
 //!   PASS_TO_PASS test passes and every FAIL_TO_PASS test still fails.
@@ -32,7 +32,7 @@
 //! ```
 //! use std::path::Path;
 //! use codethread_chain::bench::parse_instances;
-//! use codethread_chain::{localize, make_pr0, Pr0Options, SnapshotSource};
+//! use codethread_chain::{localize_instance, make_pr0, Pr0Options, SnapshotSource};
 //!
 //! // A snapshot: <dir>/<instance_id>/before/<path>.
 //! let dir = codethread_chain::lang::io::create_temp_dir_in(&std::env::temp_dir(), "chain-doc").unwrap();
@@ -48,7 +48,7 @@
 //! let loaded = parse_instances(Path::new("rows.jsonl"), &row.to_string()).unwrap();
 //! let inst = &loaded.items[0];
 //! assert_eq!(inst.fail_to_pass, vec!["t.py::test_f"]);
-//! let loc = localize(inst, &mut SnapshotSource::new(&dir)).unwrap();
+//! let loc = localize_instance(inst, &mut SnapshotSource::new(&dir)).unwrap();
 //! assert_eq!(loc.target_ids(), vec!["m.py::f"]);
 //! let pr0 = make_pr0(&loc, &Pr0Options::default()).unwrap();
 //! let text = String::from_utf8(pr0.patch).unwrap();
@@ -84,7 +84,7 @@ pub use crate::source::{GitRepoDir, GitSource, SnapshotSource, SourceReader, Tes
 // stubbed as a reversible diff.
 pub use crate::{
     pr0::{make_pr0, NotStubbed, Pr0, Pr0Options},
-    targets::{localize, Localization, NegativeCase, Target},
+    targets::{localize_instance, InstanceTargets, NoTargets, Target},
 };
 
 // Statements: the Implementation Task statement (LLM request, the
@@ -99,8 +99,8 @@ pub use crate::rows::{agent_row, init_patch_map, AGENT_HIDDEN_FIELDS};
 
 // Stacks: PR0 + PR1 (+ PR2 ...) as one diff against `base_commit`.
 pub use crate::stack::{
-    check_roundtrip, compose, compose_on, compose_with_git, reverse_on, reverse_with_git, seal,
-    seal_on, touched_paths,
+    check_roundtrip, compose_layers, compose_on, compose_with_git, reverse_on, reverse_with_git,
+    seal, seal_on, touched_paths,
 };
 
 // The PR1 gate.

@@ -56,7 +56,7 @@ use crate::rows::{follow_on_row, implementation_task_row};
 use crate::source::SourceReader;
 use crate::stack::{base_files, compose_on, reverse_on};
 use crate::statement::{llm_request, offline_statement, statement_from_answer};
-use crate::targets::localize;
+use crate::targets::localize_instance;
 use codethread_lang::io::SourceLimits;
 
 /// The filter reason of an instance whose every target was refused for a
@@ -892,11 +892,12 @@ fn split_by_paths(
     if patch.iter().all(u8::is_ascii_whitespace) {
         return Ok((Vec::new(), Vec::new()));
     }
-    let mut parsed = codethread_patch::parse(patch).map_err(|source| ChainError::PatchParse {
-        instance_id: id.to_string(),
-        layer: "the layers below".into(),
-        source,
-    })?;
+    let mut parsed =
+        codethread_patch::parse_patch(patch).map_err(|source| ChainError::PatchParse {
+            instance_id: id.to_string(),
+            layer: "the layers below".into(),
+            source,
+        })?;
     let mut left_out = Vec::new();
     parsed.files.retain(|f| {
         let paths: Vec<String> = [&f.old_path, &f.new_path]
@@ -1082,7 +1083,7 @@ pub fn targets_batch(
     let mut out = Vec::new();
     for (i, inst) in instances.iter().enumerate() {
         out.push(
-            guard(&inst.instance_id, || localize(inst, source)).map(|l| TargetsLine {
+            guard(&inst.instance_id, || localize_instance(inst, source)).map(|l| TargetsLine {
                 instance_id: inst.instance_id.clone(),
                 targets: l.target_ids(),
                 negative_case: l.negative_case.map(|n| n.as_str().to_string()),

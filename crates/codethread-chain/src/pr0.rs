@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::ChainError;
 pub use crate::error::NotStubbed;
-use crate::targets::{Localization, Target};
+use crate::targets::{InstanceTargets, Target};
 
 /// PR0 of one instance.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -78,7 +78,7 @@ fn unwrap_file(e: SkeletonError) -> SkeletonError {
 /// with [`ChainError::NoCompilingStub`] when every target was refused for a
 /// stub known not to compile (the pipeline files that as the negative case
 /// `no_compiling_stub`).
-pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError> {
+pub fn make_pr0(loc: &InstanceTargets, opts: &Pr0Options) -> Result<Pr0, ChainError> {
     make_pr0_from(loc, opts, &KeptImages::new())
 }
 
@@ -87,7 +87,7 @@ pub fn make_pr0(loc: &Localization, opts: &Pr0Options) -> Result<Pr0, ChainError
 /// stubbed on that tree, so the PR0 step parses no pre-image again (a file
 /// not in `images`, or read in chunks, is parsed here).
 pub(crate) fn make_pr0_from(
-    loc: &Localization,
+    loc: &InstanceTargets,
     opts: &Pr0Options,
     images: &KeptImages,
 ) -> Result<Pr0, ChainError> {

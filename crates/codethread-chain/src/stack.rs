@@ -17,7 +17,7 @@ fn parse_layer(
     layer: &str,
     patch: &[u8],
 ) -> Result<codethread_patch::Patch, ChainError> {
-    codethread_patch::parse(patch).map_err(|source| ChainError::PatchParse {
+    codethread_patch::parse_patch(patch).map_err(|source| ChainError::PatchParse {
         instance_id: instance_id.to_string(),
         layer: layer.to_string(),
         source,
@@ -116,7 +116,7 @@ pub fn compose_with_git(
 }
 
 /// [`compose_on`] reading the base files from `source`.
-pub fn compose(
+pub fn compose_layers(
     instance_id: &str,
     base_commit: &str,
     layers: &[&[u8]],

@@ -121,7 +121,7 @@ impl TaskContext {
 /// target PR0 could not stub is left as it is.
 pub fn task_context(
     inst: &Instance,
-    loc: &crate::targets::Localization,
+    loc: &crate::targets::InstanceTargets,
     pr0: &crate::pr0::Pr0,
 ) -> TaskContext {
     let targets: Vec<TargetInfo> = loc

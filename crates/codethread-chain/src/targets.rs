@@ -20,7 +20,7 @@ use codethread_bench::Instance;
 /// Why an instance has no targets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum NegativeCase {
+pub enum NoTargets {
     /// The gold patch touches no source file of a supported language.
     NonSourceOnly,
     /// Only new functions (and blank / comment lines) are added.
@@ -42,19 +42,19 @@ pub enum NegativeCase {
     MovedOnly,
 }
 
-impl NegativeCase {
+impl NoTargets {
     /// The name used in `expected_targets.jsonl`.
     pub fn as_str(self) -> &'static str {
         match self {
-            NegativeCase::NonSourceOnly => "non_source_only",
-            NegativeCase::AddsNewFunctionsOnly => "adds_new_functions_only",
-            NegativeCase::AddsNewFunctionsAndModuleLevelCodeOnly => {
+            NoTargets::NonSourceOnly => "non_source_only",
+            NoTargets::AddsNewFunctionsOnly => "adds_new_functions_only",
+            NoTargets::AddsNewFunctionsAndModuleLevelCodeOnly => {
                 "adds_new_functions_and_module_level_code_only"
             }
-            NegativeCase::ModuleOrClassLevelChangesOnly => "module_or_class_level_changes_only",
-            NegativeCase::GeneratedFilesOnly => "generated_files_only",
-            NegativeCase::TestCodeOnly => "test_code_only",
-            NegativeCase::MovedOnly => "moved_only",
+            NoTargets::ModuleOrClassLevelChangesOnly => "module_or_class_level_changes_only",
+            NoTargets::GeneratedFilesOnly => "generated_files_only",
+            NoTargets::TestCodeOnly => "test_code_only",
+            NoTargets::MovedOnly => "moved_only",
         }
     }
 }
@@ -72,20 +72,20 @@ pub struct Target {
     pub function: Function,
     /// The gold patch only moves it: its whole definition is byte for byte
     /// the same after the patch ([`codethread_patch::EditedFunction::moved_unchanged`]).
-    /// [`localize`] keeps it; the build does not stub it.
+    /// [`localize_instance`] keeps it; the build does not stub it.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub moved_unchanged: bool,
 }
 
-/// Localization of one instance.
+/// InstanceTargets of one instance.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Localization {
+pub struct InstanceTargets {
     /// The instance.
     pub instance_id: String,
     /// Targets in file then source order.
     pub targets: Vec<Target>,
     /// Set iff `targets` is empty.
-    pub negative_case: Option<NegativeCase>,
+    pub negative_case: Option<NoTargets>,
     /// Functions the patch adds (`path::qualname`), for information.
     pub added_functions: Vec<String>,
     /// Pre-images of every file the gold patch touches that exists at base.
@@ -99,7 +99,7 @@ pub struct Localization {
     pub language_hint: Option<Lang>,
 }
 
-impl Localization {
+impl InstanceTargets {
     /// The target ids.
     pub fn target_ids(&self) -> Vec<String> {
         self.targets.iter().map(|t| t.target_id.clone()).collect()
@@ -113,21 +113,21 @@ type ByName = HashMap<String, Vec<usize>>;
 /// codethread-patch's [`codethread_patch::localize`] decides the targets;
 /// each target is then looked up in codethread-lang's index of the
 /// pre-image (same qualname, same first line) for its spans.
-pub fn localize(
+pub fn localize_instance(
     inst: &Instance,
     source: &mut dyn SourceReader,
-) -> Result<Localization, ChainError> {
+) -> Result<InstanceTargets, ChainError> {
     localize_kept(inst, source).map(|(l, _)| l)
 }
 
-/// [`localize`], with the pre-images as it read them
+/// [`localize_instance`], with the pre-images as it read them
 /// ([`codethread_patch::localize_keeping`]): the PR0 step stubs the targets
 /// on these trees, so a pre-image is parsed once for localization and PR0
 /// together.
 pub(crate) fn localize_kept(
     inst: &Instance,
     source: &mut dyn SourceReader,
-) -> Result<(Localization, KeptImages), ChainError> {
+) -> Result<(InstanceTargets, KeptImages), ChainError> {
     let id = &inst.instance_id;
     if inst.patch.trim().is_empty() {
         return Err(ChainError::NoGoldPatch {
@@ -135,7 +135,7 @@ pub(crate) fn localize_kept(
         });
     }
     source.select_repo_for(&inst.instance_id, &inst.repo)?;
-    let patch = codethread_patch::parse(inst.patch.as_bytes()).map_err(|source| {
+    let patch = codethread_patch::parse_patch(inst.patch.as_bytes()).map_err(|source| {
         ChainError::PatchParse {
             instance_id: id.clone(),
             layer: "gold patch".into(),
@@ -243,17 +243,17 @@ pub(crate) fn localize_kept(
         });
     }
     let negative_case = l.negative_case.map(|n| match n {
-        codethread_patch::NegativeCase::NonSourceOnly => NegativeCase::NonSourceOnly,
-        codethread_patch::NegativeCase::AddsNewFunctionsOnly => NegativeCase::AddsNewFunctionsOnly,
+        codethread_patch::NegativeCase::NonSourceOnly => NoTargets::NonSourceOnly,
+        codethread_patch::NegativeCase::AddsNewFunctionsOnly => NoTargets::AddsNewFunctionsOnly,
         codethread_patch::NegativeCase::AddsNewFunctionsAndModuleLevelCodeOnly => {
-            NegativeCase::AddsNewFunctionsAndModuleLevelCodeOnly
+            NoTargets::AddsNewFunctionsAndModuleLevelCodeOnly
         }
         codethread_patch::NegativeCase::ModuleOrClassLevelChangesOnly => {
-            NegativeCase::ModuleOrClassLevelChangesOnly
+            NoTargets::ModuleOrClassLevelChangesOnly
         }
     });
     Ok((
-        Localization {
+        InstanceTargets {
             instance_id: inst.instance_id.clone(),
             negative_case,
             added_functions: l.added_functions.iter().map(|f| f.target_id()).collect(),
@@ -289,7 +289,7 @@ fn test_code(
         });
     }
     lang.info().test_attributes?;
-    // Localization's tree of the file; a file it read in chunks is parsed
+    // InstanceTargets's tree of the file; a file it read in chunks is parsed
     // once here.
     let file = match images.get(&t.path).and_then(|k| k.file.as_ref()) {
         Some(file) => file,
@@ -316,12 +316,12 @@ fn test_code(
 /// test-only preprocessor blocks ([`codethread_lang::in_test_block`]), items
 /// attributes mark as tests (Rust `#[test]`, `#[cfg(test)]`), and functions
 /// the patch only moves ([`Target::moved_unchanged`]). Each removal is noted
-/// in [`Localization::notes`]; when nothing is left the localization gets
-/// [`NegativeCase::GeneratedFilesOnly`] (or [`NegativeCase::TestCodeOnly`],
-/// [`NegativeCase::MovedOnly`]). [`localize`] itself keeps them (it
+/// in [`InstanceTargets::notes`]; when nothing is left the localization gets
+/// [`NoTargets::GeneratedFilesOnly`] (or [`NoTargets::TestCodeOnly`],
+/// [`NoTargets::MovedOnly`]). [`localize_instance`] itself keeps them (it
 /// answers which functions the gold patch edits, `docs/target-rules.md`);
 /// `pipeline::build` applies this before PR0.
-pub(crate) fn drop_non_targets(loc: &mut Localization, images: &KeptImages) {
+pub(crate) fn drop_non_targets(loc: &mut InstanceTargets, images: &KeptImages) {
     let hint = loc.language_hint;
     let before = &loc.before;
     let notes = &mut loc.notes;
@@ -335,12 +335,12 @@ pub(crate) fn drop_non_targets(loc: &mut Localization, images: &KeptImages) {
                 "{}: not a target: {} is generated ({generator}: \"{marker}\"); the edit belongs in its source",
                 t.target_id, t.path
             ));
-            why = Some(NegativeCase::GeneratedFilesOnly);
+            why = Some(NoTargets::GeneratedFilesOnly);
             continue;
         }
         if let Some(mark) = test_code(&t, bytes, hint, images, &mut parsed) {
             notes.push(format!("{}: not a target: test code ({mark})", t.target_id));
-            why = why.or(Some(NegativeCase::TestCodeOnly));
+            why = why.or(Some(NoTargets::TestCodeOnly));
             continue;
         }
         if t.moved_unchanged {
@@ -348,7 +348,7 @@ pub(crate) fn drop_non_targets(loc: &mut Localization, images: &KeptImages) {
                 "{}: not a target: the gold patch only moves it (its definition is unchanged)",
                 t.target_id
             ));
-            why = why.or(Some(NegativeCase::MovedOnly));
+            why = why.or(Some(NoTargets::MovedOnly));
             continue;
         }
         kept.push(t);

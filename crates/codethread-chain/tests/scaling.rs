@@ -29,7 +29,7 @@ fn gold_leak_check_is_linear() {
 /// found by one lookup, never by a scan of the file per target.
 #[test]
 fn every_function_a_target_is_linear() {
-    use codethread_chain::{localize, make_pr0, Pr0Options, SnapshotSource};
+    use codethread_chain::{localize_instance, make_pr0, Pr0Options, SnapshotSource};
     use codethread_testkit::adversarial::many_python_functions;
     let dir = std::env::temp_dir().join(format!("ct-chain-scaling-{}", std::process::id()));
     assert_subquadratic("PR0 with every function a target", 3000, |n| {
@@ -58,7 +58,7 @@ fn every_function_a_target_is_linear() {
                 .expect("row")
                 .items
                 .remove(0);
-        let loc = localize(&inst, &mut SnapshotSource::new(&dir)).expect("localize");
+        let loc = localize_instance(&inst, &mut SnapshotSource::new(&dir)).expect("localize");
         assert_eq!(loc.targets.len(), n);
         let pr0 = make_pr0(&loc, &Pr0Options::default()).expect("pr0");
         assert_eq!(pr0.stubbed.len(), n);

@@ -782,7 +782,7 @@ mod tests {
 
 /// One regular file read by [`read_tree_nofollow`].
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct TreeFile {
+pub struct WalkedFile {
     /// The path below the walked directory, its components joined by `/`, as the file
     /// system's bytes (two non-UTF-8 names never become one).
     pub rel: Vec<u8>,
@@ -790,7 +790,7 @@ pub struct TreeFile {
     pub bytes: Vec<u8>,
 }
 
-/// Every regular file below `dir`, sorted by [`TreeFile::rel`]. The tree is untrusted: the
+/// Every regular file below `dir`, sorted by [`WalkedFile::rel`]. The tree is untrusted: the
 /// walk never follows a symbolic link (a link anywhere below `dir`, to a file, a directory or
 /// nowhere, is an [`IoError::Symlink`] naming it, its target never read), and only regular
 /// files of at most `limit` bytes are read ([`read_regular_nofollow`]: a FIFO or device is
@@ -800,7 +800,7 @@ pub struct TreeFile {
 /// # Errors
 /// Every problem of the tree (a link, a special or oversized file, an unreadable directory
 /// or entry), sorted by path: the whole tree is then refused.
-pub fn read_tree_nofollow(dir: &Path, limit: u64) -> Result<Vec<TreeFile>, Vec<IoError>> {
+pub fn read_tree_nofollow(dir: &Path, limit: u64) -> Result<Vec<WalkedFile>, Vec<IoError>> {
     let mut out = Vec::new();
     let mut problems = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -835,7 +835,7 @@ pub fn read_tree_nofollow(dir: &Path, limit: u64) -> Result<Vec<TreeFile>, Vec<I
                             .map(|c| c.as_os_str().as_encoded_bytes())
                             .collect::<Vec<_>>()
                             .join(&b'/');
-                        out.push(TreeFile { rel, bytes });
+                        out.push(WalkedFile { rel, bytes });
                     }
                     Err(e) => problems.push(e),
                 },

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use codethread_patch::{
-    diff_trees, localize, parse, synthesize_images, ApplyOptions, DiffOptions, MemTree, Patch,
+    diff_trees, localize, parse_patch, synthesize_images, ApplyOptions, DiffOptions, MemTree, Patch,
 };
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
@@ -38,7 +38,7 @@ fn bench(c: &mut Criterion) {
     let texts = gold_patches(&root);
     assert_eq!(texts.len(), 800);
     let bytes: usize = texts.iter().map(Vec::len).sum();
-    let patches: Vec<Patch> = texts.iter().map(|t| parse(t).unwrap()).collect();
+    let patches: Vec<Patch> = texts.iter().map(|t| parse_patch(t).unwrap()).collect();
     let images: Vec<(MemTree, MemTree)> = patches.iter().map(synthesize_images).collect();
 
     let mut g = c.benchmark_group("swebench_800_gold");
@@ -50,7 +50,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             texts
                 .iter()
-                .map(|t| parse(t).map(|p| p.files.len()).unwrap_or(0))
+                .map(|t| parse_patch(t).map(|p| p.files.len()).unwrap_or(0))
                 .sum::<usize>()
         })
     });
@@ -71,7 +71,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             let mut n = 0;
             for (text, (pre, _)) in texts.iter().zip(&images) {
-                let p = parse(text).unwrap();
+                let p = parse_patch(text).unwrap();
                 let mut t = pre.clone();
                 n += t
                     .apply(&p, &ApplyOptions::default())
@@ -90,7 +90,7 @@ fn bench(c: &mut Criterion) {
     let dev = root.join("chains/dev");
     let mut dev_cases = Vec::new();
     for (row, files) in dev_instances(&dev) {
-        let patch = parse(row["patch"].as_str().unwrap().as_bytes()).unwrap();
+        let patch = parse_patch(row["patch"].as_str().unwrap().as_bytes()).unwrap();
         dev_cases.push((
             patch,
             load_tree(&files.join("before")),

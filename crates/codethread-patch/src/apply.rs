@@ -642,7 +642,7 @@ fn mismatch_detail(img: &[ImgLine<'_>], pre: &[&[u8]], pos: usize) -> String {
 #[allow(clippy::unwrap_used, clippy::expect_used)]
 mod tests {
     use super::*;
-    use crate::parse;
+    use crate::parse_patch;
 
     fn tree(files: &[(&str, &str)]) -> MemTree {
         let mut t = MemTree::new();
@@ -655,10 +655,10 @@ mod tests {
     #[test]
     fn offset_and_report() {
         // git: a hunk starting at line 1 must match at the start of the file.
-        let p = parse(b"--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n").expect("parse");
+        let p = parse_patch(b"--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n").expect("parse");
         let mut t = tree(&[("f", "x\ny\na\nb\nc\nz\n")]);
         assert!(t.apply(&p, &ApplyOptions::default()).is_err());
-        let p = parse(b"--- a/f\n+++ b/f\n@@ -2,3 +2,3 @@\n a\n-b\n+B\n c\n").expect("parse");
+        let p = parse_patch(b"--- a/f\n+++ b/f\n@@ -2,3 +2,3 @@\n a\n-b\n+B\n c\n").expect("parse");
         let r = t.apply(&p, &ApplyOptions::default()).expect("apply");
         assert_eq!(t.get(b"f"), Some(&b"x\ny\na\nB\nc\nz\n"[..]));
         assert_eq!(r.files[0].hunks[0].offset, 1);
@@ -680,7 +680,7 @@ mod tests {
     fn nearest_first() {
         // Context matches at lines 1 and 7; header says 5: 7 is nearer (offset +2 vs -4).
         // (Checked with git 2.47: "Hunk #1 succeeded at 7 (offset 2 lines).")
-        let p = parse(b"--- a/f\n+++ b/f\n@@ -5,3 +5,3 @@\n a\n-b\n+X\n 5\n").expect("parse");
+        let p = parse_patch(b"--- a/f\n+++ b/f\n@@ -5,3 +5,3 @@\n a\n-b\n+X\n 5\n").expect("parse");
         let mut t = tree(&[("f", "a\nb\n5\n1\n2\n3\n4\na\nb\n5\n")]);
         t.apply(&p, &ApplyOptions::default()).expect("apply");
         assert_eq!(t.get(b"f"), Some(&b"a\nb\n5\n1\n2\n3\n4\na\nX\n5\n"[..]));
@@ -688,7 +688,7 @@ mod tests {
 
     #[test]
     fn whitespace_and_eol_are_exact_and_all_or_nothing() {
-        let p = parse(b"--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n--- a/g\n+++ b/g\n@@ -1 +1 @@\n-x\n+y\n").expect("parse");
+        let p = parse_patch(b"--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n--- a/g\n+++ b/g\n@@ -1 +1 @@\n-x\n+y\n").expect("parse");
         let mut t = tree(&[("f", "a\nb\n"), ("g", "x \n")]);
         let before = t.clone();
         let e = t.apply(&p, &ApplyOptions::default()).unwrap_err();
@@ -703,9 +703,10 @@ mod tests {
 
     #[test]
     fn no_newline_at_eof() {
-        let p =
-            parse(b"--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n")
-                .expect("parse");
+        let p = parse_patch(
+            b"--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n",
+        )
+        .expect("parse");
         let mut t = tree(&[("f", "a\nb")]);
         t.apply(&p, &ApplyOptions::default()).expect("apply");
         assert_eq!(t.get(b"f"), Some(&b"a\nb\n"[..]));
@@ -720,7 +721,7 @@ mod tests {
     fn end_anchor_without_trailing_context() {
         // No trailing context: git requires the hunk to match at the end of file.
         // (Checked with git 2.47: with `@@ -1,2` it must also match at the start.)
-        let p = parse(b"--- a/f\n+++ b/f\n@@ -2,2 +2,3 @@\n a\n b\n+c\n").expect("parse");
+        let p = parse_patch(b"--- a/f\n+++ b/f\n@@ -2,2 +2,3 @@\n a\n b\n+c\n").expect("parse");
         let mut t = tree(&[("f", "a\nb\nz\n")]);
         assert!(t.apply(&p, &ApplyOptions::default()).is_err());
         let mut t = tree(&[("f", "q\na\nb\n")]);
@@ -731,8 +732,8 @@ mod tests {
 
     #[test]
     fn fuzz_option() {
-        let p =
-            parse(b"--- a/f\n+++ b/f\n@@ -1,5 +1,5 @@\n a\n b\n-c\n+C\n d\n e\n").expect("parse");
+        let p = parse_patch(b"--- a/f\n+++ b/f\n@@ -1,5 +1,5 @@\n a\n b\n-c\n+C\n d\n e\n")
+            .expect("parse");
         let mut t = tree(&[("f", "A\nb\nc\nd\nE\n")]);
         assert!(t.apply(&p, &ApplyOptions::default()).is_err());
         let r = t
@@ -751,7 +752,7 @@ mod tests {
     #[test]
     fn all_context_hunk_with_fuzz() {
         // Found by the fuzz driver: every line is both leading and trailing context.
-        let p = parse(b"--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n b\n").expect("parse");
+        let p = parse_patch(b"--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n b\n").expect("parse");
         let mut t = tree(&[("f", "x\na\nc\n")]);
         assert!(t
             .apply(
@@ -767,7 +768,7 @@ mod tests {
 
     #[test]
     fn create_delete_rename() {
-        let p = parse(b"diff --git a/n b/n\nnew file mode 100755\n--- /dev/null\n+++ b/n\n@@ -0,0 +1 @@\n+hi\ndiff --git a/d b/d\ndeleted file mode 100644\n--- a/d\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\ndiff --git a/r b/s\nsimilarity index 100%\nrename from r\nrename to s\n").expect("parse");
+        let p = parse_patch(b"diff --git a/n b/n\nnew file mode 100755\n--- /dev/null\n+++ b/n\n@@ -0,0 +1 @@\n+hi\ndiff --git a/d b/d\ndeleted file mode 100644\n--- a/d\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\ndiff --git a/r b/s\nsimilarity index 100%\nrename from r\nrename to s\n").expect("parse");
         let mut t = tree(&[("d", "x\n"), ("r", "keep\n")]);
         t.apply(&p, &ApplyOptions::default()).expect("apply");
         assert_eq!(t.files.get(&b"n"[..]).map(|f| f.mode), Some(MODE_EXEC));
@@ -799,13 +800,13 @@ mod tests {
             "sub/.GIT/config",
         ] {
             let text = format!("--- /dev/null\n+++ b/{bad}\n@@ -0,0 +1 @@\n+x\n");
-            let p = parse(text.as_bytes()).expect("parse");
+            let p = parse_patch(text.as_bytes()).expect("parse");
             let mut t = MemTree::new();
             let e = t.apply(&p, &ApplyOptions::default()).unwrap_err();
             assert!(matches!(e, ApplyError::UnsafePath { .. }), "{bad}: {e}");
         }
         // An absolute path can only come from a hand-built model (parsing strips `/`).
-        let mut p = parse(b"--- /dev/null\n+++ b/x\n@@ -0,0 +1 @@\n+x\n").expect("parse");
+        let mut p = parse_patch(b"--- /dev/null\n+++ b/x\n@@ -0,0 +1 @@\n+x\n").expect("parse");
         p.files[0].new_path = Some(b"/etc/passwd".to_vec());
         assert!(matches!(
             MemTree::new().apply(&p, &ApplyOptions::default()),
@@ -822,7 +823,8 @@ mod tests {
                 mode: MODE_SYMLINK,
             },
         );
-        let p = parse(b"--- /dev/null\n+++ b/link/passwd\n@@ -0,0 +1 @@\n+x\n").expect("parse");
+        let p =
+            parse_patch(b"--- /dev/null\n+++ b/link/passwd\n@@ -0,0 +1 @@\n+x\n").expect("parse");
         assert!(matches!(
             t.apply(&p, &ApplyOptions::default()),
             Err(ApplyError::Symlink { .. })
@@ -834,7 +836,7 @@ mod tests {
 mod gitlink_tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-    use crate::{parse, ApplyOptions, MemTree};
+    use crate::{parse_patch, ApplyOptions, MemTree};
 
     /// Issue 33: a gold patch that moves a submodule pointer (vuls) applies
     /// in memory as `git apply` applies it in a work tree: the pointer is no
@@ -843,7 +845,7 @@ mod gitlink_tests {
     #[test]
     fn submodule_pointers_are_no_files() {
         let patch = b"diff --git a/integration b/integration\nindex d97bf531..b40375c4 160000\n--- a/integration\n+++ b/integration\n@@ -1 +1 @@\n-Subproject commit d97bf5311446396efd134fd812e51da5ad0df15a\n+Subproject commit b40375c4df717d13626da9a78dbc56591336eb92\ndiff --git a/m.go b/m.go\nindex 1..2 100644\n--- a/m.go\n+++ b/m.go\n@@ -1 +1 @@\n-package a\n+package b\n";
-        let p = parse(patch).unwrap();
+        let p = parse_patch(patch).unwrap();
         assert!(p.files[0].is_gitlink());
         assert!(!p.files[1].is_gitlink());
         let mut t = MemTree::new();

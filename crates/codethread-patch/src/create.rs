@@ -6,7 +6,7 @@ use crate::apply::{split_keep, MemTree, MODE_FILE};
 use crate::binary::{blob_id, deflate, encode_base85_lines};
 use crate::error::CreateError;
 use crate::model::Patch;
-use crate::parse::parse;
+use crate::parse::parse_patch;
 use crate::quote::quote_path;
 use crate::safety::check_path;
 
@@ -106,7 +106,7 @@ pub fn diff_files(changes: &[FileChange<'_>], opts: &DiffOptions) -> Result<Patc
     if out.is_empty() {
         return Ok(Patch::default());
     }
-    Ok(parse(&out)?)
+    Ok(parse_patch(&out)?)
 }
 
 /// [`diff_files`] for every path present in either tree.

@@ -90,7 +90,7 @@ pub fn localize_in_dir(
     options: &crate::LocalizeOptions,
 ) -> Result<(crate::Patch, Localization), crate::localize::LocalizeError> {
     use crate::localize::LocalizeError;
-    let p = crate::parse(text).map_err(|error| LocalizeError::Patch { index, error })?;
+    let p = crate::parse_patch(text).map_err(|error| LocalizeError::Patch { index, error })?;
     let tree = crate::fs::load_for_patch(before, &p, options.max_file_bytes)?;
     let loc = crate::localize::localize(&tree, &p, options)?;
     Ok((p, loc))
@@ -121,7 +121,7 @@ pub fn edit_sets_in_dir(
     let mut parsed = Vec::with_capacity(patches.len());
     let mut locs = Vec::with_capacity(patches.len());
     for (index, text) in patches.iter().enumerate() {
-        let p = crate::parse(text).map_err(|error| LocalizeError::Patch { index, error })?;
+        let p = crate::parse_patch(text).map_err(|error| LocalizeError::Patch { index, error })?;
         let tree =
             crate::fs::load_for_patch(before, &p, codethread_lang::io::DEFAULT_MAX_FILE_BYTES)?;
         locs.push(crate::localize::localize(

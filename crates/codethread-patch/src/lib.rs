@@ -23,7 +23,7 @@
 //!   [`compose`]: stack patches (PR1 + PR2) into one git diff.
 //!
 //! ```
-//! use codethread_patch::{diff_files, localize, parse, ApplyOptions, DiffOptions, FileChange, MemTree};
+//! use codethread_patch::{diff_files, localize, parse_patch, ApplyOptions, DiffOptions, FileChange, MemTree};
 //!
 //! let before = b"def f(x):\n    return x\n\n\ndef g():\n    pass\n";
 //! let after = b"def f(x):\n    return x + 1\n\n\ndef g():\n    pass\n";
@@ -31,7 +31,7 @@
 //! let patch = diff_files(&[FileChange::new(b"m.py", Some(before), Some(after))], &DiffOptions::default()).unwrap();
 //! let text = patch.to_bytes();
 //! assert!(text.starts_with(b"diff --git a/m.py b/m.py\n"));
-//! let patch = parse(&text).unwrap();
+//! let patch = parse_patch(&text).unwrap();
 //! assert_eq!(patch.to_bytes(), text);
 //! let mut tree = MemTree::new();
 //! tree.insert("m.py", &before[..]);
@@ -87,6 +87,6 @@ pub use localize::{
 };
 pub use model::*;
 pub use normalize::{compose, to_git_format, ComposeError};
-pub use parse::{parse, parse_with_strip};
+pub use parse::{parse_patch, parse_with_strip};
 pub use safety::check_path;
 pub use synth::synthesize_images;

@@ -5,7 +5,7 @@ use crate::apply::{ApplyOptions, MemTree, MODE_FILE};
 use crate::create::{diff_trees, DiffOptions};
 use crate::error::{ApplyError, CreateError, ParseError};
 use crate::model::{FileOp, Patch};
-use crate::parse::parse;
+use crate::parse::parse_patch;
 use crate::quote::quote_path;
 
 /// Rewrites `patch` in git's format: every file diff gets a
@@ -78,7 +78,7 @@ pub fn to_git_format(patch: &Patch) -> Result<Patch, ParseError> {
     if !out.is_empty() && !out.ends_with(b"\n") {
         out.push(b'\n');
     }
-    parse(&out)
+    parse_patch(&out)
 }
 
 /// Why stacked patches could not be composed.

@@ -6,12 +6,12 @@ use crate::quote::unquote_c;
 
 /// Parses a unified or git diff. Bytes that belong to no file diff are kept
 /// (as [`FilePatch::preamble`] / [`Patch::trailer`]) so that
-/// `parse(x)?.to_bytes() == x`.
+/// `parse_patch(x)?.to_bytes() == x`.
 ///
 /// Fails with [`ParseError::NoFiles`] when the input holds no file diff, and
 /// with a typed error naming the line for malformed headers or hunks whose
 /// line counts disagree with their header.
-pub fn parse(input: &[u8]) -> Result<Patch, ParseError> {
+pub fn parse_patch(input: &[u8]) -> Result<Patch, ParseError> {
     parse_with_strip(input, 1)
 }
 
@@ -643,7 +643,7 @@ mod tests {
     use super::*;
 
     fn rt(s: &[u8]) -> Patch {
-        let p = parse(s).expect("parses");
+        let p = parse_patch(s).expect("parses");
         assert_eq!(p.to_bytes(), s, "round trip");
         p
     }
@@ -694,7 +694,7 @@ mod tests {
 
     #[test]
     fn errors_name_lines() {
-        let e = parse(b"--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n a\n-b\n+c\n").unwrap_err();
+        let e = parse_patch(b"--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n a\n-b\n+c\n").unwrap_err();
         assert!(
             matches!(
                 e,
@@ -707,22 +707,25 @@ mod tests {
             ),
             "{e:?}"
         );
-        let e =
-            parse(b"--- a/x\n+++ b/x\n@@ -1,1 +1,1 @@\n a\n-b\n").expect("extra lines are garbage");
+        let e = parse_patch(b"--- a/x\n+++ b/x\n@@ -1,1 +1,1 @@\n a\n-b\n")
+            .expect("extra lines are garbage");
         assert_eq!(e.trailer, b"-b\n");
-        let e = parse(b"--- a/x\n+++ b/x\n@@ -1 +1,1 @@\n-a\n-b\n+c\n").unwrap_err();
+        let e = parse_patch(b"--- a/x\n+++ b/x\n@@ -1 +1,1 @@\n-a\n-b\n+c\n").unwrap_err();
         assert!(
             matches!(e, ParseError::HunkOverflow { line: 5, .. }),
             "{e:?}"
         );
-        let e = parse(b"diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -x +1 @@\n").unwrap_err();
+        let e = parse_patch(b"diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -x +1 @@\n").unwrap_err();
         assert!(
             matches!(e, ParseError::BadHunkHeader { line: 4, .. }),
             "{e:?}"
         );
-        assert!(matches!(parse(b"hello\n"), Err(ParseError::NoFiles { .. })));
-        assert!(matches!(parse(b""), Err(ParseError::NoFiles { .. })));
-        let e = parse(b"diff --git a/x b/x\n--- a/x\nfoo\n").unwrap_err();
+        assert!(matches!(
+            parse_patch(b"hello\n"),
+            Err(ParseError::NoFiles { .. })
+        ));
+        assert!(matches!(parse_patch(b""), Err(ParseError::NoFiles { .. })));
+        let e = parse_patch(b"diff --git a/x b/x\n--- a/x\nfoo\n").unwrap_err();
         assert!(
             matches!(e, ParseError::MissingNewFileLine { line: 2 }),
             "{e:?}"

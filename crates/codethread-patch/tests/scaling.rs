@@ -4,13 +4,13 @@
 //! debug build.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use codethread_patch::{localize, parse, LocalizeOptions, MemTree, LISTED_DEPTH};
+use codethread_patch::{localize, parse_patch, LocalizeOptions, MemTree, LISTED_DEPTH};
 use codethread_testkit::adversarial::{
     assert_subquadratic, deep_js, many_python_functions, new_file_patch, one_line_js,
 };
 
 fn run(path: &str, content: &str) {
-    let p = parse(&new_file_patch(path, content)).unwrap();
+    let p = parse_patch(&new_file_patch(path, content)).unwrap();
     let loc = localize(&MemTree::new(), &p, &LocalizeOptions::default()).unwrap();
     assert!(!loc.added_functions.is_empty());
 }
@@ -43,7 +43,7 @@ fn deep_nesting_lists_each_line_a_bounded_number_of_times() {
     let depth = 300;
     let content = deep_js(depth);
     let lines = content.lines().count();
-    let p = parse(&new_file_patch("new.js", &content)).unwrap();
+    let p = parse_patch(&new_file_patch("new.js", &content)).unwrap();
     let loc = localize(&MemTree::new(), &p, &LocalizeOptions::default()).unwrap();
     assert_eq!(loc.added_functions.len(), depth);
     let listed: usize = loc
@@ -69,7 +69,7 @@ fn deep_nesting_lists_each_line_a_bounded_number_of_times() {
     }
     // A shallow file lists every line of a function, nested ones included.
     let shallow = deep_js(5);
-    let p = parse(&new_file_patch("new.js", &shallow)).unwrap();
+    let p = parse_patch(&new_file_patch("new.js", &shallow)).unwrap();
     let loc = localize(&MemTree::new(), &p, &LocalizeOptions::default()).unwrap();
     let all: Vec<usize> = (1..=shallow.lines().count()).collect();
     assert_eq!(loc.added_functions[0].changed_lines_after, all);
@@ -87,7 +87,7 @@ fn chunked_images_are_linear() {
             .max_unit_tokens(50_000),
     );
     let run = |path: &str, content: &str| {
-        let p = parse(&new_file_patch(path, content)).unwrap();
+        let p = parse_patch(&new_file_patch(path, content)).unwrap();
         let loc = localize(&MemTree::new(), &p, &opts).unwrap();
         assert!(!loc.added_functions.is_empty());
     };

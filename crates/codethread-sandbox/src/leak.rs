@@ -492,7 +492,7 @@ pub fn setup_tree(
             repo.display()
         )));
     }
-    let patch = codethread_patch::parse(plain_diff)
+    let patch = codethread_patch::parse_patch(plain_diff)
         .map_err(|e| SandboxError::Runtime(format!("the setup diff does not parse: {e}")))?;
     tree.apply(&patch, &codethread_patch::ApplyOptions::default())
         .map_err(|e| {

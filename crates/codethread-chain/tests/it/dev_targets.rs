@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use codethread_bench::load_instances;
-use codethread_chain::localize;
+use codethread_chain::localize_instance;
 use codethread_chain::SnapshotSource;
 use serde_json::Value;
 
@@ -52,7 +52,7 @@ fn targets_match(dev: &std::path::Path, count: usize) {
         want.sort();
         let want_neg = e["negative_case"].as_str().map(str::to_string);
         let unsure = e["unsure"].as_array().is_some_and(|a| !a.is_empty());
-        let (mut got, got_neg) = match localize(inst, &mut src) {
+        let (mut got, got_neg) = match localize_instance(inst, &mut src) {
             Ok(l) => (
                 l.target_ids(),
                 l.negative_case.map(|n| n.as_str().to_string()),
@@ -126,7 +126,7 @@ fn pr0_roundtrips(dev: &std::path::Path, count: usize, negatives: usize, max_no_
     let mut src = SnapshotSource::new(dev.join("files"));
     let (mut built, mut negative, mut no_pr0) = (0, 0, 0);
     for inst in &insts.items {
-        let loc = localize(inst, &mut src).expect("localize");
+        let loc = localize_instance(inst, &mut src).expect("localize");
         if loc.negative_case.is_some() {
             negative += 1;
             continue;
@@ -288,7 +288,7 @@ fn rust_test_functions_are_localized_but_never_stubbed() {
     .unwrap();
     for (id, test_fn, mark) in cases {
         let inst = picked.iter().find(|i| i.instance_id == id).unwrap();
-        let l = localize(inst, &mut SnapshotSource::new(dev.join("files"))).unwrap();
+        let l = localize_instance(inst, &mut SnapshotSource::new(dev.join("files"))).unwrap();
         assert!(
             l.target_ids().iter().any(|t| t == test_fn),
             "{id}: localized"

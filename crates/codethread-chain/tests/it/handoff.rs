@@ -108,7 +108,7 @@ fn at_base(patch: impl AsRef<[u8]>) -> (String, String) {
     t.insert(b"m.py".to_vec(), M_BASE.as_bytes().to_vec());
     t.insert(b"n.py".to_vec(), N_BASE.as_bytes().to_vec());
     if !patch.iter().all(u8::is_ascii_whitespace) {
-        let p = codethread_patch::parse(patch).unwrap();
+        let p = codethread_patch::parse_patch(patch).unwrap();
         t.apply(&p, &ApplyOptions::default()).unwrap();
     }
     let s = |p: &[u8]| String::from_utf8(t.get(p).unwrap().to_vec()).unwrap();

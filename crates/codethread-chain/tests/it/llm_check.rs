@@ -6,7 +6,7 @@
 
 use codethread_bench::load_instances;
 use codethread_chain::check::{check_statement, CheckConfig};
-use codethread_chain::localize;
+use codethread_chain::localize_instance;
 use codethread_chain::offline_statement;
 use codethread_chain::task_context;
 use codethread_chain::SnapshotSource;
@@ -22,7 +22,7 @@ fn dev_offline_statements_pass_and_pasted_code_is_flagged() {
     let cfg = CheckConfig::default();
     let (mut checked, mut body_flagged, mut gold_flagged, mut gold_checked) = (0, 0, 0, 0);
     for inst in &insts.items {
-        let Ok(loc) = localize(inst, &mut src) else {
+        let Ok(loc) = localize_instance(inst, &mut src) else {
             continue;
         };
         if loc.targets.is_empty() {
@@ -224,7 +224,7 @@ fn nested_targets_fold_into_their_enclosing_target() {
         .unwrap()
         .items
         .remove(0);
-    let loc = localize(&inst, &mut SnapshotSource::new(&dir)).unwrap();
+    let loc = localize_instance(&inst, &mut SnapshotSource::new(&dir)).unwrap();
     let ids = loc.target_ids();
     assert!(ids.contains(&"m.py::outer.inner".to_string()), "{ids:?}");
     let pr0 = codethread_chain::make_pr0(&loc, &Default::default()).unwrap();

@@ -1,6 +1,6 @@
 //! Parses per target file on the PR0 path (issue 32), counted with
 //! `codethread_lang::parses_on_thread` on the bundled fixture instances
-//! (`fixtures/bench`: eleven languages). Localization reads each pre-image
+//! (`fixtures/bench`: eleven languages). InstanceTargets reads each pre-image
 //! and post-image once; the PR0 step stubs the targets on localization's
 //! tree of the pre-image, so it parses nothing but the skeleton (the
 //! verifying re-parse, and the macro-masked one where the plain re-parse has
@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use codethread_bench::load_instances;
-use codethread_chain::{localize, pr0_batch, Pr0Options, Pr0Status, SnapshotSource};
+use codethread_chain::{localize_instance, pr0_batch, Pr0Options, Pr0Status, SnapshotSource};
 use codethread_lang::parses_on_thread;
 
 #[test]
@@ -28,7 +28,7 @@ fn the_pr0_step_parses_no_pre_image_again() {
     let (mut files, mut pr0_step, mut built) = (0usize, 0u64, 0usize);
     for inst in &instances {
         let before = parses_on_thread();
-        let Ok(loc) = localize(inst, &mut source) else {
+        let Ok(loc) = localize_instance(inst, &mut source) else {
             continue;
         };
         let localizing = parses_on_thread() - before;

@@ -102,7 +102,7 @@ fn snapshots_and_atomic_writes() {
 /// that is no diff or does not apply without reading messages.
 #[test]
 fn localization_failures_are_typed() {
-    use codethread_chain::{localize, NoSource};
+    use codethread_chain::{localize_instance, NoSource};
     let row = |patch: &str| {
         let row = serde_json::json!({
             "instance_id": "o__r-1", "repo": "o/r", "base_commit": "abc",
@@ -117,7 +117,8 @@ fn localization_failures_are_typed() {
         .expect("temp dir");
     let good = "diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n def f():\n-    return 1\n+    return 2\n";
     // No snapshot of the instance.
-    let e = localize(&row(good), &mut SnapshotSource::new(dir.join("none"))).expect_err("an error");
+    let e = localize_instance(&row(good), &mut SnapshotSource::new(dir.join("none")))
+        .expect_err("an error");
     assert!(
         matches!(
             &e,
@@ -133,19 +134,20 @@ fn localization_failures_are_typed() {
     std::fs::write(dir.join("o__r-1/before/m.py"), "def f():\n    return 3\n").expect("write");
     let mut src = SnapshotSource::new(&dir);
     // A gold patch that does not apply at base.
-    let e = localize(&row(good), &mut src).expect_err("an error");
+    let e = localize_instance(&row(good), &mut src).expect_err("an error");
     assert!(
         matches!(&e, ChainError::Apply { layer, .. } if layer == "gold patch"),
         "{e:?}"
     );
     assert!(e.to_string().contains("does not apply"), "{e}");
     // No gold patch, and one that is no diff.
-    let e = localize(&row(" "), &mut src).expect_err("an error");
+    let e = localize_instance(&row(" "), &mut src).expect_err("an error");
     assert!(matches!(e, ChainError::NoGoldPatch { .. }), "{e:?}");
-    let e = localize(&row("diff --git a/m.py\n@@ nonsense"), &mut src).expect_err("an error");
+    let e =
+        localize_instance(&row("diff --git a/m.py\n@@ nonsense"), &mut src).expect_err("an error");
     assert!(matches!(e, ChainError::PatchParse { .. }), "{e:?}");
     // An unsafe path is refused before any read.
-    let e = localize(
+    let e = localize_instance(
         &row("diff --git a/../x.py b/../x.py\n--- a/../x.py\n+++ b/../x.py\n@@ -1 +1 @@\n-a\n+b\n"),
         &mut src,
     )

@@ -4,13 +4,13 @@
 //! A property violation panics (that is what a fuzzer reports).
 
 use codethread_patch::{
-    diff_files, parse, synthesize_images, ApplyOptions, DiffOptions, FileChange, MemTree,
+    diff_files, parse_patch, synthesize_images, ApplyOptions, DiffOptions, FileChange, MemTree,
 };
 
 /// Parsing never panics; a parsed patch writes back to the exact input, and
 /// applying it to pre-images synthesized from its hunks never panics.
 pub fn check_parse(data: &[u8]) {
-    if let Ok(p) = parse(data) {
+    if let Ok(p) = parse_patch(data) {
         assert_eq!(p.to_bytes(), data, "round trip");
         let (pre, _post) = synthesize_images(&p);
         let mut t = pre.clone();
@@ -26,7 +26,7 @@ pub fn check_parse(data: &[u8]) {
 pub fn check_apply(data: &[u8]) {
     let Some(sep) = data.windows(2).position(|w| w == b"\0\0") else { return };
     let (content, patch) = (&data[..sep], &data[sep + 2..]);
-    let Ok(p) = parse(patch) else { return };
+    let Ok(p) = parse_patch(patch) else { return };
     let mut tree = MemTree::new();
     for f in &p.files {
         for path in [&f.old_path, &f.new_path].into_iter().flatten() {
@@ -61,7 +61,7 @@ pub fn check_create(data: &[u8]) {
         assert!(bytes.is_empty());
         return;
     }
-    let reparsed = parse(&bytes).expect("created diff parses");
+    let reparsed = parse_patch(&bytes).expect("created diff parses");
     assert_eq!(reparsed.to_bytes(), bytes);
     let mut t = MemTree::new();
     t.insert(&b"f"[..], before);

@@ -7,8 +7,8 @@
 use std::io::Write;
 
 use codethread_patch::{
-    diff_files, parse, ApplyError, ApplyOptions, Binary, BinaryHunk, BinaryMethod, DiffOptions,
-    FileChange, MemTree, ParseError,
+    diff_files, parse_patch, ApplyError, ApplyOptions, Binary, BinaryHunk, BinaryMethod,
+    DiffOptions, FileChange, MemTree, ParseError,
 };
 use codethread_testkit::leb128;
 
@@ -30,7 +30,7 @@ fn absurd_hunk_counts_are_typed_errors() {
         "@@ -1,18446744073709551616 +1,1 @@",
         "@@ -1,99999999999999999999999 +1,1 @@",
     ] {
-        match parse(&header_patch(header)) {
+        match parse_patch(&header_patch(header)) {
             Err(ParseError::TruncatedHunk { .. } | ParseError::BadHunkHeader { .. }) => {}
             other => panic!("{header}: {other:?}"),
         }
@@ -41,7 +41,7 @@ fn absurd_hunk_counts_are_typed_errors() {
 /// is an error or a result, never an abort.
 #[test]
 fn absurd_counts_in_the_model_do_not_abort_apply() {
-    let mut p = parse(b"--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n").unwrap();
+    let mut p = parse_patch(b"--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n").unwrap();
     let mut tree = MemTree::new();
     tree.insert(b"m.py".to_vec(), b"x = 1\n".to_vec());
     for n in [1usize << 40, 1 << 50, usize::MAX / 64, usize::MAX] {
@@ -86,7 +86,7 @@ fn absurd_literal_sizes_are_typed_errors() {
             .expect("forward literal");
         let end = pos + text[pos..].iter().position(|&b| b == b'\n').unwrap();
         text.splice(pos..end, header.bytes());
-        let p = parse(&text).unwrap();
+        let p = parse_patch(&text).unwrap();
         let e = binary_tree()
             .apply(&p, &ApplyOptions::default())
             .unwrap_err();

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use crate::common::*;
 use codethread_patch::{
-    file_set, jaccard, localize, parse, similarity, LocalizeOptions, ParseError,
+    file_set, jaccard, localize, parse_patch, similarity, LocalizeOptions, ParseError,
 };
 
 fn pred_files(root: &std::path::Path) -> Vec<PathBuf> {
@@ -97,7 +97,7 @@ fn agent_predictions_survey() {
             let kind = match nested.or(mp).and_then(|v| v.as_str()) {
                 None => "null",
                 Some(p) if p.trim().is_empty() => "empty",
-                Some(p) => match parse(p.as_bytes()) {
+                Some(p) => match parse_patch(p.as_bytes()) {
                     Ok(patch) => {
                         assert_eq!(patch.to_bytes(), p.as_bytes(), "{id}: round trip");
                         if !patch.trailer.is_empty()
@@ -106,7 +106,7 @@ fn agent_predictions_survey() {
                             *c.entry("stray_text").or_default() += 1;
                         }
                         if let Some(g) = gold.get(id) {
-                            let gp = parse(g.as_bytes()).unwrap();
+                            let gp = parse_patch(g.as_bytes()).unwrap();
                             let (a, b) = (file_set(&patch), file_set(&gp));
                             let j = jaccard(&a, &b);
                             assert!((0.0..=1.0).contains(&j));
@@ -117,7 +117,8 @@ fn agent_predictions_survey() {
                             // Pre-images present: J^func too.
                             dev_overlap += 1;
                             let before = load_tree(&dfiles.join("before"));
-                            let gp = parse(drow["patch"].as_str().unwrap().as_bytes()).unwrap();
+                            let gp =
+                                parse_patch(drow["patch"].as_str().unwrap().as_bytes()).unwrap();
                             if let (Ok(la), Ok(lg)) = (
                                 localize(&before, &patch, &LocalizeOptions::default()),
                                 localize(&before, &gp, &LocalizeOptions::default()),
@@ -192,7 +193,7 @@ fn dev_jaccard_gold_vs_rediff() {
         let id = row["instance_id"].as_str().unwrap();
         let before = load_tree(&files.join("before"));
         let after = load_tree(&files.join("after"));
-        let gold = parse(row["patch"].as_str().unwrap().as_bytes()).unwrap();
+        let gold = parse_patch(row["patch"].as_str().unwrap().as_bytes()).unwrap();
         let re = codethread_patch::diff_trees(&before, &after, &Default::default()).unwrap();
         let (lg, lr) = (
             localize(&before, &gold, &LocalizeOptions::default()).unwrap(),

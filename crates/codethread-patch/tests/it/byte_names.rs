@@ -5,7 +5,7 @@
 //! tree by its byte path.
 #![allow(clippy::unwrap_used)]
 
-use codethread_patch::{localize, parse, LocalizeOptions, MemTree};
+use codethread_patch::{localize, parse_patch, LocalizeOptions, MemTree};
 
 fn new_file(name: &[u8], body: &[u8]) -> Vec<u8> {
     let mut p = Vec::new();
@@ -28,7 +28,7 @@ fn new_file(name: &[u8], body: &[u8]) -> Vec<u8> {
 fn non_utf8_names_stay_distinct_and_are_localized() {
     let mut patch = new_file(b"\xff.py", b"def f():\n    return 1\n");
     patch.extend(new_file(b"\xfe.py", b"def g():\n    return 2\n"));
-    let p = parse(&patch).unwrap();
+    let p = parse_patch(&patch).unwrap();
     let loc = localize(&MemTree::new(), &p, &LocalizeOptions::default()).unwrap();
     let paths: Vec<&str> = loc.files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(paths, [r#""\xff.py""#, r#""\xfe.py""#]);
@@ -53,7 +53,12 @@ fn a_modified_non_utf8_file_is_read_by_its_bytes() {
     let mut before = MemTree::new();
     before.insert(b"\xff.py".to_vec(), b"def f():\n    return 1\n".to_vec());
     let patch = b"diff --git a/\xff.py b/\xff.py\n--- a/\xff.py\n+++ b/\xff.py\n@@ -1,2 +1,2 @@\n def f():\n-    return 1\n+    return 3\n";
-    let loc = localize(&before, &parse(patch).unwrap(), &LocalizeOptions::default()).unwrap();
+    let loc = localize(
+        &before,
+        &parse_patch(patch).unwrap(),
+        &LocalizeOptions::default(),
+    )
+    .unwrap();
     assert_eq!(loc.targets.len(), 1, "{loc:?}");
     assert_eq!(loc.targets[0].qualname, "f");
     assert_eq!(loc.targets[0].path, r#""\xff.py""#);

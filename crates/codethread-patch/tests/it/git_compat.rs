@@ -4,7 +4,7 @@
 
 use crate::common::*;
 use codethread_patch::{
-    diff_files, diff_trees, parse, ApplyOptions, DiffOptions, FileChange, MemTree, TreeFile,
+    diff_files, diff_trees, parse_patch, ApplyOptions, DiffOptions, FileChange, MemTree, TreeFile,
 };
 use proptest::prelude::*;
 
@@ -50,7 +50,9 @@ fn check_with_git_opts(before: &MemTree, after: &MemTree, opts: &DiffOptions) {
     let patch = diff_trees(before, after, opts).expect("diff");
     let bytes = patch.to_bytes();
     assert_eq!(
-        parse(&bytes).map(|p| p.to_bytes()).unwrap_or_default(),
+        parse_patch(&bytes)
+            .map(|p| p.to_bytes())
+            .unwrap_or_default(),
         bytes
     );
     let mut ours = before.clone();
@@ -122,12 +124,12 @@ fn traditional_diffs_normalized_for_git() {
     let p0 = codethread_patch::parse_with_strip(svn, 0).unwrap();
     assert_eq!(p0.files[0].new_path.as_deref(), Some(&b"src/m.py"[..]));
     assert_eq!(
-        parse(svn).unwrap().files[0].new_path.as_deref(),
+        parse_patch(svn).unwrap().files[0].new_path.as_deref(),
         Some(&b"m.py"[..]),
         "-p1 like git"
     );
     let text = b"--- a/src/m.py\n+++ b/src/m.py\n@@ -1,2 +1,2 @@\n def f():\n-    return 1\n+    raise NotImplementedError\n--- a/new dir/n.py\n+++ b/new dir/n.py\n@@ -0,0 +1 @@\n+x = 1\n--- a/old.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n";
-    let p = parse(text).unwrap();
+    let p = parse_patch(text).unwrap();
     let g = codethread_patch::to_git_format(&p).unwrap();
     let bytes = g.to_bytes();
     assert!(
@@ -158,7 +160,7 @@ fn compose_stacked_patches() {
         let id = row["instance_id"].as_str().unwrap();
         let before = load_tree(&files.join("before"));
         let after = load_tree(&files.join("after"));
-        let pr1 = parse(row["patch"].as_str().unwrap().as_bytes()).unwrap();
+        let pr1 = parse_patch(row["patch"].as_str().unwrap().as_bytes()).unwrap();
         // PR2: append a line to every file PR1 left behind.
         let mut after2 = after.clone();
         for f in after2.files.values_mut() {
@@ -270,7 +272,7 @@ proptest! {
         if before == after {
             prop_assert!(bytes.is_empty());
         } else {
-            prop_assert_eq!(parse(&bytes).unwrap().to_bytes(), bytes.clone());
+            prop_assert_eq!(parse_patch(&bytes).unwrap().to_bytes(), bytes.clone());
             let mut t = tree(&[(b"f", &before)]);
             // -U0 patches need git's --unidiff-zero, as in git.
             let aopts = ApplyOptions::default().unidiff_zero(ctx == 0);
@@ -379,7 +381,8 @@ fn git_generated_diffs_parse_and_apply() {
         .unwrap();
     assert!(out.status.success());
     let text = out.stdout;
-    let p = parse(&text).unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&text)));
+    let p =
+        parse_patch(&text).unwrap_or_else(|e| panic!("{e}\n{}", String::from_utf8_lossy(&text)));
     assert_eq!(p.to_bytes(), text);
     let s = String::from_utf8_lossy(&text);
     assert!(

@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use codethread_lang::{BudgetLimit, ParseBudget};
 use codethread_patch::{
-    diff_files, localize, parse, DiffOptions, FileChange, LocalizeError, LocalizeOptions, MemTree,
+    diff_files, localize, parse_patch, DiffOptions, FileChange, LocalizeError, LocalizeOptions,
+    MemTree,
 };
 use codethread_testkit::adversarial::new_file_patch;
 
@@ -25,7 +26,7 @@ fn unterminated_line(n: usize) -> String {
 fn an_image_over_the_parse_budget_names_its_file() {
     let budget = ParseBudget::default();
     for path in ["src/slow.cpp", "src/slow.c", "include/slow.hpp"] {
-        let p = parse(&new_file_patch(path, &unterminated_line(8000))).unwrap();
+        let p = parse_patch(&new_file_patch(path, &unterminated_line(8000))).unwrap();
         let t = Instant::now();
         let err = localize(
             &MemTree::new(),
@@ -46,7 +47,7 @@ fn an_image_over_the_parse_budget_names_its_file() {
         assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
     }
     // Small files pass under the same budget.
-    let p = parse(&new_file_patch("src/ok.cpp", "int g() { return 1; }\n")).unwrap();
+    let p = parse_patch(&new_file_patch("src/ok.cpp", "int g() { return 1; }\n")).unwrap();
     let loc = localize(
         &MemTree::new(),
         &p,

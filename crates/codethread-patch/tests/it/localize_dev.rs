@@ -4,7 +4,7 @@
 
 use crate::common::*;
 use codethread_patch::{
-    localize, parse, EditedFunction, FunctionStatus, Localization, LocalizeOptions,
+    localize, parse_patch, EditedFunction, FunctionStatus, Localization, LocalizeOptions,
 };
 use serde_json::{json, Value};
 
@@ -159,7 +159,7 @@ fn check_pack(dir: &std::path::Path) -> Vec<(String, String, bool, bool, String)
             .iter()
             .find(|e| e["instance_id"] == row["instance_id"])
             .unwrap();
-        let patch = parse(row["patch"].as_str().unwrap().as_bytes()).unwrap();
+        let patch = parse_patch(row["patch"].as_str().unwrap().as_bytes()).unwrap();
         let before = load_tree(&files.join("before"));
         let loc = localize(&before, &patch, &LocalizeOptions::with_hint(hint))
             .unwrap_or_else(|e| panic!("{id}: {e}"));
@@ -254,7 +254,12 @@ fn moved_functions_are_flagged_moved_unchanged() {
     let patch = b"diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -1,15 +1,15 @@\n+def b(x):\n+    y = x + 1\n+    return y\n+\n+\n def a():\n-    return 1\n+    return 10\n-\n-\n-def b(x):\n-    y = x + 1\n-    return y\n \n \n-def c():\n-    return 3\n-\n-\n def d():\n     return 4\n+\n+\n+def c():\n+    return 30\n";
     let mut tree = codethread_patch::MemTree::new();
     tree.insert(b"m.py".to_vec(), before.to_vec());
-    let loc = localize(&tree, &parse(patch).unwrap(), &LocalizeOptions::default()).unwrap();
+    let loc = localize(
+        &tree,
+        &parse_patch(patch).unwrap(),
+        &LocalizeOptions::default(),
+    )
+    .unwrap();
     let flag = |q: &str| {
         loc.targets
             .iter()
@@ -286,7 +291,12 @@ fn a_renamed_class_does_not_make_its_methods_targets() {
     let patch = b"diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -1,9 +1,6 @@\n-class Old:\n+class New:\n     def keep(self):\n         return 1\n \n     def edit(self):\n-        return 2\n-\n-    def gone(self):\n-        return 3\n+        return 20\n";
     let mut tree = codethread_patch::MemTree::new();
     tree.insert(b"m.py".to_vec(), before.to_vec());
-    let loc = localize(&tree, &parse(patch).unwrap(), &LocalizeOptions::default()).unwrap();
+    let loc = localize(
+        &tree,
+        &parse_patch(patch).unwrap(),
+        &LocalizeOptions::default(),
+    )
+    .unwrap();
     let ids = loc.target_ids();
     assert!(!ids.iter().any(|t| t.ends_with("Old.keep")), "{ids:?}");
     let status = |q: &str| {
@@ -302,7 +312,12 @@ fn a_renamed_class_does_not_make_its_methods_targets() {
     assert!(ids.iter().any(|t| t.ends_with("Old.edit")), "{ids:?}");
     // Moved into a renamed class with the diff showing its lines: moved, unchanged.
     let patch2 = b"diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -1,9 +1,9 @@\n-class Old:\n-    def keep(self):\n-        return 1\n+class New:\n+    def gone(self):\n+        return 3\n \n     def edit(self):\n         return 2\n \n-    def gone(self):\n-        return 3\n+    def keep(self):\n+        return 1\n";
-    let loc = localize(&tree, &parse(patch2).unwrap(), &LocalizeOptions::default()).unwrap();
+    let loc = localize(
+        &tree,
+        &parse_patch(patch2).unwrap(),
+        &LocalizeOptions::default(),
+    )
+    .unwrap();
     for q in ["Old.keep", "Old.gone"] {
         let t = loc
             .targets
@@ -342,7 +357,7 @@ fn chunked_localization_equals_whole_file_localization() {
             let hint = row["language"]
                 .as_str()
                 .and_then(codethread_lang::Lang::from_name);
-            let patch = parse(row["patch"].as_str().unwrap().as_bytes()).unwrap();
+            let patch = parse_patch(row["patch"].as_str().unwrap().as_bytes()).unwrap();
             let before = load_tree(&files.join("before"));
             let run = |chunks| {
                 let opts = LocalizeOptions::with_hint(hint).chunks(chunks);

@@ -2,7 +2,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use crate::common::*;
-use codethread_patch::{apply_to_dir, parse, synthesize_images, ApplyOptions, FileOp};
+use codethread_patch::{apply_to_dir, parse_patch, synthesize_images, ApplyOptions, FileOp};
 
 /// All 800 gold patches (and their 800 test patches) of SWE-bench Verified +
 /// Multilingual parse, and writing them back gives the exact input bytes.
@@ -21,7 +21,8 @@ fn swebench_gold_patches_round_trip() {
             let id = row["instance_id"].as_str().unwrap();
             for field in ["patch", "test_patch"] {
                 let text = row[field].as_str().unwrap();
-                let p = parse(text.as_bytes()).unwrap_or_else(|e| panic!("{id} {field}: {e}"));
+                let p =
+                    parse_patch(text.as_bytes()).unwrap_or_else(|e| panic!("{id} {field}: {e}"));
                 assert_eq!(p.to_bytes(), text.as_bytes(), "{id} {field}: round trip");
                 // Every `diff --git` line became one file diff, no more, no fewer.
                 let headers = text
@@ -66,7 +67,7 @@ fn dev_gold_patches_apply_exactly() {
     for (row, files) in insts {
         let id = row["instance_id"].as_str().unwrap();
         let text = row["patch"].as_str().unwrap();
-        let patch = parse(text.as_bytes()).unwrap_or_else(|e| panic!("{id}: {e}"));
+        let patch = parse_patch(text.as_bytes()).unwrap_or_else(|e| panic!("{id}: {e}"));
         assert_eq!(patch.to_bytes(), text.as_bytes(), "{id}: round trip");
         let before = load_tree(&files.join("before"));
         let after = load_tree(&files.join("after"));
@@ -117,7 +118,7 @@ fn dev_changed_lines_match_expected() {
             .iter()
             .find(|e| e["instance_id"] == row["instance_id"])
             .expect("expected row");
-        let patch = parse(row["patch"].as_str().unwrap().as_bytes()).unwrap();
+        let patch = parse_patch(row["patch"].as_str().unwrap().as_bytes()).unwrap();
         let mut t = load_tree(&files.join("before"));
         let rep = t.apply(&patch, &ApplyOptions::default()).unwrap();
         for ef in exp["files"].as_array().unwrap() {

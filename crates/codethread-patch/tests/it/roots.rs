@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use codethread_patch::{
-    apply_to_dir, localize_in_dir, parse, ApplyError, ApplyOptions, LocalizeOptions,
+    apply_to_dir, localize_in_dir, parse_patch, ApplyError, ApplyOptions, LocalizeOptions,
 };
 
 const PATCH: &[u8] =
@@ -33,7 +33,7 @@ fn a_missing_root_is_named_not_the_patch_file() {
         "{e}"
     );
     assert!(!e.contains("does not exist (file diff"), "{e}");
-    let p = parse(PATCH).unwrap();
+    let p = parse_patch(PATCH).unwrap();
     let e = apply_to_dir(&gone, &p, &ApplyOptions::default()).unwrap_err();
     assert!(
         matches!(&e, ApplyError::Root { root, .. } if root.ends_with("no-such-checkout")),

@@ -2,7 +2,7 @@
 //! the root is touched.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use codethread_patch::{apply_to_dir, parse, ApplyError, ApplyOptions, MemTree};
+use codethread_patch::{apply_to_dir, parse_patch, ApplyError, ApplyOptions, MemTree};
 
 fn create_patch(path: &str) -> Vec<u8> {
     format!("diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n@@ -0,0 +1 @@\n+owned\n").into_bytes()
@@ -22,14 +22,14 @@ fn traversal_absolute_and_git_dir_refused_on_disk() {
         "sub/.git/config",
         ".GIT/hooks/x",
     ] {
-        let p = parse(&create_patch(bad)).unwrap();
+        let p = parse_patch(&create_patch(bad)).unwrap();
         let e = apply_to_dir(&root, &p, &ApplyOptions::default()).unwrap_err();
         assert!(matches!(e, ApplyError::UnsafePath { .. }), "{bad}: {e}");
     }
     assert!(!tmp.path().join("escape.txt").exists());
     assert!(!root.join(".git/hooks/pre-commit").exists());
     // Absolute path through a rename header (rename names are not stripped).
-    let p = parse(b"diff --git a/ok.txt b/ok.txt\nsimilarity index 100%\nrename from ok.txt\nrename to /tmp/codethread-owned\n").unwrap();
+    let p = parse_patch(b"diff --git a/ok.txt b/ok.txt\nsimilarity index 100%\nrename from ok.txt\nrename to /tmp/codethread-owned\n").unwrap();
     let e = apply_to_dir(&root, &p, &ApplyOptions::default()).unwrap_err();
     assert!(
         matches!(
@@ -57,18 +57,20 @@ fn symlinks_never_written_through() {
     std::os::unix::fs::symlink(outside.join("secret"), root.join("file-link")).unwrap();
 
     // Directory symlink on the way.
-    let p = parse(&create_patch("link/new")).unwrap();
+    let p = parse_patch(&create_patch("link/new")).unwrap();
     let e = apply_to_dir(&root, &p, &ApplyOptions::default()).unwrap_err();
     assert!(matches!(e, ApplyError::Symlink { .. }), "{e}");
     assert!(!outside.join("new").exists());
 
     // Modifying an existing file through a symlink.
-    let p = parse(b"--- a/link/secret\n+++ b/link/secret\n@@ -1 +1 @@\n-secret\n+owned\n").unwrap();
+    let p = parse_patch(b"--- a/link/secret\n+++ b/link/secret\n@@ -1 +1 @@\n-secret\n+owned\n")
+        .unwrap();
     assert!(matches!(
         apply_to_dir(&root, &p, &ApplyOptions::default()),
         Err(ApplyError::Symlink { .. })
     ));
-    let p = parse(b"--- a/file-link\n+++ b/file-link\n@@ -1 +1 @@\n-secret\n+owned\n").unwrap();
+    let p =
+        parse_patch(b"--- a/file-link\n+++ b/file-link\n@@ -1 +1 @@\n-secret\n+owned\n").unwrap();
     assert!(matches!(
         apply_to_dir(&root, &p, &ApplyOptions::default()),
         Err(ApplyError::Symlink { .. })
@@ -79,7 +81,7 @@ fn symlinks_never_written_through() {
     );
 
     // A patch creating a symlink is refused on disk.
-    let p = parse(b"diff --git a/l b/l\nnew file mode 120000\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n+/etc/passwd\n\\ No newline at end of file\n").unwrap();
+    let p = parse_patch(b"diff --git a/l b/l\nnew file mode 120000\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n+/etc/passwd\n\\ No newline at end of file\n").unwrap();
     assert!(matches!(
         apply_to_dir(&root, &p, &ApplyOptions::default()),
         Err(ApplyError::Symlink { .. })
@@ -93,7 +95,7 @@ fn all_or_nothing_on_disk() {
     std::fs::write(tmp.path().join("a"), "1\n").unwrap();
     std::fs::write(tmp.path().join("b"), "2\n").unwrap();
     // First file applies, second does not: nothing may change.
-    let p = parse(b"--- a/a\n+++ b/a\n@@ -1 +1 @@\n-1\n+one\n--- a/b\n+++ b/b\n@@ -1 +1 @@\n-X\n+two\n--- /dev/null\n+++ b/c/new\n@@ -0,0 +1 @@\n+n\n").unwrap();
+    let p = parse_patch(b"--- a/a\n+++ b/a\n@@ -1 +1 @@\n-1\n+one\n--- a/b\n+++ b/b\n@@ -1 +1 @@\n-X\n+two\n--- /dev/null\n+++ b/c/new\n@@ -0,0 +1 @@\n+n\n").unwrap();
     let e = apply_to_dir(tmp.path(), &p, &ApplyOptions::default()).unwrap_err();
     assert!(
         matches!(&e, ApplyError::HunkFailed { path, hunk: 1, .. } if path == "b"),
@@ -115,7 +117,7 @@ fn all_or_nothing_on_disk() {
 #[test]
 fn memtree_refuses_the_same() {
     for bad in ["../../etc/x", ".git/hooks/post-checkout"] {
-        let p = parse(&create_patch(bad)).unwrap();
+        let p = parse_patch(&create_patch(bad)).unwrap();
         let mut t = MemTree::new();
         assert!(t.apply(&p, &ApplyOptions::default()).is_err());
         assert!(t.files.is_empty());
@@ -140,7 +142,7 @@ fn temporary_names_cannot_be_planted() {
         #[cfg(not(unix))]
         std::fs::write(&planted, "").unwrap();
     }
-    let p = parse(b"--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n").unwrap();
+    let p = parse_patch(b"--- a/m.py\n+++ b/m.py\n@@ -1 +1 @@\n-x = 1\n+x = 2\n").unwrap();
     apply_to_dir(&root, &p, &ApplyOptions::default()).unwrap();
     assert_eq!(
         std::fs::read_to_string(root.join("m.py")).unwrap(),

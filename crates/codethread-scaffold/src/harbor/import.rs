@@ -126,7 +126,7 @@ fn check_diff(file: &Path, patch: &[u8]) -> Result<(), String> {
     if patch.iter().all(u8::is_ascii_whitespace) {
         return Ok(());
     }
-    let p = codethread_patch::parse(patch)
+    let p = codethread_patch::parse_patch(patch)
         .map_err(|e| format!("{}: not a diff: {e}", file.display()))?;
     for path in p.touched_paths() {
         if let Err(why) = codethread_patch::check_path(&path) {

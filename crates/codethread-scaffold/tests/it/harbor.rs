@@ -470,7 +470,7 @@ fn apply(t: &MemTree, patch: &[u8]) -> MemTree {
     let mut t = t.clone();
     if !patch.iter().all(u8::is_ascii_whitespace) {
         t.apply(
-            &codethread_patch::parse(patch).unwrap(),
+            &codethread_patch::parse_patch(patch).unwrap(),
             &ApplyOptions::default(),
         )
         .unwrap();
@@ -1316,7 +1316,7 @@ fn singularity_tasks_name_prebuilt_images_harbor_accepts() {
             let b =
                 codethread_chain::lang::io::read_tree_nofollow(&p.sif_dataset.join(rel), u64::MAX)
                     .unwrap();
-            let strip = |t: Vec<codethread_chain::lang::io::TreeFile>| {
+            let strip = |t: Vec<codethread_chain::lang::io::WalkedFile>| {
                 t.into_iter()
                     .filter(|f| f.rel != b"task.toml")
                     .collect::<Vec<_>>()

@@ -280,7 +280,7 @@ fn apply(t: &MemTree, patch: &[u8]) -> MemTree {
     let mut t = t.clone();
     if !patch.iter().all(u8::is_ascii_whitespace) {
         t.apply(
-            &codethread_patch::parse(patch).unwrap(),
+            &codethread_patch::parse_patch(patch).unwrap(),
             &ApplyOptions::default(),
         )
         .unwrap();
