@@ -785,3 +785,87 @@ fn options_structs_are_non_exhaustive() {
         bad.join("\n")
     );
 }
+
+/// `code` (from [`code_only`]) with every `#[cfg(test)]` item blanked: test
+/// code may use `std::fs` freely.
+fn without_test_items(code: &str) -> String {
+    let mut out = code.as_bytes().to_vec();
+    let mut from = 0;
+    while let Some(p) = code[from..].find("#[cfg(test)]") {
+        let at = from + p;
+        let Some(open) = code[at..].find('{').map(|o| at + o) else {
+            break;
+        };
+        let end = matching_brace(code.as_bytes(), open).min(out.len());
+        for c in out.iter_mut().take(end).skip(at) {
+            if *c != b'\n' {
+                *c = b' ';
+            }
+        }
+        from = end;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Invariant 11: library code reads and writes files through
+/// `codethread_lang::io` (regular files only, under a limit, written
+/// atomically and never through a link). A direct `std::fs` read or write,
+/// `File::open`/`create` or `OpenOptions` lives only in the files
+/// ARCHITECTURE.md lists, each with its reason.
+#[test]
+fn direct_file_io_lives_in_the_listed_files() {
+    let listed: BTreeSet<String> = tidy_block(&architecture(), "direct file io")
+        .into_iter()
+        .map(|l| l.split_whitespace().next().unwrap().to_string())
+        .collect();
+    let calls = [
+        "fs::read(",
+        "fs::read_to_string(",
+        "fs::write(",
+        "File::open(",
+        "File::create(",
+        "OpenOptions::new(",
+    ];
+    let mut outside = Vec::new();
+    let mut seen = BTreeSet::new();
+    for src in source_roots() {
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        for f in files {
+            let rel = f
+                .strip_prefix(root())
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            if rel == "crates/codethread-lang/src/io.rs"
+                || rel.starts_with("crates/codethread-testkit/")
+            {
+                continue;
+            }
+            let code = without_test_items(&code_only(&std::fs::read_to_string(&f).unwrap()));
+            let hits: Vec<usize> = calls
+                .iter()
+                .flat_map(|c| code.match_indices(c).map(|(i, _)| i))
+                .collect();
+            if hits.is_empty() {
+                continue;
+            }
+            seen.insert(rel.clone());
+            if !listed.contains(&rel) {
+                for h in hits {
+                    outside.push(format!("{rel}:{}", line_of(&code, h)));
+                }
+            }
+        }
+    }
+    assert!(
+        outside.is_empty(),
+        "direct file I/O outside the files ARCHITECTURE.md lists (use codethread_lang::io, \
+         or list the file with a reason): {outside:?}"
+    );
+    let stale: Vec<_> = listed.difference(&seen).collect();
+    assert!(
+        stale.is_empty(),
+        "ARCHITECTURE.md lists files without direct file I/O: {stale:?}"
+    );
+}
