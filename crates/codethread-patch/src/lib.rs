@@ -4,7 +4,7 @@
 //! (gold patches, untrusted agent patches, PR0 stubbing patches, stacked
 //! PR1 + PR2 patches):
 //!
-//! - [`parse`]: bytes (not necessarily UTF-8; CRLF, quoted paths, binary
+//! - [`parse_patch`]: bytes (not necessarily UTF-8; CRLF, quoted paths, binary
 //!   markers, renames, modes) to a [`Patch`]; [`Patch::to_bytes`] writes the
 //!   input back byte for byte. Malformed input is a typed [`ParseError`]
 //!   naming the line.

@@ -15,7 +15,7 @@ pub fn parse_patch(input: &[u8]) -> Result<Patch, ParseError> {
     parse_with_strip(input, 1)
 }
 
-/// [`parse`] with another `-p` strip level for the `---`/`+++` and
+/// [`parse_patch`] with another `-p` strip level for the `---`/`+++` and
 /// `diff --git` names: 0 for svn-style diffs without `a/`/`b/` prefixes
 /// (`rename`/`copy` names are never stripped, as in git).
 pub fn parse_with_strip(input: &[u8], strip: usize) -> Result<Patch, ParseError> {
