@@ -357,11 +357,16 @@ fn line_of(code: &str, at: usize) -> usize {
     code[..at].bytes().filter(|&c| c == b'\n').count() + 1
 }
 
-#[test]
-fn exhaustive_language_matches_live_in_the_listed_files() {
-    let variants = lang_variants();
-    assert!(variants.len() >= 11, "Lang variants read: {variants:?}");
-    let listed: BTreeSet<String> = tidy_block(&architecture(), "language matches")
+/// The check behind the two "lives only in the listed files" invariants:
+/// `hits(rel, code)` gives the offsets of what is looked for in one source
+/// file (`code` from [`code_only`]); every file with a hit must be in the
+/// ARCHITECTURE.md block `block`, and every file listed there must have one.
+/// Returns (hits outside the list as `file:line`, listed files without a hit).
+fn listed_files_check(
+    block: &str,
+    hits: impl Fn(&str, &str) -> Vec<usize>,
+) -> (Vec<String>, Vec<String>) {
+    let listed: BTreeSet<String> = tidy_block(&architecture(), block)
         .into_iter()
         .map(|l| l.split_whitespace().next().unwrap().to_string())
         .collect();
@@ -377,24 +382,34 @@ fn exhaustive_language_matches_live_in_the_listed_files() {
                 .to_string_lossy()
                 .replace('\\', "/");
             let code = code_only(&std::fs::read_to_string(&f).unwrap());
-            let hits = exhaustive_lang_matches(&code, &variants);
-            if hits.is_empty() {
+            let found = hits(&rel, &code);
+            if found.is_empty() {
                 continue;
             }
             seen.insert(rel.clone());
             if !listed.contains(&rel) {
-                for h in hits {
+                for h in found {
                     outside.push(format!("{rel}:{}", line_of(&code, h)));
                 }
             }
         }
     }
+    let stale = listed.difference(&seen).cloned().collect();
+    (outside, stale)
+}
+
+#[test]
+fn exhaustive_language_matches_live_in_the_listed_files() {
+    let variants = lang_variants();
+    assert!(variants.len() >= 11, "Lang variants read: {variants:?}");
+    let (outside, stale) = listed_files_check("language matches", |_, code| {
+        exhaustive_lang_matches(code, &variants)
+    });
     assert!(
         outside.is_empty(),
         "a match over every Lang variant outside the files ARCHITECTURE.md lists \
          (make it a table row, or list the file with a reason): {outside:?}"
     );
-    let stale: Vec<_> = listed.difference(&seen).collect();
     assert!(
         stale.is_empty(),
         "ARCHITECTURE.md lists files without a match over every Lang variant: {stale:?}"
@@ -814,10 +829,6 @@ fn without_test_items(code: &str) -> String {
 /// ARCHITECTURE.md lists, each with its reason.
 #[test]
 fn direct_file_io_lives_in_the_listed_files() {
-    let listed: BTreeSet<String> = tidy_block(&architecture(), "direct file io")
-        .into_iter()
-        .map(|l| l.split_whitespace().next().unwrap().to_string())
-        .collect();
     let calls = [
         "fs::read(",
         "fs::read_to_string(",
@@ -826,44 +837,23 @@ fn direct_file_io_lives_in_the_listed_files() {
         "File::create(",
         "OpenOptions::new(",
     ];
-    let mut outside = Vec::new();
-    let mut seen = BTreeSet::new();
-    for src in source_roots() {
-        let mut files = Vec::new();
-        rust_files(&src, &mut files);
-        for f in files {
-            let rel = f
-                .strip_prefix(root())
-                .unwrap()
-                .to_string_lossy()
-                .replace('\\', "/");
-            if rel == "crates/codethread-lang/src/io.rs"
-                || rel.starts_with("crates/codethread-testkit/")
-            {
-                continue;
-            }
-            let code = without_test_items(&code_only(&std::fs::read_to_string(&f).unwrap()));
-            let hits: Vec<usize> = calls
-                .iter()
-                .flat_map(|c| code.match_indices(c).map(|(i, _)| i))
-                .collect();
-            if hits.is_empty() {
-                continue;
-            }
-            seen.insert(rel.clone());
-            if !listed.contains(&rel) {
-                for h in hits {
-                    outside.push(format!("{rel}:{}", line_of(&code, h)));
-                }
-            }
+    let (outside, stale) = listed_files_check("direct file io", |rel, code| {
+        if rel == "crates/codethread-lang/src/io.rs"
+            || rel.starts_with("crates/codethread-testkit/")
+        {
+            return Vec::new();
         }
-    }
+        let code = without_test_items(code);
+        calls
+            .iter()
+            .flat_map(|c| code.match_indices(c).map(|(i, _)| i))
+            .collect()
+    });
     assert!(
         outside.is_empty(),
         "direct file I/O outside the files ARCHITECTURE.md lists (use codethread_lang::io, \
          or list the file with a reason): {outside:?}"
     );
-    let stale: Vec<_> = listed.difference(&seen).collect();
     assert!(
         stale.is_empty(),
         "ARCHITECTURE.md lists files without direct file I/O: {stale:?}"
