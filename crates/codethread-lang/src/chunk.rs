@@ -1452,17 +1452,118 @@ fn line_starts(source: &[u8]) -> Vec<usize> {
 }
 
 /// A PHP file's opening tag, when the file is one block of PHP code: it
-/// starts with `<?php` and a blank, and holds no `?>` but at its end (a
-/// chunk of it read after the tag reads as the whole file reads it).
+/// starts with `<?php` and a blank, and closes PHP mode nowhere but at its
+/// end (a chunk of it read after the tag reads as the whole file reads it).
+/// A `?>` inside a string, a heredoc or nowdoc, or a block comment does not
+/// close PHP mode (PHP's lexer); one in a line comment does.
 fn php_head(source: &[u8]) -> Option<usize> {
     let tag = source.get(..5)?;
     if !tag.eq_ignore_ascii_case(b"<?php") || !source.get(5)?.is_ascii_whitespace() {
         return None;
     }
-    let body = source.get(5..)?;
-    let trimmed = body.trim_ascii_end();
-    let body = trimmed.strip_suffix(b"?>").unwrap_or(trimmed);
-    (!body.windows(2).any(|w| w == b"?>")).then_some(5)
+    let trimmed = source.trim_ascii_end();
+    let end = trimmed
+        .strip_suffix(b"?>")
+        .map_or(trimmed.len(), <[u8]>::len);
+    match php_close_tag(source, 5, end) {
+        None => Some(5),
+        Some(_) => None,
+    }
+}
+
+/// The first `?>` of `source[from..end]` that closes PHP mode: outside
+/// strings, heredocs and nowdocs and block comments (PHP's lexer). A file
+/// this scan cannot follow (an unterminated string or heredoc) is reported
+/// as closing at `end`, so it is read whole.
+fn php_close_tag(source: &[u8], from: usize, end: usize) -> Option<usize> {
+    let b = source.get(..end)?;
+    let mut i = from;
+    while i < b.len() {
+        match b[i] {
+            b'?' if b.get(i + 1) == Some(&b'>') => return Some(i),
+            q @ (b'\'' | b'"' | b'`') => {
+                // A quoted string: `\` escapes the next byte.
+                let mut j = i + 1;
+                loop {
+                    match b.get(j) {
+                        None => return Some(end),
+                        Some(&c) if c == q => break,
+                        Some(b'\\') => j += 2,
+                        Some(_) => j += 1,
+                    }
+                }
+                i = j + 1;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                let Some(close) = b[i + 2..].windows(2).position(|w| w == b"*/") else {
+                    return Some(end);
+                };
+                i += 2 + close + 2;
+            }
+            b'#' | b'/' if b[i] == b'#' || b.get(i + 1) == Some(&b'/') => {
+                // A line comment: it ends at the line's end or at `?>`.
+                if b[i] == b'#' && b.get(i + 1) == Some(&b'[') {
+                    // An attribute (`#[...]`), not a comment.
+                    i += 2;
+                    continue;
+                }
+                while i < b.len() && b[i] != b'\n' {
+                    if b[i] == b'?' && b.get(i + 1) == Some(&b'>') {
+                        return Some(i);
+                    }
+                    i += 1;
+                }
+            }
+            b'<' if b[i..].starts_with(b"<<<") => {
+                // A heredoc or nowdoc: `<<<ID`, `<<<"ID"` or `<<<'ID'`, up to
+                // a line that starts (after blanks) with ID.
+                let mut j = i + 3;
+                while matches!(b.get(j), Some(b' ' | b'\t')) {
+                    j += 1;
+                }
+                let quoted = matches!(b.get(j), Some(b'"' | b'\''));
+                j += usize::from(quoted);
+                let id_start = j;
+                while b
+                    .get(j)
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_' || *c >= 0x80)
+                {
+                    j += 1;
+                }
+                let id = &b[id_start..j];
+                if id.is_empty() {
+                    i += 3;
+                    continue;
+                }
+                // The body starts on the next line.
+                let Some(nl) = b[j..].iter().position(|&c| c == b'\n') else {
+                    return Some(end);
+                };
+                let mut k = j + nl + 1;
+                loop {
+                    if k >= b.len() {
+                        return Some(end);
+                    }
+                    let line_end = b[k..]
+                        .iter()
+                        .position(|&c| c == b'\n')
+                        .map_or(b.len(), |p| k + p);
+                    let line = b[k..line_end].trim_ascii_start();
+                    if line.starts_with(id)
+                        && !line
+                            .get(id.len())
+                            .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_' || *c >= 0x80)
+                    {
+                        i = line_end.min(b.len());
+                        break;
+                    }
+                    k = line_end + 1;
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    None
 }
 
 /// Node kinds that hold top-level declarations without being a scope of
@@ -1981,6 +2082,37 @@ mod tests {
             let n = same_nodes(lang, src.into_bytes(), small(1_000));
             assert!(n > 10, "{lang}: {n} chunks");
         }
+    }
+
+    /// Issue 31: a PHP file whose `?>` stand in strings, heredocs, nowdocs
+    /// and block comments is one block of code and is chunked; a `?>` in
+    /// code or in a line comment closes PHP mode, and such a file is not.
+    #[test]
+    fn php_close_tags_in_strings_do_not_end_the_block() {
+        let fun = |i: usize| {
+            format!(
+                "function f{i}($a) {{\n    $s = '?>' . \"?>\" . `echo ?>`;\n    /* ?> */\n    $h = <<<EOT\n  a ?> b\n  EOT;\n    $n = <<<'NOW'\nx ?> y\nNOW;\n    return $a + {i};\n}}\n\n"
+            )
+        };
+        let src = format!("<?php\n\n{}", (0..300).map(fun).collect::<String>());
+        assert_eq!(php_head(src.as_bytes()), Some(5));
+        let n = same_nodes(Lang::Php, src.into_bytes(), small(1_000));
+        assert!(n > 10, "{n} chunks");
+        for closing in [
+            "<?php\n$a = 1; ?>\n<p>html</p>\n<?php $b = 2;\n",
+            "<?php\n$a = 1; // done ?> <p>html</p>\n",
+            "<?php\n$a = 1; # done ?> <p>html</p>\n",
+            "<?php\n$s = 'unterminated ?>\n",
+            "<?php\n/* unterminated ?>\n",
+            "<?php\n$h = <<<EOT\nno end ?>\n",
+        ] {
+            assert_eq!(php_head(closing.as_bytes()), None, "{closing:?}");
+        }
+        // Only a trailing `?>` (and blanks after it) is allowed.
+        assert_eq!(
+            php_head(b"<?php\n$a = ['#[x]' => 1];\n#[Attr]\nfunction f() {}\n?>\n"),
+            Some(5)
+        );
     }
 
     /// Issue 31: a chunk of a C or C++ file masks the macros the whole file
