@@ -501,13 +501,21 @@ fn apply_hunks(
             .filter(|(_, k)| k.is_none_or(|k| k >= lead_cut && k < pre.len() - trail_cut))
             .copied()
             .collect();
-        // Record removed pre-image lines (the matched lines not kept).
-        let kept: Vec<usize> = post_used
+        // Record removed pre-image lines (the matched lines not kept): one
+        // flag per line of the hunk, never a search per line (a hunk that
+        // spans the whole file, as when every function's edit merges into
+        // one, was quadratic in its lines).
+        let mut kept = vec![false; pre_used];
+        for k in post_used
             .iter()
             .filter_map(|(_, k)| k.map(|k| k - lead_cut))
-            .collect();
-        for k in 0..pre_used {
-            if !kept.contains(&k) {
+        {
+            if let Some(slot) = kept.get_mut(k) {
+                *slot = true;
+            }
+        }
+        for (k, &keep) in kept.iter().enumerate() {
+            if !keep {
                 if let Origin::Before(n) = img[at + k].origin {
                     removed.push(n);
                 }
