@@ -418,3 +418,27 @@ fn git_generated_diffs_parse_and_apply() {
     t.apply(&no_copy, &rev).unwrap();
     assert_eq!(t, base);
 }
+
+/// A file large enough that its line diff is cut at unique lines first
+/// (over 20,000 lines on both sides), edited all over, with lines removed,
+/// added and moved: git applies the diff with the same result.
+#[test]
+fn a_large_file_diff_cut_at_anchors_applies_with_git() {
+    let before: String = (0..6000)
+        .map(|i| format!("def f{i}(a):\n    x = a\n    if x:\n        return 1\n    return -x\n\n"))
+        .collect();
+    let after: String = before
+        .split_inclusive("\n\n")
+        .enumerate()
+        .map(|(i, f)| match i % 3 {
+            0 => f.replace("    return -x\n", "    return -x - 1\n"),
+            1 => f.replace("    x = a\n", ""),
+            _ => f.replace("    if x:\n", "    y = 2\n    if x:\n"),
+        })
+        .chain(std::iter::once("def moved():\n    return 0\n".to_string()))
+        .collect();
+    let b = tree(&[(b"big.py", before.as_bytes())]);
+    let a = tree(&[(b"big.py", after.as_bytes())]);
+    check_with_git(&b, &a);
+    check_with_git(&a, &b);
+}
