@@ -119,15 +119,15 @@ static C: PaperTables = PaperTables::Tree(TreeTables {
 // lizard 1.24.3, CCN only.
 static CPP: PaperTables = PaperTables::Lizard(LizardTables {
     tool: "lizard 1.24.3",
-    reader: &lizard::tables::CPP,
+    reader: &crate::lizard::tables::CPP,
 });
 static RUBY: PaperTables = PaperTables::Lizard(LizardTables {
     tool: "lizard 1.24.3",
-    reader: &lizard::tables::RUBY,
+    reader: &crate::lizard::tables::RUBY,
 });
 static PHP: PaperTables = PaperTables::Lizard(LizardTables {
     tool: "lizard 1.24.3",
-    reader: &lizard::tables::PHP,
+    reader: &crate::lizard::tables::PHP,
 });
 
 /// One row per language (`codethread_lang::PerLang`: a missing or

@@ -1,11 +1,11 @@
 //! lizard's PHP reader: functions opened at their `(` (so the signature's
 //! conditions count), bodies closed by brace level, `Class::method` names.
 
-use super::Context;
+use crate::Context;
 
 /// The words the PHP reader acts on.
 #[derive(Debug)]
-pub(crate) struct PhpTable {
+pub struct PhpTable {
     /// Skipped up to the next `;` (`use` statements).
     pub use_word: &'static [u8],
     /// Names the methods after it `Class::m` until its braces close.
@@ -43,7 +43,7 @@ enum S {
 }
 
 /// The running PHP reader.
-pub(crate) struct Php {
+pub struct Php {
     table: &'static PhpTable,
     s: S,
     function_name: Vec<u8>,

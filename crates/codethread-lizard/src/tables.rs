@@ -1,13 +1,13 @@
 //! The lizard reader's language tables (lizard 1.24.3's rules as data).
 
-use crate::lizard::clike::CLikeTable;
-use crate::lizard::php::PhpTable;
-use crate::lizard::ruby::RubyTable;
-use crate::lizard::tokens::{Rule, TokenTable};
-use crate::lizard::{Comments, LizardLang, Machine, Preprocess};
+use crate::clike::CLikeTable;
+use crate::php::PhpTable;
+use crate::ruby::RubyTable;
+use crate::tokens::{Rule, TokenTable};
+use crate::{Comments, LizardLang, Machine, Preprocess};
 
 /// C and C++ (lizard's `.c .cpp .cc .cxx .h .hh .hpp` reader).
-pub(crate) static CPP: LizardLang = LizardLang {
+pub static CPP: LizardLang = LizardLang {
     tokens: &TokenTable {
         extra: &[Rule::RawString, Rule::Float],
         interpolation: false,
@@ -26,7 +26,7 @@ pub(crate) static CPP: LizardLang = LizardLang {
 };
 
 /// Ruby.
-pub(crate) static RUBY: LizardLang = LizardLang {
+pub static RUBY: LizardLang = LizardLang {
     tokens: &TokenTable {
         extra: &[
             Rule::HashComment,
@@ -62,7 +62,7 @@ pub(crate) static RUBY: LizardLang = LizardLang {
 };
 
 /// PHP.
-pub(crate) static PHP: LizardLang = LizardLang {
+pub static PHP: LizardLang = LizardLang {
     tokens: &TokenTable {
         extra: &[
             Rule::Sigil,

@@ -2,11 +2,11 @@
 //! function recognition (names, parameters, signature, body), the nesting
 //! stack (braces, namespaces, classes) and the rvalue-reference take-back.
 
-use super::Context;
+use crate::Context;
 
 /// The words the C-family reader acts on.
 #[derive(Debug)]
-pub(crate) struct CLikeTable {
+pub struct CLikeTable {
     /// Keywords opening a named scope (`struct`, `class`, `namespace`, `union`).
     pub scope_words: &'static [&'static [u8]],
     /// Tokens that end a scope name (the name is the tokens before the first one).
@@ -62,7 +62,7 @@ enum R {
 }
 
 /// The running C/C++ reader.
-pub(crate) struct CLike {
+pub struct CLike {
     table: &'static CLikeTable,
     s: S,
     s_br: i64,

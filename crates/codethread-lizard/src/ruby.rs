@@ -6,11 +6,11 @@
 //! machine with the levels as an explicit stack (any nesting depth), so a
 //! token is offered to the innermost level and the exits unwind outward.
 
-use super::Context;
+use crate::Context;
 
 /// The words the Ruby-like reader acts on.
 #[derive(Debug)]
-pub(crate) struct RubyTable {
+pub struct RubyTable {
     /// Starts a function.
     pub def: &'static [u8],
     /// Starts a test-style block function named after the token before its
@@ -72,7 +72,7 @@ impl Level {
 }
 
 /// The running Ruby-like reader.
-pub(crate) struct Ruby {
+pub struct Ruby {
     table: &'static RubyTable,
     levels: Vec<Level>,
     /// The previous token.

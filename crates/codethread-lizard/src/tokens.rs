@@ -16,12 +16,12 @@ use std::collections::{HashMap, VecDeque};
 
 /// A token: a slice of the source, or text lizard builds (Ruby's cut
 /// interpolated strings, PHP's outside-of-code text).
-pub(crate) type Tok<'a> = Cow<'a, [u8]>;
+pub type Tok<'a> = Cow<'a, [u8]>;
 
 /// A token rule a language puts before the common ones (each is one
 /// alternative of lizard's token expression).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Rule {
+pub enum Rule {
     /// `#` up to the end of the line (a script-language comment).
     HashComment,
     /// The literal at the start of a line (Ruby `=begin`, `=end`).
@@ -56,7 +56,7 @@ pub(crate) enum Rule {
 
 /// The tokenizer part of a language table.
 #[derive(Debug)]
-pub(crate) struct TokenTable {
+pub struct TokenTable {
     /// Rules tried after `/* … */` and before the common rules, in order.
     pub extra: &'static [Rule],
     /// A double-quoted string token holding `#{` is cut there: the part
@@ -117,7 +117,7 @@ fn char_at(s: &[u8], p: usize, end: usize) -> usize {
 }
 
 /// Decode the UTF-8 character at `p`.
-pub(crate) fn decode(s: &[u8], p: usize, end: usize) -> Option<(char, usize)> {
+pub fn decode(s: &[u8], p: usize, end: usize) -> Option<(char, usize)> {
     let b = *s.get(p)?;
     let n = match b {
         0xc2..=0xdf => 2,
@@ -215,7 +215,7 @@ impl RegexMemo {
 
 /// The tokenizer: raw tokens of lizard's expression, the `#` macro merge of
 /// its span reader, and the language's restarts.
-pub(crate) struct Tokenizer<'a> {
+pub struct Tokenizer<'a> {
     src: &'a [u8],
     table: &'static TokenTable,
     pos: usize,
@@ -246,7 +246,7 @@ pub(crate) struct Tokenizer<'a> {
 
 impl<'a> Tokenizer<'a> {
     /// A tokenizer over `src` (already newline-normalized).
-    pub(crate) fn new(src: &'a [u8], table: &'static TokenTable) -> Self {
+    pub fn new(src: &'a [u8], table: &'static TokenTable) -> Self {
         let mut t = Tokenizer {
             src,
             table,
@@ -330,7 +330,7 @@ impl<'a> Tokenizer<'a> {
     }
 
     /// The next token, or `None` at the end.
-    pub(crate) fn next_token(&mut self) -> Option<Tok<'a>> {
+    pub fn next_token(&mut self) -> Option<Tok<'a>> {
         loop {
             if let Some(t) = self.out.pop_front() {
                 return Some(t);
