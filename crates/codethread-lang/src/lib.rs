@@ -46,6 +46,10 @@
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
+/// Safe file input and output for every crate (the `codethread-io` crate,
+/// re-exported: `codethread_lang::io::read_regular`, ...).
+pub use codethread_io as io;
+
 mod cfamily;
 mod chunk;
 mod file;
@@ -54,7 +58,6 @@ mod flat;
 mod generated;
 mod index;
 mod info;
-pub mod io;
 mod kinds;
 mod lang;
 mod literals;

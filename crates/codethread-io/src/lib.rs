@@ -1,4 +1,5 @@
-//! Safe file input and output for every crate and tool of codethread.
+//! Safe file input and output for every crate and tool of codethread
+//! (re-exported by codethread-lang as `codethread_lang::io`).
 //!
 //! Inputs come from untrusted trees (agent outputs, benchmark snapshots,
 //! harness logs) and outputs go into directories a user may share, so one
@@ -23,7 +24,7 @@
 //!   directory below a root without passing through a planted link.
 //!
 //! ```
-//! use codethread_lang::io::{read_regular, write_atomic, DEFAULT_MAX_FILE_BYTES};
+//! use codethread_io::{read_regular, write_atomic, DEFAULT_MAX_FILE_BYTES};
 //!
 //! let dir = std::env::temp_dir().join(format!("ct-doc-io-{}", std::process::id()));
 //! std::fs::create_dir_all(&dir).unwrap();
@@ -35,6 +36,11 @@
 //! assert!(err.to_string().contains("not a regular file"));
 //! std::fs::remove_dir_all(&dir).unwrap();
 //! ```
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
 
 use std::fs::{File, OpenOptions};
 use std::hash::{BuildHasher, Hasher};
@@ -52,7 +58,7 @@ pub const DEFAULT_MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
 /// [`DEFAULT_MAX_FILE_BYTES`]; the examples set it from `--max-file-bytes`.
 ///
 /// ```
-/// use codethread_lang::io::{SourceLimits, DEFAULT_MAX_FILE_BYTES};
+/// use codethread_io::{SourceLimits, DEFAULT_MAX_FILE_BYTES};
 /// assert_eq!(SourceLimits::default().max_file_bytes, DEFAULT_MAX_FILE_BYTES);
 /// assert_eq!(SourceLimits::with_max_file_bytes(16).max_file_bytes, 16);
 /// ```
