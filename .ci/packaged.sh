@@ -18,7 +18,11 @@ cargo package --workspace --no-verify --allow-dirty --quiet
 pkg="$target/package"
 for f in "$pkg"/*.crate; do
   rm -rf "${f%.crate}"
-  tar -xzf "$f" -C "$pkg"
+  # -m: the files get the time of extraction. With the archive's times, a
+  # package at the same path as an earlier build's looked fresh to cargo,
+  # which reused the earlier build's artifacts (a CI run compiled a test
+  # against an old codethread-testkit without `file_shapes`).
+  tar -xzmf "$f" -C "$pkg"
 done
 crates=(codethread-testkit codethread-io codethread-lang codethread-lizard codethread-patch codethread-skeleton codethread-metrics codethread-bench codethread-llm codethread-chain codethread-scaffold codethread-sandbox codethread-analysis)
 patch_args=()
