@@ -83,7 +83,7 @@ pub use jaccard::{
 pub use localize::{
     is_source_path, localize, localize_keeping, EditedFunction, FileEdit, FunctionStatus,
     KeptImage, KeptImages, Localization, LocalizeError, LocalizeOptions, NegativeCase,
-    LISTED_DEPTH,
+    KEPT_TREE_SOURCE_BYTES, LISTED_DEPTH,
 };
 pub use model::*;
 pub use normalize::{compose, to_git_format, ComposeError};

@@ -569,7 +569,17 @@ impl<'s> Image<'s> {
                     },
                 },
             )?;
-        if let (Some(images), Some(image)) = (keep, image) {
+        if let (Some(images), Some(mut image)) = (keep, image) {
+            // Trees are kept up to KEPT_TREE_SOURCE_BYTES of source in all
+            // (a tree takes tens of times its source): beyond, only the
+            // index is kept and the caller parses that file again.
+            let held: usize = images
+                .values()
+                .filter_map(|k| k.file.as_ref().map(|f| f.source.len()))
+                .sum();
+            if held.saturating_add(source.len()) > KEPT_TREE_SOURCE_BYTES {
+                image.file = None;
+            }
             images.entry(path.to_string()).or_insert(image);
         }
         let Kept { mut funcs, up } = kept;
@@ -1029,9 +1039,16 @@ pub fn localize(
     localize_in(before, patch, options, None)
 }
 
+/// How much source [`localize_keeping`] keeps trees of, in all: 2 MB (a
+/// tree takes tens of times its source, so a patch over many large files
+/// would otherwise hold all their trees at once).
+pub const KEPT_TREE_SOURCE_BYTES: usize = 2_000_000;
+
 /// [`localize`], keeping every source pre-image as it was read
-/// ([`KeptImage`]: its index, and its tree when parsed whole), so that a
-/// caller that goes on to stub the targets parses no pre-image again.
+/// ([`KeptImage`]: its index, and its tree when parsed whole, up to
+/// [`KEPT_TREE_SOURCE_BYTES`] of source in all), so that a caller that goes
+/// on to stub the targets parses no pre-image again (a file whose tree was
+/// not kept is parsed again).
 pub fn localize_keeping(
     before: &MemTree,
     patch: &Patch,

@@ -212,3 +212,41 @@ fn writing_a_diff_of_every_function_is_linear() {
         assert_eq!(tree.get(b"m.py"), Some(before.as_bytes()), "n = {n}");
     }
 }
+
+/// The pre-images localization keeps for the PR0 step hold trees of at
+/// most `KEPT_TREE_SOURCE_BYTES` of source in all (a tree takes tens of
+/// times its source); every image keeps its index.
+#[test]
+fn kept_trees_are_bounded() {
+    use codethread_patch::{localize_keeping, KEPT_TREE_SOURCE_BYTES};
+    let before = many_python_functions(6000); // about 700 KB, parsed whole
+    assert!(before.len() * 4 > KEPT_TREE_SOURCE_BYTES && before.len() < 1_000_000);
+    let after = before.replace("    return -x\n", "    return -x - 1\n");
+    let names: Vec<String> = (0..4).map(|i| format!("m{i}.py")).collect();
+    let changes: Vec<codethread_patch::FileChange<'_>> = names
+        .iter()
+        .map(|n| {
+            codethread_patch::FileChange::new(
+                n.as_bytes(),
+                Some(before.as_bytes()),
+                Some(after.as_bytes()),
+            )
+        })
+        .collect();
+    let patch =
+        codethread_patch::diff_files(&changes, &codethread_patch::DiffOptions::default()).unwrap();
+    let mut tree = MemTree::new();
+    for n in &names {
+        tree.insert(n.as_bytes().to_vec(), before.clone().into_bytes());
+    }
+    let (loc, images) = localize_keeping(&tree, &patch, &LocalizeOptions::default()).unwrap();
+    assert_eq!(loc.targets.len(), 4 * 6000);
+    assert_eq!(images.len(), 4);
+    let held: usize = images
+        .values()
+        .filter_map(|k| k.file.as_ref().map(|f| f.source.len()))
+        .sum();
+    assert!(held > 0 && held <= KEPT_TREE_SOURCE_BYTES, "{held} bytes of trees kept");
+    assert!(images.values().any(|k| k.file.is_none()));
+    assert!(images.values().all(|k| k.functions.len() >= 6000));
+}
