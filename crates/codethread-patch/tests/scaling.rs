@@ -246,7 +246,10 @@ fn kept_trees_are_bounded() {
         .values()
         .filter_map(|k| k.file.as_ref().map(|f| f.source.len()))
         .sum();
-    assert!(held > 0 && held <= KEPT_TREE_SOURCE_BYTES, "{held} bytes of trees kept");
+    assert!(
+        held > 0 && held <= KEPT_TREE_SOURCE_BYTES,
+        "{held} bytes of trees kept"
+    );
     assert!(images.values().any(|k| k.file.is_none()));
     assert!(images.values().all(|k| k.functions.len() >= 6000));
 }
