@@ -96,7 +96,9 @@ pub(crate) fn measure(
         nesting: 0,
         in_chain: false,
         root: true,
+        quiet: false,
     }];
+    let mut inside: Vec<Node<'_>> = Vec::new();
     let mut cursor = node.walk();
     let mut kids: Vec<Frame<'_>> = Vec::new();
     while let Some(f) = stack.pop() {
@@ -113,7 +115,33 @@ pub(crate) fn measure(
         let kind = n.kind();
         // Halstead.
         if t.halstead.atomic_operands.contains(&kind) {
-            w.operand(file.text(n));
+            if !f.quiet {
+                w.operand(file.text(n));
+            }
+            // Its interpolations are code: walked quietly (decisions,
+            // cognitive increments, nested functions and calls only).
+            if !t.halstead.interpolations.is_empty() {
+                inside.clear();
+                inside.push(n);
+                let first = stack.len();
+                while let Some(x) = inside.pop() {
+                    for c in x.named_children() {
+                        if t.halstead.interpolations.contains(&c.kind()) {
+                            stack.push(Frame {
+                                node: c,
+                                nesting: f.nesting,
+                                in_chain: false,
+                                root: false,
+                                quiet: true,
+                            });
+                        } else {
+                            inside.push(c);
+                        }
+                    }
+                }
+                // Walked in source order.
+                stack[first..].reverse();
+            }
             continue;
         }
         let rule = if f.root {
@@ -124,7 +152,9 @@ pub(crate) fn measure(
         };
         if let Some(r) = rule {
             w.cc = w.cc.saturating_add(r.cc);
-            w.lloc = w.lloc.saturating_add(r.lloc);
+            if !f.quiet {
+                w.lloc = w.lloc.saturating_add(r.lloc);
+            }
             match r.cog {
                 Cog::None => {}
                 Cog::Structural => {
@@ -135,7 +165,9 @@ pub(crate) fn measure(
             }
         }
         if n.first_child().is_none() {
-            w.leaf(n, kind);
+            if !f.quiet {
+                w.leaf(n, kind);
+            }
             continue;
         }
         // An expression-bodied function has the logical lines of the
@@ -147,6 +179,7 @@ pub(crate) fn measure(
                     && find_rule(file, t, body, bkind, Some(n), Some(e.body_field))
                         .is_none_or(|r| r.lloc == 0)
                     && !(f.root && e.skip_root)
+                    && !f.quiet
                 {
                     w.lloc = w.lloc.saturating_add(1);
                 }
@@ -187,6 +220,7 @@ pub(crate) fn measure(
                     }
                 }
                 if list
+                    && !f.quiet
                     && c.is_named()
                     && !c.is_extra()
                     && !t.clause_kinds.contains(&c.kind())
@@ -199,6 +233,7 @@ pub(crate) fn measure(
                     nesting,
                     in_chain: chain_continues,
                     root: false,
+                    quiet: f.quiet,
                 });
                 if !cursor.goto_next_sibling() {
                     break;
@@ -234,6 +269,10 @@ struct Frame<'t> {
     /// The node continues a boolean sequence counted at its top.
     in_chain: bool,
     root: bool,
+    /// Inside an interpolation of an atomic operand: counts decisions,
+    /// cognitive increments, nested functions and calls, not Halstead or
+    /// LLOC.
+    quiet: bool,
 }
 
 struct Walk<'a> {
@@ -463,7 +502,7 @@ fn declarative(file: &ParsedFile, t: &'static CanonRules, node: Node<'_>) -> boo
             continue;
         }
         let kind = c.kind();
-        if d.functions.contains(&kind) {
+        if d.functions.contains(&kind) || binds_function(&d, c, kind) {
             functions = functions.saturating_add(1);
             continue;
         }
@@ -486,6 +525,19 @@ fn declarative(file: &ParsedFile, t: &'static CanonRules, node: Node<'_>) -> boo
         }
     }
     functions >= 1 && functions <= d.max_functions
+}
+
+/// Whether the statement `c` binds a function to a name
+/// ([`rules::Declarative::bindings`]).
+fn binds_function(d: &rules::Declarative, c: Node<'_>, kind: &str) -> bool {
+    d.bindings.iter().any(|b| {
+        b.statement == kind
+            && c.named_children().any(|x| {
+                x.kind() == b.binder
+                    && x.child_by_field_name(b.value_field)
+                        .is_some_and(|v| b.values.contains(&v.kind()))
+            })
+    })
 }
 
 /// The reported functions of `index` with their nodes (index position,

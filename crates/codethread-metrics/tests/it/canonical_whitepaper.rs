@@ -154,6 +154,29 @@ fn appendix_a_javascript_declarative_and_non_declarative_functions() {
 }
 
 #[test]
+fn appendix_a_javascript_functions_bound_in_a_declarative_function() {
+    // The whitepaper's own shape: an outer function that declares a
+    // variable and binds a function to a member; the bound function's
+    // `if` is at nesting 0 (+1).
+    for lang in [Lang::JavaScript, Lang::TypeScript] {
+        let src = "function Obj() {\n  var foo;\n  bar.myFun = function (a) {\n    if (a) {\n      x();\n    }\n  };\n}\n";
+        assert_eq!(cog(lang, src, "Obj").0, 1, "{lang:?}");
+        // Methods bound through `this` and through `const`, and an arrow.
+        let src = "function Obj() {\n  this.a = function () {\n    if (p) { x(); }\n  };\n  const b = () => {\n    while (q) { y(); }\n  };\n  let c = 1, d = function* () { if (r) { yield 1; } };\n}\n";
+        assert_eq!(cog(lang, src, "Obj").0, 3, "{lang:?}");
+        // A structure at the top level: not declarative, the bound
+        // function is one level deeper (if +1, nested if +2).
+        let src = "function Obj() {\n  if (c) { y(); }\n  this.a = function () {\n    if (p) { x(); }\n  };\n}\n";
+        assert_eq!(cog(lang, src, "Obj").0, 3, "{lang:?}");
+        // No function at the top level: nothing to exempt; the callback's
+        // `if` is one level deeper.
+        let src =
+            "function f() {\n  var x = 1;\n  g(function () {\n    if (p) { x(); }\n  });\n}\n";
+        assert_eq!(cog(lang, src, "f").0, 2, "{lang:?}");
+    }
+}
+
+#[test]
 fn nested_functions_count_one_level_deeper_where_they_are_defined() {
     // Rust: `fn inner` inside a loop of `outer`: loop +1, inner's `if` at
     // nesting 2 (loop + function) = +3.
@@ -332,4 +355,38 @@ fn appendix_c_to_regexp_is_20() {
 }
 "#;
     assert_eq!(cog(Lang::JavaScript, src, "toRegexp").0, 20);
+}
+
+#[test]
+fn interpolated_code_counts_its_decisions_and_the_literal_stays_one_operand() {
+    // A conditional inside an f-string or a Ruby `#{…}` is a decision
+    // point and a structural increment; the literal is still one Halstead
+    // operand, and the interpolation holds no statement.
+    let cases = [
+        (
+            Lang::Python,
+            "def f(a, b):\n    return f\"{a if b else 0}\"\n",
+            "def f(a, b):\n    return f\"{abcdefghijklm}\"\n",
+        ),
+        (
+            Lang::Ruby,
+            "def f(a, b)\n  return \"#{b ? a : 0}\"\nend\n",
+            "def f(a, b)\n  return \"#{abcdefghijklm}\"\nend\n",
+        ),
+    ];
+    for (lang, with, without) in cases {
+        let w = record(lang, with, "f");
+        let o = record(lang, without, "f");
+        assert_eq!((w.cyclomatic, w.cognitive), (Some(2), Some(1)), "{lang:?}");
+        assert_eq!((o.cyclomatic, o.cognitive), (Some(1), Some(0)), "{lang:?}");
+        assert_eq!(w.halstead, o.halstead, "{lang:?}");
+        assert_eq!((w.lloc, o.lloc), (Some(1), Some(1)), "{lang:?}");
+    }
+    // Nested interpolations: the inner conditional is one level deeper.
+    let src = "def f(a, b)\n  \"#{a ? \"#{b ? 1 : 2}\" : 3}\"\nend\n";
+    let r = record(Lang::Ruby, src, "f");
+    assert_eq!((r.cyclomatic, r.cognitive), (Some(3), Some(3)));
+    let src = "def f(a, b):\n    return f\"{f'{1 if b else 2}' if a else 3}\"\n";
+    let r = record(Lang::Python, src, "f");
+    assert_eq!((r.cyclomatic, r.cognitive), (Some(3), Some(3)));
 }

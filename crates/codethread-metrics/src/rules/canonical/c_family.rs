@@ -69,6 +69,7 @@ pub static JAVA: CanonRules = CanonRules {
         atomic_operands: &["string_literal", "character_literal"],
         leaf_operators: &["void_type", "boolean_type"],
         ignored: CLOSERS,
+        interpolations: &[],
     },
     declarative: None,
     expression_bodies: &[ExprBody {
@@ -156,6 +157,7 @@ pub static C_CPP: CanonRules = CanonRules {
         ],
         leaf_operators: &["primitive_type"],
         ignored: CLOSERS,
+        interpolations: &[],
     },
     declarative: None,
     expression_bodies: &[],

@@ -76,12 +76,14 @@ pub static PYTHON: CanonRules = CanonRules {
         atomic_operands: &["string", "concatenated_string"],
         leaf_operators: &[],
         ignored: CLOSERS,
+        interpolations: &["interpolation"],
     },
     // Appendix A: "a function may contain only a nested function and a
     // return statement" (the decorator idiom).
     declarative: Some(Declarative {
         body_field: "body",
         functions: &["function_definition", "decorated_definition"],
+        bindings: &[],
         max_functions: 1,
         others: Some(&["return_statement"]),
         docstring: Some(("expression_statement", "string")),
@@ -173,6 +175,7 @@ pub static RUBY: CanonRules = CanonRules {
         ],
         leaf_operators: &[],
         ignored: &[")", "]", "}", "end"],
+        interpolations: &["interpolation"],
     },
     declarative: None,
     // `def a = expr` (endless method), `-> { expr }` has a block.
@@ -277,6 +280,7 @@ pub static PHP: CanonRules = CanonRules {
         ],
         leaf_operators: &[],
         ignored: CLOSERS,
+        interpolations: &[],
     },
     declarative: None,
     expression_bodies: &[ExprBody {

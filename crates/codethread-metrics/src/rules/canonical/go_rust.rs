@@ -102,6 +102,7 @@ pub static GO: CanonRules = CanonRules {
         ],
         leaf_operators: &[],
         ignored: CLOSERS,
+        interpolations: &[],
     },
     declarative: None,
     expression_bodies: &[],
@@ -195,6 +196,7 @@ pub static RUST: CanonRules = CanonRules {
         ],
         leaf_operators: &["primitive_type"],
         ignored: CLOSERS,
+        interpolations: &[],
     },
     declarative: None,
     // A closure's expression body; a `fn` body is a block, whose tail

@@ -2,6 +2,14 @@
 
 use super::*;
 
+/// Values that are functions, for [`Declarative::bindings`].
+const FUNCTION_VALUES: &[&str] = &[
+    "function_expression",
+    "function",
+    "generator_function",
+    "arrow_function",
+];
+
 const FOR_HEADERS: &[&str] = &["for_statement", "for_in_statement"];
 
 /// JavaScript (tree-sitter-javascript 0.25.0), TypeScript and TSX
@@ -90,6 +98,7 @@ pub static JS: CanonRules = CanonRules {
         atomic_operands: &["string", "regex"],
         leaf_operators: &["predefined_type"],
         ignored: CLOSERS,
+        interpolations: &[],
     },
     // Appendix A: a declarative outer function (no structure at its top
     // level, as functions used as namespaces or classes) does not nest the
@@ -97,6 +106,26 @@ pub static JS: CanonRules = CanonRules {
     declarative: Some(Declarative {
         body_field: "body",
         functions: &["function_declaration", "generator_function_declaration"],
+        bindings: &[
+            Binding {
+                statement: "expression_statement",
+                binder: "assignment_expression",
+                value_field: "right",
+                values: FUNCTION_VALUES,
+            },
+            Binding {
+                statement: "lexical_declaration",
+                binder: "variable_declarator",
+                value_field: "value",
+                values: FUNCTION_VALUES,
+            },
+            Binding {
+                statement: "variable_declaration",
+                binder: "variable_declarator",
+                value_field: "value",
+                values: FUNCTION_VALUES,
+            },
+        ],
         max_functions: u32::MAX,
         others: None,
         docstring: None,

@@ -266,6 +266,11 @@ pub struct HalsteadClasses {
     /// Anonymous tokens that are not counted: the closing half of a bracket
     /// pair (the opening half is the operator) and Ruby's `end`.
     pub ignored: &'static [&'static str],
+    /// Code inside an atomic operand (Python f-string and Ruby `#{…}`
+    /// interpolations): the literal stays one operand, and the subtrees of
+    /// these kinds are walked for decision points, cognitive increments,
+    /// nested functions and calls, not for Halstead or LLOC.
+    pub interpolations: &'static [&'static str],
 }
 
 /// Appendix A of the whitepaper ("compensating usages"): an enclosing
@@ -281,6 +286,10 @@ pub struct Declarative {
     pub body_field: &'static str,
     /// Statement kinds that define a nested function.
     pub functions: &'static [&'static str],
+    /// Statements that define a nested function by binding one to a name
+    /// (`this.m = function () {…}`, `const m = () => {…}`): such a
+    /// statement counts as one of `functions`.
+    pub bindings: &'static [Binding],
     /// How many nested functions the exception allows.
     pub max_functions: u32,
     /// The other statement kinds allowed (`None`: any statement that is no
@@ -289,6 +298,22 @@ pub struct Declarative {
     /// A docstring: a statement of kind `.0` whose only named child is of
     /// kind `.1`.
     pub docstring: Option<(&'static str, &'static str)>,
+}
+
+/// A statement that binds a function to a name ([`Declarative::bindings`]):
+/// a statement of kind `statement` with a named child of kind `binder`
+/// whose `value_field` is one of `values`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Binding {
+    /// Statement kind (`expression_statement`, `lexical_declaration`).
+    pub statement: &'static str,
+    /// Kind of the statement's child that binds (`assignment_expression`,
+    /// `variable_declarator`).
+    pub binder: &'static str,
+    /// Field of the binder holding the bound value.
+    pub value_field: &'static str,
+    /// Value kinds that are functions.
+    pub values: &'static [&'static str],
 }
 
 /// A function form whose body may be an expression (`x => x + 1`, Python
