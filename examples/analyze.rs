@@ -415,8 +415,8 @@ fn run(cli: Cli) -> Result<String, String> {
             firth,
             standardize,
         } => {
-            let opts = ca::LogitOptions::default().firth(firth);
-            let fit = ca::fit_csv(
+            let opts = codethread_stats::LogitOptions::default().firth(firth);
+            let fit = codethread_stats::fit_csv(
                 &csv,
                 &outcome,
                 &categorical,
@@ -488,7 +488,7 @@ fn run(cli: Cli) -> Result<String, String> {
             let manifest = read(stats.join("data/f_large_manifest.json"))?;
             let head = read(stats.join("data/f_large_head.csv")).ok();
             json(
-                &ca::synth::benchmark_large(&manifest, head.as_deref())
+                &codethread_stats::synth::benchmark_large(&manifest, head.as_deref())
                     .map_err(|e| e.to_string())?,
             )
         }

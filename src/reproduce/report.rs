@@ -7,7 +7,8 @@ use codethread_analysis::features::{FeatureTable, FEATURES};
 use codethread_analysis::prune::{fit_pruned, PrunedFit};
 use codethread_analysis::report::{write_report, ReportSection, SectionPlace};
 use codethread_analysis::Condition;
-use codethread_analysis::{build_tables, LogitFit, LogitOptions, Results, TableOptions};
+use codethread_analysis::{build_tables, Results, TableOptions};
+use codethread_stats::{LogitFit, LogitOptions};
 
 use super::judges::IecSource;
 use super::{write, Diagnostic, ReproduceConfig, ReproduceError, ReproduceSummary};

@@ -14,9 +14,9 @@
 //! **other** models of the same benchmark on the instance, over the conditions in
 //! [`FeatureOptions::difficulty_conditions`].
 
-use crate::design::{Design, DesignSpec, Frame};
-use crate::error::{AnalysisError, Result};
 use crate::results::{csv_cell, Condition, Results, TaskType};
+use codethread_stats::design::{Design, DesignSpec, Frame};
+use codethread_stats::error::{AnalysisError, Result};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -5,9 +5,9 @@
 //! **other** models on *i* (models without a record for *i* are left out of the mean); it is a
 //! covariate that does not contain the outcome it is used to explain.
 
-use crate::error::{AnalysisError, Result};
 use crate::results::{Condition, Results};
 use codethread_lang::io::SourceLimits;
+use codethread_stats::error::{AnalysisError, Result};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -320,7 +320,7 @@ impl Leaderboard {
     /// Reads the `verified_bashonly_leaderboard_per_instance.json` layout:
     /// `{"runs": [{"folder", "name", "resolved"}...], "per_instance": {run: {instance: {"resolved": bool}}}}`.
     pub fn from_path(path: &Path, limits: SourceLimits) -> Result<Leaderboard> {
-        let bytes = crate::input::read(path, limits)?;
+        let bytes = codethread_stats::input::read(path, limits)?;
         Leaderboard::from_json_bytes(&path.display().to_string(), &bytes)
     }
 
@@ -533,7 +533,7 @@ pub fn difficulty_report(
 /// Difficulty of a wide CSV matrix ([`ResolveMatrix::from_csv_bytes`]); no published rates, so
 /// `runs` and `discrepancies` are empty.
 pub fn matrix_difficulty_report(path: &Path, limits: SourceLimits) -> Result<DifficultyReport> {
-    let bytes = crate::input::read(path, limits)?;
+    let bytes = codethread_stats::input::read(path, limits)?;
     let m = ResolveMatrix::from_csv_bytes(&path.display().to_string(), &bytes)?;
     Ok(DifficultyReport {
         runs: Vec::new(),

@@ -14,9 +14,9 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::error::AnalysisError;
 use crate::features::FeatureTable;
-use crate::logit::{fit_logit, LogitFit, LogitOptions};
+use codethread_stats::error::AnalysisError;
+use codethread_stats::logit::{fit_logit, LogitFit, LogitOptions};
 
 /// Why a feature is not in the model.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -202,10 +202,7 @@ pub fn fit_pruned(features: &FeatureTable, candidates: &[&str], opts: &LogitOpti
                 let separated = fit.separation.is_some();
                 fits.push(fit);
                 if separated {
-                    let firth = LogitOptions {
-                        firth: true,
-                        ..opts.clone()
-                    };
+                    let firth = opts.clone().firth(true);
                     match fit_logit(&design, &firth) {
                         Ok(f) => fits.push(f),
                         Err(e) => notes.push(FitNote::FirthFailed {

@@ -3,12 +3,12 @@
 //! 95th percentiles, dots beyond; a 0/1 feature such as `iec` as the share of 1s per group),
 //! drawn with `plotters`' SVG backend.
 
-use crate::error::{AnalysisError, Result};
 use crate::features::{FeatureTable, FEATURES};
 use crate::leaderboard::RunRate;
 use crate::results::csv_cell;
-use crate::stats::{quantile_sorted, Interval};
 use crate::tables::{PairedCell, Tables};
+use codethread_stats::error::{AnalysisError, Result};
+use codethread_stats::paired::{quantile_sorted, Interval};
 use plotters::prelude::*;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -693,7 +693,7 @@ pub fn report_from_files(req: &ReportRequest) -> Result<Vec<PathBuf>> {
             seed: req.seed,
         },
     );
-    let read = |p: &PathBuf| crate::input::read(p, req.limits);
+    let read = |p: &PathBuf| codethread_stats::input::read(p, req.limits);
     let name = |p: &PathBuf| p.display().to_string();
     let iec = match &req.iec {
         Some(p) => Some(crate::features::load_iec_jsonl(&name(p), &read(p)?)?),

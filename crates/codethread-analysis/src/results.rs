@@ -4,9 +4,9 @@
 //! or from any producer — e.g. `codethread-chain`'s harness-report import — through
 //! [`Results::push`], [`Extend`] and [`FromIterator`].
 
-use crate::error::{AnalysisError, Result};
-use crate::input::read;
 use codethread_lang::io::SourceLimits;
+use codethread_stats::error::{AnalysisError, Result};
+use codethread_stats::input::read;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -214,7 +214,7 @@ impl Results {
     /// Like [`Results::from_csv_bytes`] but keeps every good row and lists the bad ones.
     /// Only a missing column or an unreadable file is a hard error.
     pub fn from_csv_bytes_lenient(origin: &str, bytes: &[u8]) -> Result<LoadedResults> {
-        let frame = crate::design::Frame::from_csv_bytes(origin, bytes)?;
+        let frame = codethread_stats::design::Frame::from_csv_bytes(origin, bytes)?;
         let col = |names: &[&str]| -> Result<&[String]> {
             for n in names {
                 if frame.names().iter().any(|c| c == n) {

@@ -4,7 +4,9 @@
 //! wins) — each Δ with a seeded percentile-bootstrap 95 % CI and an exact McNemar p.
 
 use crate::results::{Condition, Results, TaskType};
-use crate::stats::{bootstrap_delta, bootstrap_mean_delta, key_seed, mcnemar_exact, Interval};
+use codethread_stats::paired::{
+    bootstrap_delta, bootstrap_mean_delta, key_seed, mcnemar_exact, Interval,
+};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -178,8 +178,7 @@ pub(crate) fn measure(
                 if !e.block_kinds.contains(&bkind)
                     && find_rule(file, t, body, bkind, Some(n), Some(e.body_field))
                         .is_none_or(|r| r.lloc == 0)
-                    && !(f.root && e.skip_root)
-                    && !f.quiet
+                    && !(f.quiet || f.root && e.skip_root)
                 {
                     w.lloc = w.lloc.saturating_add(1);
                 }

@@ -19,7 +19,7 @@ fn inputs_above_the_limit_are_refused_naming_file_and_limit() {
                 assert!(
                     codethread_analysis::leaderboard::matrix_difficulty_report(&p, lim).is_ok()
                 );
-                assert!(codethread_analysis::Frame::from_csv_path(&p, lim).is_ok());
+                assert!(codethread_stats::Frame::from_csv_path(&p, lim).is_ok());
             }
         });
         for _ in 0..200 {
@@ -27,7 +27,7 @@ fn inputs_above_the_limit_are_refused_naming_file_and_limit() {
                 codethread_analysis::leaderboard::matrix_difficulty_report(&p, small)
                     .unwrap_err()
                     .to_string(),
-                codethread_analysis::Frame::from_csv_path(&p, small)
+                codethread_stats::Frame::from_csv_path(&p, small)
                     .unwrap_err()
                     .to_string(),
                 codethread_analysis::Results::from_path(&p, small)

@@ -2,9 +2,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use codethread_analysis::report::{report_from_files, write_report, ReportRequest};
-use codethread_analysis::{
-    build_tables, AnalysisError, Condition, Frame, Outcome, Results, TableOptions,
-};
+use codethread_analysis::{build_tables, AnalysisError, Condition, Outcome, Results, TableOptions};
+use codethread_stats::Frame;
 use std::path::{Path, PathBuf};
 
 fn tmp(tag: &str) -> PathBuf {

@@ -4,15 +4,11 @@
 //! suites that stay binaries of their own, and why, are listed in
 //! `docs/ARCHITECTURE.md` ("Test binaries").
 
-mod bad_input;
 mod file_limit;
 mod file_safety;
 mod iec;
 mod iec_real;
 mod judge;
-mod large;
 mod leaderboard;
-mod parity;
 mod report;
-mod scaling;
 mod tables;

@@ -5,9 +5,7 @@ use codethread_analysis::features::{
     build_features, jaccard, EditSet, FeatureSources, InstanceKey, MetricValues, Stage, Winner,
 };
 use codethread_analysis::report::{box_plot_svg, box_stats, write_report};
-use codethread_analysis::{
-    build_tables, fit_logit, Condition, LogitOptions, Outcome, Results, TableOptions,
-};
+use codethread_analysis::{build_tables, Condition, Outcome, Results, TableOptions};
 use std::collections::BTreeSet;
 
 fn results() -> Results {
@@ -230,7 +228,7 @@ fn features_from_plain_data() {
         ]
     );
     // d_cc_pr1 and jacc are constant here -> collinear with const: a typed error, not a fit
-    assert!(fit_logit(&d, &LogitOptions::default()).is_err());
+    assert!(codethread_stats::fit_logit(&d, &codethread_stats::LogitOptions::default()).is_err());
     assert_eq!(jaccard::<String>(&BTreeSet::new(), &BTreeSet::new()), None);
 }
 
@@ -432,7 +430,7 @@ fn iec_jsonl_lines_crlf_blanks_and_errors() {
 /// at x = 0 there is no row with x > 0 to speak of.
 #[test]
 fn separation_notes_speak_only_of_rows_that_exist() {
-    use codethread_analysis::{fit_logit, Design, LogitOptions};
+    use codethread_stats::{fit_logit, Design, LogitOptions};
     let xs = [-1.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0];
     let y = vec![0., 0., 0., 1., 1., 1., 0.];
     let x: Vec<f64> = xs.iter().flat_map(|v| [1.0, *v]).collect();

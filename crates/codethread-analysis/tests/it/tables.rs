@@ -1,8 +1,8 @@
 //! Tables on hand-made results whose numbers are counted by hand in the comments.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use codethread_analysis::stats::mcnemar_exact;
 use codethread_analysis::{build_tables, Condition, Outcome, Results, TableOptions, TaskType};
+use codethread_stats::paired::mcnemar_exact;
 
 fn o(b: &str, m: &str, c: Condition, i: &str, r: bool, t: TaskType) -> Outcome {
     Outcome {

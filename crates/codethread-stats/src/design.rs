@@ -31,7 +31,7 @@ fn lookup_of(names: &[String]) -> std::collections::HashMap<String, usize> {
 
 impl Frame {
     /// Reads a CSV file with a header row.
-    pub fn from_csv_path(path: &Path, limits: codethread_lang::io::SourceLimits) -> Result<Frame> {
+    pub fn from_csv_path(path: &Path, limits: codethread_io::SourceLimits) -> Result<Frame> {
         let bytes = crate::input::read(path, limits)?;
         Frame::from_csv_bytes(&path.display().to_string(), &bytes)
     }

@@ -19,7 +19,7 @@ pub enum AnalysisError {
     /// An input that is not a regular file, is too large, or a symbolic link where links are
     /// refused (the message names the file).
     #[error("{0}")]
-    File(#[from] codethread_lang::io::IoError),
+    File(#[from] codethread_io::IoError),
     /// A 0/1 flag cell holds something else.
     #[error(
         "{origin}: line {line}, column {column:?}: {value:?} must be 0 or 1 (or empty for unknown)"

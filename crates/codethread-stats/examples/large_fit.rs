@@ -15,7 +15,7 @@ fn main() -> ExitCode {
         }
     };
     let head = std::fs::read(dir.join("data/f_large_head.csv")).ok();
-    match codethread_analysis::synth::benchmark_large(&manifest, head.as_deref()) {
+    match codethread_stats::synth::benchmark_large(&manifest, head.as_deref()) {
         Ok(r) => {
             println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
             ExitCode::SUCCESS

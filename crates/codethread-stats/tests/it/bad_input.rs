@@ -1,7 +1,7 @@
 //! Bad input: typed errors naming the column / row, never a panic.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use codethread_analysis::{fit_logit, AnalysisError, Design, DesignSpec, Frame, LogitOptions};
+use codethread_stats::{fit_logit, AnalysisError, Design, DesignSpec, Frame, LogitOptions};
 
 /// The design of `csv` (origin `t.csv`) under `spec`.
 fn design_of(csv: &str, spec: DesignSpec) -> Result<Design, AnalysisError> {
@@ -16,7 +16,7 @@ fn spec_y() -> DesignSpec {
     }
 }
 
-fn fit_bytes(csv: &str, outcome: &str) -> Result<codethread_analysis::LogitFit, AnalysisError> {
+fn fit_bytes(csv: &str, outcome: &str) -> Result<codethread_stats::LogitFit, AnalysisError> {
     let d = design_of(
         csv,
         DesignSpec {
@@ -224,7 +224,7 @@ fn separation_by_a_combination_is_detected_and_named() {
     let fit = fit_bytes(&csv, "y").unwrap();
     assert!(!fit.converged);
     let sep = fit.separation.expect("separation");
-    assert_eq!(sep.kind, codethread_analysis::SeparationKind::Complete);
+    assert_eq!(sep.kind, codethread_stats::SeparationKind::Complete);
     assert!(sep.regressors.contains(&"x1".to_string()), "{sep:?}");
     assert!(sep.regressors.contains(&"x2".to_string()), "{sep:?}");
     assert!(!sep.regressors.contains(&"x3".to_string()), "{sep:?}");

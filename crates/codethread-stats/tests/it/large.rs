@@ -1,7 +1,7 @@
 //! The 1,000,000 × 20 set regenerated in memory: checksums, head rows, statsmodels parity.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use codethread_analysis::synth::benchmark_large;
+use codethread_stats::synth::benchmark_large;
 use serde_json::Value;
 
 #[test]

@@ -6,7 +6,7 @@
 //! and all columns at once, for scales from 1e-160 to 1e160.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use codethread_analysis::{fit_logit, AnalysisError, Design, DesignSpec, Frame, LogitOptions};
+use codethread_stats::{fit_logit, AnalysisError, Design, DesignSpec, Frame, LogitOptions};
 use serde_json::Value;
 use std::path::Path;
 
@@ -16,7 +16,7 @@ const DATASETS: [&str; 4] = ["a_paper_like", "a18_paper_df", "b_tiny_2x2", "b2_t
 fn load(p: &Path, name: &str) -> Design {
     Frame::from_csv_path(
         &p.join(format!("data/{name}.csv")),
-        codethread_analysis::SourceLimits::default(),
+        codethread_stats::SourceLimits::default(),
     )
     .unwrap()
     .design(&DesignSpec {

@@ -1,14 +1,14 @@
 //! statsmodels / firthmodels parity on /work/shared/stats (needs CODETHREAD_SHARED).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use codethread_analysis::{fit_logit, AnalysisError, DesignSpec, Frame, LogitOptions};
+use codethread_stats::{fit_logit, AnalysisError, DesignSpec, Frame, LogitOptions};
 use serde_json::Value;
 use std::path::Path;
 
-fn load(p: &Path, name: &str) -> codethread_analysis::Design {
+fn load(p: &Path, name: &str) -> codethread_stats::Design {
     let frame = Frame::from_csv_path(
         &p.join(format!("data/{name}.csv")),
-        codethread_analysis::SourceLimits::default(),
+        codethread_stats::SourceLimits::default(),
     )
     .unwrap();
     frame
@@ -253,7 +253,7 @@ fn separation_c_quasi_names_d1() {
     };
     let fit = fit_logit(&load(&p, "c_quasi_sep"), &LogitOptions::default()).unwrap();
     let sep = fit.separation.clone().expect("separation reported");
-    assert_eq!(sep.kind, codethread_analysis::SeparationKind::Quasi);
+    assert_eq!(sep.kind, codethread_stats::SeparationKind::Quasi);
     assert!(sep.regressors.contains(&"d1".to_string()), "{sep:?}");
     assert!(!sep.regressors.contains(&"x1".to_string()), "{sep:?}");
     assert_eq!(sep.perfectly_predicted, 10);
@@ -267,7 +267,7 @@ fn separation_d_complete_names_x1() {
     };
     let fit = fit_logit(&load(&p, "d_complete_sep"), &LogitOptions::default()).unwrap();
     let sep = fit.separation.clone().expect("separation reported");
-    assert_eq!(sep.kind, codethread_analysis::SeparationKind::Complete);
+    assert_eq!(sep.kind, codethread_stats::SeparationKind::Complete);
     assert_eq!(sep.regressors[0], "x1", "{sep:?}");
 }
 

@@ -1293,7 +1293,7 @@ pub fn fit_csv(
     standardize: bool,
     drop_missing: bool,
     opts: &LogitOptions,
-    limits: codethread_lang::io::SourceLimits,
+    limits: codethread_io::SourceLimits,
 ) -> Result<LogitFit> {
     let frame = crate::design::Frame::from_csv_path(path, limits)?;
     for e in exclude {

@@ -1,0 +1,8 @@
+//! The integration suites of this package in one test binary (one link
+//! instead of one per suite): each suite is the module `<suite>` here, run
+//! alone with `cargo test --test it <suite>::`.
+
+mod bad_input;
+mod large;
+mod parity;
+mod scaling;
