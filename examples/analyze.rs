@@ -223,7 +223,7 @@ fn items<T: serde::de::DeserializeOwned>(
     limit: u64,
 ) -> Result<(Vec<T>, usize), String> {
     let b = codethread::lang::io::read_regular(p, limit).map_err(|e| e.to_string())?;
-    let (items, errs) = codethread_analysis::judge::load_items::<T>(&p.display().to_string(), &b);
+    let (items, errs) = codethread_judge::judge::load_items::<T>(&p.display().to_string(), &b);
     for e in &errs {
         eprintln!("unusable item: {e}");
     }
@@ -273,7 +273,7 @@ fn answers(
     ))
 }
 
-fn report_import<T>(imp: &codethread_analysis::judge::Imported<T>) -> usize {
+fn report_import<T>(imp: &codethread_judge::judge::Imported<T>) -> usize {
     for (id, e) in &imp.errors {
         eprintln!("bad answer: {}: {}", printable_id(id), printable_id(e));
     }
@@ -289,7 +289,7 @@ fn request_ids<T>(items: &[T], request: impl Fn(&T) -> codethread::llm::LlmReque
 }
 
 fn judge(cmd: JudgeCmd, limit: u64) -> Result<(String, usize, usize), String> {
-    use codethread_analysis::judge as j;
+    use codethread_judge::judge as j;
     let write = |p: &std::path::Path, s: &str| {
         codethread::lang::io::write_atomic(p, s.as_bytes()).map_err(|e| e.to_string())
     };
@@ -388,7 +388,7 @@ fn judge(cmd: JudgeCmd, limit: u64) -> Result<(String, usize, usize), String> {
                         codethread_analysis::Results::from_csv_path(&r, limits(limit))
                     }
                     .map_err(|e| e.to_string())?;
-                    j::ha_wins_cohort(&res)
+                    codethread_analysis::features::ha_wins_cohort(&res)
                 }
                 None => imp
                     .labels

@@ -234,7 +234,7 @@ fn iec_flag(
         let Some(lang) = Lang::for_source(path, h, hint) else {
             continue;
         };
-        let r = codethread_analysis::iec::detect_iec(lang, h, a, &quals)
+        let r = codethread_judge::iec::detect_iec(lang, h, a, &quals)
             .map_err(|e| format!("{path}: {e}"))?;
         flag |= r.flag;
     }

@@ -4,11 +4,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use codethread_analysis::judge::{
-    agreement, compounding_table, drift_item_from_trees, ha_wins_cohort, iec_from_labels,
-    load_items, touches_function, CompoundLabel, DriftRecord,
-};
+use codethread_analysis::features::ha_wins_cohort;
 use codethread_analysis::{Condition, Results};
+use codethread_judge::judge::{
+    agreement, compounding_table, drift_item_from_trees, iec_from_labels, load_items,
+    touches_function, CompoundLabel, DriftRecord,
+};
 use codethread_lang::io::read_regular_nofollow;
 use codethread_lang::Lang;
 

@@ -151,11 +151,11 @@ pub struct ReproduceConfig {
     /// The largest input file read (instances, task types, agent outputs, reports); larger
     /// files are refused naming the file. Default [`DEFAULT_MAX_FILE_BYTES`].
     pub max_file_bytes: u64,
-    /// Compounding-judge labels (JSONL of `codethread_analysis::judge::CompoundLabel`, e.g.
+    /// Compounding-judge labels (JSONL of `codethread_judge::judge::CompoundLabel`, e.g.
     /// from `analyze judge compound import`): with them the run reports the compounding table
     /// on the HA-wins discordant cohort (`judge/compounding.{json,md}`).
     pub judge_labels: Option<PathBuf>,
-    /// Drift-judge labels (JSONL of `codethread_analysis::judge::DriftRecord`, from
+    /// Drift-judge labels (JSONL of `codethread_judge::judge::DriftRecord`, from
     /// `analyze judge drift import`): with them the IEC feature is the judge's (any label in
     /// the input/error-contract group), the static detector filling the chains the judge did
     /// not label; their agreement (Cohen's κ) goes to `judge/iec_agreement.json`.
@@ -240,10 +240,10 @@ pub struct ReproduceSummary {
     /// an agent PR1); the AA PR2 rows beside them in `judge/aa_pr2.jsonl`.
     pub judge_items: usize,
     /// The compounding table, when judge labels were given.
-    pub compounding: Option<codethread_analysis::judge::CompoundingTable>,
+    pub compounding: Option<codethread_judge::judge::CompoundingTable>,
     /// With drift labels: the judge's IEC against the static detector on the chains both
     /// rated, and how many chains took their IEC feature from the judge.
-    pub iec_agreement: Option<(codethread_analysis::judge::Agreement, usize)>,
+    pub iec_agreement: Option<(codethread_judge::judge::Agreement, usize)>,
 }
 
 /// What became of one model's PR2 submissions under one condition, over the

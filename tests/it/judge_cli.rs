@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use codethread::analysis::judge::{drift_item_from_trees, AaPr2};
+use codethread::judge::judge::{drift_item_from_trees, AaPr2};
 use serde_json::{json, Value};
 
 fn exe() -> PathBuf {

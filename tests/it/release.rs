@@ -172,6 +172,11 @@ fn features_leave_out_grammars_and_the_http_client() {
     // Statistics only: the tree-sitter runtime, no grammar.
     let analysis = tree("codethread-analysis", &["--no-default-features"]);
     assert_eq!(grammars(&analysis), Vec::<String>::new(), "{analysis:?}");
+    // The statistics alone: no tree-sitter at all, no HTTP client.
+    let stats = tree("codethread-stats", &[]);
+    for heavy in ["tree-sitter", "ureq", "codethread-lang"] {
+        assert!(!stats.iter().any(|d| d == heavy), "{heavy} in {stats:?}");
+    }
     // Chains without the online runner, parquet or grammars.
     let chain = tree("codethread-chain", &["--no-default-features"]);
     for heavy in ["ureq", "rustls", "ring", "parquet"] {

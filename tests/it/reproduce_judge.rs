@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use codethread::analysis::judge::{AaPr2, CompoundLabel, DriftItem, Survival};
+use codethread::judge::judge::{AaPr2, CompoundLabel, DriftItem, Survival};
 use codethread::reproduce::{reproduce, ReproduceConfig};
 
 fn bench() -> PathBuf {
@@ -163,7 +163,7 @@ fn iec_column(out: &Path) -> std::collections::BTreeMap<(String, String), String
 /// others keep the static detector's, and the agreement counts are those of the two columns.
 #[test]
 fn drift_labels_become_the_iec_feature() {
-    use codethread::analysis::judge::DriftRecord;
+    use codethread::judge::judge::DriftRecord;
     let out =
         codethread::lang::io::create_temp_dir_in(&std::env::temp_dir(), "repro-drift").unwrap();
     let base = out.join("static");

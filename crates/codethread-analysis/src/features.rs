@@ -7,7 +7,7 @@
 //! - `metrics(key, stage)` → [`MetricValues`] summed over the target functions,
 //! - `edits(key, condition)` → the [`EditSet`] (files, functions) of that chain's PR2 patch,
 //! - `iec(key)` → the input/error-contract drift flag (from a judge's JSONL via
-//!   [`load_iec_jsonl`], or from [`crate::iec`]'s static detector).
+//!   [`load_iec_jsonl`], or from [`codethread_judge::iec`]'s static detector).
 //!
 //! Deltas are AA − HA: at PR1 the agent's PR1 minus the human PR1, at PR2 the AA chain's PR2
 //! minus the HA chain's PR2. The leave-one-out difficulty is the mean resolve rate of the
@@ -593,4 +593,17 @@ impl EditTable {
             .into_iter()
             .find_map(|k| self.map.get(&(k, c)).cloned())
     }
+}
+
+/// The HA-wins discordant cohort of `results`: `(benchmark, model,
+/// instance)` where the HA chain resolved PR2 and the AA chain did not.
+pub fn ha_wins_cohort(
+    results: &crate::Results,
+) -> std::collections::BTreeSet<codethread_judge::judge::JudgeKey> {
+    build_features(results, &FeatureSources::none(), &FeatureOptions::default())
+        .rows
+        .into_iter()
+        .filter(|r| r.winner == Winner::HaOnly)
+        .map(|r| (r.key.benchmark, r.key.model, r.key.instance))
+        .collect()
 }

@@ -1,6 +1,7 @@
 //! # codethread-analysis
 //!
-//! The CodeThread analysis, built on the statistics of `codethread-stats`:
+//! The CodeThread analysis, built on the statistics of `codethread-stats` and the drift
+//! detector and LLM judges of `codethread-judge`:
 //!
 //! - [`results`]: per-instance PR2 outcomes of HH / HA / AA chains (CSV, JSONL, or pushed by
 //!   other crates);
@@ -9,11 +10,9 @@
 //!   (`codethread_stats::paired`);
 //! - [`leaderboard`]: published-vs-computed resolve rates of real runs (disagreements reported,
 //!   not fixed) and leave-one-out instance difficulty;
-//! - [`features`], [`iec`]: per-instance features of the discordant cohort (metric deltas,
-//!   Jaccard of edit sets, IEC drift from a judge or the static detector, difficulty);
-//! - [`judge`]: the drift and compounding LLM judges (requests, strict answer schemas,
-//!   imports into the IEC feature, Cohen's κ against the static detector, the compounding
-//!   table and its deterministic survival check);
+//! - [`features`]: per-instance features of the discordant cohort (metric deltas, Jaccard of
+//!   edit sets, IEC drift from the judge's labels or `codethread-judge`'s static detector,
+//!   difficulty) and the HA-wins cohort the compounding judge reads;
 //! - [`prune`]: the Table 4 model with the regressors a cohort cannot inform left out
 //!   (missing, constant, collinear), each with its reason, fitted with
 //!   `codethread_stats::fit_logit`;
@@ -57,8 +56,6 @@ pub use codethread_lang::Lang;
 pub struct ReadmeDoctests;
 
 pub mod features;
-pub mod iec;
-pub mod judge;
 pub mod leaderboard;
 pub mod prune;
 pub mod report;

@@ -6,9 +6,6 @@
 
 mod file_limit;
 mod file_safety;
-mod iec;
-mod iec_real;
-mod judge;
 mod leaderboard;
 mod report;
 mod tables;

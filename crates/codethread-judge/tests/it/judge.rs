@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use codethread_analysis::judge::*;
+use codethread_judge::judge::*;
 
 fn item() -> DriftItem {
     DriftItem {
@@ -343,7 +343,7 @@ fn outside_edits_list_what_the_agent_changed_beyond_the_targets() {
         b"r.h".to_vec(),
         b"namespace n {\nint f(int x) { return x + 0; }\nint g() { return 2; }\n}\n".to_vec(),
     );
-    let it = codethread_analysis::judge::drift_item_from_trees(
+    let it = codethread_judge::judge::drift_item_from_trees(
         "b",
         "m",
         "o__r-10",

@@ -3,7 +3,7 @@
 //! in all languages) and the detector never fails on real code.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use codethread_analysis::iec::detect_iec;
+use codethread_judge::iec::detect_iec;
 use codethread_lang::Lang;
 use serde_json::Value;
 

@@ -1,10 +1,10 @@
 //! Static IEC detector on small human / agent pairs in every language.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use codethread_analysis::iec::{detect_iec, ContractChange};
+use codethread_judge::iec::{detect_iec, ContractChange};
 use codethread_lang::Lang;
 
-fn run(lang: Lang, h: &str, a: &str, t: &str) -> codethread_analysis::iec::IecReport {
+fn run(lang: Lang, h: &str, a: &str, t: &str) -> codethread_judge::iec::IecReport {
     detect_iec(lang, h.as_bytes(), a.as_bytes(), &[t.to_string()]).unwrap()
 }
 

@@ -498,7 +498,7 @@ pub fn drift_record(item: &DriftItem, labels: Vec<DriftLabel>) -> DriftRecord {
 }
 
 /// The IEC feature from drift records, keyed `(benchmark, model,
-/// instance)` like [`crate::features::load_iec_jsonl`]: 1 when any target
+/// instance)` like codethread-analysis's `features::load_iec_jsonl`: 1 when any target
 /// has a label of the input/error-contract group.
 pub fn iec_from_labels(records: &[DriftRecord]) -> BTreeMap<(String, String, String), bool> {
     records
@@ -981,12 +981,24 @@ pub fn static_iec(item: &DriftItem) -> Option<bool> {
     any
 }
 
+/// A line of a JSONL file that is not the item it should be.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{origin}: line {line}: {message}")]
+pub struct JsonlError {
+    /// File name or `<memory>`.
+    pub origin: String,
+    /// 1-based line.
+    pub line: usize,
+    /// What is wrong with it.
+    pub message: String,
+}
+
 /// Items of a JSONL file (one per line; a bad line is an error naming it,
 /// the others are read).
 pub fn load_items<T: serde::de::DeserializeOwned>(
     origin: &str,
     bytes: &[u8],
-) -> (Vec<T>, Vec<crate::AnalysisError>) {
+) -> (Vec<T>, Vec<JsonlError>) {
     let (mut items, mut errors) = (Vec::new(), Vec::new());
     for (n, l) in bytes.split(|b| *b == b'\n').enumerate() {
         if l.iter().all(u8::is_ascii_whitespace) {
@@ -994,7 +1006,7 @@ pub fn load_items<T: serde::de::DeserializeOwned>(
         }
         match serde_json::from_slice::<T>(l) {
             Ok(t) => items.push(t),
-            Err(e) => errors.push(crate::AnalysisError::Json {
+            Err(e) => errors.push(JsonlError {
                 origin: origin.to_string(),
                 line: n + 1,
                 message: e.to_string(),
@@ -1113,21 +1125,6 @@ pub fn compound_items(
         }
     }
     out
-}
-
-/// The HA-wins discordant cohort of `results`: `(benchmark, model,
-/// instance)` where the HA chain resolved PR2 and the AA chain did not.
-pub fn ha_wins_cohort(results: &crate::Results) -> BTreeSet<JudgeKey> {
-    crate::features::build_features(
-        results,
-        &crate::features::FeatureSources::none(),
-        &crate::features::FeatureOptions::default(),
-    )
-    .rows
-    .into_iter()
-    .filter(|r| r.winner == crate::features::Winner::HaOnly)
-    .map(|r| (r.key.benchmark, r.key.model, r.key.instance))
-    .collect()
 }
 
 /// One AA chain's PR2, as a JSONL row for the compounding items.
