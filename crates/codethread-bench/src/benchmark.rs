@@ -35,7 +35,7 @@ pub enum Benchmark {
 }
 
 /// The twelve repositories of SWE-bench (Verified, Lite and full).
-pub const SWE_BENCH_REPOS: [&str; 12] = [
+pub(crate) const SWE_BENCH_REPOS: [&str; 12] = [
     "astropy/astropy",
     "django/django",
     "matplotlib/matplotlib",
@@ -141,6 +141,18 @@ impl Benchmark {
             )),
             Benchmark::SweBenchPro => crate::pro::task_type(inst)
                 .map(|t| (t, "SWE-bench Pro's own label (issue_specificity)")),
+        }
+    }
+
+    /// The statement this benchmark's own agent runs give an agent for the
+    /// instance's issue: SWE-bench Pro appends the row's requirements and
+    /// the interfaces the fix introduces (its
+    /// `helper_code/create_problem_statement.py`); the others give the
+    /// issue as it is.
+    pub fn agent_statement(self, inst: &Instance) -> String {
+        match self {
+            Benchmark::SweBenchPro => crate::pro::task_statement(inst, &inst.problem_statement),
+            _ => inst.problem_statement.clone(),
         }
     }
 

@@ -127,7 +127,7 @@ pub fn b64_decode(text: &str) -> Result<Vec<u8>, B64Error> {
 }
 
 /// The name of the sibling field that carries `field` as base64.
-pub fn b64_field(field: &str) -> String {
+pub(crate) fn b64_field(field: &str) -> String {
     format!("{field}_b64")
 }
 

@@ -16,6 +16,7 @@
 //! run's records (different records for one instance are a conflict, named, never decided by
 //! order).
 
+use crate::export::sh_quote;
 use std::path::Path;
 
 use serde_json::{Map, Value};
@@ -25,7 +26,7 @@ use crate::instance::Instance;
 
 /// One record of FeatBench's `evaluation_results.json`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EvaluationRecord {
+pub(crate) struct EvaluationRecord {
     /// The instance.
     pub instance_id: String,
     /// Where the record is: `<file>: record <n> (agent <a>, model <m>)`.
@@ -48,7 +49,7 @@ pub struct EvaluationRecord {
 
 /// Whether `v` is a FeatBench `evaluation_results.json`: a non-empty list of objects, each with
 /// an `instance_id` and either the expected test lists or an `error`.
-pub fn is_evaluation_results(v: &Value) -> bool {
+pub(crate) fn is_evaluation_results(v: &Value) -> bool {
     let Value::Array(items) = v else {
         return false;
     };
@@ -62,7 +63,7 @@ pub fn is_evaluation_results(v: &Value) -> bool {
 /// The records of a FeatBench `evaluation_results.json` (`records`, from `origin`), identical
 /// repeats of a record left out; a record that is not one (a bad id, a list of non-strings) is
 /// an error naming the file, the record and the instance.
-pub fn evaluation_records(
+pub(crate) fn evaluation_records(
     records: &[Value],
     origin: &Path,
 ) -> Result<Vec<EvaluationRecord>, BenchError> {
@@ -145,11 +146,11 @@ fn applied_false(m: &Map<String, Value>) -> bool {
 
 /// The registry path of FeatBench's per-repository images:
 /// `ghcr.io/kndy666/featbench_<owner>_<name>:<number>` (lower case).
-pub const IMAGE_REPOSITORY: &str = "ghcr.io/kndy666/featbench_";
+pub(crate) const IMAGE_REPOSITORY: &str = "ghcr.io/kndy666/featbench_";
 
 /// The pytest plugins FeatBench's commands use, pinned (releases for pytest >= 7), as
 /// [`environment`] installs them in FeatBench's images.
-pub const PYTEST_PLUGINS: &str = "pytest-timeout==2.3.1 pytest-xdist==3.6.1";
+pub(crate) const PYTEST_PLUGINS: &str = "pytest-timeout==2.3.1 pytest-xdist==3.6.1";
 
 /// The marker lines [`eval_script`] prints around each pytest run, and the
 /// plugins it found: `>>>>> codethread featbench <what>`. The Harbor grader
@@ -158,14 +159,14 @@ pub const MARKER: &str = ">>>>> codethread featbench";
 
 /// FeatBench's limit on one pytest command line: longer lists of ids run in
 /// batches of [`BATCH`] ids.
-pub const MAX_COMMAND_CHARS: usize = 100_000;
+pub(crate) const MAX_COMMAND_CHARS: usize = 100_000;
 
-/// The ids of one batch when a list is longer than [`MAX_COMMAND_CHARS`].
+/// The ids of one batch when a list is longer than `MAX_COMMAND_CHARS`.
 pub const BATCH: usize = 250;
 
 /// FeatBench's pytest options of the FAIL_TO_PASS run (after `python3 -m pytest`), without
 /// the plugin options [`eval_script`] adds when the environment has the plugin.
-pub const F2P_ARGS: &str = "-q -rA --tb=no -p no:pretty";
+pub(crate) const F2P_ARGS: &str = "-q -rA --tb=no -p no:pretty";
 
 /// Where FeatBench's evaluator has an instance's repository: `/workdir/swap/<name>`
 /// (`<name>` = the last part of `repo`).
@@ -214,7 +215,7 @@ pub struct FeatBenchEnvironment {
 /// image ([`native_image`]) is completed as FeatBench's evaluator completes it at run time: the
 /// repository cloned at [`repo_dir`] and checked out at the base commit, `/testbed` a link to it
 /// (where codethread's setup and collect steps work), and the pytest plugins its commands use
-/// installed ([`PYTEST_PLUGINS`]). `None`: no image can be named (no PR number).
+/// installed (`PYTEST_PLUGINS`). `None`: no image can be named (no PR number).
 pub fn environment(inst: &Instance) -> Option<FeatBenchEnvironment> {
     for k in ["image_name", "docker_image", "image"] {
         if let Some(s) = inst.extra.get(k).and_then(Value::as_str) {
@@ -245,8 +246,6 @@ pub fn environment(inst: &Instance) -> Option<FeatBenchEnvironment> {
         prepare,
     })
 }
-
-pub use crate::export::sh_quote;
 
 /// The files a unified diff writes (`+++ b/<path>`), and those it creates (`--- /dev/null`).
 fn diff_files(patch: &str) -> Vec<(String, bool)> {
@@ -328,7 +327,7 @@ fn batches(ids: &[String]) -> Vec<&[String]> {
 /// PASS_TO_PASS: python3 -m pytest -q -rA --tb=no -p no:pretty --timeout=5 --continue-on-collection-errors --timeout-method=thread -n auto IDS
 /// ```
 ///
-/// each under `timeout 1200`, in batches of [`BATCH`] ids past [`MAX_COMMAND_CHARS`]. A list
+/// each under `timeout 1200`, in batches of `BATCH` ids past `MAX_COMMAND_CHARS`. A list
 /// holding an id pytest cannot take as a node id (cut at a space, as SWE-bench's lists have
 /// them) runs the files of its ids instead (`mode=files`), as FeatBench's later evaluator
 /// does; each id is decided by name from the output either way. The

@@ -5,18 +5,18 @@
 //! Ids name files and directories (`instances/<id>/`, `setup_patches/<id>.patch`,
 //! `pr0/<id>.patch`, the harness's `logs/run_evaluation/<run>/<model>/<id>/`),
 //! travel in HTTP headers and are printed on the terminal, so an id is one
-//! path component of at most [`MAX_ID_BYTES`] bytes (`NAME_MAX` = 255 less
+//! path component of at most `MAX_ID_BYTES` bytes (`NAME_MAX` = 255 less
 //! the longest suffix we add, `.patch`) with no control character (C0, DEL,
 //! C1: `\n`, `\r`, ESC, NUL, ... would forge log lines, inject terminal
 //! escapes or be unsendable as a header) and no path separator. A bad id is
 //! the error of its row alone; [`label`] renders any id safe for printing.
 
 /// The longest suffix this crate appends to an id to name a file.
-pub const LONGEST_ID_SUFFIX: &str = ".patch";
+pub(crate) const LONGEST_ID_SUFFIX: &str = ".patch";
 
 /// The longest id, in bytes: a file name component (`NAME_MAX`, 255 bytes
 /// on Linux and macOS) that still holds `<id>.patch`.
-pub const MAX_ID_BYTES: usize = 255 - LONGEST_ID_SUFFIX.len();
+pub(crate) const MAX_ID_BYTES: usize = 255 - LONGEST_ID_SUFFIX.len();
 
 /// Why `id` cannot be used as an id (`None`: it can).
 pub fn id_problem(id: &str) -> Option<String> {
@@ -48,7 +48,7 @@ pub fn id_problem(id: &str) -> Option<String> {
 /// directory (`None`: it can). The harness replaces `/` by `__`, so `/` is
 /// allowed; control characters are not, and the directory name (with the
 /// stage suffix `chain stack` adds, e.g. `__PR1`) must fit a file name.
-pub fn model_name_problem(model: &str) -> Option<String> {
+pub(crate) fn model_name_problem(model: &str) -> Option<String> {
     if let Some(c) = model.chars().find(|c| c.is_control()) {
         return Some(format!(
             "the model name contains the control character U+{:04X}",

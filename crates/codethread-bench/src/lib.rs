@@ -43,9 +43,7 @@ pub use codethread_lang::io::SourceLimits;
 pub use crate::error::{BenchError, Result};
 
 // Which benchmark an instance belongs to and its harness's conventions.
-pub use crate::benchmark::{
-    swebench_image, testbed_link, AgentBase, Benchmark, Environment, SWE_BENCH_REPOS,
-};
+pub use crate::benchmark::{swebench_image, testbed_link, AgentBase, Benchmark, Environment};
 
 // Instances: every dataset format into one `Instance`.
 pub use crate::instance::{

@@ -32,10 +32,10 @@ use crate::report::{InstanceReport, ReportSet, TestOutcome, TestsStatus};
 use codethread_lang::io::SourceLimits;
 
 /// The Docker Hub user whose `sweap-images` repository holds Pro's images.
-pub const DOCKERHUB_USER: &str = "jefzda";
+pub(crate) const DOCKERHUB_USER: &str = "jefzda";
 
 /// The fix commit an instance id names: `instance_<org>__<repo>-<sha>-v…`.
-pub fn fix_commit(instance_id: &str) -> Option<&str> {
+pub(crate) fn fix_commit(instance_id: &str) -> Option<&str> {
     let rest = instance_id.strip_prefix("instance_")?;
     let (_, tail) = rest.split_once("__")?;
     // `<repo>-<sha>-v<hash|nan>`: the 40-hex part.
@@ -47,7 +47,7 @@ pub fn fix_commit(instance_id: &str) -> Option<&str> {
 /// (`helper_code/image_uri.py`): `<org>.<repo>-<id without instance_>`,
 /// lowercased org and repo, `-vnan` dropped (element-web's own spellings
 /// kept), at most 128 characters.
-pub fn image_tag(inst: &Instance) -> String {
+pub(crate) fn image_tag(inst: &Instance) -> String {
     if let Some(t) = inst.extra.get("dockerhub_tag").and_then(Value::as_str) {
         if !t.trim().is_empty() {
             return t.to_string();
@@ -116,7 +116,7 @@ fn py_list(items: &[String]) -> String {
 /// The test files an instance's Pro run selects: the row's
 /// `selected_test_files_to_run`, else its `Test Files`
 /// (`instance_info.txt`), else the files of its test patch.
-pub fn selected_test_files(inst: &Instance) -> Vec<String> {
+pub(crate) fn selected_test_files(inst: &Instance) -> Vec<String> {
     for k in ["selected_test_files_to_run", "Test Files"] {
         if let Some(v) = inst.extra.get(k) {
             if let Ok(l) = crate::instance::decode_tests(v) {
@@ -164,7 +164,7 @@ pub fn before_repo_set_cmd(inst: &Instance) -> String {
 /// The problem statement Pro gives an agent
 /// (`helper_code/create_problem_statement.py`): the issue, then its
 /// requirements and the interfaces it introduces, when the row has them.
-pub fn task_statement(inst: &Instance, problem_statement: &str) -> String {
+pub(crate) fn task_statement(inst: &Instance, problem_statement: &str) -> String {
     match (&inst.requirements, &inst.interface) {
         (None, None) => problem_statement.to_string(),
         (r, i) => format!(
@@ -232,7 +232,7 @@ pub fn patches_file(patches: &[(String, String)], prefix: &str) -> String {
 /// by the instance's own lists as Pro's evaluator decides (`PASSED` only):
 /// each listed test under `success` when it passed, under `failure` when it
 /// did not or is missing.
-pub fn report_from_statuses(
+pub(crate) fn report_from_statuses(
     inst: &Instance,
     statuses: &BTreeMap<String, String>,
 ) -> InstanceReport {
@@ -266,7 +266,10 @@ pub fn report_from_statuses(
 }
 
 /// Parse one `<prefix>_output.json` of Pro's parser: test name -> status.
-pub fn parse_output(path: &Path, bytes: &[u8]) -> Result<BTreeMap<String, String>, BenchError> {
+pub(crate) fn parse_output(
+    path: &Path,
+    bytes: &[u8],
+) -> Result<BTreeMap<String, String>, BenchError> {
     let v: Value = serde_json::from_slice(bytes).map_err(|e| BenchError::json(path, 0, &e))?;
     let tests = v
         .get("tests")
@@ -321,7 +324,7 @@ pub fn is_output_dir(dir: &Path) -> bool {
 
 /// The reports of Pro's output directory `dir` for the stack whose patches
 /// carried `prefix` (`<dir>/<instance_id>/<prefix>_output.json`): each
-/// decided by its instance's lists ([`report_from_statuses`]). An instance
+/// decided by its instance's lists (`report_from_statuses`). An instance
 /// directory without that output (the evaluator found no `output.json`:
 /// the tests did not run or the parser failed) is a report without tests;
 /// outputs of other prefixes are counted in [`ReportSet::ignored`], and so
@@ -401,42 +404,15 @@ pub fn load_outputs(
     set
 }
 
-/// `eval_results.json` of Pro's evaluator: instance id -> resolved.
-pub fn load_eval_results(
-    path: &Path,
-    limits: SourceLimits,
-) -> Result<BTreeMap<String, bool>, BenchError> {
-    let text = crate::records::read_text(path, limits)?;
-    let v: Value = serde_json::from_str(&text).map_err(|e| BenchError::json(path, 0, &e))?;
-    let Value::Object(m) = v else {
-        return Err(BenchError::Format {
-            path: path.to_path_buf(),
-            message: "eval_results.json must be an object of instance id -> resolved".into(),
-        });
-    };
-    m.into_iter()
-        .map(|(k, v)| match v {
-            Value::Bool(b) => Ok((k, b)),
-            other => Err(BenchError::BadField {
-                path: path.to_path_buf(),
-                line: 1,
-                instance_id: crate::ids::label(&k),
-                field: "resolved".into(),
-                message: format!("expected true or false, found {other}"),
-            }),
-        })
-        .collect()
-}
-
 /// The line an evaluation script prints before and after each of its
 /// stages (`>>>>> codethread pro run_script rc=N`, `... parser rc=N`).
-pub const MARKER: &str = ">>>>> codethread pro";
+pub(crate) const MARKER: &str = ">>>>> codethread pro";
 
 /// The files the verifier keeps beside its log (under
 /// `$CODETHREAD_VERIFIER_DIR`, default `/logs/verifier`): the run script's
 /// stdout and stderr and the parser's output, named as Pro's evaluator
 /// names them with the prefix `pro`.
-pub const OUTPUT_FILES: [&str; 3] = ["pro_stdout.log", "pro_stderr.log", "pro_output.json"];
+pub(crate) const OUTPUT_FILES: [&str; 3] = ["pro_stdout.log", "pro_stderr.log", "pro_output.json"];
 
 /// An instance's files of a checkout of scaleapi/SWE-bench_Pro-os, as Pro's
 /// evaluator reads them: the run script and the parser
@@ -509,7 +485,7 @@ pub fn load_scripts(
 
 /// Pro's rule for the entry script's exports: every Dockerfile line that,
 /// trimmed, starts with `ENV`, that first `ENV` replaced by `export`.
-pub fn env_exports(dockerfile: &str) -> Vec<String> {
+pub(crate) fn env_exports(dockerfile: &str) -> Vec<String> {
     dockerfile
         .split('\n')
         .map(str::trim)
@@ -526,7 +502,7 @@ pub fn env_exports(dockerfile: &str) -> Vec<String> {
 /// them), and the parser, with the run script and parser read from
 /// `$CODETHREAD_TESTS_DIR` (default `/tests`) and their outputs written to
 /// `$CODETHREAD_VERIFIER_DIR` (default `/logs/verifier`) as
-/// [`OUTPUT_FILES`]. Each stage's exit status is printed after [`MARKER`];
+/// `OUTPUT_FILES`. Each stage's exit status is printed after `MARKER`;
 /// like Pro's, the script goes on after a failed stage.
 pub fn eval_script(inst: &Instance, scripts: &ProScripts, workdir: &str) -> String {
     let before = before_repo_set_cmd(inst);

@@ -6,7 +6,7 @@
 //! strings with `'` / `"` / triple quotes and `r` / `u` / `b` prefixes
 //! (adjacent strings are concatenated, as Python does), lists, tuples
 //! (become arrays), sets (arrays) and dicts (keys rendered as strings).
-//! The parser is iterative, and nesting deeper than [`MAX_DEPTH`] is an
+//! The parser is iterative, and nesting deeper than `MAX_DEPTH` is an
 //! error at decode time: a `serde_json::Value` is dropped and serialized
 //! recursively, so a value nested 60,000 deep (a hostile test list) would
 //! overflow the stack later, far from the input that caused it.
@@ -19,7 +19,7 @@ use crate::error::BenchError;
 /// serde_json's own default recursion limit, so a value read by either
 /// decoder can be dropped, serialized and re-read by the other. Real test
 /// lists and harness reports nest at most 4 deep.
-pub const MAX_DEPTH: usize = 128;
+pub(crate) const MAX_DEPTH: usize = 128;
 
 enum Frame {
     List {
@@ -37,7 +37,7 @@ enum Frame {
 
 /// Parse one Python literal into JSON (e.g. `['a', "b", None, {'k': (1, 2.5)}]`
 /// is `["a", "b", null, {"k": [1, 2.5]}]`; the unit tests hold the example).
-pub fn parse_py_literal(text: &str) -> Result<Value, BenchError> {
+pub(crate) fn parse_py_literal(text: &str) -> Result<Value, BenchError> {
     let b = text.as_bytes();
     let mut p = Parser { b, i: 0 };
     let mut stack: Vec<Frame> = Vec::new();

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use codethread_bench::{swebench_row, Instance};
+use codethread_bench::{swebench_row, Benchmark, Instance};
 use serde_json::{Map, Value};
 
 /// Fields of a chain row that hold original code (the gold patch, the
@@ -79,13 +79,24 @@ pub(crate) fn implementation_task_row(
 /// A row of the Follow-On Issue dataset on top of a given PR1 (every
 /// upstream column, [`swebench_row`]): `setup_patch` = PR0 + PR1 combined into one diff against base (empty for
 /// the human PR1, which restores base), the original issue as
-/// `problem_statement`, the gold `patch`, the original tests.
+/// `problem_statement` in the words the benchmark's own agent runs use
+/// ([`Benchmark::agent_statement`]: SWE-bench Pro's adds the requirements
+/// and interfaces, and the row keeps the bare issue as
+/// `original_problem_statement`), the gold `patch`, the original tests.
 pub(crate) fn follow_on_row(
     inst: &Instance,
     setup_patch: &str,
     pr1_label: &str,
 ) -> Map<String, Value> {
     let mut m = swebench_row(inst);
+    let statement = Benchmark::of(inst).agent_statement(inst);
+    if statement != inst.problem_statement {
+        m.insert(
+            "original_problem_statement".into(),
+            Value::String(inst.problem_statement.clone()),
+        );
+        m.insert("problem_statement".into(), Value::String(statement));
+    }
     m.insert("setup_patch".into(), Value::String(setup_patch.to_string()));
     m.insert("pr1".into(), Value::String(pr1_label.to_string()));
     m.insert("task".into(), Value::String("follow_on".into()));
@@ -119,6 +130,32 @@ mod tests {
         let l = parse_instances(Path::new("rows.jsonl"), &row).expect("parse");
         assert!(l.errors.is_empty(), "{:?}", l.errors);
         l.items.into_iter().next().expect("row")
+    }
+
+    #[test]
+    fn a_pro_follow_on_row_gives_the_agent_pros_own_statement() {
+        // Pro's agents read the issue, its requirements and the interfaces
+        // it introduces (helper_code/create_problem_statement.py).
+        let row = r#"{"instance_id":"instance_o__r-1","repo":"o/r","base_commit":"abc","patch":"","fail_to_pass":"['t']","pass_to_pass":"[]","repo_language":"python","problem_statement":"Issue.","requirements":"- Must x.","interface":"No new interfaces are introduced."}"#;
+        let l = parse_instances(Path::new("pro.jsonl"), row).expect("parse");
+        let pro = l.items.into_iter().next().expect("row");
+        let fo = follow_on_row(&pro, "", "human");
+        assert_eq!(
+            fo.get("problem_statement").and_then(Value::as_str),
+            Some("Issue.\n\nRequirements:\n- Must x.\n\nNew interfaces introduced:\nNo new interfaces are introduced.")
+        );
+        assert_eq!(
+            fo.get("original_problem_statement").and_then(Value::as_str),
+            Some("Issue.")
+        );
+        // Other benchmarks: the issue as it is, no extra column.
+        let swe = inst(r#","problem_statement":"Issue.""#);
+        let fo = follow_on_row(&swe, "", "human");
+        assert_eq!(
+            fo.get("problem_statement").and_then(Value::as_str),
+            Some("Issue.")
+        );
+        assert!(!fo.contains_key("original_problem_statement"));
     }
 
     #[test]

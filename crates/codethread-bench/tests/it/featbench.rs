@@ -198,7 +198,8 @@ fn patches_are_the_same_bytes_in_every_shape() {
 /// between the markers the Harbor grader reads. Over-long lists run in batches of 250.
 #[test]
 fn eval_scripts_run_every_expected_test() {
-    use codethread_bench::featbench::{eval_script, sh_quote, BATCH, MARKER};
+    use codethread_bench::featbench::{eval_script, BATCH, MARKER};
+    use codethread_bench::sh_quote;
     let (rows, _) = load("rows_raw.jsonl");
     assert!(rows.len() >= 16, "{}", rows.len());
     let mut by_files = 0;
