@@ -21,8 +21,9 @@
 //!   objects preferred, the Hugging Face strings repaired).
 //! - The shared rules: [`ids`] (an id names files: one path component, no
 //!   control character), [`carry`] (bytes in JSON: the `*_b64` sibling
-//!   field), [`records`] (JSON / JSONL records with their lines) and
-//!   [`files`] (regular files only, atomic writes, no link followed).
+//!   field) and [`records`] (JSON / JSONL records with their lines); every
+//!   file goes through `codethread_lang::io` (regular files only, atomic
+//!   writes, no link followed).
 //!
 //! ```
 //! use std::path::Path;
@@ -75,7 +76,7 @@ pub mod carry;
 mod error;
 mod export;
 pub mod featbench;
-pub mod files;
+mod files;
 pub mod ids;
 mod instance;
 #[cfg(feature = "parquet")]

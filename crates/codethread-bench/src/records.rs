@@ -42,7 +42,7 @@ impl<T> Default for Loaded<T> {
     }
 }
 
-/// The text of a file, read with [`crate::files::read`] (regular files
+/// The text of a file, read with `codethread_lang::io::read_regular` (regular files
 /// under `limits` only; see [`decode_text`]).
 pub fn read_text(
     path: &Path,

@@ -356,7 +356,7 @@ fn build_one(
         Some(a) => {
             write_in(out, &answer_path, a.as_bytes())?;
         }
-        None => codethread_bench::files::remove_in(out, &answer_path),
+        None => crate::fsutil::remove_in(out, &answer_path),
     }
     Ok(BuildStatus::Built {
         targets: loc.target_ids(),
@@ -468,7 +468,7 @@ pub fn build(
                 };
                 if matches!(o.status, BuildStatus::Failed { .. }) {
                     // Failed instances are retried on the next run: no status file.
-                    codethread_bench::files::remove_in(out, &rel(id, "status.json"));
+                    crate::fsutil::remove_in(out, &rel(id, "status.json"));
                 } else if let Err(e) = write_in(out, &rel(id, "status.json"), &json_bytes(&o)) {
                     summary.outcomes.push(InstanceOutcome {
                         status: BuildStatus::Failed {

@@ -548,6 +548,23 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), IoError> {
     f.commit()
 }
 
+/// [`write_atomic`], creating the parent directories first (as
+/// `std::fs::create_dir_all`: for a path the user named, whose directories
+/// are theirs; below a root that must not be left, use
+/// [`write_atomic_in`]).
+///
+/// # Errors
+/// As [`write_atomic`], and [`IoError::Io`] when a directory cannot be
+/// created.
+pub fn write_atomic_with_parents(path: &Path, bytes: &[u8]) -> Result<(), IoError> {
+    let parent = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent).map_err(|e| IoError::io(parent, e))?;
+    write_atomic(path, bytes)
+}
+
 /// Create `root/rel` and every directory between, refusing to pass through a
 /// symbolic link or a non-directory below `root` (`root` itself is the
 /// caller's and may be anything that resolves to a directory). `rel` must be
@@ -559,6 +576,29 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), IoError> {
 /// `rel` that is absolute or has `..`).
 pub fn create_dir_all_nofollow(root: &Path, rel: &Path) -> Result<PathBuf, IoError> {
     std::fs::create_dir_all(root).map_err(|e| IoError::io(root, e))?;
+    match walk_below(root, rel, Missing::Create)? {
+        Some(dir) => Ok(dir),
+        None => Err(IoError::io(
+            &root.join(rel),
+            std::io::Error::new(std::io::ErrorKind::NotFound, "the directory vanished"),
+        )),
+    }
+}
+
+/// What [`walk_below`] does at a component that does not exist.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Missing {
+    /// Create it (a directory).
+    Create,
+    /// Stop: the walk's result is `None`.
+    Stop,
+}
+
+/// The one component walk below `root` behind [`create_dir_all_nofollow`]
+/// and [`dir_below_nofollow`]: each component of `rel` must be a real
+/// directory (never a symbolic link); a missing one is created or ends the
+/// walk with `None`, as `missing` says.
+fn walk_below(root: &Path, rel: &Path, missing: Missing) -> Result<Option<PathBuf>, IoError> {
     let mut cur = root.to_path_buf();
     for comp in rel.components() {
         match comp {
@@ -569,7 +609,7 @@ pub fn create_dir_all_nofollow(root: &Path, rel: &Path) -> Result<PathBuf, IoErr
                     &root.join(rel),
                     std::io::Error::new(
                         std::io::ErrorKind::InvalidInput,
-                        "output path must stay below its root",
+                        "the path must stay below its root",
                     ),
                 ))
             }
@@ -577,7 +617,7 @@ pub fn create_dir_all_nofollow(root: &Path, rel: &Path) -> Result<PathBuf, IoErr
         match std::fs::symlink_metadata(&cur) {
             Ok(m) if m.file_type().is_symlink() => return Err(IoError::Symlink { path: cur }),
             Ok(m) if m.is_dir() => {}
-            Ok(m) => {
+            Ok(m) if missing == Missing::Create => {
                 return Err(IoError::NotRegular {
                     path: cur,
                     kind: if m.is_file() {
@@ -587,21 +627,31 @@ pub fn create_dir_all_nofollow(root: &Path, rel: &Path) -> Result<PathBuf, IoErr
                     },
                 })
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => match std::fs::create_dir(&cur) {
-                Ok(()) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    // Raced with another creator: it must be a real directory.
-                    let m = std::fs::symlink_metadata(&cur).map_err(|e| IoError::io(&cur, e))?;
-                    if !m.is_dir() {
-                        return Err(IoError::Symlink { path: cur });
+            Ok(_) => {
+                return Err(IoError::io(
+                    &cur,
+                    std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory"),
+                ))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => match missing {
+                Missing::Stop => return Ok(None),
+                Missing::Create => match std::fs::create_dir(&cur) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                        // Raced with another creator: it must be a real directory.
+                        let m =
+                            std::fs::symlink_metadata(&cur).map_err(|e| IoError::io(&cur, e))?;
+                        if !m.is_dir() {
+                            return Err(IoError::Symlink { path: cur });
+                        }
                     }
-                }
-                Err(e) => return Err(IoError::io(&cur, e)),
+                    Err(e) => return Err(IoError::io(&cur, e)),
+                },
             },
             Err(e) => return Err(IoError::io(&cur, e)),
         }
     }
-    Ok(cur)
+    Ok(Some(cur))
 }
 
 /// Write `root/rel` atomically, creating its directories with
@@ -904,35 +954,7 @@ pub fn subdirs_nofollow(dir: &Path) -> (Vec<std::ffi::OsString>, Vec<IoError>) {
 /// [`IoError::Io`] (kind `NotADirectory`) for one that is not a directory, [`IoError::Io`]
 /// for any other failure and for a `rel` that leaves `root`.
 pub fn dir_below_nofollow(root: &Path, rel: &Path) -> Result<Option<PathBuf>, IoError> {
-    let mut cur = root.to_path_buf();
-    for comp in rel.components() {
-        match comp {
-            Component::Normal(name) => cur.push(name),
-            Component::CurDir => continue,
-            _ => {
-                return Err(IoError::io(
-                    &root.join(rel),
-                    std::io::Error::new(
-                        std::io::ErrorKind::InvalidInput,
-                        "the path must stay below its root",
-                    ),
-                ))
-            }
-        }
-        match std::fs::symlink_metadata(&cur) {
-            Ok(m) if m.file_type().is_symlink() => return Err(IoError::Symlink { path: cur }),
-            Ok(m) if m.is_dir() => {}
-            Ok(_) => {
-                return Err(IoError::io(
-                    &cur,
-                    std::io::Error::new(std::io::ErrorKind::NotADirectory, "not a directory"),
-                ))
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(IoError::io(&cur, e)),
-        }
-    }
-    Ok(Some(cur))
+    walk_below(root, rel, Missing::Stop)
 }
 
 /// The regular file `root/rel`, every component below `root` reached without
@@ -961,12 +983,48 @@ pub fn read_below_nofollow(
     let Some(dir) = dir_below_nofollow(root, parent)? else {
         return Ok(None);
     };
-    match read_regular_nofollow(&dir.join(name), limit) {
-        Ok(b) => Ok(Some(b)),
+    absent_as_none(read_regular_nofollow(&dir.join(name), limit))
+}
+
+/// `Ok(None)` for a read that failed because the file does not exist; any
+/// other result as it is: `absent_as_none(read_regular(p, limit))` reads a
+/// file that may not be there.
+///
+/// # Errors
+/// Every error of `r` but "not found".
+pub fn absent_as_none<T>(r: Result<T, IoError>) -> Result<Option<T>, IoError> {
+    match r {
+        Ok(v) => Ok(Some(v)),
         Err(IoError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
             Ok(None)
         }
         Err(e) => Err(e),
+    }
+}
+
+/// Remove the file `root/rel` if it is there, every directory below `root`
+/// reached without following a link: a planted link on the way makes it an
+/// error and nothing is removed elsewhere. A link at `rel` itself is
+/// removed, not followed. `Ok(false)` when there was nothing to remove.
+///
+/// # Errors
+/// As [`dir_below_nofollow`]; [`IoError::Io`] when the removal fails, or
+/// when `rel` names a directory.
+pub fn remove_below_nofollow(root: &Path, rel: &Path) -> Result<bool, IoError> {
+    let Some(name) = rel.file_name() else {
+        return Err(IoError::io(
+            &root.join(rel),
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "the path names no file"),
+        ));
+    };
+    let Some(dir) = dir_below_nofollow(root, rel.parent().unwrap_or(Path::new("")))? else {
+        return Ok(false);
+    };
+    let path = dir.join(name);
+    match std::fs::remove_file(&path) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(IoError::io(&path, e)),
     }
 }
 
@@ -977,6 +1035,42 @@ mod tree_tests {
     use super::*;
 
     use super::tests::tmpdir;
+
+    #[test]
+    fn removal_and_optional_reads_stay_below_their_root() {
+        let d = tmpdir("remove");
+        let root = d.join("root");
+        let outside = d.join("outside");
+        std::fs::create_dir_all(root.join("a")).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(root.join("a/x.json"), b"x").unwrap();
+        std::fs::write(outside.join("x.json"), b"keep").unwrap();
+        // A file below the root is removed once; then there is nothing.
+        assert!(remove_below_nofollow(&root, Path::new("a/x.json")).unwrap());
+        assert!(!remove_below_nofollow(&root, Path::new("a/x.json")).unwrap());
+        assert!(!remove_below_nofollow(&root, Path::new("missing/x.json")).unwrap());
+        // A directory link on the way: an error naming it, nothing removed
+        // outside.
+        std::os::unix::fs::symlink(&outside, root.join("l")).unwrap();
+        let e = remove_below_nofollow(&root, Path::new("l/x.json")).unwrap_err();
+        assert!(matches!(e, IoError::Symlink { .. }), "{e}");
+        assert_eq!(std::fs::read(outside.join("x.json")).unwrap(), b"keep");
+        // A link as the file itself is removed, not followed.
+        std::os::unix::fs::symlink(outside.join("x.json"), root.join("a/y.json")).unwrap();
+        assert!(remove_below_nofollow(&root, Path::new("a/y.json")).unwrap());
+        assert_eq!(std::fs::read(outside.join("x.json")).unwrap(), b"keep");
+        assert!(remove_below_nofollow(&root, Path::new("../outside/x.json")).is_err());
+        // Optional reads: absent is None, anything else is still an error.
+        assert_eq!(
+            absent_as_none(read_regular(&root.join("nope"), 10)).unwrap(),
+            None
+        );
+        assert!(absent_as_none(read_regular(&root.join("a"), 10)).is_err());
+        // Writes that create their parents.
+        write_atomic_with_parents(&d.join("new/deep/f.txt"), b"ok").unwrap();
+        assert_eq!(std::fs::read(d.join("new/deep/f.txt")).unwrap(), b"ok");
+        std::fs::remove_dir_all(&d).unwrap();
+    }
 
     #[test]
     fn tree_walks_read_regular_files_and_name_every_link() {

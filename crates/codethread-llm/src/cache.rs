@@ -119,7 +119,8 @@ impl Cache {
     pub fn get(&self, key: &str) -> Result<Option<CacheRecord>, BenchError> {
         self.check_dir()?;
         let p = self.path(key);
-        let Some(bytes) = codethread_bench::files::read_opt_nofollow(&p, self.limits)? else {
+        let read = codethread_lang::io::read_regular_nofollow(&p, self.limits.max_file_bytes);
+        let Some(bytes) = codethread_lang::io::absent_as_none(read)? else {
             return Ok(None);
         };
         let r: CacheRecord =
@@ -139,17 +140,20 @@ impl Cache {
             path: self.path(&r.key),
             message: e.to_string(),
         })?;
-        codethread_bench::files::write_in(
+        codethread_lang::io::write_atomic_in(
             &self.root,
             &self.name.join(format!("{}.json", r.key)),
             &bytes,
-        )
-        .map(|_| ())
+        )?;
+        Ok(())
     }
 
     /// Remove the record of `key` (nothing when there is none, or when the
     /// cache directory is no longer a real directory).
     pub fn remove(&self, key: &str) {
-        codethread_bench::files::remove_in(&self.root, &self.name.join(format!("{key}.json")));
+        let _ = codethread_lang::io::remove_below_nofollow(
+            &self.root,
+            &self.name.join(format!("{key}.json")),
+        );
     }
 }

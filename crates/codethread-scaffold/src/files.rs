@@ -1,27 +1,26 @@
-//! The crate's file access: codethread-bench's [`codethread_bench::files`]
-//! (regular files under a size limit, atomic writes that follow no link),
-//! with this crate's error.
+//! The crate's file access, through `codethread_lang::io` (regular files
+//! under a size limit, atomic writes that follow no link), with this
+//! crate's error.
 
 use std::path::{Path, PathBuf};
 
-use codethread_bench::files;
-use codethread_lang::io::SourceLimits;
+use codethread_lang::io::{self, SourceLimits};
 
 use crate::error::ScaffoldError;
 
-/// [`files::read`].
+/// [`io::read_regular`] under `limits`.
 pub(crate) fn read(path: &Path, limits: SourceLimits) -> Result<Vec<u8>, ScaffoldError> {
-    Ok(files::read(path, limits)?)
+    Ok(io::read_regular(path, limits.max_file_bytes)?)
 }
 
-/// [`files::write_in`].
+/// [`io::write_atomic_in`].
 pub(crate) fn write_in(root: &Path, rel: &Path, bytes: &[u8]) -> Result<PathBuf, ScaffoldError> {
-    Ok(files::write_in(root, rel, bytes)?)
+    Ok(io::write_atomic_in(root, rel, bytes)?)
 }
 
-/// [`files::write_atomic`].
+/// [`io::write_atomic_with_parents`].
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ScaffoldError> {
-    Ok(files::write_atomic(path, bytes)?)
+    Ok(io::write_atomic_with_parents(path, bytes)?)
 }
 
 /// Rows as JSONL at `path`, atomically.
