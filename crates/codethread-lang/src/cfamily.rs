@@ -228,7 +228,7 @@ impl CppGuards {
 /// is undefined (and so 0): `Some(true)` / `Some(false)` when it holds or
 /// fails whatever the other macros are, `None` when it depends on them.
 fn in_c(cond: &[u8]) -> Option<bool> {
-    crate::ppexpr::eval(cond, &|name| name == b"__cplusplus")
+    codethread_lex::ppexpr::eval(cond, &|name| name == b"__cplusplus")
 }
 
 /// True when C-family text has a construct only C++ has, outside comments,

@@ -333,7 +333,7 @@ impl ChunkPlan {
         }
         plan.note_directives();
         plan.head = head;
-        plan.literals = crate::Literals::scan(lang, &plan.source);
+        plan.literals = crate::literals::scan(lang, &plan.source);
         plan.find_chunks(grammar, chunks)?;
         if plan.chunks.len() <= 1 {
             plan.directives = None;
@@ -349,7 +349,7 @@ impl ChunkPlan {
     /// windows and chunks (a language with macro rules).
     fn note_directives(&mut self) {
         if crate::macros::macro_rules(self.lang).is_some() {
-            self.directives = Some(crate::macros::directive_lines(&self.source));
+            self.directives = Some(codethread_lex::preproc::directive_lines(&self.source));
         }
     }
 

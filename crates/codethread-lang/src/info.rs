@@ -12,10 +12,11 @@ use std::path::Path;
 
 use tree_sitter::Language;
 
-use crate::macros::{MacroRules, CPP as CPP_MACROS, C_FAMILY};
+use crate::macros::{CPP as CPP_MACROS, C_FAMILY};
 use crate::spec::{self, LangSpec};
 use crate::testcode::{self, TestAttributes};
 use crate::Lang;
+use codethread_lex::preproc::MacroRules;
 
 /// What codethread knows about one language (one row of the table read by
 /// [`Lang::info`]).

@@ -63,7 +63,6 @@ mod lang;
 mod literals;
 mod macros;
 mod parse;
-mod ppexpr;
 mod spec;
 mod testcode;
 mod view;
@@ -73,6 +72,10 @@ use std::path::PathBuf;
 
 pub use cfamily::{c_family_hint, headers_hint, looks_like_cpp, tree_hint};
 pub use chunk::{Chunk, ChunkOptions, ChunkParse, ChunkPlan};
+pub use codethread_lex::literals::Literals;
+pub use codethread_lex::preproc::{
+    after_group_tail, directive_lines, in_test_block, open_conditions, CallClass, MacroRules,
+};
 pub use file::{parse_file, ParseOptions};
 pub use files::{bytes_label, path_label, source_files, WalkError};
 pub use flat::{ByteSpan, Children, FlatCursor, FlatNode, FlatTree};
@@ -85,11 +88,9 @@ pub use index::{
 pub use info::{Family, LangInfo, PerLang};
 pub use kinds::kind_of;
 pub use lang::Lang;
-pub use literals::Literals;
 pub use macros::{
-    after_group_tail, alternative_spans, directive_lines, in_test_block, macro_call_spans,
-    macro_call_spans_in, macro_mask_spans, macro_mask_spans_in, macro_rules, mask_macros,
-    mask_macros_in, open_conditions, tolerant, CallClass, MacroRules,
+    alternative_spans, macro_call_spans, macro_call_spans_in, macro_mask_spans,
+    macro_mask_spans_in, macro_rules, mask_macros, mask_macros_in, tolerant,
 };
 pub use parse::{
     code_end, estimate_tokens, parse, parse_lang, parse_path, parses_on_thread, BudgetLimit,

@@ -14,7 +14,7 @@ fn is_word(b: u8) -> bool {
 /// comparisons and numbers are read; anything else is unknown. Iterative
 /// (an explicit operator stack), so a condition nested deep cannot overflow
 /// the stack.
-pub(crate) fn eval(cond: &[u8], undefined: &dyn Fn(&[u8]) -> bool) -> Option<bool> {
+pub fn eval(cond: &[u8], undefined: &dyn Fn(&[u8]) -> bool) -> Option<bool> {
     // Tokens.
     #[derive(Clone, Copy, PartialEq, Eq, Debug)]
     enum T {
