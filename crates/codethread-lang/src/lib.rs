@@ -73,6 +73,7 @@ use std::path::PathBuf;
 pub use cfamily::{c_family_hint, headers_hint, looks_like_cpp, tree_hint};
 pub use chunk::{Chunk, ChunkOptions, ChunkParse, ChunkPlan};
 pub use codethread_lex::literals::Literals;
+pub use literals::scan as scan_literals;
 pub use codethread_lex::preproc::{
     after_group_tail, directive_lines, in_test_block, open_conditions, CallClass, MacroRules,
 };
