@@ -24,7 +24,7 @@ for f in "$pkg"/*.crate; do
   # against an old codethread-testkit without `file_shapes`).
   tar -xzmf "$f" -C "$pkg"
 done
-crates=(codethread-testkit codethread-io codethread-lex codethread-lang codethread-lizard codethread-patch codethread-skeleton codethread-metrics codethread-bench codethread-llm codethread-chain codethread-scaffold codethread-sandbox codethread-stats codethread-judge codethread-analysis)
+crates=(codethread-testkit codethread-io codethread-lex codethread-lang codethread-lizard codethread-rules codethread-patch codethread-skeleton codethread-metrics codethread-bench codethread-llm codethread-chain codethread-scaffold codethread-sandbox codethread-stats codethread-judge codethread-analysis)
 patch_args=()
 for c in "${crates[@]}"; do
   d="$pkg/$c-0.1.0"

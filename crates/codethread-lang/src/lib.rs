@@ -73,7 +73,6 @@ use std::path::PathBuf;
 pub use cfamily::{c_family_hint, headers_hint, looks_like_cpp, tree_hint};
 pub use chunk::{Chunk, ChunkOptions, ChunkParse, ChunkPlan};
 pub use codethread_lex::literals::Literals;
-pub use literals::scan as scan_literals;
 pub use codethread_lex::preproc::{
     after_group_tail, directive_lines, in_test_block, open_conditions, CallClass, MacroRules,
 };
@@ -89,6 +88,7 @@ pub use index::{
 pub use info::{Family, LangInfo, PerLang};
 pub use kinds::kind_of;
 pub use lang::Lang;
+pub use literals::scan as scan_literals;
 pub use macros::{
     alternative_spans, macro_call_spans, macro_call_spans_in, macro_mask_spans,
     macro_mask_spans_in, macro_rules, mask_macros, mask_macros_in, tolerant,

@@ -11,8 +11,8 @@ use crate::canonical;
 use crate::context::FnCtx;
 use crate::halstead::Halstead;
 use crate::profile::Profile;
-use crate::rules::canonical::CanonRules;
-use crate::rules::paper::{paper, LizardTables, PaperTables, TreeTables};
+use codethread_rules::canonical::CanonRules;
+use codethread_rules::paper::{paper, LizardTables, PaperTables, TreeTables};
 
 /// How one (profile, language) is measured.
 #[derive(Debug, Clone, Copy)]
@@ -30,7 +30,7 @@ impl Backend {
     /// The backend of `profile` for `lang`.
     pub(crate) fn of(profile: Profile, lang: Lang) -> Backend {
         match profile {
-            Profile::Canonical => Backend::Canonical(crate::rules::canonical::rules(lang)),
+            Profile::Canonical => Backend::Canonical(codethread_rules::canonical::rules(lang)),
             Profile::Paper => match paper(lang) {
                 PaperTables::Tree(t) => Backend::Tree(t),
                 PaperTables::Lizard(l) => Backend::Lizard(l),

@@ -17,10 +17,10 @@ use crate::context::FnCtx;
 use crate::halstead::Halstead;
 use crate::model::{assign_occurrences, FileMetrics, FileTotals, FunctionMetrics, HalsteadValues};
 use crate::profile::Profile;
-use crate::rules::canonical as rules;
-use crate::rules::when::Site;
 use crate::targets::{match_target_positions, needs_reparse, reparsed_index};
 use crate::tree::{count_errors, first_error};
+use codethread_rules::canonical as rules;
+use codethread_rules::when::Site;
 use rules::{CanonRules, Cog, Nest, Rule};
 
 /// The four canonical metrics of one function.

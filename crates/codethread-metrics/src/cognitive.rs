@@ -15,8 +15,8 @@ use codethread_lang::FlatNode as Node;
 use codethread_lang::ParsedFile;
 
 use crate::context::FnCtx;
-use crate::rules::cognitive as rules;
-use crate::rules::when::Site;
+use codethread_rules::cognitive as rules;
+use codethread_rules::when::Site;
 use rules::{BoolMode, CogRules, FnNest, Inc, NodeRule, Recursion, Scan, Sel};
 
 /// A function's walk, kept so that the walk of an enclosing function can add
@@ -1082,7 +1082,10 @@ mod tests {
             let file = parse(lang, src.as_bytes().to_vec()).unwrap();
             let funcs = index_functions(&file);
             let flat = codethread_lang::FlatTree::new(&file);
-            let table = crate::rules::paper::paper(lang).tree().unwrap().cognitive;
+            let table = codethread_rules::paper::paper(lang)
+                .tree()
+                .unwrap()
+                .cognitive;
             let watched = watched_kinds(table);
             let mut known = std::collections::HashMap::new();
             assert!(funcs.len() >= 3, "{lang:?}");
@@ -1387,7 +1390,7 @@ mod tests {
         let v = cognitive_with(
             &file,
             func,
-            crate::rules::paper::paper(Lang::Python)
+            codethread_rules::paper::paper(Lang::Python)
                 .tree()
                 .unwrap()
                 .cognitive,
@@ -1407,7 +1410,7 @@ mod tests {
         let v = cognitive_with(
             &file,
             func,
-            crate::rules::paper::paper(Lang::JavaScript)
+            codethread_rules::paper::paper(Lang::JavaScript)
                 .tree()
                 .unwrap()
                 .cognitive,

@@ -13,8 +13,8 @@ use codethread_lang::FlatNode as Node;
 use codethread_lang::ParsedFile;
 
 use crate::context::FnCtx;
-use crate::rules::cyclomatic as rules;
-use crate::rules::when::Site;
+use codethread_rules::cyclomatic as rules;
+use codethread_rules::when::Site;
 use rules::{CcMode, CcRules, MatchCases, When};
 
 /// Whether the tool gives `func` no value ([`CcRules::unreported`]).
@@ -499,7 +499,7 @@ mod tests {
         let v = cyclomatic_with(
             &file,
             func,
-            crate::rules::paper::paper(Lang::JavaScript)
+            codethread_rules::paper::paper(Lang::JavaScript)
                 .tree()
                 .unwrap()
                 .cyclomatic,

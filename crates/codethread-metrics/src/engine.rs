@@ -15,8 +15,8 @@ use crate::error::{check_text, MetricsError};
 use crate::model::FileMetrics;
 use crate::naming::{parse_for_names, NAMING_BUDGET, NO_ID_PARSE_BUDGET, NO_ID_PARSE_FAILED};
 use crate::profile::Profile;
-use crate::rules::paper::LizardTables;
 use crate::targets::{target_index, NO_ID_UNINDEXED};
+use codethread_rules::paper::LizardTables;
 
 /// How to measure: the profile, a repository-level language hint, the file
 /// size limit and the parse budgets. `AnalyzeOptions::default()` is the

@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use codethread_lang::FlatNode as Node;
 use codethread_lang::Lang;
 
-use crate::rules::halstead as rules;
+use codethread_rules::halstead as rules;
 use rules::{AstOpRules, KeywordConst, Mode, NodeClass, NodeRules, Piece, Reread, TokenRules};
 
 use crate::context::FnCtx;
@@ -1195,7 +1195,7 @@ mod tests {
             .collect();
         let node = *found.get(nth).expect("function present");
         halstead_node(
-            crate::rules::paper::paper(lang)
+            codethread_rules::paper::paper(lang)
                 .tree()
                 .expect("a tree language")
                 .halstead,

@@ -72,20 +72,20 @@ mod model;
 mod naming;
 mod paper;
 mod profile;
-mod rules;
 mod targets;
 mod tree;
 mod unmeasured;
 
 pub use backend::{cognitive, cyclomatic, halstead, lloc};
 pub use canonical::CanonValues;
+pub use codethread_rules::RecordKind;
 pub use context::FnCtx;
 pub use engine::{
     analyze_file, analyze_inputs, analyze_parsed, analyze_paths, analyze_source, collect_inputs,
     parse_for, AnalyzeOptions, Input,
 };
 pub use error::{check_text, MetricsError};
-pub use model::{FileMetrics, FileTotals, FunctionMetrics, Halstead, HalsteadValues, RecordKind};
+pub use model::{FileMetrics, FileTotals, FunctionMetrics, Halstead, HalsteadValues};
 pub use naming::NAMING_BUDGET;
 pub use profile::Profile;
 pub use unmeasured::{unmeasured, JAVA_COGNITIVE_CONSTANT, UNMEASURED};

@@ -10,7 +10,7 @@ use codethread_lang::Lang;
 use codethread_lang::{FlatCursor as TreeCursor, FlatNode as Node};
 
 use crate::context::FnCtx;
-use crate::rules::lloc::{CodeLines, LlocRule, Statements};
+use codethread_rules::lloc::{CodeLines, LlocRule, Statements};
 
 // Per-kind flags, looked up by `kind_id` (string compares per node are slow).
 const ATOMIC: u16 = 1;

@@ -2,6 +2,8 @@
 //! its functions, and the file totals.
 
 use codethread_lang::Lang;
+use codethread_rules::functions::Nesting;
+use codethread_rules::RecordKind;
 use serde::{Deserialize, Serialize};
 
 use crate::profile::Profile;
@@ -62,20 +64,6 @@ impl Halstead {
     }
 }
 
-/// Which tree-sitter metric spans the profile includes for nested functions.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Nesting {
-    /// The metric's value of a function includes its nested functions, so
-    /// file totals sum only outermost records.
-    pub cyclomatic: bool,
-    /// As `cyclomatic`, for cognitive.
-    pub cognitive: bool,
-    /// As `cyclomatic`, for Halstead.
-    pub halstead: bool,
-    /// As `cyclomatic`, for LLOC.
-    pub lloc: bool,
-}
-
 /// Halstead values of one function, as serialized (`n1`, `n2`, `N1`, `N2`,
 /// `vocabulary`, `length`, `volume`, `difficulty`, `effort`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -114,58 +102,6 @@ impl From<Halstead> for HalsteadValues {
             volume: h.volume(),
             difficulty: h.difficulty(),
             effort: h.effort(),
-        }
-    }
-}
-
-/// The kind of a function record, as the profile's reference tool names it
-/// (serialized in snake case: `function`, `method`, `closure`,
-/// `func_literal`, `nested`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum RecordKind {
-    /// A function (every record of rust-code-analysis and lizard but Go's
-    /// methods and literals; a top-level function otherwise).
-    Function,
-    /// A method: directly in a class (Python, canonical) or a Go method
-    /// declaration.
-    Method,
-    /// A Python function defined inside another function (the Python
-    /// reference's `closure`).
-    Closure,
-    /// A Go function literal (lizard's separate record).
-    FuncLiteral,
-    /// Canonical profile: a function inside another function.
-    Nested,
-}
-
-impl RecordKind {
-    /// The name the reference tool gives it (`function`, `method`,
-    /// `closure`, `func_literal`, `nested`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RecordKind::Function => "function",
-            RecordKind::Method => "method",
-            RecordKind::Closure => "closure",
-            RecordKind::FuncLiteral => "func_literal",
-            RecordKind::Nested => "nested",
-        }
-    }
-}
-
-impl std::fmt::Display for RecordKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl From<codethread_lang::FunctionKind> for RecordKind {
-    fn from(k: codethread_lang::FunctionKind) -> Self {
-        match k {
-            codethread_lang::FunctionKind::Function => RecordKind::Function,
-            codethread_lang::FunctionKind::Method => RecordKind::Method,
-            codethread_lang::FunctionKind::Nested => RecordKind::Nested,
         }
     }
 }

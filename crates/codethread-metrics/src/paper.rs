@@ -3,17 +3,16 @@
 //! values (one [`TreeTables`] row per language).
 
 use codethread_lang::{FlatNode as Node, FlatTree, Function, ParsedFile};
+use codethread_rules::RecordKind;
 
 use crate::context::FnCtx;
-use crate::model::{
-    assign_occurrences, totals, FileMetrics, FunctionMetrics, HalsteadValues, RecordKind,
-};
+use crate::model::{assign_occurrences, totals, FileMetrics, FunctionMetrics, HalsteadValues};
 use crate::profile::Profile;
-use crate::rules::functions::{DeclaratorNaming, FunctionSet, GoNaming, Kinds, Naming};
-use crate::rules::paper::TreeTables;
 use crate::targets::{match_target_positions, needs_reparse, reparsed_index, target_index};
 use crate::tree::{count_errors, first_error};
 use crate::unmeasured::constant_notes;
+use codethread_rules::functions::{DeclaratorNaming, FunctionSet, GoNaming, Kinds, Naming};
+use codethread_rules::paper::TreeTables;
 
 /// The paper profile's records of `file` under its language's tree tables
 /// `t` (`file` parsed with the grammar the tool reads it with). `ids` is

@@ -122,7 +122,9 @@ fn php_data_after_halt_compiler_is_kept_byte_for_byte() {
 
 #[test]
 fn a_file_over_the_parse_budget_is_a_typed_error() {
-    let _alone = HEAVY.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _alone = HEAVY
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     // One long line of unterminated literals and comment openers: error
     // recovery re-lexes to the line's end at each of them; the default read
     // limit stops it.
@@ -157,7 +159,9 @@ static HEAVY: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Time `f(n)` and `f(16n)`: at most 2.3x per doubling (2.3^4 = 28x).
 fn assert_linear(what: &str, n: usize, f: impl Fn(usize)) {
-    let _alone = HEAVY.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let _alone = HEAVY
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     f(n / 4 + 1);
     let time = |n| {
         (0..3)

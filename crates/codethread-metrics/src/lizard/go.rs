@@ -7,22 +7,7 @@
 //! and PHP reader is the rest of this module.
 
 use codethread_lang::{FlatNode as Node, ParsedFile};
-
-/// Where a token-based tool thinks the function ends. lizard's Go
-/// reader takes the first `{` after the parameter list that does not follow
-/// `interface` as the body, so a result type `<-chan struct{}` ends the
-/// "function" at `struct{}`'s closing brace.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BraceScope {
-    /// Field of the function node after which the body brace is looked for.
-    pub after_field: &'static str,
-    /// Opening token.
-    pub open: &'static str,
-    /// Closing token.
-    pub close: &'static str,
-    /// An opening token right after one of these does not open the body.
-    pub not_after: &'static [&'static str],
-}
+use codethread_rules::cyclomatic::BraceScope;
 
 /// The token-mode part of a cyclomatic table: which token texts are
 /// decisions, which subtrees are one token, which are not the function's.

@@ -2,10 +2,10 @@
 
 use codethread_lang::{Function, Lang};
 
-use crate::model::Nesting;
 use crate::model::{assign_occurrences, totals, FileMetrics, FunctionMetrics};
 use crate::profile::Profile;
 use crate::targets::{is_target, NO_ID_UNINDEXED};
+use codethread_rules::functions::Nesting;
 
 use super::LizardLang;
 
@@ -177,7 +177,7 @@ pub(crate) fn file_metrics(
                 target_id: hit.map(|g| g.target_id(path)),
                 nested_in: None,
                 name: f.name,
-                kind: crate::model::RecordKind::Function,
+                kind: codethread_rules::RecordKind::Function,
                 line: f.start_line,
                 end_line: f.end_line.max(f.start_line),
                 cyclomatic: Some(u32::try_from(f.ccn.max(0)).unwrap_or(u32::MAX)),
