@@ -236,6 +236,7 @@ pub struct CogRules {
 impl CogRules {
     /// No node rule, boolean rule or recursion rule: every function's value
     /// is 0 whatever its subtree holds.
+    #[inline]
     pub fn counts_nothing(&self) -> bool {
         self.nodes.is_empty()
             && matches!(self.booleans, BoolMode::None)

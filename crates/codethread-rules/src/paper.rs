@@ -147,6 +147,7 @@ static PAPER: codethread_lang::PerLang<&PaperTables> = codethread_lang::PerLang:
 ]);
 
 /// The paper profile's row for `lang`.
+#[inline]
 pub fn paper(lang: Lang) -> &'static PaperTables {
     PAPER.get(lang)
 }

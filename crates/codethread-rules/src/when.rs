@@ -83,6 +83,7 @@ pub struct Site<'a, 't> {
 
 impl When {
     /// Whether the condition holds at `s`.
+    #[inline]
     pub fn holds(self, s: &Site<'_, '_>) -> bool {
         // The parent's kind is looked up only by the variants that read it.
         let parent_in = |kinds: &[&str]| s.parent.is_some_and(|p| kinds.contains(&p.kind()));

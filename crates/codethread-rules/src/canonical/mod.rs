@@ -388,6 +388,7 @@ static RULES: codethread_lang::PerLang<&CanonRules> = codethread_lang::PerLang::
 ]);
 
 /// The canonical rules for `lang`.
+#[inline]
 pub fn rules(lang: Lang) -> &'static CanonRules {
     RULES.get(lang)
 }
