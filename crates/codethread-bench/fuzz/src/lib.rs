@@ -214,7 +214,7 @@ pub fn check_llm(data: &[u8]) {
             }
         }
         _ => {
-            use codethread_analysis::judge::{parse_drift_answer, DriftItem, DriftTarget};
+            use codethread_judge::judge::{parse_drift_answer, DriftItem, DriftTarget};
             let target = |id: &str| DriftTarget {
                 target_id: id.into(),
                 human: "def f(): pass".into(),
