@@ -34,8 +34,11 @@
 //! found where the unit ends in a window, or, where error recovery at a cut
 //! loses the unit (C++'s namespaces), by reading the file's last lines
 //! after a window's first step as the unit's closer
-//! ([`ChunkPlan::context`] gives each chunk's ranges). A unit whose members
-//! hold syntax errors is not entered (the file is read as before).
+//! ([`ChunkPlan::context`] gives each chunk's ranges): in a language of
+//! braces, first the lines that close every brace the window leaves open
+//! (200 nested namespaces), then the last one to four lines. A unit whose
+//! members hold syntax errors is entered too; its windows trust their
+//! children up to the first error, as at the top level.
 //!
 //! **Minified lines** (item 11). A line that runs on far past the window is
 //! cut inside, after a `;` or `}`, and a unit that starts anywhere on a
@@ -770,8 +773,10 @@ impl ChunkPlan {
     /// A unit the window at `start` cannot be read as (error recovery at
     /// the cut made it an ERROR: C++'s namespaces) may be one that the
     /// file's last lines close (a file of one unit: issue 31, item 3).
-    /// Each of the last one to four lines before the innermost known
-    /// closer (or the file's end) is tried as its closer, read after the
+    /// The lines before the innermost known closer (or the file's end)
+    /// that close every brace the window leaves open ([`open_braces`],
+    /// [`closing_lines`]; languages of braces), then each of the last one
+    /// to four lines there, are tried as its closer, read after the
     /// first `step` bytes or so of the window (cut as windows are); a tree
     /// without errors in which the window's first unit runs into those
     /// lines makes it a container whose closer is known.
@@ -813,6 +818,30 @@ impl ChunkPlan {
             }
             at = line;
         }
+        // In a language of braces, the lines that close every brace the
+        // window leaves open (nested namespaces: one closer per level, more
+        // than four lines) are tried first.
+        let rules = RULES.get(self.lang);
+        if !rules.offside && rules.closers.is_empty() {
+            // Counted from the level's first member: the open containers'
+            // headers are closed by their known closers.
+            let floor = open
+                .last()
+                .and_then(|&k| self.containers.get(k))
+                .map_or(start, |c| c.header_end.max(start));
+            let closing = open_braces(&self.source, floor, end, &self.literals).and_then(|d| {
+                closing_lines(
+                    &self.source,
+                    end,
+                    limit,
+                    d,
+                    step.saturating_mul(ENTER_STEPS),
+                )
+            });
+            if let Some(t) = closing.filter(|t| !tails.contains(t)) {
+                tails.insert(0, t);
+            }
+        }
         let spec = crate::spec::spec(grammar);
         for tail in tails {
             let mut ctx = self.context_ranges(start, end, open);
@@ -839,7 +868,9 @@ impl ChunkPlan {
                 list: level, floor, ..
             }) = self.level_of(root, start, open)
             else {
-                return Ok(None);
+                // A tail that closes too few or too many units: error
+                // recovery may lose the containers the pass is in.
+                continue;
             };
             let mut cursor = level.walk();
             let first = level
@@ -1042,7 +1073,6 @@ impl ChunkPlan {
         } else {
             None
         };
-        let lost_level = level.is_error() || kids.first().is_some_and(|c| c.has_error);
         let enter = match enter {
             // Its closer is looked for at once (the file's tail): the
             // chunks inside it are then read with it, also in a file whose
@@ -1057,7 +1087,11 @@ impl ChunkPlan {
                 }
                 Some(c)
             }
-            None if want_enter && lost_level => match probe {
+            // The level lost to error recovery at the cut, or its first unit
+            // read as closed by the closers of the units around it (nested
+            // C++ namespaces: the next level's `}` closes it): the file's
+            // tail may still close it.
+            None if want_enter => match probe {
                 Some(step) => self.probe_tail(grammar, start, step, start_point, open)?,
                 None => None,
             },
@@ -1733,15 +1767,11 @@ fn container_of(spec: &crate::spec::LangSpec, u: tree_sitter::Node<'_>) -> Optio
     if first.start_byte() <= u.start_byte() {
         return None;
     }
-    // A unit with syntax errors among its members (but the last, which the
-    // cut may have cut short) is not cut inside: error recovery there
-    // depends on what else is read, and the file is read as before.
-    if list
-        .split_last()
-        .is_some_and(|(_, rest)| rest.iter().any(|n| n.has_error()))
-    {
-        return None;
-    }
+    // A unit with syntax errors among its members is cut inside as well
+    // (a class with broken members was parsed whole, at 170x the file):
+    // the windows inside it trust their children up to the first error,
+    // as at the top level, and each chunk's errors are recovered from in
+    // that chunk (the file's whole-file reading may recover differently).
     // The members' column: the last member's that is no comment (a
     // class's first may be an access specifier, outdented).
     let indent = list
@@ -1758,6 +1788,128 @@ fn container_of(spec: &crate::spec::LangSpec, u: tree_sitter::Node<'_>) -> Optio
         path,
         indent,
     })
+}
+
+/// The braces one line of code opens and closes (`line` holds no line
+/// break): outside its strings (closed on the line) and its `//` or
+/// one-line `/* */` comments. A quote that does not close on the line
+/// (a Rust lifetime, a character) is no string.
+fn line_braces(line: &[u8]) -> (usize, usize) {
+    let (mut opens, mut closes) = (0, 0);
+    let mut i = 0;
+    while let Some(&b) = line.get(i) {
+        match b {
+            b'{' => opens += 1,
+            b'}' => closes += 1,
+            b'/' if line.get(i + 1) == Some(&b'/') => break,
+            b'/' if line.get(i + 1) == Some(&b'*') => {
+                match line
+                    .get(i + 2..)
+                    .and_then(|r| r.windows(2).position(|w| w == b"*/"))
+                {
+                    Some(k) => i += k + 3,
+                    None => break,
+                }
+            }
+            b'"' | b'\'' | b'`' => {
+                let mut j = i + 1;
+                while let Some(&c) = line.get(j) {
+                    if c == b'\\' {
+                        j += 2;
+                        continue;
+                    }
+                    if c == b {
+                        break;
+                    }
+                    j += 1;
+                }
+                if j < line.len() {
+                    i = j;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    (opens, closes)
+}
+
+/// The braces `source[start..end]` leaves open (its multi-line literals
+/// and comments skipped, each line read by [`line_braces`]); `None` when
+/// more close than open.
+fn open_braces(
+    source: &[u8],
+    start: usize,
+    end: usize,
+    literals: &crate::Literals,
+) -> Option<usize> {
+    let spans = literals.spans();
+    let mut k = spans.partition_point(|&(_, e)| e <= start);
+    let mut depth = 0usize;
+    let mut at = start;
+    while at < end {
+        // Skip a multi-line literal or comment at or around `at`.
+        if let Some(&(s, e)) = spans.get(k) {
+            if s <= at {
+                at = e.max(at + 1);
+                k += 1;
+                continue;
+            }
+        }
+        let next_span = spans.get(k).map_or(end, |&(s, _)| s.min(end));
+        let line_end = source
+            .get(at..next_span)
+            .and_then(|r| r.iter().position(|&b| b == b'\n'))
+            .map_or(next_span, |p| at + p);
+        let (opens, closes) = line_braces(source.get(at..line_end).unwrap_or(&[]));
+        depth = (depth + opens).checked_sub(closes)?;
+        at = line_end + 1;
+    }
+    Some(depth)
+}
+
+/// Where the lines before `limit` that close `depth` braces start: a run
+/// of lines that hold only closing braces (with `;`, `)`, commas and
+/// comments) or nothing, at most `max_bytes` long and after `end`.
+fn closing_lines(
+    source: &[u8],
+    end: usize,
+    limit: usize,
+    depth: usize,
+    max_bytes: usize,
+) -> Option<usize> {
+    if depth == 0 {
+        return None;
+    }
+    let mut closed = 0usize;
+    let mut at = limit.min(source.len());
+    while at > end && limit - at <= max_bytes {
+        let line = source
+            .get(..at.saturating_sub(1))?
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        if line <= end {
+            return None;
+        }
+        let text = source.get(line..at)?;
+        let code = text
+            .windows(2)
+            .position(|w| w == b"//" || w == b"/*")
+            .map_or(text, |p| &text[..p]);
+        if !code
+            .iter()
+            .all(|&b| matches!(b, b'}' | b';' | b')' | b',') || b.is_ascii_whitespace())
+        {
+            return None;
+        }
+        closed += line_braces(text).1;
+        if closed >= depth {
+            return (closed == depth).then_some(line);
+        }
+        at = line;
+    }
+    None
 }
 
 /// The estimated tokens ([`estimate_tokens`]) of `source[start..end]`, a
@@ -2024,6 +2176,185 @@ mod tests {
         ];
         for (lang, src) in cases {
             let n = same_nodes(lang, src.into_bytes(), small(1_000));
+            assert!(n > 10, "{lang}: {n} chunks");
+        }
+    }
+
+    /// A class whose members hold syntax errors of the file's own (JS, TS,
+    /// Java, C++, PHP) is cut inside like any other (it was parsed whole):
+    /// every chunk lies in the class, and the functions indexed chunk by
+    /// chunk are the whole file's, errors recovered member by member.
+    #[test]
+    fn a_container_with_broken_members_is_cut_inside() {
+        let many = |f: &dyn Fn(usize) -> String| (0..1_500).map(f).collect::<String>();
+        let cases: Vec<(Lang, String)> = vec![
+            (
+                Lang::JavaScript,
+                format!(
+                    "class A {{\n{}}}\n",
+                    many(&|i| format!(
+                        "  m{i}(a, b) {{\n    return a + {i};\n  }}\n  p{i} = = 3;\n"
+                    ))
+                ),
+            ),
+            (
+                Lang::TypeScript,
+                format!(
+                    "export class A {{\n{}}}\n",
+                    many(&|i| format!(
+                        "  m{i}(a: number): number {{\n    return a + {i};\n  }}\n  q{i}: = ;\n"
+                    ))
+                ),
+            ),
+            (
+                Lang::Java,
+                format!(
+                    "class A {{\n{}}}\n",
+                    many(&|i| format!(
+                        "  int m{i}(int a) {{\n    return a + {i};\n  }}\n  int q{i} = = 3;\n"
+                    ))
+                ),
+            ),
+            (
+                Lang::Cpp,
+                format!(
+                    "namespace a {{\n{}}}\n",
+                    many(&|i| format!(
+                        "int m{i}(int a) {{\n  return a + {i};\n}}\nint q{i} = = 3;\n"
+                    ))
+                ),
+            ),
+        ];
+        for (lang, src) in cases {
+            let whole = parse(lang, src.clone().into_bytes()).unwrap();
+            assert!(whole.parse_errors > 0, "{lang}");
+            let want: Vec<String> = crate::index_functions(&whole)
+                .into_iter()
+                .map(|f| f.qualname)
+                .collect();
+            assert!(want.len() >= 1_500, "{lang}: {} functions", want.len());
+            let mut plan = ChunkPlan::new(
+                lang,
+                src.into_bytes(),
+                &LangParseOptions::default(),
+                &small(1_000),
+            )
+            .unwrap();
+            let n = plan.chunks().len();
+            // Windows of eight steps where every member has an error.
+            assert!(n > 5, "{lang}: {n} chunks");
+            // Every chunk but the file's last line (after the class) lies in it.
+            assert!(
+                plan.enclosing.iter().take(n - 1).all(|e| e.len() == 1),
+                "{lang}: a chunk outside the unit"
+            );
+            let mut got = Vec::new();
+            for i in 0..n {
+                let part = plan
+                    .with_chunk(i, &ChunkParse::default(), crate::index_functions)
+                    .unwrap();
+                got.extend(part.unwrap_or_default().into_iter().map(|f| f.qualname));
+            }
+            assert_eq!(got, want, "{lang}");
+        }
+    }
+
+    /// Units nested deeper than the four lines the tail probe tries (200
+    /// C++ namespaces, Rust modules, TypeScript namespaces, C++ classes in
+    /// namespaces): the lines that close every brace the window leaves open
+    /// are tried first, and each level is cut inside (they were parsed
+    /// whole, at 80x the file).
+    #[test]
+    fn deeply_nested_units_are_cut_inside() {
+        let many = |f: &dyn Fn(usize) -> String| (0..1_500).map(f).collect::<String>();
+        let nest = |depth: usize,
+                    open: &dyn Fn(usize) -> String,
+                    close: &dyn Fn(usize) -> String,
+                    body: String| {
+            let mut s: String = (0..depth).map(open).collect();
+            s.push_str(&body);
+            s.extend((0..depth).rev().map(close));
+            s
+        };
+        let cases: Vec<(Lang, String, usize)> = vec![
+            (
+                Lang::Cpp,
+                nest(
+                    200,
+                    &|i| format!("namespace n{i} {{\n"),
+                    &|i| format!("}}  // namespace n{i}\n"),
+                    many(&|i| format!("int f{i}(int a) {{\n  return a + {i};\n}}\n\n")),
+                ),
+                200,
+            ),
+            (
+                Lang::Cpp,
+                nest(
+                    7,
+                    &|i| format!("namespace n{i} {{\n"),
+                    &|_| "}\n".to_string(),
+                    format!(
+                        "class A {{\n public:\n{}}};\n",
+                        many(&|i| format!("  int f{i}(int a) {{ return a + {i}; }}\n"))
+                    ),
+                ),
+                8,
+            ),
+            (
+                Lang::Rust,
+                nest(
+                    30,
+                    &|i| format!("{}mod m{i} {{\n", "    ".repeat(i)),
+                    &|i| format!("{}}}\n", "    ".repeat(i)),
+                    many(&|i| {
+                        format!(
+                            "{}fn f{i}(a: u32) -> u32 {{\n{}    a + {i}\n{}}}\n",
+                            " ".repeat(120),
+                            " ".repeat(120),
+                            " ".repeat(120)
+                        )
+                    }),
+                ),
+                30,
+            ),
+            (
+                Lang::TypeScript,
+                nest(
+                    12,
+                    &|i| format!("namespace N{i} {{\n"),
+                    &|_| "}\n".to_string(),
+                    many(&|i| {
+                        format!(
+                            "export function f{i}(a: number): number {{\n  return a + {i};\n}}\n"
+                        )
+                    }),
+                ),
+                12,
+            ),
+            (
+                Lang::Java,
+                nest(
+                    9,
+                    &|i| format!("class C{i} {{\n"),
+                    &|_| "}\n".to_string(),
+                    many(&|i| format!("int f{i}(int a) {{\n  return a + {i};\n}}\n")),
+                ),
+                9,
+            ),
+        ];
+        for (lang, src, depth) in cases {
+            // Windows that hold every header (3 KB of them at depth 200).
+            let opts = small(4_000);
+            let plan = ChunkPlan::new(
+                lang,
+                src.clone().into_bytes(),
+                &LangParseOptions::default(),
+                &opts,
+            )
+            .unwrap();
+            let deepest = plan.enclosing.iter().map(Vec::len).max().unwrap_or(0);
+            assert_eq!(deepest, depth, "{lang}: cut {deepest} levels deep");
+            let n = same_nodes(lang, src.into_bytes(), opts);
             assert!(n > 10, "{lang}: {n} chunks");
         }
     }
