@@ -822,6 +822,7 @@ impl ChunkPlan {
         // window leaves open (nested namespaces: one closer per level, more
         // than four lines) are tried first.
         let rules = RULES.get(self.lang);
+        let mut brace_first = false;
         if !rules.offside && rules.closers.is_empty() {
             // Counted from the level's first member: the open containers'
             // headers are closed by their known closers.
@@ -838,12 +839,14 @@ impl ChunkPlan {
                     step.saturating_mul(ENTER_STEPS),
                 )
             });
-            if let Some(t) = closing.filter(|t| !tails.contains(t)) {
+            if let Some(t) = closing {
+                tails.retain(|&x| x != t);
                 tails.insert(0, t);
+                brace_first = true;
             }
         }
         let spec = crate::spec::spec(grammar);
-        for tail in tails {
+        for (i, tail) in tails.into_iter().enumerate() {
             let mut ctx = self.context_ranges(start, end, open);
             ctx.retain(|&(s, _)| s < end);
             ctx.push((tail, limit));
@@ -868,9 +871,14 @@ impl ChunkPlan {
                 list: level, floor, ..
             }) = self.level_of(root, start, open)
             else {
-                // A tail that closes too few or too many units: error
-                // recovery may lose the containers the pass is in.
-                continue;
+                // The closing lines counted from the braces close too few or
+                // too many units (a brace in a one-line regex): the line
+                // tails are tried. Otherwise the containers the pass is in
+                // are lost and no tail will find them.
+                if i == 0 && brace_first {
+                    continue;
+                }
+                return Ok(None);
             };
             let mut cursor = level.walk();
             let first = level
@@ -1047,6 +1055,7 @@ impl ChunkPlan {
                         || spec.between_siblings.contains(&c.kind())),
             });
         }
+        let mut closed_early = false;
         let enter = if want_enter {
             let first = {
                 let mut cursor = level.walk();
@@ -1067,12 +1076,20 @@ impl ChunkPlan {
                 }
                 true
             };
+            // A container that is neither: it reads as closed by the
+            // closers of the units around it (nested C++ namespaces: the
+            // next level's `}` closes it); the file's tail may close it.
+            closed_early = first
+                .filter(|u| !(u.has_error() || alone(u)))
+                .and_then(|u| container_of(spec, u))
+                .is_some();
             first
                 .filter(|u| u.has_error() || alone(u))
                 .and_then(|u| container_of(spec, u))
         } else {
             None
         };
+        let lost_level = level.is_error() || kids.first().is_some_and(|c| c.has_error);
         let enter = match enter {
             // Its closer is looked for at once (the file's tail): the
             // chunks inside it are then read with it, also in a file whose
@@ -1088,10 +1105,9 @@ impl ChunkPlan {
                 Some(c)
             }
             // The level lost to error recovery at the cut, or its first unit
-            // read as closed by the closers of the units around it (nested
-            // C++ namespaces: the next level's `}` closes it): the file's
-            // tail may still close it.
-            None if want_enter => match probe {
+            // a container read as closed early: the file's tail may still
+            // close it.
+            None if want_enter && (lost_level || closed_early) => match probe {
                 Some(step) => self.probe_tail(grammar, start, step, start_point, open)?,
                 None => None,
             },
